@@ -74,7 +74,7 @@ export const channels = {
   'app.info': { request: Empty, response: AppInfoSchema },
   'profiles.list': {
     request: Empty,
-    response: z.object({ profiles: z.array(ProfileSchema), activeId: ProfileIdSchema }),
+    response: z.object({ profiles: z.array(ProfileSchema), activeId: ProfileIdSchema.nullable() }),
   },
   'profiles.save': { request: SaveProfileRequestSchema, response: ProfileSchema },
   'profiles.delete': { request: z.object({ id: ProfileIdSchema }).strict(), response: z.object({ deleted: z.boolean() }) },

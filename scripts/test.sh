@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# `npm test`: installs the system packages the suites need (as root, when missing), builds,
+# then runs unit + integration (vitest) and end-to-end (Playwright + Debian Chromium) inside a
+# D-Bus session with an unlocked gnome-keyring, and ends with one line "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+[ -x /usr/bin/chromium ] || need+=(chromium)
+command -v dbus-run-session >/dev/null 2>&1 || need+=(dbus)
+command -v gnome-keyring-daemon >/dev/null 2>&1 || need+=(gnome-keyring)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "missing system packages: ${need[*]} — install them (apt-get install -y ${need[*]}) or run npm test as root" >&2
+    exit 1
+  fi
+  echo "installing system packages: ${need[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq && apt-get install -y -qq "${need[@]}" >/dev/null || { echo "apt-get install failed" >&2; exit 1; }
+fi
+
+echo "building renderer and electron bundles…"
+npx tsx scripts/build.ts || { echo "0 passed, 1 failed"; exit 1; }
+
+results="$(mktemp -d)"
+export TEST_RESULTS_DIR="$results"
+dbus-run-session -- bash -c '
+  echo -n test | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1
+  npx vitest run --reporter=default --reporter=json --outputFile.json="$TEST_RESULTS_DIR/vitest.json"
+  echo $? > "$TEST_RESULTS_DIR/vitest.rc"
+  PLAYWRIGHT_JSON_OUTPUT_NAME="$TEST_RESULTS_DIR/playwright.json" npx playwright test --reporter=list,json
+  echo $? > "$TEST_RESULTS_DIR/playwright.rc"
+' 2> >(grep -v "Failed to set fd limit" >&2)
+
+npx tsx scripts/test-summary.ts "$results"

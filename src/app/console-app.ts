@@ -1,0 +1,60 @@
+/**
+ * Composition root shared by both shells (Electron main and the browser host): creates the
+ * services, starts the embedded simulator in demo mode, and binds the contract's handlers.
+ */
+import path from 'node:path';
+import { createRouter, type Router } from '../ipc/router.js';
+import { openAppDb } from '../services/app-db.js';
+import { ProfileService } from '../services/profiles.js';
+import { KeychainSecretStore, type SecretStore } from '../services/secret-store.js';
+import { LedgerClient } from '../services/ledger-client.js';
+import { startSimulator, type RunningSimulator } from '../simulator/index.js';
+import { createHandlers, createSubscriptionHandlers } from './handlers.js';
+import { APP_NAME, APP_VERSION } from './app-info.js';
+
+export interface ConsoleAppOptions {
+  dataDir: string;
+  demo: boolean;
+  transport: 'electron' | 'browser-host';
+  /** Keychain service name; tests pass a unique one so they never touch a user's entries. */
+  keychainService?: string;
+  secretStore?: SecretStore;
+}
+
+export interface ConsoleApp {
+  router: Router;
+  demoLedgerUrl: string | null;
+  close(): Promise<void>;
+}
+
+export async function startConsoleApp(opts: ConsoleAppOptions): Promise<ConsoleApp> {
+  let simulator: RunningSimulator | null = null;
+  if (opts.demo) {
+    simulator = await startSimulator({ dataDir: path.join(opts.dataDir, 'simulator'), port: 0, seedDemo: true });
+  }
+  const db = openAppDb(opts.dataDir);
+  const secrets = opts.secretStore ?? new KeychainSecretStore(opts.keychainService ?? 'canton-operator-console');
+  const profiles = new ProfileService(db, secrets, simulator?.url ?? null);
+
+  const clientFor = (profileId: string) =>
+    new LedgerClient({ baseUrl: profiles.get(profileId).ledgerApiUrl, getToken: () => profiles.token(profileId) });
+
+  const deps = {
+    info: { name: APP_NAME, version: APP_VERSION, transport: opts.transport, demoMode: opts.demo },
+    profiles,
+    activeClient: () => {
+      const p = profiles.active();
+      return { profile: p, client: clientFor(p.id) };
+    },
+  };
+  const router = createRouter(createHandlers(deps), createSubscriptionHandlers(deps));
+
+  return {
+    router,
+    demoLedgerUrl: simulator?.url ?? null,
+    async close() {
+      db.close();
+      await simulator?.close();
+    },
+  };
+}

@@ -1,0 +1,51 @@
+/** The contract's handlers: thin adapters from channels to services. */
+import type { AppInfo, Profile } from '../ipc/contract.js';
+import { toIpcError } from '../ipc/errors.js';
+import type { Handlers, SubscriptionHandlers } from '../ipc/router.js';
+import { fetchDashboard } from '../services/dashboard.js';
+import type { LedgerClient } from '../services/ledger-client.js';
+import type { ProfileService } from '../services/profiles.js';
+
+export interface HandlerDeps {
+  info: AppInfo;
+  profiles: ProfileService;
+  activeClient: () => { profile: Profile; client: LedgerClient };
+}
+
+export function createHandlers(d: HandlerDeps): Handlers {
+  return {
+    'app.info': async () => d.info,
+    'profiles.list': async () => ({ profiles: d.profiles.list(), activeId: d.profiles.activeId() }),
+    'profiles.save': (req) => d.profiles.save(req),
+    'profiles.delete': async ({ id }) => ({ deleted: await d.profiles.delete(id) }),
+    'profiles.select': async ({ id }) => d.profiles.select(id),
+    'dashboard.snapshot': async () => {
+      const { profile, client } = d.activeClient();
+      return fetchDashboard(client, profile);
+    },
+  };
+}
+
+export function createSubscriptionHandlers(d: HandlerDeps): SubscriptionHandlers {
+  return {
+    'dashboard.live': ({ intervalMs }, emit) => {
+      let stopped = false;
+      let timer: NodeJS.Timeout | undefined;
+      const tick = async () => {
+        try {
+          const { profile, client } = d.activeClient();
+          const snapshot = await fetchDashboard(client, profile);
+          if (!stopped) emit({ ok: true, snapshot });
+        } catch (err) {
+          if (!stopped) emit({ ok: false, error: toIpcError(err) });
+        }
+        if (!stopped) timer = setTimeout(tick, intervalMs);
+      };
+      void tick();
+      return () => {
+        stopped = true;
+        if (timer) clearTimeout(timer);
+      };
+    },
+  };
+}

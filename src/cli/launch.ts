@@ -1,0 +1,62 @@
+/**
+ * `npm start`: builds what is stale, then launches Electron when its binary is present, otherwise
+ * the browser host in demo mode. Electron is probed on disk, never imported: importing it without
+ * its binary triggers a download attempt.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  if (!existsSync(dir)) return newest;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules') continue;
+    const p = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+function isStale(output: string, inputs: string[]): boolean {
+  if (!existsSync(output)) return true;
+  const built = statSync(output).mtimeMs;
+  return inputs.some((dir) => newestMtime(path.join(ROOT, dir)) > built);
+}
+
+/** Path of the Electron executable if it was downloaded, else null. */
+export function electronBinary(root = ROOT): string | null {
+  const pkg = path.join(root, 'node_modules', 'electron');
+  const pathFile = path.join(pkg, 'path.txt');
+  if (!existsSync(pathFile)) return null;
+  const exe = path.join(pkg, 'dist', readFileSync(pathFile, 'utf8').trim());
+  return existsSync(exe) ? exe : null;
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  const { buildRenderer } = await import('../../scripts/build.js');
+  if (isStale(path.join(ROOT, 'dist/renderer/index.html'), ['renderer', 'src/ipc'])) {
+    process.stdout.write('building renderer…\n');
+    await buildRenderer();
+  }
+  const electron = electronBinary();
+  if (electron) {
+    const { buildElectron } = await import('../../scripts/build-electron.js');
+    if (isStale(path.join(ROOT, 'dist/electron/main.cjs'), ['electron', 'src'])) await buildElectron();
+    const child = spawn(electron, [ROOT, ...args], { stdio: 'inherit' });
+    child.on('exit', (code) => process.exit(code ?? 0));
+    return;
+  }
+  process.stdout.write('Electron binary not present: starting the browser host instead.\n');
+  const { runHost } = await import('./host.js');
+  await runHost(args);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`npm start failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,159 @@
+/**
+ * The browser host: serves the built renderer on loopback and carries the IPC contract over a
+ * WebSocket at /ipc. Connections need the one-time token printed at start and our own Origin.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { Router } from '../ipc/router.js';
+import { ClientMessageSchema, type ServerMessage } from '../ipc/wire.js';
+import { zodIssues } from '../ipc/errors.js';
+import { contentTypeFor, resolveStaticPath } from './static-files.js';
+import { allowedOrigins, hostContentSecurityPolicy, isAllowedHost, newHostToken, tokensEqual } from './security.js';
+
+export interface HostOptions {
+  router: Router;
+  staticDir: string;
+  port?: number;
+  /** For tests only; normally a fresh random token per start. */
+  token?: string;
+  log?: (line: string) => void;
+}
+
+export interface RunningHost {
+  port: number;
+  token: string;
+  /** The URL to open, token in the fragment so it never reaches logs or Referer headers. */
+  url: string;
+  close(): Promise<void>;
+}
+
+const MAX_FRAME_BYTES = 64 * 1024 * 1024;
+
+export async function startHost(opts: HostOptions): Promise<RunningHost> {
+  const token = opts.token ?? newHostToken();
+  const log = opts.log ?? (() => {});
+  let port = 0;
+
+  const server = createServer((req, res) => {
+    void serveStatic(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end('Internal error');
+    });
+  });
+
+  async function serveStatic(req: IncomingMessage, res: ServerResponse) {
+    if (!isAllowedHost(req.headers.host, port)) {
+      res.writeHead(421, { 'content-type': 'text/plain' }).end('Misdirected request: wrong Host header');
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { 'content-type': 'text/plain', allow: 'GET, HEAD' }).end('Method not allowed');
+      return;
+    }
+    const file = resolveStaticPath(opts.staticDir, req.url ?? '/');
+    if (!file) {
+      res.writeHead(400, { 'content-type': 'text/plain' }).end('Bad path');
+      return;
+    }
+    let body: Buffer;
+    try {
+      body = await readFile(file);
+    } catch {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': contentTypeFor(file),
+      'content-security-policy': hostContentSecurityPolicy(port),
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cross-origin-opener-policy': 'same-origin',
+      'cache-control': 'no-store',
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  }
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const refuse = (status: number, reason: string) => {
+      log(`refused IPC connection: ${reason}`);
+      socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    };
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== '/ipc') return refuse(404, 'Not Found');
+    if (!isAllowedHost(req.headers.host, port)) return refuse(421, 'Misdirected Request');
+    if (!allowedOrigins(port).has(req.headers.origin ?? '')) return refuse(403, 'Forbidden Origin');
+    if (!tokensEqual(token, url.searchParams.get('token'))) return refuse(401, 'Unauthorized');
+    wss.handleUpgrade(req, socket, head, (ws) => attach(ws));
+  });
+
+  function attach(ws: WebSocket) {
+    const subs = new Map<number, () => void>();
+    const send = (msg: ServerMessage) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(msg));
+    };
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) {
+        send({ type: 'protocolError', error: { code: 'BAD_REQUEST', message: 'Binary frames are not accepted' } });
+        return;
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(data.toString());
+      } catch {
+        send({ type: 'protocolError', error: { code: 'BAD_REQUEST', message: 'Frame is not valid JSON' } });
+        return;
+      }
+      const parsed = ClientMessageSchema.safeParse(json);
+      if (!parsed.success) {
+        send({ type: 'protocolError', error: { code: 'BAD_REQUEST', message: 'Malformed IPC frame', issues: zodIssues(parsed.error) } });
+        return;
+      }
+      const msg = parsed.data;
+      switch (msg.type) {
+        case 'invoke':
+          void opts.router.invoke(msg.channel, msg.payload).then((result) => send({ type: 'result', id: msg.id, result }));
+          break;
+        case 'subscribe': {
+          if (subs.has(msg.id)) {
+            send({ type: 'subscriptionError', id: msg.id, error: { code: 'CONFLICT', message: `Subscription id ${msg.id} is in use` } });
+            break;
+          }
+          const r = opts.router.subscribe(msg.channel, msg.params, (event) => send({ type: 'event', id: msg.id, event }));
+          if (r.ok) subs.set(msg.id, r.unsubscribe);
+          else send({ type: 'subscriptionError', id: msg.id, error: r.error });
+          break;
+        }
+        case 'unsubscribe':
+          subs.get(msg.id)?.();
+          subs.delete(msg.id);
+          break;
+      }
+    });
+    ws.on('close', () => {
+      for (const un of subs.values()) un();
+      subs.clear();
+    });
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+
+  return {
+    port,
+    token,
+    url: `http://127.0.0.1:${port}/#token=${token}`,
+    async close() {
+      for (const c of wss.clients) c.terminate();
+      wss.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

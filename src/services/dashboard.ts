@@ -1,0 +1,39 @@
+/** Builds the dashboard snapshot from a participant, with all reads in parallel. */
+import type { DashboardSnapshot, Profile } from '../ipc/contract.js';
+import type { LedgerClient } from './ledger-client.js';
+
+export async function fetchDashboard(client: LedgerClient, profile: Profile): Promise<DashboardSnapshot> {
+  const [live, ready, version, participant, end, syncs, pruned] = await Promise.all([
+    client.probe('/livez'),
+    client.probe('/readyz'),
+    client.version(),
+    client.participantId(),
+    client.ledgerEnd(),
+    client.connectedSynchronizers(),
+    client.latestPrunedOffsets(),
+  ]);
+  const features = Object.entries(version.features ?? {})
+    .filter(([, v]) => v !== undefined && v !== null)
+    .map(([k]) => k)
+    .sort();
+  return {
+    profileId: profile.id,
+    profileName: profile.name,
+    ledgerApiUrl: client.url,
+    fetchedAt: new Date().toISOString(),
+    health: { live, ready },
+    participantId: participant.participantId,
+    apiVersion: version.version,
+    features,
+    ledgerEnd: end.offset ?? 0,
+    synchronizers: (syncs.connectedSynchronizers ?? []).map((s) => ({
+      alias: s.synchronizerAlias,
+      id: s.synchronizerId,
+      permission: s.permission ?? null,
+    })),
+    pruned: {
+      participantPrunedUpToInclusive: pruned.participantPrunedUpToInclusive ?? 0,
+      allDivulgedContractsPrunedUpToInclusive: pruned.allDivulgedContractsPrunedUpToInclusive ?? 0,
+    },
+  };
+}

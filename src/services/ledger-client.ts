@@ -1,0 +1,126 @@
+/**
+ * HTTP client for a participant's JSON Ledger API v2, typed with the official generated
+ * OpenAPI types. Errors come back as ConsoleError with the participant's JsCantonError attached.
+ */
+import type { v3_5 } from '@canton-network/core-ledger-client-types';
+import { z } from 'zod';
+import { ConsoleError, type CantonErrorDetails } from '../ipc/errors.js';
+
+type Schemas = v3_5.components['schemas'];
+export type LedgerApiVersion = Schemas['GetLedgerApiVersionResponse'];
+export type LedgerEnd = Schemas['GetLedgerEndResponse'];
+export type ConnectedSynchronizers = Schemas['GetConnectedSynchronizersResponse'];
+export type LatestPrunedOffsets = Schemas['GetLatestPrunedOffsetsResponse'];
+export type ParticipantId = Schemas['GetParticipantIdResponse'];
+
+const JsCantonErrorSchema = z.object({
+  code: z.string(),
+  cause: z.string(),
+  context: z.record(z.string(), z.string()).optional(),
+  errorCategory: z.number().optional(),
+  grpcCodeValue: z.number().optional(),
+  correlationId: z.string().optional(),
+  traceId: z.string().optional(),
+});
+
+export interface LedgerClientOptions {
+  baseUrl: string;
+  /** Called per request so a refreshed token is picked up; null = no Authorization header. */
+  getToken?: () => Promise<string | null>;
+  timeoutMs?: number;
+}
+
+export class LedgerClient {
+  private readonly baseUrl: string;
+  constructor(private readonly opts: LedgerClientOptions) {
+    this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+  }
+
+  get url(): string {
+    return this.baseUrl;
+  }
+
+  version() {
+    return this.getJson<LedgerApiVersion>('/v2/version');
+  }
+  participantId() {
+    return this.getJson<ParticipantId>('/v2/parties/participant-id');
+  }
+  ledgerEnd() {
+    return this.getJson<LedgerEnd>('/v2/state/ledger-end');
+  }
+  connectedSynchronizers() {
+    return this.getJson<ConnectedSynchronizers>('/v2/state/connected-synchronizers');
+  }
+  latestPrunedOffsets() {
+    return this.getJson<LatestPrunedOffsets>('/v2/state/latest-pruned-offsets');
+  }
+  /** Health probes answer with plain text; only the status matters. */
+  async probe(path: '/livez' | '/readyz'): Promise<boolean> {
+    try {
+      const res = await this.fetch('GET', path);
+      await res.arrayBuffer();
+      return res.ok;
+    } catch {
+      return false;
+    }
+  }
+
+  async getJson<T>(path: string): Promise<T> {
+    const res = await this.fetch('GET', path);
+    return this.readJson<T>(res, path);
+  }
+
+  async postJson<T>(path: string, body: unknown): Promise<T> {
+    const res = await this.fetch('POST', path, body);
+    return this.readJson<T>(res, path);
+  }
+
+  private async fetch(method: string, path: string, body?: unknown): Promise<globalThis.Response> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    const token = this.opts.getToken ? await this.opts.getToken() : null;
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    try {
+      return await fetch(this.baseUrl + path, {
+        method,
+        headers,
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        signal: AbortSignal.timeout(this.opts.timeoutMs ?? 10_000),
+      });
+    } catch (err) {
+      const reason = err instanceof Error && err.name === 'TimeoutError' ? 'timed out' : 'could not connect';
+      throw new ConsoleError('UNREACHABLE', `${method} ${this.baseUrl}${path}: ${reason}`);
+    }
+  }
+
+  private async readJson<T>(res: globalThis.Response, path: string): Promise<T> {
+    const text = await res.text();
+    if (res.ok) {
+      try {
+        return JSON.parse(text) as T;
+      } catch {
+        throw new ConsoleError('LEDGER_API_ERROR', `${path}: the participant answered ${res.status} with a body that is not JSON`);
+      }
+    }
+    throw ledgerError(res.status, path, text);
+  }
+}
+
+function ledgerError(status: number, path: string, text: string): ConsoleError {
+  let canton: CantonErrorDetails | undefined;
+  try {
+    const parsed = JsCantonErrorSchema.safeParse(JSON.parse(text));
+    if (parsed.success) canton = { ...parsed.data, context: parsed.data.context ?? {}, httpStatus: status };
+  } catch {
+    // text/plain errors (400 for undecodable input) carry no JSON.
+  }
+  if (canton) return new ConsoleError('LEDGER_API_ERROR', `${canton.code}: ${canton.cause}`, canton);
+  const snippet = text.trim().slice(0, 300);
+  return new ConsoleError('LEDGER_API_ERROR', `${path} failed with HTTP ${status}${snippet ? `: ${snippet}` : ''}`, {
+    code: `HTTP_${status}`,
+    cause: snippet || `HTTP ${status}`,
+    context: {},
+    httpStatus: status,
+  });
+}

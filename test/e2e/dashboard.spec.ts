@@ -1,0 +1,40 @@
+import { test, expect } from '@playwright/test';
+import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
+
+let consoleProc: ConsoleProcess;
+
+test.beforeAll(async () => {
+  consoleProc = await startConsoleProcess();
+});
+test.afterAll(async () => {
+  await consoleProc?.stop();
+});
+
+async function simulator(path: string): Promise<unknown> {
+  const m = /Embedded simulator \(demo mode\): (\S+)/.exec(consoleProc.output());
+  if (!m) throw new Error('embedded simulator URL not printed');
+  const res = await fetch(m[1] + path);
+  return res.json();
+}
+
+test('dashboard shows live data from the embedded simulator', async ({ page }) => {
+  const participant = (await simulator('/v2/parties/participant-id')) as { participantId: string };
+  const version = (await simulator('/v2/version')) as { version: string };
+
+  await page.goto(consoleProc.url);
+  await expect(page.getByTestId('participant-id')).toHaveText(participant.participantId);
+  await expect(page.getByTestId('api-version')).toContainText(version.version);
+  await expect(page.getByTestId('health-live')).toContainText(/live/i);
+  await expect(page.getByTestId('health-ready')).toContainText(/ready/i);
+  await expect(page.getByTestId('synchronizers')).toContainText('global');
+  // The token is removed from the visible URL once read.
+  expect(page.url()).not.toContain('token=');
+  await page.screenshot({ path: 'test/e2e/screenshots/dashboard.png', fullPage: true });
+});
+
+test('a wrong token is refused and the page says how to connect', async ({ page }) => {
+  await page.goto(`${consoleProc.origin}/#token=wrong-token`);
+  await expect(page.getByText(/#token=/)).toBeVisible();
+  await expect(page.getByTestId('participant-id')).toHaveCount(0);
+  await page.screenshot({ path: 'test/e2e/screenshots/refused.png' });
+});
