@@ -1,0 +1,21 @@
+/** Everything a route handler needs: store, clock, identity, settings, commit notifications. */
+import { EventEmitter } from 'node:events';
+import type { Clock } from './clock.js';
+import type { LedgerStore } from './store/ledger-store.js';
+import type { SimulatorSettings } from './settings.js';
+import type { SynchronizerInfo } from './synchronizers.js';
+
+export interface SimContext {
+  store: LedgerStore;
+  clock: Clock;
+  participantId: string;
+  /** Namespace (fingerprint) of the participant; local parties live in it. */
+  namespace: string;
+  synchronizers: [SynchronizerInfo, SynchronizerInfo];
+  settings: SimulatorSettings;
+  /** Emits 'commit' (offset: number) after every durable commit. */
+  events: EventEmitter;
+  version: string;
+}
+
+export const SIMULATOR_LEDGER_API_VERSION = '3.5.10';

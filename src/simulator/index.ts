@@ -1,0 +1,98 @@
+/** Public entry point of the embedded Canton ledger simulator. */
+import type { AddressInfo } from 'node:net';
+import { EventEmitter } from 'node:events';
+import { staticClock, wallClock } from './clock.js';
+import type { Clock } from './clock.js';
+import { SIMULATOR_LEDGER_API_VERSION } from './context.js';
+import type { SimContext } from './context.js';
+import { fingerprint, randomHex } from './ids.js';
+import { Router } from './router.js';
+import { createHttpServer } from './server.js';
+import { defaultSettings } from './settings.js';
+import type { SimulatorSettings } from './settings.js';
+import { openDatabase } from './store/open.js';
+import { LedgerStore } from './store/ledger-store.js';
+import { synchronizersFor } from './synchronizers.js';
+import { registerAllRoutes } from './routes/index.js';
+import { seedDemo } from './seed.js';
+import { attachWebSockets } from './ws/index.js';
+
+export interface SimulatorOptions {
+  dataDir: string;
+  /** 0 = any free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  seedDemo?: boolean;
+  reset?: boolean;
+  staticTime?: boolean;
+  /** Overrides of tunables such as `httpListMaxElementsLimit`. */
+  settings?: Partial<SimulatorSettings>;
+}
+
+export interface RunningSimulator {
+  /** http://127.0.0.1:PORT */
+  url: string;
+  participantId: string;
+  close(): Promise<void>;
+}
+
+export async function startSimulator(opts: SimulatorOptions): Promise<RunningSimulator> {
+  const db = openDatabase(opts.dataDir, opts.reset ?? false);
+  const store = new LedgerStore(db);
+  const seed = store.meta.getOrInit('participant_seed', () => randomHex(32));
+  const namespace = fingerprint(`namespace:${seed}`);
+  const participantId = `PAR::participant1::${namespace}`;
+
+  // Static time is a property of the data dir once chosen; the flag turns it on.
+  const isStatic = (opts.staticTime ?? false) || store.meta.get('static_time') !== undefined;
+  let clock: Clock;
+  if (isStatic) {
+    const start = BigInt(store.meta.getOrInit('static_time', () => String(BigInt(Date.now()) * 1000n)));
+    clock = staticClock(start, (t) => store.meta.set('static_time', String(t)));
+  } else clock = wallClock();
+
+  const sim: SimContext = {
+    store,
+    clock,
+    participantId,
+    namespace,
+    synchronizers: synchronizersFor(seed),
+    settings: { ...defaultSettings(), ...opts.settings },
+    events: new EventEmitter(),
+    version: SIMULATOR_LEDGER_API_VERSION,
+  };
+  sim.events.setMaxListeners(0);
+
+  const router = new Router();
+  const ledger = registerAllRoutes(router, sim);
+  if (opts.seedDemo) seedDemo(sim, ledger);
+
+  const server = createHttpServer(router);
+  const ws = attachWebSockets(server, sim);
+  const host = opts.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  let closed: Promise<void> | undefined;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    participantId,
+    close() {
+      closed ??= (async () => {
+        ws.close();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        db.close();
+      })();
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,70 @@
+/** Minimal method + path router with `{param}` segments. */
+import type { IncomingMessage } from 'node:http';
+
+export interface RequestCtx {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  params: Record<string, string>;
+  /** Authenticated user (from the bearer token, or the default admin user). */
+  user: string;
+  req: IncomingMessage;
+  /** Raw request body text. */
+  body(): Promise<string>;
+}
+
+export type HandlerResult =
+  | { status: number; json: unknown }
+  | { status: number; text: string }
+  | { status: number; empty: true };
+
+export type Handler = (ctx: RequestCtx) => Promise<HandlerResult> | HandlerResult;
+
+interface Route {
+  method: string;
+  segments: string[];
+  handler: Handler;
+}
+
+export class Router {
+  private readonly routes: Route[] = [];
+
+  add(method: string, pattern: string, handler: Handler): this {
+    this.routes.push({ method, segments: pattern.split('/').filter(Boolean), handler });
+    return this;
+  }
+
+  /** Returns the handler and params, `methodMismatch` if the path exists with another method, or undefined. */
+  match(method: string, path: string): { handler: Handler; params: Record<string, string> } | 'methodMismatch' | undefined {
+    const segs = path.split('/').filter(Boolean);
+    let pathExists = false;
+    for (const r of this.routes) {
+      if (r.segments.length !== segs.length) continue;
+      const params: Record<string, string> = {};
+      let ok = true;
+      for (let i = 0; i < segs.length; i++) {
+        const p = r.segments[i] as string;
+        const s = segs[i] as string;
+        if (p.startsWith('{') && p.endsWith('}')) {
+          let decoded: string;
+          try {
+            decoded = decodeURIComponent(s);
+          } catch {
+            ok = false;
+            break;
+          }
+          params[p.slice(1, -1)] = decoded;
+        } else if (p !== s) {
+          ok = false;
+          break;
+        }
+      }
+      if (!ok) continue;
+      pathExists = true;
+      if (r.method === method) return { handler: r.handler, params };
+    }
+    return pathExists ? 'methodMismatch' : undefined;
+  }
+}
+
+export const ok = (json: unknown): HandlerResult => ({ status: 200, json });

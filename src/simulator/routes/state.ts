@@ -1,0 +1,40 @@
+/** /v2/state/ledger-end, connected-synchronizers, latest-pruned-offsets and /v2/parties/participant-id. */
+import type { v3_5 } from '@canton-network/core-ledger-client-types';
+import type { SimContext } from '../context.js';
+import type { Router } from '../router.js';
+import { ok } from '../router.js';
+
+type Schemas = v3_5.components['schemas'];
+
+export function registerStateRoutes(router: Router, sim: SimContext): void {
+  router.add('GET', '/v2/state/ledger-end', () => {
+    const body: Schemas['GetLedgerEndResponse'] = { offset: sim.store.ledgerEnd() };
+    return ok(body);
+  });
+  router.add('GET', '/v2/state/latest-pruned-offsets', () => {
+    const pruned = sim.store.prunedUpTo();
+    const body: Schemas['GetLatestPrunedOffsetsResponse'] = {
+      participantPrunedUpToInclusive: pruned,
+      allDivulgedContractsPrunedUpToInclusive: pruned,
+    };
+    return ok(body);
+  });
+  router.add('GET', '/v2/state/connected-synchronizers', (ctx) => {
+    const party = ctx.query.get('party');
+    const participantId = ctx.query.get('participantId');
+    if (participantId && participantId !== sim.participantId) return ok({ connectedSynchronizers: [] });
+    if (party && !sim.store.party(party)) return ok({ connectedSynchronizers: [] });
+    const body: Schemas['GetConnectedSynchronizersResponse'] = {
+      connectedSynchronizers: sim.synchronizers.map((s) => ({
+        synchronizerAlias: s.alias,
+        synchronizerId: s.id,
+        permission: 'PARTICIPANT_PERMISSION_SUBMISSION',
+      })),
+    };
+    return ok(body);
+  });
+  router.add('GET', '/v2/parties/participant-id', () => {
+    const body: Schemas['GetParticipantIdResponse'] = { participantId: sim.participantId };
+    return ok(body);
+  });
+}

@@ -1,0 +1,49 @@
+/** HTTP server: routing, authentication, error mapping. WebSocket upgrades are delegated to `ws/`. */
+import http from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { userFromHeaders } from './auth.js';
+import { CantonError } from './errors.js';
+import { readBody, sendError, sendJson, sendText } from './http.js';
+import type { Router } from './router.js';
+
+export function createHttpServer(router: Router): http.Server {
+  return http.createServer((req, res) => {
+    void handle(router, req, res);
+  });
+}
+
+async function handle(router: Router, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  try {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const method = (req.method ?? 'GET').toUpperCase();
+    const m = router.match(method, url.pathname);
+    if (m === undefined) throw new CantonError('NOT_FOUND', `The requested resource could not be found: ${method} ${url.pathname}`);
+    if (m === 'methodMismatch')
+      throw new CantonError('METHOD_NOT_ALLOWED', `HTTP method ${method} is not supported for ${url.pathname}`);
+    const user = userFromHeaders(req.headers);
+    let bodyPromise: Promise<string> | undefined;
+    const result = await m.handler({
+      method,
+      path: url.pathname,
+      query: url.searchParams,
+      params: m.params,
+      user,
+      req,
+      body: () => (bodyPromise ??= readBody(req)),
+    });
+    if ('json' in result) sendJson(res, result.status, result.json);
+    else if ('text' in result) sendText(res, result.status, result.text);
+    else {
+      res.writeHead(result.status);
+      res.end();
+    }
+  } catch (err) {
+    if (!(err instanceof CantonError) && !(err instanceof Error && err.name === 'DecodeError')) {
+      // Unexpected: log for the operator, answer with a JsCantonError.
+      if (!(err instanceof Error) || err.constructor.name !== 'DecodeError') console.error('[simulator] internal error', err);
+    }
+    sendError(res, err);
+  }
+}
+
+export { sendText };

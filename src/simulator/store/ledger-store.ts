@@ -1,0 +1,235 @@
+/** Durable ledger state: updates, contracts, completions, dedup entries, parties. All writes go through `tx`. */
+import type { Db } from './open.js';
+import { MetaStore } from './meta.js';
+import type { ContractRow, CreatedNode, StoredCompletion, StoredUpdate } from '../model.js';
+
+interface ContractDbRow {
+  contract_id: string;
+  created_offset: number;
+  archived_offset: number | null;
+  synchronizer_id: string;
+  reassignment_counter: number;
+  unassigned_id: string | null;
+  unassigned_target: string | null;
+  unassigned_offset: number | null;
+  workflow_id: string | null;
+  create_node: string;
+}
+
+const toContract = (r: ContractDbRow): ContractRow => ({
+  contractId: r.contract_id,
+  createdOffset: r.created_offset,
+  archivedOffset: r.archived_offset,
+  synchronizerId: r.synchronizer_id,
+  reassignmentCounter: r.reassignment_counter,
+  unassignedId: r.unassigned_id,
+  unassignedTarget: r.unassigned_target,
+  unassignedOffset: r.unassigned_offset,
+  workflowId: r.workflow_id,
+  node: JSON.parse(r.create_node) as CreatedNode,
+});
+
+export interface PartyRow {
+  party: string;
+  offset: number;
+  isLocal: boolean;
+  idp: string;
+  metadata: { resourceVersion?: string; annotations?: Record<string, string> };
+}
+
+export class LedgerStore {
+  readonly meta: MetaStore;
+  private readonly s;
+
+  constructor(readonly db: Db) {
+    this.meta = new MetaStore(db);
+    this.s = {
+      insertUpdate: db.prepare(
+        'INSERT INTO updates (offset, update_id, kind, synchronizer_id, record_time, payload) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      updateByOffset: db.prepare('SELECT payload FROM updates WHERE offset = ?'),
+      updateById: db.prepare('SELECT payload FROM updates WHERE update_id = ?'),
+      updatesAsc: db.prepare('SELECT payload FROM updates WHERE offset > ? AND offset <= ? ORDER BY offset ASC LIMIT ?'),
+      updatesDesc: db.prepare('SELECT payload FROM updates WHERE offset > ? AND offset <= ? ORDER BY offset DESC LIMIT ?'),
+      deleteUpdatesUpTo: db.prepare('DELETE FROM updates WHERE offset <= ?'),
+      insertContract: db.prepare(
+        `INSERT INTO contracts (contract_id, template_qn, package_name, created_offset, key_hash, synchronizer_id, workflow_id, create_node)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      archiveContract: db.prepare('UPDATE contracts SET archived_offset = ? WHERE contract_id = ? AND archived_offset IS NULL'),
+      contractById: db.prepare('SELECT * FROM contracts WHERE contract_id = ?'),
+      contractByKey: db.prepare(
+        'SELECT * FROM contracts WHERE key_hash = ? AND archived_offset IS NULL ORDER BY created_offset LIMIT 1',
+      ),
+      activeAt: db.prepare(
+        `SELECT * FROM contracts WHERE created_offset <= ? AND (archived_offset IS NULL OR archived_offset > ?)
+         ORDER BY created_offset, contract_id`,
+      ),
+      setUnassigned: db.prepare(
+        'UPDATE contracts SET unassigned_id = ?, unassigned_target = ?, unassigned_offset = ?, reassignment_counter = ? WHERE contract_id = ?',
+      ),
+      setAssigned: db.prepare(
+        'UPDATE contracts SET unassigned_id = NULL, unassigned_target = NULL, unassigned_offset = NULL, synchronizer_id = ? WHERE contract_id = ?',
+      ),
+      contractByReassignment: db.prepare('SELECT * FROM contracts WHERE unassigned_id = ?'),
+      deleteArchivedUpTo: db.prepare('DELETE FROM contracts WHERE archived_offset IS NOT NULL AND archived_offset <= ?'),
+      insertCompletion: db.prepare('INSERT INTO completions (offset, payload) VALUES (?, ?)'),
+      completionsAfter: db.prepare('SELECT payload FROM completions WHERE offset > ? AND offset <= ? ORDER BY offset ASC LIMIT ?'),
+      deleteCompletionsUpTo: db.prepare('DELETE FROM completions WHERE offset <= ?'),
+      dedupGet: db.prepare('SELECT offset, record_time, submission_id, update_id FROM dedup WHERE dedup_key = ?'),
+      dedupPut: db.prepare(
+        `INSERT INTO dedup (dedup_key, offset, record_time, submission_id, update_id) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT(dedup_key) DO UPDATE SET offset = excluded.offset, record_time = excluded.record_time,
+           submission_id = excluded.submission_id, update_id = excluded.update_id`,
+      ),
+      partyInsert: db.prepare('INSERT INTO parties (party, offset, is_local, idp, metadata) VALUES (?, ?, ?, ?, ?)'),
+      partyGet: db.prepare('SELECT * FROM parties WHERE party = ?'),
+      partyList: db.prepare('SELECT * FROM parties ORDER BY party'),
+      partyUpdateMeta: db.prepare('UPDATE parties SET metadata = ? WHERE party = ?'),
+      userGet: db.prepare('SELECT payload FROM users WHERE id = ?'),
+      userPut: db.prepare('INSERT INTO users (id, payload) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET payload = excluded.payload'),
+      userList: db.prepare('SELECT payload FROM users ORDER BY id'),
+      userDelete: db.prepare('DELETE FROM users WHERE id = ?'),
+    };
+  }
+
+  /** Run `fn` in one SQLite transaction (IMMEDIATE); committed (and fsynced) when it returns. */
+  tx<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
+  }
+
+  ledgerEnd(): number {
+    return this.meta.getNumber('ledger_end', 0);
+  }
+  prunedUpTo(): number {
+    return this.meta.getNumber('pruned_up_to', 0);
+  }
+  setPrunedUpTo(offset: number): void {
+    this.meta.set('pruned_up_to', String(offset));
+  }
+
+  /** Allocates the next offset; must be called inside `tx`. */
+  nextOffset(): number {
+    const next = this.ledgerEnd() + 1;
+    this.meta.set('ledger_end', String(next));
+    return next;
+  }
+
+  insertUpdate(u: StoredUpdate, recordTimeMicros: bigint): void {
+    this.s.insertUpdate.run(u.offset, u.updateId, u.kind, u.synchronizerId, recordTimeMicros, JSON.stringify(u));
+  }
+  updateByOffset(offset: number): StoredUpdate | undefined {
+    const r = this.s.updateByOffset.get(offset) as { payload: string } | undefined;
+    return r ? (JSON.parse(r.payload) as StoredUpdate) : undefined;
+  }
+  updateById(id: string): StoredUpdate | undefined {
+    const r = this.s.updateById.get(id) as { payload: string } | undefined;
+    return r ? (JSON.parse(r.payload) as StoredUpdate) : undefined;
+  }
+  updates(beginExclusive: number, endInclusive: number, limit: number, descending = false): StoredUpdate[] {
+    const stmt = descending ? this.s.updatesDesc : this.s.updatesAsc;
+    return (stmt.all(beginExclusive, endInclusive, limit) as { payload: string }[]).map(
+      (r) => JSON.parse(r.payload) as StoredUpdate,
+    );
+  }
+
+  insertContract(node: CreatedNode, offset: number, synchronizerId: string, workflowId: string | undefined): void {
+    this.s.insertContract.run(
+      node.contractId,
+      node.qualifiedName,
+      node.packageName,
+      offset,
+      node.contractKeyHash ?? null,
+      synchronizerId,
+      workflowId ?? null,
+      JSON.stringify(node),
+    );
+  }
+  archiveContract(contractId: string, offset: number): void {
+    this.s.archiveContract.run(offset, contractId);
+  }
+  contract(contractId: string): ContractRow | undefined {
+    const r = this.s.contractById.get(contractId) as ContractDbRow | undefined;
+    return r ? toContract(r) : undefined;
+  }
+  contractByKey(keyHash: string): ContractRow | undefined {
+    const r = this.s.contractByKey.get(keyHash) as ContractDbRow | undefined;
+    return r ? toContract(r) : undefined;
+  }
+  activeContracts(atOffset: number): ContractRow[] {
+    return (this.s.activeAt.all(atOffset, atOffset) as ContractDbRow[]).map(toContract);
+  }
+  markUnassigned(contractId: string, reassignmentId: string, target: string, offset: number, counter: number): void {
+    this.s.setUnassigned.run(reassignmentId, target, offset, counter, contractId);
+  }
+  markAssigned(contractId: string, synchronizerId: string): void {
+    this.s.setAssigned.run(synchronizerId, contractId);
+  }
+  contractByReassignment(reassignmentId: string): ContractRow | undefined {
+    const r = this.s.contractByReassignment.get(reassignmentId) as ContractDbRow | undefined;
+    return r ? toContract(r) : undefined;
+  }
+
+  insertCompletion(c: StoredCompletion): void {
+    this.s.insertCompletion.run(c.offset, JSON.stringify(c));
+  }
+  completions(beginExclusive: number, endInclusive: number, limit: number): StoredCompletion[] {
+    return (this.s.completionsAfter.all(beginExclusive, endInclusive, limit) as { payload: string }[]).map(
+      (r) => JSON.parse(r.payload) as StoredCompletion,
+    );
+  }
+
+  dedupGet(key: string): { offset: number; recordTime: bigint; submissionId: string | null; updateId: string } | undefined {
+    const r = this.s.dedupGet.get(key) as
+      | { offset: number; record_time: number | bigint; submission_id: string | null; update_id: string }
+      | undefined;
+    return r
+      ? { offset: r.offset, recordTime: BigInt(r.record_time), submissionId: r.submission_id, updateId: r.update_id }
+      : undefined;
+  }
+  dedupPut(key: string, offset: number, recordTime: bigint, submissionId: string | undefined, updateId: string): void {
+    this.s.dedupPut.run(key, offset, recordTime, submissionId ?? null, updateId);
+  }
+
+  insertParty(p: PartyRow): void {
+    this.s.partyInsert.run(p.party, p.offset, p.isLocal ? 1 : 0, p.idp, JSON.stringify(p.metadata));
+  }
+  party(party: string): PartyRow | undefined {
+    const r = this.s.partyGet.get(party) as
+      | { party: string; offset: number; is_local: number; idp: string; metadata: string }
+      | undefined;
+    return r ? { party: r.party, offset: r.offset, isLocal: r.is_local === 1, idp: r.idp, metadata: JSON.parse(r.metadata) } : undefined;
+  }
+  parties(): PartyRow[] {
+    return (this.s.partyList.all() as { party: string; offset: number; is_local: number; idp: string; metadata: string }[]).map(
+      (r) => ({ party: r.party, offset: r.offset, isLocal: r.is_local === 1, idp: r.idp, metadata: JSON.parse(r.metadata) }),
+    );
+  }
+  updatePartyMetadata(party: string, metadata: PartyRow['metadata']): void {
+    this.s.partyUpdateMeta.run(JSON.stringify(metadata), party);
+  }
+
+  userGet<T>(id: string): T | undefined {
+    const r = this.s.userGet.get(id) as { payload: string } | undefined;
+    return r ? (JSON.parse(r.payload) as T) : undefined;
+  }
+  userPut(id: string, payload: unknown): void {
+    this.s.userPut.run(id, JSON.stringify(payload));
+  }
+  userList<T>(): T[] {
+    return (this.s.userList.all() as { payload: string }[]).map((r) => JSON.parse(r.payload) as T);
+  }
+  userDelete(id: string): boolean {
+    return this.s.userDelete.run(id).changes > 0;
+  }
+
+  /** Prune updates/completions/archived contracts up to `offset` inclusive. */
+  prune(offset: number): void {
+    this.tx(() => {
+      this.s.deleteUpdatesUpTo.run(offset);
+      this.s.deleteCompletionsUpTo.run(offset);
+      this.s.deleteArchivedUpTo.run(offset);
+      this.setPrunedUpTo(offset);
+    });
+  }
+}
