@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { createRouter, type Handlers, type SubscriptionHandlers } from '../../src/ipc/router.js';
+import { channels, subscriptions } from '../../src/ipc/contract.js';
+
+const profile = { id: 'p1', name: 'P', kind: 'remote' as const, ledgerApiUrl: 'http://x', validatorApiUrl: null, hasToken: false };
+function makeRouter(overrides: Partial<Handlers> = {}) {
+  const handlers: Handlers = {
+    'app.info': async () => ({ name: 'n', version: 'v', transport: 'electron', demoMode: true }),
+    'profiles.list': async () => ({ profiles: [profile], activeId: 'p1' }),
+    'profiles.save': async () => profile,
+    'profiles.delete': async () => ({ deleted: true }),
+    'profiles.select': async () => profile,
+    'dashboard.snapshot': async () => {
+      throw new Error('unreachable');
+    },
+    ...overrides,
+  };
+  const subs: SubscriptionHandlers = { 'dashboard.live': () => () => {} };
+  return createRouter(handlers, subs);
+}
+
+describe('IPC router', () => {
+  it('has one request and one response schema per channel', () => {
+    for (const spec of Object.values(channels)) {
+      expect(spec.request).toBeDefined();
+      expect(spec.response).toBeDefined();
+    }
+    for (const spec of Object.values(subscriptions)) {
+      expect(spec.params).toBeDefined();
+      expect(spec.event).toBeDefined();
+    }
+  });
+
+  it('rejects unknown channels, including prototype keys', async () => {
+    const r = makeRouter();
+    for (const name of ['nope', '__proto__', 'constructor', 'toString', 42, null]) {
+      expect(await r.invoke(name, {})).toMatchObject({ ok: false, error: { code: 'UNKNOWN_CHANNEL' } });
+    }
+  });
+
+  it('rejects extra fields on strict requests', async () => {
+    const r = makeRouter();
+    expect(await r.invoke('app.info', { evil: true })).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
+    expect(await r.invoke('profiles.delete', { id: '../x' })).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
+  });
+
+  it('turns thrown errors into typed values without stack traces', async () => {
+    const r = makeRouter();
+    const res = await r.invoke('dashboard.snapshot', {});
+    expect(res).toEqual({ ok: false, error: { code: 'INTERNAL', message: 'unreachable' } });
+  });
+
+  it('refuses to return a response of the wrong shape', async () => {
+    const r = makeRouter({ 'profiles.select': async () => ({ ...profile, kind: 'bogus' }) as never });
+    expect(await r.invoke('profiles.select', { id: 'p1' })).toMatchObject({ ok: false, error: { code: 'INTERNAL' } });
+  });
+
+  it('strips fields the contract does not declare from responses', async () => {
+    const r = makeRouter({ 'profiles.select': async () => ({ ...profile, token: 'SECRET' }) as never });
+    const res = await r.invoke('profiles.select', { id: 'p1' });
+    expect(JSON.stringify(res)).not.toContain('SECRET');
+  });
+});
