@@ -15,6 +15,36 @@ const MIGRATIONS: string[] = [
      created_at TEXT NOT NULL
    );
    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+  // Signing keys (metadata only; private keys live in a SecretStore), policies and the hash-chained audit log.
+  `CREATE TABLE signing_keys (
+     fingerprint TEXT PRIMARY KEY,
+     label TEXT NOT NULL,
+     public_key_hex TEXT NOT NULL UNIQUE,
+     backend TEXT NOT NULL,
+     created_at TEXT NOT NULL
+   );
+   CREATE TABLE signing_key_parties (
+     fingerprint TEXT NOT NULL REFERENCES signing_keys(fingerprint) ON DELETE CASCADE,
+     party_id TEXT NOT NULL,
+     attached_at TEXT NOT NULL,
+     PRIMARY KEY (fingerprint, party_id)
+   );
+   CREATE TABLE signing_policies (
+     fingerprint TEXT PRIMARY KEY REFERENCES signing_keys(fingerprint) ON DELETE CASCADE,
+     policy_json TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );
+   CREATE TABLE signing_audit (
+     seq INTEGER PRIMARY KEY,
+     entry_json TEXT NOT NULL,
+     prev_hash TEXT NOT NULL,
+     hash TEXT NOT NULL
+   );
+   CREATE TABLE signing_audit_head (
+     id INTEGER PRIMARY KEY CHECK (id = 1),
+     seq INTEGER NOT NULL,
+     hash TEXT NOT NULL
+   );`,
 ];
 
 export function openAppDb(dataDir: string): AppDb {

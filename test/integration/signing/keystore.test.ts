@@ -1,0 +1,123 @@
+/** KeyStore against a real SQLite file and the real OS keychain (Secret Service under dbus-run-session). */
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as ed from '@noble/ed25519';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { Entry } from '@napi-rs/keyring';
+import { computeSha256CantonHash } from '@canton-network/core-tx-visualizer';
+import { openAppDb, type AppDb } from '../../../src/services/app-db.js';
+import { KeychainSecretStore } from '../../../src/services/secret-store.js';
+import { KeyStore, secretAccount } from '../../../src/services/signing/key-store.js';
+import { externalPartyId } from '../../../src/services/signing/fingerprint.js';
+
+const SERVICE = `canton-console-test-keystore-${process.pid}-${Date.now()}`;
+let dir: string;
+let db: AppDb;
+let keys: KeyStore;
+const created = new Set<string>();
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'keystore-'));
+  db = openAppDb(dir);
+  keys = new KeyStore(db, { 'os-keychain': new KeychainSecretStore(SERVICE) });
+});
+afterEach(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+afterAll(() => {
+  for (const fp of created) new Entry(SERVICE, secretAccount(fp)).deletePassword();
+});
+
+async function newKey(label = 'Treasury') {
+  const k = await keys.create(label);
+  created.add(k.fingerprint);
+  return k;
+}
+
+describe('KeyStore', () => {
+  it('creates an Ed25519 key whose fingerprint matches Canton (computeSha256CantonHash purpose 12)', async () => {
+    const k = await newKey();
+    const pub = Uint8Array.from(Buffer.from(k.publicKeyHex, 'hex'));
+    expect(pub).toHaveLength(32);
+    expect(Buffer.from(k.publicKeyBase64, 'base64').toString('hex')).toBe(k.publicKeyHex);
+    const lib = Buffer.from(await computeSha256CantonHash(12, pub)).toString('hex');
+    expect(k.fingerprint).toBe(lib);
+    // Independent check of the documented layout: 0x12 0x20 ‖ SHA-256(u32be(12) ‖ key)
+    const manual = '1220' + Buffer.from(sha256(Buffer.concat([Buffer.from([0, 0, 0, 12]), pub]))).toString('hex');
+    expect(k.fingerprint).toBe(manual);
+    expect(k).toMatchObject({ label: 'Treasury', backend: 'os-keychain', parties: [] });
+    expect(Object.keys(k).sort()).toEqual(
+      ['backend', 'createdAt', 'fingerprint', 'label', 'parties', 'publicKeyBase64', 'publicKeyHex'].sort(),
+    );
+  });
+
+  it('keeps the private key in the keychain only and signs verifiable signatures', async () => {
+    const k = await newKey();
+    const stored = new Entry(SERVICE, secretAccount(k.fingerprint)).getPassword();
+    expect(stored).toMatch(/^ed25519-seed:v1:/);
+    const seed = Buffer.from(stored!.slice('ed25519-seed:v1:'.length), 'base64');
+    expect(Buffer.from(await ed.getPublicKeyAsync(seed)).toString('hex')).toBe(k.publicKeyHex);
+    const dump = JSON.stringify(db.prepare('SELECT * FROM signing_keys').all());
+    expect(dump).not.toContain(seed.toString('hex'));
+    expect(dump).not.toContain(seed.toString('base64'));
+
+    const hash = sha256(new TextEncoder().encode('tx'));
+    const sig = await keys.signHash(k.fingerprint, hash);
+    expect(await ed.verifyAsync(sig, hash, keys.publicKey(k.fingerprint))).toBe(true);
+  });
+
+  it('lists, gets, renames and attaches parties; metadata survives reopening the database', async () => {
+    const a = await newKey('A');
+    const b = await newKey('B');
+    const party = externalPartyId('alice', a.fingerprint);
+    expect(party).toBe(`alice::${a.fingerprint}`);
+    keys.attachParty(a.fingerprint, party);
+    keys.attachParty(a.fingerprint, party); // idempotent
+    keys.rename(b.fingerprint, '  Cold storage ');
+    db.close();
+    db = openAppDb(dir);
+    keys = new KeyStore(db, { 'os-keychain': new KeychainSecretStore(SERVICE) });
+    expect(keys.list().map((k) => [k.label, k.parties])).toEqual(
+      expect.arrayContaining([
+        ['A', [party]],
+        ['Cold storage', []],
+      ]),
+    );
+    expect(keys.get(a.fingerprint).parties).toEqual([party]);
+    expect(keys.detachParty(a.fingerprint, party).parties).toEqual([]);
+  });
+
+  it('refuses bad labels, bad party ids and unknown fingerprints', async () => {
+    const k = await newKey();
+    await expect(keys.create('   ')).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    expect(() => keys.rename(k.fingerprint, 'x'.repeat(101))).toThrow(/at most 100/);
+    expect(() => keys.attachParty(k.fingerprint, 'alice')).toThrow(/party id/);
+    expect(() => keys.attachParty(k.fingerprint, 'a::b::1220' + '0'.repeat(64))).not.toThrow();
+    expect(() => keys.get('1220' + 'ab'.repeat(32))).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
+    await expect(keys.signHash('1220' + 'ab'.repeat(32), new Uint8Array(32))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(keys.signHash(k.fingerprint, new Uint8Array(3))).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+  });
+
+  it('delete removes the keychain entry and the metadata', async () => {
+    const k = await newKey();
+    keys.attachParty(k.fingerprint, externalPartyId('bob', k.fingerprint));
+    await keys.delete(k.fingerprint);
+    created.delete(k.fingerprint);
+    expect(new Entry(SERVICE, secretAccount(k.fingerprint)).getPassword()).toBeFalsy();
+    expect(keys.find(k.fingerprint)).toBeNull();
+    expect(db.prepare('SELECT COUNT(*) AS n FROM signing_key_parties').get()).toEqual({ n: 0 });
+  });
+
+  it('refuses to sign when the keychain entry vanished or belongs to another key', async () => {
+    const k = await newKey();
+    const other = await newKey('other');
+    const otherSecret = new Entry(SERVICE, secretAccount(other.fingerprint)).getPassword()!;
+    new Entry(SERVICE, secretAccount(k.fingerprint)).setPassword(otherSecret);
+    await expect(keys.signHash(k.fingerprint, new Uint8Array(32))).rejects.toThrow(/does not belong/);
+    new Entry(SERVICE, secretAccount(k.fingerprint)).deletePassword();
+    await expect(keys.signHash(k.fingerprint, new Uint8Array(32))).rejects.toThrow(/missing from the os-keychain/);
+  });
+});
