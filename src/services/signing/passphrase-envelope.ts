@@ -1,0 +1,129 @@
+/**
+ * Passphrase encryption shared by the encrypted secret file and key backups:
+ * scrypt (N=2^17, r=8, p=1) → 64 bytes = 32-byte XChaCha20-Poly1305 key ‖ 32-byte check key.
+ * The check value tells a wrong passphrase apart from an altered file; the AEAD (with the header as
+ * associated data) authenticates everything else. Random 16-byte salt and 24-byte nonce per seal.
+ */
+import { scryptAsync } from '@noble/hashes/scrypt.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { xchacha20poly1305 } from '@noble/ciphers/chacha.js';
+import { randomBytes } from '@noble/ciphers/utils.js';
+import { z } from 'zod';
+import { canonicalJson } from './canonical-json.js';
+import { equalBytes, fromBase64, toBase64, utf8, wipe } from './bytes.js';
+import { SigningRefusal } from './errors.js';
+
+export const DEFAULT_SCRYPT = { N: 2 ** 17, r: 8, p: 1 } as const;
+export const MIN_PASSPHRASE_LENGTH = 8;
+
+const b64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64');
+export const KdfSchema = z.object({
+  name: z.literal('scrypt'),
+  // Bounds: strong enough to matter, small enough that a crafted file cannot exhaust memory.
+  N: z
+    .number()
+    .int()
+    .min(2 ** 14)
+    .max(2 ** 20)
+    .refine((n) => (n & (n - 1)) === 0, 'N must be a power of two'),
+  r: z.number().int().min(8).max(16),
+  p: z.number().int().min(1).max(4),
+  salt: b64,
+});
+export const SealedSchema = z.object({
+  kdf: KdfSchema,
+  cipher: z.literal('xchacha20poly1305'),
+  keyCheck: b64,
+  nonce: b64,
+  ciphertext: b64,
+});
+export type Sealed = z.infer<typeof SealedSchema>;
+export type KdfParams = z.infer<typeof KdfSchema>;
+
+/** A derived key kept in memory so repeated writes need not re-run scrypt. Wipe with `destroy()`. */
+export class DerivedKey {
+  private constructor(
+    readonly kdf: KdfParams,
+    private readonly encKey: Uint8Array,
+    readonly keyCheck: string,
+  ) {}
+
+  static async derive(passphrase: string, kdf?: KdfParams): Promise<DerivedKey> {
+    const params = kdf ?? { name: 'scrypt' as const, ...DEFAULT_SCRYPT, salt: toBase64(randomBytes(16)) };
+    const out = await scryptAsync(utf8(passphrase.normalize('NFKC')), fromBase64(params.salt, 'salt'), {
+      N: params.N,
+      r: params.r,
+      p: params.p,
+      dkLen: 64,
+      maxmem: 2 ** 31,
+    });
+    const encKey = out.slice(0, 32);
+    const check = toBase64(sha256(new Uint8Array([...utf8('canton-console key check v1'), ...out.slice(32)])));
+    wipe(out);
+    return new DerivedKey(params, encKey, check);
+  }
+
+  seal(plaintext: Uint8Array, context: string): Sealed {
+    const nonce = randomBytes(24);
+    const header = { kdf: this.kdf, cipher: 'xchacha20poly1305' as const, keyCheck: this.keyCheck };
+    const ciphertext = xchacha20poly1305(this.encKey, nonce, aad(context, header)).encrypt(plaintext);
+    return { ...header, nonce: toBase64(nonce), ciphertext: toBase64(ciphertext) };
+  }
+
+  /** Throws WRONG_PASSPHRASE if the key does not match the file, FILE_ALTERED if authentication fails. */
+  open(sealed: Sealed, context: string): Uint8Array {
+    if (!equalBytes(utf8(sealed.keyCheck), utf8(this.keyCheck))) {
+      throw new SigningRefusal(
+        'FORBIDDEN',
+        'WRONG_PASSPHRASE',
+        'Wrong passphrase (or the file’s key-derivation header was altered)',
+      );
+    }
+    const header = { kdf: sealed.kdf, cipher: sealed.cipher, keyCheck: sealed.keyCheck };
+    try {
+      return xchacha20poly1305(this.encKey, fromBase64(sealed.nonce, 'nonce'), aad(context, header)).decrypt(
+        fromBase64(sealed.ciphertext, 'ciphertext'),
+      );
+    } catch {
+      throw new SigningRefusal('BAD_REQUEST', 'FILE_ALTERED', 'The file was altered or corrupted: authentication failed');
+    }
+  }
+
+  destroy(): void {
+    wipe(this.encKey);
+  }
+}
+
+function aad(context: string, header: object): Uint8Array {
+  return utf8(canonicalJson({ context, header }));
+}
+
+export function checkPassphraseStrength(passphrase: string): void {
+  if (passphrase.normalize('NFKC').length < MIN_PASSPHRASE_LENGTH) {
+    throw new SigningRefusal(
+      'BAD_REQUEST',
+      'WEAK_PASSPHRASE',
+      `A passphrase needs at least ${MIN_PASSPHRASE_LENGTH} characters`,
+    );
+  }
+}
+
+/** One-shot helpers. */
+export async function sealWithPassphrase(plaintext: Uint8Array, passphrase: string, context: string): Promise<Sealed> {
+  checkPassphraseStrength(passphrase);
+  const key = await DerivedKey.derive(passphrase);
+  try {
+    return key.seal(plaintext, context);
+  } finally {
+    key.destroy();
+  }
+}
+
+export async function openWithPassphrase(sealed: Sealed, passphrase: string, context: string): Promise<Uint8Array> {
+  const key = await DerivedKey.derive(passphrase, sealed.kdf);
+  try {
+    return key.open(sealed, context);
+  } finally {
+    key.destroy();
+  }
+}
