@@ -1,0 +1,73 @@
+/** Pure display helpers for the renderer (no DOM access, unit-tested in test/unit/renderer-format.test.ts). */
+
+/** Offsets are positive int64 values; shown in full (operators copy them), 0 means "ledger begin". */
+export function formatOffset(offset: number): string {
+  if (!Number.isFinite(offset) || offset < 0) return '—';
+  return Math.trunc(offset).toString();
+}
+
+/** A pruning watermark: 0 means nothing has been pruned yet. */
+export function describePruned(offset: number): { pruned: boolean; text: string } {
+  if (!Number.isFinite(offset) || offset <= 0) return { pruned: false, text: 'Not pruned' };
+  return { pruned: true, text: `Up to offset ${formatOffset(offset)}` };
+}
+
+/** "just now", "12 s ago", "3 min ago", "2 h ago", "4 d ago". `now` is injected so it can be ticked and tested. */
+export function relativeTime(iso: string, now: number): string {
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return 'unknown';
+  const seconds = Math.floor((now - at) / 1000);
+  if (seconds < 5) return 'just now';
+  if (seconds < 60) return `${seconds} s ago`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h ago`;
+  return `${Math.floor(hours / 24)} d ago`;
+}
+
+/** Local wall-clock time with seconds, e.g. "14:03:07"; the full timestamp goes in a tooltip. */
+export function clockTime(iso: string): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return '—';
+  const pad = (n: number) => n.toString().padStart(2, '0');
+  return `${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}`;
+}
+
+/**
+ * Shortens a Canton identifier `prefix::fingerprint` for narrow cells, keeping the prefix and both
+ * ends of the fingerprint ("global-domain::1220ab12…9f3c"). Identifiers without `::` are shortened
+ * in the middle. Short identifiers are returned unchanged.
+ */
+export function shortenId(id: string, keep = 8): string {
+  const sep = id.indexOf('::');
+  if (sep >= 0) {
+    const prefix = id.slice(0, sep + 2);
+    const rest = id.slice(sep + 2);
+    if (rest.length <= keep * 2 + 1) return id;
+    return `${prefix}${rest.slice(0, keep)}…${rest.slice(-keep)}`;
+  }
+  if (id.length <= keep * 4 + 1) return id;
+  return `${id.slice(0, keep * 2)}…${id.slice(-keep * 2)}`;
+}
+
+/** Whether the page is stale: no successful refresh within `factor` polling intervals. */
+export function isStale(fetchedAtIso: string, now: number, intervalMs: number, factor = 3): boolean {
+  const at = Date.parse(fetchedAtIso);
+  if (Number.isNaN(at)) return true;
+  return now - at > intervalMs * factor;
+}
+
+/** `PARTICIPANT_PERMISSION_SUBMISSION` → "Submission"; other values are shown as given. */
+export function formatPermission(permission: string): string {
+  const match = /^PARTICIPANT_PERMISSION_([A-Z_]+)$/.exec(permission);
+  if (!match?.[1]) return permission;
+  const words = match[1].toLowerCase().split('_');
+  return words.map((w, i) => (i === 0 ? w.charAt(0).toUpperCase() + w.slice(1) : w)).join(' ');
+}
+
+/** Picker label: the demo profile is marked as the embedded simulator unless its name already says so. */
+export function profileLabel(profile: { name: string; kind: 'demo' | 'remote' }): string {
+  if (profile.kind !== 'demo' || /embedded simulator/i.test(profile.name)) return profile.name;
+  return `${profile.name} (embedded simulator)`;
+}

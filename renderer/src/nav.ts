@@ -1,0 +1,24 @@
+/**
+ * The one list of views. A view is one file under views/ and appears in the navigation only once it
+ * works end to end: add it here (in nav order) when its channels exist — no placeholders.
+ * Alt+<position> switches to it.
+ */
+import type { Component } from 'svelte';
+import type { IconName } from './lib/icons.js';
+import Dashboard from './views/Dashboard.svelte';
+import Connections from './views/Connections.svelte';
+
+export interface ViewDef {
+  /** Route id: `#/<id>`. */
+  id: string;
+  label: string;
+  icon: IconName;
+  component: Component;
+}
+
+export const views: readonly ViewDef[] = [
+  { id: 'dashboard', label: 'Dashboard', icon: 'dashboard', component: Dashboard },
+  { id: 'connections', label: 'Connections', icon: 'plug', component: Connections },
+];
+
+export const defaultViewId = 'dashboard';
