@@ -1,0 +1,155 @@
+/**
+ * Encrypted backup and restore of signing keys: a versioned JSON file, the key list sealed with a passphrase
+ * (scrypt + XChaCha20-Poly1305; the header, including creation time, is authenticated). Import is zod-validated,
+ * fully checked before anything is written, idempotent for keys already present, and rolled back on failure.
+ */
+import * as ed from '@noble/ed25519';
+import { z } from 'zod';
+import { ConsoleError } from '../../ipc/errors.js';
+import { fromBase64, toBase64, toHex, utf8, wipe } from './bytes.js';
+import { SigningRefusal } from './errors.js';
+import { cantonFingerprint, FINGERPRINT_PATTERN } from './fingerprint.js';
+import { PartyIdSchema, KeyLabelSchema, type KeyBackend, type KeyMetadata, type KeyStore } from './key-store.js';
+import { openWithPassphrase, SealedSchema, sealWithPassphrase } from './passphrase-envelope.js';
+
+export const KEY_BACKUP_FORMAT = 'canton-console/key-backup';
+
+const HeaderSchema = z.object({ format: z.literal(KEY_BACKUP_FORMAT), version: z.number().int() });
+const BackupV1Schema = SealedSchema.extend({
+  format: z.literal(KEY_BACKUP_FORMAT),
+  version: z.literal(1),
+  createdAt: z.iso.datetime(),
+});
+const BackupKeySchema = z.object({
+  fingerprint: z.string().regex(FINGERPRINT_PATTERN),
+  label: KeyLabelSchema,
+  publicKeyHex: z.string().regex(/^[0-9a-f]{64}$/),
+  createdAt: z.string(),
+  parties: z.array(PartyIdSchema),
+  seed: z.string(),
+});
+const BackupPlaintextSchema = z.object({ keys: z.array(BackupKeySchema).min(1) });
+
+const context = (createdAt: string): string => `${KEY_BACKUP_FORMAT}/v1/${createdAt}`;
+
+export interface BackupKeyInfo {
+  fingerprint: string;
+  label: string;
+  publicKeyHex: string;
+  createdAt: string;
+  parties: string[];
+}
+export interface RestoreReport {
+  restored: Array<{ fingerprint: string; label: string; status: 'imported' | 'already-present' }>;
+}
+
+/** Encrypts the selected keys into backup file text (JSON). Never contains plaintext key bytes. */
+export async function exportKeyBackup(keys: KeyStore, fingerprints: string[], passphrase: string): Promise<string> {
+  const unique = [...new Set(fingerprints)];
+  if (unique.length === 0) throw new ConsoleError('BAD_REQUEST', 'Select at least one key to back up');
+  const entries = await keys.exportSeeds(unique);
+  const plain = utf8(
+    JSON.stringify({
+      keys: entries.map(({ key, seed }) => ({
+        fingerprint: key.fingerprint,
+        label: key.label,
+        publicKeyHex: key.publicKeyHex,
+        createdAt: key.createdAt,
+        parties: key.parties,
+        seed: toBase64(seed),
+      })),
+    }),
+  );
+  for (const e of entries) wipe(e.seed);
+  try {
+    const createdAt = new Date().toISOString();
+    const sealed = await sealWithPassphrase(plain, passphrase, context(createdAt));
+    return JSON.stringify({ format: KEY_BACKUP_FORMAT, version: 1, createdAt, ...sealed }, null, 2) + '\n';
+  } finally {
+    wipe(plain);
+  }
+}
+
+/** Decrypts and checks a backup without importing it: the keys it holds (metadata only). */
+export async function previewKeyBackup(fileText: string, passphrase: string): Promise<BackupKeyInfo[]> {
+  const decoded = await decryptBackup(fileText, passphrase);
+  const info = decoded.map(({ seed, ...meta }) => meta);
+  for (const d of decoded) wipe(d.seed);
+  return info;
+}
+
+/**
+ * Restores keys from backup text. Wrong passphrase → WRONG_PASSPHRASE, altered → FILE_ALTERED,
+ * unknown version → UNKNOWN_FILE_VERSION; in every error case nothing is changed. Keys already present
+ * are reported as such and left untouched (idempotent).
+ */
+export async function restoreKeyBackup(
+  keys: KeyStore,
+  fileText: string,
+  passphrase: string,
+  opts: { backend?: KeyBackend; only?: string[] } = {},
+): Promise<RestoreReport> {
+  const decoded = await decryptBackup(fileText, passphrase);
+  const selected = opts.only ? decoded.filter((d) => opts.only!.includes(d.fingerprint)) : decoded;
+  const imported: KeyMetadata[] = [];
+  const report: RestoreReport = { restored: [] };
+  try {
+    for (const d of selected) {
+      const r = await keys.importSeed(d.seed, { label: d.label, createdAt: d.createdAt, parties: d.parties }, opts.backend);
+      if (r.status === 'imported') imported.push(r.key);
+      report.restored.push({ fingerprint: r.key.fingerprint, label: r.key.label, status: r.status });
+    }
+    return report;
+  } catch (err) {
+    for (const k of imported) await keys.delete(k.fingerprint).catch(() => undefined);
+    throw err;
+  } finally {
+    for (const d of decoded) wipe(d.seed);
+  }
+}
+
+async function decryptBackup(fileText: string, passphrase: string): Promise<Array<BackupKeyInfo & { seed: Uint8Array }>> {
+  let json: unknown;
+  try {
+    json = JSON.parse(fileText);
+  } catch {
+    throw new SigningRefusal('BAD_REQUEST', 'NOT_A_VALID_FILE', 'The backup file is not valid JSON');
+  }
+  const header = HeaderSchema.safeParse(json);
+  if (!header.success) throw new SigningRefusal('BAD_REQUEST', 'NOT_A_VALID_FILE', 'Not a Canton console key backup');
+  if (header.data.version !== 1) {
+    throw new SigningRefusal(
+      'BAD_REQUEST',
+      'UNKNOWN_FILE_VERSION',
+      `Key backup version ${header.data.version} is not supported by this console (supports version 1)`,
+    );
+  }
+  const file = BackupV1Schema.safeParse(json);
+  if (!file.success) {
+    throw new SigningRefusal('BAD_REQUEST', 'FILE_ALTERED', `The key backup is malformed: ${file.error.issues[0]?.message}`);
+  }
+  const plain = await openWithPassphrase(file.data, passphrase, context(file.data.createdAt));
+  let body: z.infer<typeof BackupPlaintextSchema>;
+  try {
+    const parsed = BackupPlaintextSchema.safeParse(JSON.parse(new TextDecoder().decode(plain)));
+    if (!parsed.success) throw new Error(parsed.error.issues[0]?.message);
+    body = parsed.data;
+  } catch (err) {
+    throw new SigningRefusal('BAD_REQUEST', 'NOT_A_VALID_FILE', `The key backup content is invalid: ${(err as Error).message}`);
+  } finally {
+    wipe(plain);
+  }
+  const out: Array<BackupKeyInfo & { seed: Uint8Array }> = [];
+  for (const k of body.keys) {
+    const seed = fromBase64(k.seed, 'key');
+    const publicKey = seed.length === 32 ? await ed.getPublicKeyAsync(seed) : new Uint8Array();
+    if (toHex(publicKey) !== k.publicKeyHex || (await cantonFingerprint(publicKey)) !== k.fingerprint) {
+      wipe(seed);
+      for (const o of out) wipe(o.seed);
+      throw new SigningRefusal('BAD_REQUEST', 'NOT_A_VALID_FILE', `Key ${k.fingerprint} in the backup does not match its private key`);
+    }
+    const { seed: _omit, ...meta } = k;
+    out.push({ ...meta, seed });
+  }
+  return out;
+}
