@@ -4,6 +4,7 @@ import type { Clock } from './clock.js';
 import type { LedgerStore } from './store/ledger-store.js';
 import type { SimulatorSettings } from './settings.js';
 import type { SynchronizerInfo } from './synchronizers.js';
+import type { PackageRegistry } from './packages/registry.js';
 
 export interface SimContext {
   store: LedgerStore;
@@ -16,6 +17,9 @@ export interface SimContext {
   /** Emits 'commit' (offset: number) after every durable commit. */
   events: EventEmitter;
   version: string;
+  registry: PackageRegistry;
+  /** RFC 3339 time of the latest update (or now when the ledger is empty). */
+  lastRecordTime(): string;
 }
 
 export const SIMULATOR_LEDGER_API_VERSION = '3.5.10';

@@ -1,12 +1,13 @@
 /** Public entry point of the embedded Canton ledger simulator. */
 import type { AddressInfo } from 'node:net';
 import { EventEmitter } from 'node:events';
-import { staticClock, wallClock } from './clock.js';
+import { microsToIso, staticClock, wallClock } from './clock.js';
 import type { Clock } from './clock.js';
 import { SIMULATOR_LEDGER_API_VERSION } from './context.js';
 import type { SimContext } from './context.js';
 import { fingerprint, randomHex } from './ids.js';
 import { Router } from './router.js';
+import { PackageRegistry } from './packages/registry.js';
 import { createHttpServer } from './server.js';
 import { defaultSettings } from './settings.js';
 import type { SimulatorSettings } from './settings.js';
@@ -61,6 +62,12 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
     settings: { ...defaultSettings(), ...opts.settings },
     events: new EventEmitter(),
     version: SIMULATOR_LEDGER_API_VERSION,
+    registry: new PackageRegistry(),
+    lastRecordTime() {
+      const end = store.ledgerEnd();
+      const u = end > 0 ? store.updateByOffset(end) : undefined;
+      return u ? u.recordTime : microsToIso(clock.nowMicros());
+    },
   };
   sim.events.setMaxListeners(0);
 

@@ -2,8 +2,14 @@
 import type { SimContext } from '../context.js';
 import { LedgerWriter } from '../ledger.js';
 import type { Router } from '../router.js';
+import { registerAdminRoutes } from './admin.js';
+import { registerCommandRoutes } from './commands.js';
+import { registerContractRoutes } from './contracts.js';
+import { registerPartyRoutes } from './parties.js';
 import { registerStateRoutes } from './state.js';
 import { registerSystemRoutes } from './system.js';
+import { registerUpdateRoutes } from './updates.js';
+import { registerUserRoutes } from './users.js';
 
 export interface Ledger {
   writer: LedgerWriter;
@@ -13,5 +19,11 @@ export function registerAllRoutes(router: Router, sim: SimContext): Ledger {
   const writer = new LedgerWriter(sim);
   registerSystemRoutes(router, sim);
   registerStateRoutes(router, sim);
+  registerCommandRoutes(router, sim, writer);
+  registerUpdateRoutes(router, sim);
+  registerContractRoutes(router, sim);
+  registerPartyRoutes(router, sim, writer);
+  registerUserRoutes(router, sim);
+  registerAdminRoutes(router, sim);
   return { writer };
 }

@@ -1,0 +1,178 @@
+/** Command submission and completions. */
+import type { v3_5 } from '@canton-network/core-ledger-client-types';
+import type { SimContext } from '../context.js';
+import type { ResolvedEventFormat, ResolvedTransactionFormat } from '../filters.js';
+import { resolveEventFormat, resolveTransactionFormat } from '../filters.js';
+import type { LedgerWriter } from '../ledger.js';
+import type { StoredCompletion, StoredTransaction } from '../model.js';
+import { projectReassignment, projectTransaction, projectTree } from '../projection.js';
+import type { Router } from '../router.js';
+import { ok } from '../router.js';
+import {
+  CompletionStreamRequestSchema,
+  GetCompletionsRequestSchema,
+  JsCommandsSchema,
+  SubmitAndWaitForReassignmentSchema,
+  SubmitAndWaitForTransactionSchema,
+  SubmitReassignmentSchema,
+} from '../schemas.js';
+import { body, checkBegin, limitParam, listCap, synchronizerTimes, tooMany } from './common.js';
+
+type S = v3_5.components['schemas'];
+
+const wildcardFor = (parties: string[]): ResolvedEventFormat => ({
+  byParty: new Map(parties.map((p) => [p, { wildcard: true, wildcardBlob: false, templates: new Map(), interfaces: new Map() }])),
+  any: undefined,
+  verbose: false,
+});
+
+function emptyTransaction(tx: StoredTransaction): S['JsTransaction'] {
+  return {
+    updateId: tx.updateId,
+    commandId: tx.commandId,
+    ...(tx.workflowId ? { workflowId: tx.workflowId } : {}),
+    effectiveAt: tx.effectiveAt,
+    events: [],
+    offset: tx.offset,
+    synchronizerId: tx.synchronizerId,
+    recordTime: tx.recordTime,
+  };
+}
+
+export function completionJson(c: StoredCompletion): S['CompletionStreamResponse'] {
+  const seconds = Math.floor(c.deduplicationDurationMicros / 1_000_000);
+  const nanos = (c.deduplicationDurationMicros % 1_000_000) * 1000;
+  return {
+    completionResponse: {
+      Completion: {
+        value: {
+          commandId: c.commandId,
+          status: { code: 0, message: '' },
+          updateId: c.updateId,
+          userId: c.userId,
+          actAs: c.actAs,
+          ...(c.submissionId ? { submissionId: c.submissionId } : {}),
+          deduplicationPeriod: { DeduplicationDuration: { value: { seconds, nanos } } },
+          offset: c.offset,
+          synchronizerTime: { synchronizerId: c.synchronizerId, recordTime: c.recordTime },
+        },
+      },
+    },
+  };
+}
+
+export function completionVisible(c: StoredCompletion, parties: Set<string>, userId: string | undefined): boolean {
+  return c.actAs.some((p) => parties.has(p)) && (userId === undefined || c.userId === userId);
+}
+
+export function registerCommandRoutes(router: Router, sim: SimContext, writer: LedgerWriter): void {
+  router.add('POST', '/v2/commands/submit-and-wait', async (ctx) => {
+    const cmds = await body(ctx, JsCommandsSchema);
+    const r = writer.submitCommands(cmds, ctx.user);
+    const res: S['SubmitAndWaitResponse'] = { updateId: r.updateId, completionOffset: r.offset };
+    return ok(res);
+  });
+
+  router.add('POST', '/v2/commands/submit-and-wait-for-transaction', async (ctx) => {
+    const req = await body(ctx, SubmitAndWaitForTransactionSchema);
+    const tf: ResolvedTransactionFormat = req.transactionFormat
+      ? resolveTransactionFormat(req.transactionFormat, sim.registry)
+      : { shape: 'ACS_DELTA', events: wildcardFor(req.commands.actAs) };
+    const r = writer.submitCommands(req.commands, ctx.user);
+    const res: S['JsSubmitAndWaitForTransactionResponse'] = {
+      transaction: projectTransaction(r.tx, tf, sim.registry) ?? emptyTransaction(r.tx),
+    };
+    return ok(res);
+  });
+
+  router.add('POST', '/v2/commands/submit-and-wait-for-transaction-tree', async (ctx) => {
+    const cmds = await body(ctx, JsCommandsSchema);
+    const r = writer.submitCommands(cmds, ctx.user);
+    const tree = projectTree(r.tx, wildcardFor(cmds.actAs), sim.registry);
+    const res: S['JsSubmitAndWaitForTransactionTreeResponse'] = {
+      transactionTree: tree ?? {
+        updateId: r.tx.updateId,
+        commandId: r.tx.commandId,
+        effectiveAt: r.tx.effectiveAt,
+        offset: r.tx.offset,
+        eventsById: {},
+        synchronizerId: r.tx.synchronizerId,
+        recordTime: r.tx.recordTime,
+      },
+    };
+    return ok(res);
+  });
+
+  router.add('POST', '/v2/commands/async/submit', async (ctx) => {
+    const cmds = await body(ctx, JsCommandsSchema);
+    writer.submitCommands(cmds, ctx.user);
+    const res: S['SubmitResponse'] = {};
+    return ok(res);
+  });
+
+  router.add('POST', '/v2/commands/submit-and-wait-for-reassignment', async (ctx) => {
+    const req = await body(ctx, SubmitAndWaitForReassignmentSchema);
+    const fmt = req.eventFormat ? resolveEventFormat(req.eventFormat, sim.registry) : wildcardFor([req.reassignmentCommands.submitter]);
+    const r = writer.submitReassignment(req.reassignmentCommands, ctx.user);
+    const projected = projectReassignment(r, fmt, sim.registry);
+    const res: S['JsSubmitAndWaitForReassignmentResponse'] = {
+      reassignment: projected ?? {
+        updateId: r.updateId,
+        commandId: r.commandId,
+        offset: r.offset,
+        events: [],
+        recordTime: r.recordTime,
+        synchronizerId: r.synchronizerId,
+      },
+    };
+    return ok(res);
+  });
+
+  router.add('POST', '/v2/commands/async/submit-reassignment', async (ctx) => {
+    const req = await body(ctx, SubmitReassignmentSchema);
+    writer.submitReassignment(req.reassignmentCommands, ctx.user);
+    const res: S['SubmitReassignmentResponse'] = {};
+    return ok(res);
+  });
+
+  const listCompletions = (
+    parties: string[],
+    userId: string | undefined,
+    beginExclusive: number,
+    limit: number | undefined,
+  ): S['CompletionStreamResponse'][] => {
+    checkBegin(sim, beginExclusive);
+    const end = sim.store.ledgerEnd();
+    const cap = listCap(sim, limit);
+    const set = new Set(parties);
+    const out: S['CompletionStreamResponse'][] = [];
+    let cursor = beginExclusive;
+    while (cursor < end) {
+      const batch = sim.store.completions(cursor, end, 500);
+      if (batch.length === 0) break;
+      for (const c of batch) {
+        cursor = c.offset;
+        if (!completionVisible(c, set, userId)) continue;
+        if (out.length >= cap.take) {
+          if (cap.strict) throw tooMany(sim);
+          return out;
+        }
+        out.push(completionJson(c));
+      }
+    }
+    if (out.length < cap.take && end > beginExclusive)
+      out.push({ completionResponse: { OffsetCheckpoint: { value: { offset: end, synchronizerTimes: synchronizerTimes(sim) } } } });
+    return out;
+  };
+
+  router.add('POST', '/v2/commands/completions', async (ctx) => {
+    const req = await body(ctx, CompletionStreamRequestSchema);
+    const userId = req.userId && req.userId.length > 0 ? req.userId : ctx.user;
+    return ok(listCompletions(req.parties, userId, req.beginExclusive ?? 0, limitParam(ctx)));
+  });
+
+  router.add('POST', '/v2/commands/command-completions', async (ctx) => {
+    const req = await body(ctx, GetCompletionsRequestSchema);
+    return ok(listCompletions(req.parties ?? [], ctx.user, req.beginExclusive ?? 0, limitParam(ctx)));
+  });
+}

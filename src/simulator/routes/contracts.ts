@@ -1,0 +1,122 @@
+/** Active contracts (stream-as-list and pages), events by contract id, contract by id. */
+import type { v3_5 } from '@canton-network/core-ledger-client-types';
+import type { SimContext } from '../context.js';
+import { CantonError } from '../errors.js';
+import type { ResolvedEventFormat } from '../filters.js';
+import { matchEvent, resolveEventFormat } from '../filters.js';
+import type { GetActiveContractsRequestInput } from '../schemas.js';
+import { stakeholdersOf } from '../model.js';
+import { createdEvent } from '../projection.js';
+import { activeContracts, checkActiveAt } from '../reads.js';
+import type { Router } from '../router.js';
+import { ok } from '../router.js';
+import {
+  GetActiveContractsPageRequestSchema,
+  GetActiveContractsRequestSchema,
+  GetContractRequestSchema,
+  GetEventsByContractIdSchema,
+} from '../schemas.js';
+import { decodeJson } from '../http.js';
+import { body, decodeToken, encodeToken, limitParam, listCap, tooMany } from './common.js';
+
+type S = v3_5.components['schemas'];
+
+export function acsFormatOf(sim: SimContext, req: GetActiveContractsRequestInput): ResolvedEventFormat {
+  if (req.filter !== undefined && req.eventFormat !== undefined)
+    throw new CantonError('INVALID_ARGUMENT', 'Both filter/verbose and event_format is specified. Please use either backwards compatible arguments (filter and verbose) or event_format, but not both.', {
+      context: { field: 'eventFormat' },
+    });
+  if (req.eventFormat) return resolveEventFormat(req.eventFormat, sim.registry);
+  if (req.filter) return resolveEventFormat({ ...req.filter, verbose: req.verbose ?? false }, sim.registry);
+  throw new CantonError('MISSING_FIELD', 'Either filter/verbose or event_format is required', { context: { field: 'eventFormat' } });
+}
+
+export function registerContractRoutes(router: Router, sim: SimContext): void {
+  router.add('POST', '/v2/state/active-contracts', async (ctx) => {
+    const req = await body(ctx, GetActiveContractsRequestSchema);
+    const fmt = acsFormatOf(sim, req);
+    checkActiveAt(sim, req.activeAtOffset);
+    const all = activeContracts(sim, req.activeAtOffset, fmt);
+    const cap = listCap(sim, limitParam(ctx));
+    if (all.length > cap.take) {
+      if (cap.strict) throw tooMany(sim);
+      return ok(all.slice(0, cap.take));
+    }
+    return ok(all);
+  });
+
+  const page = (raw: string): S['JsGetActiveContractsPageResponse'] => {
+    const req = decodeJson(raw, GetActiveContractsPageRequestSchema);
+    const fmt = resolveEventFormat(req.eventFormat, sim.registry);
+    let at = req.activeAtOffset ?? sim.store.ledgerEnd();
+    let skip = 0;
+    if (req.pageToken) {
+      const t = decodeToken(req.pageToken, (v): v is { a: number; s: number } =>
+        typeof v === 'object' && v !== null && Number.isInteger((v as { a: unknown }).a) && Number.isInteger((v as { s: unknown }).s),
+      );
+      at = t.a;
+      skip = t.s;
+    }
+    checkActiveAt(sim, at);
+    const max = sim.settings.httpListMaxElementsLimit;
+    const size = req.maxPageSize === undefined || req.maxPageSize <= 0 ? Math.min(100, max) : Math.min(req.maxPageSize, max);
+    const all = activeContracts(sim, at, fmt);
+    const slice = all.slice(skip, skip + size);
+    const next = skip + size < all.length ? encodeToken({ a: at, s: skip + size }) : undefined;
+    return { activeContracts: slice, activeAtOffset: at, ...(next ? { nextPageToken: next } : {}) };
+  };
+  router.add('POST', '/v2/state/active-contracts-page', async (ctx) => ok(page(await ctx.body())));
+  router.add('GET', '/v2/state/active-contracts-page', async (ctx) => ok(page(await ctx.body())));
+
+  router.add('POST', '/v2/events/events-by-contract-id', async (ctx) => {
+    const req = await body(ctx, GetEventsByContractIdSchema);
+    const fmt = resolveEventFormat(req.eventFormat, sim.registry);
+    const c = sim.store.contract(req.contractId);
+    const notFound = (): CantonError =>
+      new CantonError('CONTRACT_EVENTS_NOT_FOUND', 'Contract events not found, or not visible.', {
+        context: { contractId: req.contractId },
+        resources: [['CONTRACT_ID', req.contractId]],
+      });
+    if (!c) throw notFound();
+    const n = c.node;
+    const m = matchEvent(fmt, stakeholdersOf(n), `${n.packageName}:${n.qualifiedName}`, n.implementedInterfaces);
+    if (!m) throw notFound();
+    const res: S['JsGetEventsByContractIdResponse'] = {
+      created: { createdEvent: createdEvent(n, c.createdOffset, m, true, sim.registry), synchronizerId: c.synchronizerId },
+    };
+    if (c.archivedOffset !== null) {
+      const u = sim.store.updateByOffset(c.archivedOffset);
+      const node = u?.kind === 'transaction' ? u.nodes.find((x) => x.kind === 'exercise' && x.consuming && x.contractId === n.contractId) : undefined;
+      res.archived = {
+        archivedEvent: {
+          offset: c.archivedOffset,
+          nodeId: node?.nodeId ?? 0,
+          contractId: n.contractId,
+          templateId: `${n.packageId}:${n.qualifiedName}`,
+          witnessParties: m.parties,
+          packageName: n.packageName,
+          implementedInterfaces: n.implementedInterfaces,
+        },
+        synchronizerId: u?.synchronizerId ?? c.synchronizerId,
+      };
+    }
+    return ok(res);
+  });
+
+  router.add('POST', '/v2/contracts/contract-by-id', async (ctx) => {
+    const req = await body(ctx, GetContractRequestSchema);
+    const c = sim.store.contract(req.contractId);
+    const parties = req.queryingParties ?? [];
+    const visible = c && (parties.length === 0 || stakeholdersOf(c.node).some((p) => parties.includes(p)));
+    if (!c || !visible)
+      throw new CantonError('CONTRACT_NOT_FOUND', `Contract could not be found with id ${req.contractId}`, {
+        context: { contractId: req.contractId },
+        resources: [['CONTRACT_ID', req.contractId]],
+      });
+    const witnesses = parties.length === 0 ? stakeholdersOf(c.node) : stakeholdersOf(c.node).filter((p) => parties.includes(p));
+    const res: S['GetContractResponse'] = {
+      createdEvent: createdEvent(c.node, c.createdOffset, { parties: witnesses, blob: true, views: [] }, true, sim.registry),
+    };
+    return ok(res);
+  });
+}

@@ -1,0 +1,221 @@
+/** zod schemas for request bodies (the subset of the OpenAPI request schemas the simulator reads). */
+import { z } from 'zod';
+
+export const offsetSchema = z.number().int();
+
+const DurationSchema = z.object({ seconds: z.number().int(), nanos: z.number().int() });
+
+const TemplateFilterSchema = z.object({
+  value: z.object({ templateId: z.string(), includeCreatedEventBlob: z.boolean().optional() }),
+});
+const InterfaceFilterSchema = z.object({
+  value: z.object({
+    interfaceId: z.string(),
+    includeInterfaceView: z.boolean().optional(),
+    includeCreatedEventBlob: z.boolean().optional(),
+  }),
+});
+const WildcardFilterSchema = z.object({ value: z.object({ includeCreatedEventBlob: z.boolean().optional() }) });
+
+export const IdentifierFilterSchema = z.union([
+  z.object({ TemplateFilter: TemplateFilterSchema }),
+  z.object({ InterfaceFilter: InterfaceFilterSchema }),
+  z.object({ WildcardFilter: WildcardFilterSchema }),
+  z.object({ Empty: z.object({}) }),
+]);
+
+export const FiltersSchema = z.object({
+  cumulative: z.array(z.object({ identifierFilter: IdentifierFilterSchema.optional() })).optional(),
+});
+export type FiltersInput = z.infer<typeof FiltersSchema>;
+
+export const EventFormatSchema = z.object({
+  filtersByParty: z.record(z.string(), FiltersSchema).optional(),
+  filtersForAnyParty: FiltersSchema.optional(),
+  verbose: z.boolean().optional(),
+});
+export type EventFormatInput = z.infer<typeof EventFormatSchema>;
+
+export const TransactionFilterSchema = z.object({
+  filtersByParty: z.record(z.string(), FiltersSchema).optional(),
+  filtersForAnyParty: FiltersSchema.optional(),
+});
+
+export const TransactionShapeSchema = z.enum([
+  'TRANSACTION_SHAPE_UNSPECIFIED',
+  'TRANSACTION_SHAPE_ACS_DELTA',
+  'TRANSACTION_SHAPE_LEDGER_EFFECTS',
+]);
+
+export const TransactionFormatSchema = z.object({
+  eventFormat: EventFormatSchema,
+  transactionShape: TransactionShapeSchema,
+});
+export type TransactionFormatInput = z.infer<typeof TransactionFormatSchema>;
+
+export const UpdateFormatSchema = z.object({
+  includeTransactions: TransactionFormatSchema.optional(),
+  includeReassignments: EventFormatSchema.optional(),
+  includeTopologyEvents: z
+    .object({
+      includeParticipantAuthorizationEvents: z.object({ parties: z.array(z.string()).optional() }).optional(),
+    })
+    .optional(),
+});
+export type UpdateFormatInput = z.infer<typeof UpdateFormatSchema>;
+
+const CommandSchema = z.union([
+  z.object({ CreateCommand: z.object({ templateId: z.string(), createArguments: z.unknown() }) }),
+  z.object({
+    ExerciseCommand: z.object({ templateId: z.string(), contractId: z.string(), choice: z.string(), choiceArgument: z.unknown() }),
+  }),
+  z.object({
+    ExerciseByKeyCommand: z.object({
+      templateId: z.string(),
+      contractKey: z.unknown(),
+      choice: z.string(),
+      choiceArgument: z.unknown(),
+    }),
+  }),
+  z.object({
+    CreateAndExerciseCommand: z.object({
+      templateId: z.string(),
+      createArguments: z.unknown(),
+      choice: z.string(),
+      choiceArgument: z.unknown(),
+    }),
+  }),
+]);
+
+const DeduplicationPeriodSchema = z.union([
+  z.object({ DeduplicationDuration: z.object({ value: DurationSchema }) }),
+  z.object({ DeduplicationOffset: z.object({ value: offsetSchema }) }),
+  z.object({ Empty: z.object({}) }),
+]);
+
+export const JsCommandsSchema = z.object({
+  commands: z.array(CommandSchema),
+  commandId: z.string(),
+  actAs: z.array(z.string()),
+  userId: z.string().optional(),
+  readAs: z.array(z.string()).optional(),
+  workflowId: z.string().optional(),
+  deduplicationPeriod: DeduplicationPeriodSchema.optional(),
+  minLedgerTimeAbs: z.string().optional(),
+  minLedgerTimeRel: DurationSchema.optional(),
+  submissionId: z.string().optional(),
+  disclosedContracts: z.array(z.unknown()).optional(),
+  synchronizerId: z.string().optional(),
+  packageIdSelectionPreference: z.array(z.string()).optional(),
+  prefetchContractKeys: z.array(z.unknown()).optional(),
+  tapsMaxPasses: z.number().int().optional(),
+});
+export type JsCommandsInput = z.infer<typeof JsCommandsSchema>;
+
+export const SubmitAndWaitForTransactionSchema = z.object({
+  commands: JsCommandsSchema,
+  transactionFormat: TransactionFormatSchema.optional(),
+});
+
+export const ReassignmentCommandsSchema = z.object({
+  workflowId: z.string().optional(),
+  userId: z.string().optional(),
+  commandId: z.string(),
+  submitter: z.string(),
+  submissionId: z.string().optional(),
+  commands: z.array(
+    z.object({
+      command: z.union([
+        z.object({ AssignCommand: z.object({ value: z.object({ reassignmentId: z.string(), source: z.string(), target: z.string() }) }) }),
+        z.object({ UnassignCommand: z.object({ value: z.object({ contractId: z.string(), source: z.string(), target: z.string() }) }) }),
+        z.object({ Empty: z.object({}) }),
+      ]),
+    }),
+  ),
+});
+export type ReassignmentCommandsInput = z.infer<typeof ReassignmentCommandsSchema>;
+
+export const SubmitReassignmentSchema = z.object({ reassignmentCommands: ReassignmentCommandsSchema });
+export const SubmitAndWaitForReassignmentSchema = z.object({
+  reassignmentCommands: ReassignmentCommandsSchema,
+  eventFormat: EventFormatSchema.optional(),
+});
+
+export const CompletionStreamRequestSchema = z.object({
+  userId: z.string().optional(),
+  parties: z.array(z.string()),
+  beginExclusive: offsetSchema.optional(),
+});
+export const GetCompletionsRequestSchema = z.object({
+  parties: z.array(z.string()).optional(),
+  beginExclusive: offsetSchema.optional(),
+});
+
+export const GetUpdatesRequestSchema = z.object({
+  beginExclusive: offsetSchema,
+  endInclusive: offsetSchema.optional(),
+  filter: TransactionFilterSchema.optional(),
+  verbose: z.boolean().optional(),
+  updateFormat: UpdateFormatSchema.optional(),
+  descendingOrder: z.boolean().optional(),
+});
+export type GetUpdatesRequestInput = z.infer<typeof GetUpdatesRequestSchema>;
+
+export const GetUpdatesPageRequestSchema = z.object({
+  beginOffsetExclusive: offsetSchema.optional(),
+  endOffsetInclusive: offsetSchema.optional(),
+  maxPageSize: z.number().int().optional(),
+  updateFormat: UpdateFormatSchema,
+  descendingOrder: z.boolean().optional(),
+  pageToken: z.string().optional(),
+});
+
+export const GetUpdateByOffsetSchema = z.object({ offset: offsetSchema, updateFormat: UpdateFormatSchema });
+export const GetUpdateByIdSchema = z.object({ updateId: z.string(), updateFormat: UpdateFormatSchema });
+export const GetTransactionByOffsetSchema = z.object({
+  offset: offsetSchema,
+  requestingParties: z.array(z.string()).optional(),
+  transactionFormat: TransactionFormatSchema.optional(),
+});
+export const GetTransactionByIdSchema = z.object({
+  updateId: z.string(),
+  requestingParties: z.array(z.string()).optional(),
+  transactionFormat: TransactionFormatSchema.optional(),
+});
+
+export const GetActiveContractsRequestSchema = z.object({
+  filter: TransactionFilterSchema.optional(),
+  verbose: z.boolean().optional(),
+  activeAtOffset: offsetSchema,
+  eventFormat: EventFormatSchema.optional(),
+  streamContinuationToken: z.string().optional(),
+});
+export type GetActiveContractsRequestInput = z.infer<typeof GetActiveContractsRequestSchema>;
+
+export const GetActiveContractsPageRequestSchema = z.object({
+  activeAtOffset: offsetSchema.optional(),
+  eventFormat: EventFormatSchema,
+  maxPageSize: z.number().int().optional(),
+  pageToken: z.string().optional(),
+});
+
+export const GetEventsByContractIdSchema = z.object({ contractId: z.string(), eventFormat: EventFormatSchema });
+export const GetContractRequestSchema = z.object({ contractId: z.string(), queryingParties: z.array(z.string()).optional() });
+
+export const AllocatePartyRequestSchema = z.object({
+  partyIdHint: z.string().optional(),
+  localMetadata: z
+    .object({ resourceVersion: z.string().optional(), annotations: z.record(z.string(), z.string()).optional() })
+    .optional(),
+  identityProviderId: z.string().optional(),
+  synchronizerId: z.string().optional(),
+  userId: z.string().optional(),
+});
+
+export const AdminAdvanceTimeSchema = z.object({
+  /** Micro-seconds, seconds, or an ISO duration-free absolute time. */
+  seconds: z.number().optional(),
+  micros: z.number().int().optional(),
+  to: z.string().optional(),
+});
+export const AdminPruneSchema = z.object({ pruneUpTo: offsetSchema });
