@@ -10,10 +10,11 @@ test.afterAll(async () => {
   await consoleProc?.stop();
 });
 
-async function simulator(path: string): Promise<unknown> {
+async function simulator(path: string, body?: unknown): Promise<unknown> {
   const m = /Embedded simulator \(demo mode\): (\S+)/.exec(consoleProc.output());
   if (!m) throw new Error('embedded simulator URL not printed');
-  const res = await fetch(m[1] + path);
+  const res = await fetch(m[1] + path, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);
   return res.json();
 }
 
@@ -27,6 +28,13 @@ test('dashboard shows live data from the embedded simulator', async ({ page }) =
   await expect(page.getByTestId('health-live')).toContainText(/live/i);
   await expect(page.getByTestId('health-ready')).toContainText(/ready/i);
   await expect(page.getByTestId('synchronizers')).toContainText('global');
+  // Live: a new update on the participant shows up without any click.
+  const before = ((await simulator('/v2/state/ledger-end')) as { offset: number }).offset;
+  await expect(page.getByTestId('ledger-end')).toHaveText(String(before));
+  await simulator('/v2/parties', { partyIdHint: `Live${Date.now()}`, identityProviderId: '' });
+  const after = ((await simulator('/v2/state/ledger-end')) as { offset: number }).offset;
+  expect(after).toBeGreaterThan(before);
+  await expect(page.getByTestId('ledger-end')).toHaveText(String(after));
   // The token is removed from the visible URL once read.
   expect(page.url()).not.toContain('token=');
   await page.screenshot({ path: 'test/e2e/screenshots/dashboard.png', fullPage: true });
@@ -34,7 +42,7 @@ test('dashboard shows live data from the embedded simulator', async ({ page }) =
 
 test('a wrong token is refused and the page says how to connect', async ({ page }) => {
   await page.goto(`${consoleProc.origin}/#token=wrong-token`);
-  await expect(page.getByText(/#token=/)).toBeVisible();
+  await expect(page.getByText(/Console ready: http:\/\/127\.0\.0\.1:PORT\/#token=/)).toBeVisible();
   await expect(page.getByTestId('participant-id')).toHaveCount(0);
   await page.screenshot({ path: 'test/e2e/screenshots/refused.png' });
 });
