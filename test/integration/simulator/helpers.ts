@@ -66,17 +66,24 @@ export class OpenApi extends SpecValidator {
     super(openapiPath, 'openapi.json');
   }
 
-  /** The response schema the spec names for an operation and status ('default' if no exact match). */
-  responseSchema(method: string, apiPath: string, status: number): { schema: unknown; contentType: string } {
+  /**
+   * The response schema the spec names for an operation, status and content type. The spec declares
+   * 400 as `text/plain` only; Canton also answers 400 with a JsCantonError JSON body (e.g. INVALID_ARGUMENT),
+   * so when the status-specific response has no media type for the content type, `default` is used.
+   */
+  responseSchema(method: string, apiPath: string, status: number, contentType = 'application/json'): { schema: unknown; contentType: string } {
     const paths = this.doc.paths as Record<string, Record<string, Json>>;
     const op = paths[apiPath]?.[method.toLowerCase()];
     if (!op) throw new Error(`spec has no operation ${method} ${apiPath}`);
     const responses = op.responses as Record<string, Json>;
-    const resp = responses[String(status)] ?? responses.default;
-    if (!resp) throw new Error(`spec has no response ${status} for ${method} ${apiPath}`);
-    const content = resp.content as Record<string, { schema: unknown }> | undefined;
-    if (!content) return { schema: undefined, contentType: '' };
-    const [contentType, media] = Object.entries(content)[0] as [string, { schema: unknown }];
+    const mediaOf = (resp: Json | undefined): { schema: unknown } | undefined => {
+      const content = resp?.content as Record<string, { schema: unknown }> | undefined;
+      return content?.[contentType];
+    };
+    const exact = responses[String(status)];
+    if (exact && !exact.content) return { schema: undefined, contentType: '' };
+    const media = mediaOf(exact) ?? mediaOf(responses.default);
+    if (!media) throw new Error(`spec has no ${contentType} response ${status} (or default) for ${method} ${apiPath}`);
     return { schema: media.schema, contentType };
   }
 
@@ -176,4 +183,87 @@ export function cantonError(r: ApiResponse): { code: string; cause: string; erro
   const v = openApi().schema('JsCantonError');
   if (!v(r.json)) throw new Error(`not a JsCantonError (${r.status}): ${r.text.slice(0, 500)}`);
   return r.json as { code: string; cause: string; errorCategory: number; grpcCodeValue?: number };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ledger helpers used by several test files
+// ---------------------------------------------------------------------------------------------
+
+export const DEMO_PKG = '#simulator-demo';
+export const IOU = `${DEMO_PKG}:Demo.Iou:Iou`;
+export const IOU_PROPOSAL = `${DEMO_PKG}:Demo.Iou:IouProposal`;
+export const ACCOUNT = `${DEMO_PKG}:Demo.Account:Account`;
+export const ASSET = `${DEMO_PKG}:Demo.Asset:Asset`;
+
+export async function allocate(base: string, hint: string): Promise<string> {
+  const r = await call(base, 'POST', '/v2/parties', { body: { partyIdHint: hint } });
+  if (r.status !== 200) throw new Error(`allocate ${hint}: ${r.status} ${r.text}`);
+  return (r.json as { partyDetails: { party: string } }).partyDetails.party;
+}
+
+let commandCounter = 0;
+export const nextCommandId = (prefix = 'cmd'): string => `${prefix}-${process.pid}-${++commandCounter}`;
+
+export interface TxResult {
+  updateId: string;
+  offset: number;
+  events: Record<string, Record<string, unknown>>[];
+  created: { contractId: string; templateId: string; createArgument: Record<string, unknown> }[];
+}
+
+/** submit-and-wait-for-transaction with LEDGER_EFFECTS for the submitters; throws on failure. */
+export async function submitTx(base: string, actAs: string[], commands: unknown[], extra: Record<string, unknown> = {}): Promise<TxResult> {
+  const r = await call(base, 'POST', '/v2/commands/submit-and-wait-for-transaction', {
+    body: {
+      commands: { commandId: nextCommandId(), actAs, commands, ...extra },
+      transactionFormat: {
+        transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS',
+        eventFormat: { filtersByParty: Object.fromEntries(actAs.map((p) => [p, {}])) },
+      },
+    },
+  });
+  if (r.status !== 200) throw new Error(`submit failed ${r.status}: ${r.text}`);
+  const tx = (r.json as { transaction: { updateId: string; offset: number; events: Record<string, Record<string, unknown>>[] } }).transaction;
+  const created = tx.events
+    .filter((e) => 'CreatedEvent' in e)
+    .map((e) => e.CreatedEvent as unknown as TxResult['created'][number]);
+  return { updateId: tx.updateId, offset: tx.offset, events: tx.events, created };
+}
+
+/** Raw submit-and-wait (no throw); validated against the spec. */
+export async function submitRaw(base: string, commands: Record<string, unknown>): Promise<ApiResponse> {
+  return call(base, 'POST', '/v2/commands/submit-and-wait', { body: { commandId: nextCommandId(), ...commands } });
+}
+
+export const createIou = (issuer: string, owner: string, amount: string, currency = 'USD', observers: string[] = []) => ({
+  CreateCommand: { templateId: IOU, createArguments: { issuer, owner, currency, amount, observers } },
+});
+
+export const exercise = (templateId: string, contractId: string, choice: string, choiceArgument: unknown = {}) => ({
+  ExerciseCommand: { templateId, contractId, choice, choiceArgument },
+});
+
+export const wildcard = (...parties: string[]) => ({ filtersByParty: Object.fromEntries(parties.map((p) => [p, {}])) });
+
+export async function ledgerEnd(base: string): Promise<number> {
+  return ((await call(base, 'GET', '/v2/state/ledger-end')).json as { offset: number }).offset;
+}
+
+export async function acs(base: string, eventFormat: unknown, activeAtOffset?: number): Promise<Record<string, unknown>[]> {
+  const at = activeAtOffset ?? (await ledgerEnd(base));
+  const r = await call(base, 'POST', '/v2/state/active-contracts', { body: { activeAtOffset: at, eventFormat } });
+  if (r.status !== 200) throw new Error(`acs failed ${r.status}: ${r.text}`);
+  return r.json as Record<string, unknown>[];
+}
+
+/** Created events of the active contracts in an ACS answer. */
+export function acsCreated(items: Record<string, unknown>[]): { contractId: string; templateId: string; createArgument: Record<string, unknown>; witnessParties: string[]; interfaceViews?: { viewValue: unknown }[] }[] {
+  return items.flatMap((i) => {
+    const entry = i.contractEntry as Record<string, { createdEvent: never }> | undefined;
+    return entry?.JsActiveContract ? [entry.JsActiveContract.createdEvent] : [];
+  });
+}
+
+export async function updates(base: string, req: Record<string, unknown>, path = '/v2/updates', query = ''): Promise<ApiResponse> {
+  return call(base, 'POST', path, { path: path + query, body: req });
 }
