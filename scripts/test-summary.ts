@@ -48,6 +48,11 @@ if (rc('playwright.rc') !== 0 && (!p.success || p.data.stats.unexpected === 0)) 
   problems.push(`playwright exited ${rc('playwright.rc')}`);
 }
 
+if (rc('typecheck.rc') !== 0) {
+  failed += 1;
+  problems.push('type checking (tsc / svelte-check) failed');
+}
+
 for (const line of problems) console.log(`note: ${line}`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

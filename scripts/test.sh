@@ -23,6 +23,13 @@ echo "building renderer and electron bundles…"
 npx tsx scripts/build.ts || { echo "0 passed, 1 failed"; exit 1; }
 
 results="$(mktemp -d)"
+echo "type-checking…"
+if npx tsc --noEmit -p tsconfig.json && npx svelte-check --tsconfig renderer/tsconfig.json --fail-on-warnings --output machine >"$results/svelte-check.log" 2>&1; then
+  echo 0 > "$results/typecheck.rc"
+else
+  tail -20 "$results/svelte-check.log" 2>/dev/null
+  echo 1 > "$results/typecheck.rc"
+fi
 export TEST_RESULTS_DIR="$results"
 dbus-run-session -- bash -c '
   echo -n test | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1
