@@ -49,12 +49,12 @@ describe('event filters, transaction shapes and witness rules', () => {
     const forAlice = await txAt(transferOffset, 'TRANSACTION_SHAPE_LEDGER_EFFECTS', wildcard(alice));
     // Alice is an informee of the exercise and so witnesses its consequences.
     expect(forAlice.events.map((e) => Object.keys(e)[0])).toEqual(['ExercisedEvent', 'CreatedEvent']);
-    const created = forAlice.events[1]?.CreatedEvent as { acsDelta: boolean; witnessParties: string[] };
+    const created = forAlice.events[1]?.CreatedEvent as unknown as { acsDelta: boolean; witnessParties: string[] };
     expect(created.witnessParties).toEqual([alice]);
     expect(created.acsDelta).toBe(false); // Alice is not a stakeholder of the new contract
     const forBob = await txAt(transferOffset, 'TRANSACTION_SHAPE_LEDGER_EFFECTS', wildcard(bob));
     expect(forBob.events.map((e) => Object.keys(e)[0])).toEqual(['CreatedEvent']);
-    expect((forBob.events[0]?.CreatedEvent as { acsDelta: boolean }).acsDelta).toBe(true);
+    expect((forBob.events[0]?.CreatedEvent as unknown as { acsDelta: boolean }).acsDelta).toBe(true);
   });
 
   it('invisible updates are UPDATE_NOT_FOUND', async () => {
