@@ -1,19 +1,112 @@
-/** WebSocket endpoints (AsyncAPI channels). */
+/**
+ * WebSocket endpoints (AsyncAPI channels). The client sends the request JSON as the first message;
+ * the server streams items (or one JsCantonError) and, for open-ended streams, keeps tailing the
+ * ledger as commits happen. Auth: `Sec-WebSocket-Protocol: daml.ws.auth, jwt.token.<JWT>` (optional in demo mode).
+ */
 import type http from 'node:http';
 import { WebSocketServer } from 'ws';
+import type { WebSocket } from 'ws';
+import { DEFAULT_USER, userFromHeaders } from '../auth.js';
 import type { SimContext } from '../context.js';
+import { CantonError, DecodeError } from '../errors.js';
+import { streamActiveContracts, streamCompletions, streamUpdates } from './streams.js';
+import type { StreamSink } from './streams.js';
 
-export function attachWebSockets(server: http.Server, _sim: SimContext): { close(): void } {
-  const wss = new WebSocketServer({ noServer: true });
+type ChannelHandler = (sim: SimContext, text: string, sink: StreamSink, user: string) => void;
+
+const channels: Record<string, ChannelHandler> = {
+  '/v2/updates': (sim, text, sink) => streamUpdates(sim, text, sink, 'flat'),
+  '/v2/updates/flats': (sim, text, sink) => streamUpdates(sim, text, sink, 'flat'),
+  '/v2/updates/trees': (sim, text, sink) => streamUpdates(sim, text, sink, 'tree'),
+  '/v2/state/active-contracts': (sim, text, sink) => streamActiveContracts(sim, text, sink),
+  '/v2/commands/completions': (sim, text, sink, user) => streamCompletions(sim, text, sink, user, 'legacy'),
+  '/v2/commands/command-completions': (sim, text, sink, user) => streamCompletions(sim, text, sink, user, 'new'),
+};
+
+function userOf(req: http.IncomingMessage): string {
+  const protocols = (req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
+  const token = protocols.find((p) => p.startsWith('jwt.token.'))?.slice('jwt.token.'.length);
+  if (token) return userFromHeaders({ authorization: `Bearer ${token}` });
+  if (req.headers.authorization) return userFromHeaders(req.headers);
+  return DEFAULT_USER;
+}
+
+function errorBody(err: unknown): unknown {
+  if (err instanceof CantonError) return err.toBody();
+  if (err instanceof DecodeError) return new CantonError('INVALID_ARGUMENT', err.message).toBody();
+  return new CantonError('INTERNAL', `Internal simulator error: ${(err as Error)?.message ?? String(err)}`).toBody();
+}
+
+export function attachWebSockets(server: http.Server, sim: SimContext): { close(): void } {
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: 8 * 1024 * 1024,
+    handleProtocols: (protocols) => (protocols.has('daml.ws.auth') ? 'daml.ws.auth' : false),
+  });
+  const cleanups = new Set<() => void>();
+
   server.on('upgrade', (req, socket, head) => {
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      ws.close(1008, 'unsupported channel');
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const handler = channels[path];
+    let user: string;
+    try {
+      user = userOf(req);
+    } catch {
+      socket.end('HTTP/1.1 401 Unauthorized\r\ncontent-length: 0\r\n\r\n');
+      return;
+    }
+    if (!handler) {
+      const body = JSON.stringify(new CantonError('NOT_FOUND', `No WebSocket channel at ${path}`).toBody());
+      socket.end(`HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+      let started = false;
+      let cleanup: (() => void) | undefined;
+      const sink: StreamSink = {
+        send: (item) => {
+          if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(item));
+        },
+        fail: (err) => {
+          if (ws.readyState === ws.OPEN) {
+            ws.send(JSON.stringify(errorBody(err)));
+            ws.close(1000);
+          }
+        },
+        complete: () => {
+          if (ws.readyState === ws.OPEN) ws.close(1000);
+        },
+        onClose: (fn) => {
+          cleanup = fn;
+          cleanups.add(fn);
+        },
+      };
+      ws.on('message', (data) => {
+        if (started) return; // one request per connection
+        started = true;
+        const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
+        try {
+          handler(sim, text, sink, user);
+        } catch (err) {
+          sink.fail(err);
+        }
+      });
+      ws.on('close', () => {
+        if (cleanup) {
+          cleanup();
+          cleanups.delete(cleanup);
+        }
+      });
+      ws.on('error', () => ws.terminate());
     });
   });
   return {
     close() {
+      for (const c of cleanups) c();
+      cleanups.clear();
       for (const c of wss.clients) c.terminate();
       wss.close();
     },
   };
 }
+
