@@ -1,0 +1,266 @@
+/** Prepared-transaction and topology verification against real protobuf fixtures hashed by the official library. */
+import { describe, expect, it } from 'vitest';
+import * as ed from '@noble/ed25519';
+import { Enums_ParticipantPermission, PreparedTransaction, type Value } from '@canton-network/core-ledger-proto';
+import { hashPreparedTransaction, parsePreparedTransaction } from '@canton-network/core-tx-visualizer';
+import { verifyPreparedTransaction } from '../../../src/services/signing/prepared-transaction.js';
+import { verifyTopology } from '../../../src/services/signing/topology.js';
+import { cantonFingerprint } from '../../../src/services/signing/fingerprint.js';
+import {
+  amuletTransfer,
+  DSO,
+  encode,
+  iouSplit,
+  multiHashOf,
+  party,
+  preapprovalProposal,
+  prepareResponse,
+  tampered,
+  tokenTransfer,
+  topologyTransactions,
+  VALIDATOR,
+  numeric,
+} from './fixtures.js';
+
+const ALICE = 'alice::1220' + '11'.repeat(32);
+const BOB = 'bob::1220' + '22'.repeat(32);
+const MALLORY = 'mallory::1220' + '66'.repeat(32);
+
+function exerciseOf(tx: PreparedTransaction, nodeId: string) {
+  const n = tx.transaction!.nodes.find((x) => x.nodeId === nodeId)!;
+  if (n.versionedNode.oneofKind !== 'v1' || n.versionedNode.v1.nodeType.oneofKind !== 'exercise') throw new Error('not an exercise');
+  return n.versionedNode.v1.nodeType.exercise;
+}
+function createOf(tx: PreparedTransaction, nodeId: string) {
+  const n = tx.transaction!.nodes.find((x) => x.nodeId === nodeId)!;
+  if (n.versionedNode.oneofKind !== 'v1' || n.versionedNode.v1.nodeType.oneofKind !== 'create') throw new Error('not a create');
+  return n.versionedNode.v1.nodeType.create;
+}
+function setField(value: Value | undefined, path: string[], replacement: Value): void {
+  let v = value;
+  for (const [i, label] of path.entries()) {
+    if (v?.sum.oneofKind !== 'record') throw new Error(`no record at ${label}`);
+    const f = v.sum.record.fields.find((x) => x.label === label)!;
+    if (i === path.length - 1) f.value = replacement;
+    else v = f.value;
+  }
+}
+
+describe('prepared transaction verification', () => {
+  it('agrees with the official library on the hash and clear-signs a token-standard transfer', async () => {
+    const tx = tokenTransfer({ sender: ALICE, receiver: BOB, amount: '25.5', memo: 'invoice 42' });
+    const prep = await prepareResponse(tx);
+    const { summary, hash } = await verifyPreparedTransaction(prep, ALICE);
+    expect(Buffer.from(hash).toString('base64')).toBe(await hashPreparedTransaction(prep.preparedTransaction, 'base64'));
+    expect(summary.hashHex).toBe(await hashPreparedTransaction(prep.preparedTransaction, 'hex'));
+    expect(summary.mode).toBe('clear');
+    expect(summary.clearSign).toEqual({
+      kind: 'token-transfer',
+      sender: ALICE,
+      receiver: BOB,
+      amount: '25.5',
+      instrument: { admin: DSO, id: 'Amulet' },
+      memo: 'invoice 42',
+      executeBefore: expect.stringMatching(/^\d{4}-/),
+    });
+    expect(summary.headline).toBe(`Transfer 25.5 Amulet from ${ALICE} to ${BOB} (memo: invoice 42)`);
+    expect(summary.actAs).toEqual([ALICE]);
+    expect(summary.exercises.map((e) => [e.choice, e.interface, e.root])).toEqual([
+      ['TransferFactory_Transfer', 'Splice.Api.Token.TransferInstructionV1:TransferFactory', true],
+      ['Archive', null, false],
+    ]);
+    expect(summary.consumed).toHaveLength(1);
+    expect(summary.created.map((c) => c.templateQualified)).toEqual(['Splice.Amulet:Amulet', 'Splice.Amulet:Amulet']);
+    expect(summary.inputs).toEqual([expect.objectContaining({ template: expect.stringContaining('Splice.Amulet:Amulet') })]);
+    expect(summary.amounts).toContainEqual(expect.objectContaining({ path: 'TransferFactory_Transfer.transfer.amount', value: '25.5' }));
+    expect(summary.parties).toEqual(expect.arrayContaining([ALICE, BOB, DSO]));
+    expect(summary.signingPartyRoles).toContain('metadata.submitterInfo.actAs');
+    expect(summary.warnings).toEqual([]);
+    // the library's own parser reads the same transaction
+    expect(parsePreparedTransaction(prep.preparedTransaction).choiceId).toBe('TransferFactory_Transfer');
+  });
+
+  it('clear-signs a native Canton Coin transfer (ExternalPartyAmuletRules_CreateTransferCommand)', async () => {
+    const { summary } = await verifyPreparedTransaction(
+      await prepareResponse(amuletTransfer({ sender: ALICE, receiver: BOB, amount: '10.0', description: 'rent' })),
+      ALICE,
+    );
+    expect(summary.clearSign).toEqual({
+      kind: 'amulet-transfer',
+      sender: ALICE,
+      receiver: BOB,
+      delegate: VALIDATOR,
+      amount: '10.0',
+      instrument: { admin: DSO, id: 'Amulet' },
+      memo: 'rent',
+      expiresAt: expect.any(String),
+      nonce: '7',
+    });
+    expect(summary.created[0]!.templateQualified).toBe('Splice.ExternalPartyAmuletRules:TransferCommand');
+  });
+
+  it('clear-signs a transfer preapproval proposal (receiver, provider, asset)', async () => {
+    const { summary } = await verifyPreparedTransaction(await prepareResponse(preapprovalProposal({ receiver: ALICE, provider: VALIDATOR })), ALICE);
+    expect(summary.clearSign).toEqual({
+      kind: 'transfer-preapproval-proposal',
+      receiver: ALICE,
+      provider: VALIDATOR,
+      asset: 'Canton Coin (Amulet)',
+      expectedDso: DSO,
+    });
+    expect(summary.signingPartyRoles).toContain('node 0: signatory of a created Splice.Wallet.TransferPreapproval:TransferPreapprovalProposal');
+  });
+
+  it('falls back to blind signing with the hash and a warning for anything else', async () => {
+    const { summary } = await verifyPreparedTransaction(await prepareResponse(iouSplit({ owner: ALICE, amount: '5.0', counterparty: BOB })), ALICE);
+    expect(summary.mode).toBe('blind');
+    expect(summary.clearSign).toBeNull();
+    expect(summary.warnings[0]).toMatch(/^Blind signing/);
+    expect(summary.headline).toBe(`Blind signature over ${summary.hashBase64}: Iou_Split on MyApp.Iou:Iou`);
+    expect(summary.amounts.map((a) => a.value)).toEqual(['5.0', '5.0', '1.0']);
+  });
+
+  it('does not clear-sign a transfer whose sender is someone else', async () => {
+    const tx = tokenTransfer({ sender: BOB, receiver: MALLORY, amount: '1.0' });
+    tx.metadata!.submitterInfo!.actAs = [ALICE, BOB];
+    const { summary } = await verifyPreparedTransaction(await prepareResponse(tx), ALICE);
+    expect(summary.mode).toBe('blind');
+    expect(summary.warnings).toContain(`The transfer’s sender ${BOB} is not the signing party`);
+  });
+
+  describe('refuses every tampered variant', () => {
+    const base = () => tokenTransfer({ sender: ALICE, receiver: BOB, amount: '25.5' });
+
+    it('changed amount', async () => {
+      const prep = await tampered(base(), (tx) => setField(exerciseOf(tx, '0').chosenValue, ['transfer', 'amount'], numeric('2550.0')));
+      await expect(verifyPreparedTransaction(prep, ALICE)).rejects.toMatchObject({ reason: 'HASH_MISMATCH', code: 'FORBIDDEN' });
+    });
+    it('changed receiver party', async () => {
+      const prep = await tampered(base(), (tx) => setField(exerciseOf(tx, '0').chosenValue, ['transfer', 'receiver'], party(MALLORY)));
+      await expect(verifyPreparedTransaction(prep, ALICE)).rejects.toMatchObject({ reason: 'HASH_MISMATCH' });
+    });
+    it('changed owner of a created contract deep in the tree', async () => {
+      const prep = await tampered(base(), (tx) => setField(createOf(tx, '2').argument, ['owner'], party(MALLORY)));
+      await expect(verifyPreparedTransaction(prep, ALICE)).rejects.toMatchObject({ reason: 'HASH_MISMATCH' });
+    });
+    it('changed submitter (metadata)', async () => {
+      const prep = await tampered(base(), (tx) => {
+        tx.metadata!.submitterInfo!.actAs = [ALICE, MALLORY];
+      });
+      await expect(verifyPreparedTransaction(prep, ALICE)).rejects.toMatchObject({ reason: 'HASH_MISMATCH' });
+    });
+    it('changed input contract', async () => {
+      const prep = await tampered(base(), (tx) => {
+        tx.metadata!.inputContracts[0]!.createdAt += 1n;
+      });
+      await expect(verifyPreparedTransaction(prep, ALICE)).rejects.toMatchObject({ reason: 'HASH_MISMATCH' });
+    });
+    it('swapped hash (the hash of another transaction)', async () => {
+      const honest = await prepareResponse(base());
+      const other = await prepareResponse(tokenTransfer({ sender: ALICE, receiver: MALLORY, amount: '25.5' }));
+      await expect(
+        verifyPreparedTransaction({ ...honest, preparedTransactionHash: other.preparedTransactionHash }, ALICE),
+      ).rejects.toMatchObject({ reason: 'HASH_MISMATCH', message: expect.stringMatching(/refusing to sign/) });
+      await expect(
+        verifyPreparedTransaction({ ...other, preparedTransaction: honest.preparedTransaction }, ALICE),
+      ).rejects.toMatchObject({ reason: 'HASH_MISMATCH' });
+    });
+    it('flipped bytes in the protobuf', async () => {
+      const prep = await prepareResponse(base());
+      const bytes = Buffer.from(prep.preparedTransaction, 'base64');
+      for (const pos of [40, 200, bytes.length - 20]) {
+        const b = Buffer.from(bytes);
+        b[pos] = b[pos]! ^ 0x01;
+        await expect(verifyPreparedTransaction({ ...prep, preparedTransaction: b.toString('base64') }, ALICE)).rejects.toMatchObject({
+          reason: expect.stringMatching(/HASH_MISMATCH|UNDECODABLE_TRANSACTION/),
+        });
+      }
+    });
+    it('garbage, truncated hash, unsupported hashing scheme, missing fields', async () => {
+      const prep = await prepareResponse(base());
+      await expect(verifyPreparedTransaction({ ...prep, preparedTransaction: '!!!' }, ALICE)).rejects.toMatchObject({ reason: 'UNDECODABLE_TRANSACTION' });
+      await expect(verifyPreparedTransaction({ ...prep, preparedTransaction: 'AAAA' }, ALICE)).rejects.toMatchObject({ reason: 'UNDECODABLE_TRANSACTION' });
+      await expect(
+        verifyPreparedTransaction({ ...prep, preparedTransactionHash: prep.preparedTransactionHash.slice(0, 20) }, ALICE),
+      ).rejects.toMatchObject({ reason: 'HASH_MISMATCH' });
+      await expect(verifyPreparedTransaction({ ...prep, hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V3' }, ALICE)).rejects.toMatchObject({
+        reason: 'UNSUPPORTED_HASHING_SCHEME',
+      });
+      await expect(verifyPreparedTransaction({ preparedTransaction: prep.preparedTransaction } as never, ALICE)).rejects.toMatchObject({
+        reason: 'UNDECODABLE_TRANSACTION',
+      });
+    });
+  });
+
+  it('refuses when the signing party is not a submitter', async () => {
+    const prep = await prepareResponse(tokenTransfer({ sender: BOB, receiver: ALICE, amount: '1.0' }));
+    await expect(verifyPreparedTransaction(prep, ALICE)).rejects.toMatchObject({
+      reason: 'PARTY_NOT_SUBMITTER',
+      message: expect.stringContaining(`acts as ${BOB}`),
+    });
+  });
+
+  it('ignores (and warns about) nodes that are not covered by the hash', async () => {
+    const tx = tokenTransfer({ sender: ALICE, receiver: BOB, amount: '25.5' });
+    const honest = await prepareResponse(tx);
+    const copy = PreparedTransaction.fromBinary(PreparedTransaction.toBinary(tx));
+    const fake = PreparedTransaction.fromBinary(PreparedTransaction.toBinary(iouSplit({ owner: ALICE, amount: '999.0', counterparty: MALLORY })));
+    copy.transaction!.nodes.push({ ...fake.transaction!.nodes[1]!, nodeId: '99' });
+    const prep = { ...honest, preparedTransaction: encode(copy) };
+    // the library hashes only what is reachable from the roots, so the hash still matches ...
+    expect(await hashPreparedTransaction(prep.preparedTransaction, 'base64')).toBe(honest.preparedTransactionHash);
+    const { summary } = await verifyPreparedTransaction(prep, ALICE);
+    // ... and the summary never shows the stray node as an effect
+    expect(summary.created.map((c) => c.templateQualified)).not.toContain('MyApp.Iou:Iou');
+    expect(summary.amounts.map((a) => a.value)).not.toContain('999.0');
+    expect(summary.warnings.join(' ')).toMatch(/1 node\(s\) .* not reachable/);
+  });
+});
+
+describe('topology (external party onboarding) verification', () => {
+  async function setup(permission = Enums_ParticipantPermission.CONFIRMATION) {
+    const sk = ed.utils.randomSecretKey();
+    const pk = await ed.getPublicKeyAsync(sk);
+    const fp = await cantonFingerprint(pk);
+    const partyId = `carol::${fp}`;
+    const txs = topologyTransactions({ partyId, publicKey: pk, permission });
+    return { fp, partyId, pk, resp: { partyId, publicKeyFingerprint: fp, topologyTransactions: txs, multiHash: await multiHashOf(txs) } };
+  }
+
+  it('recomputes the multi-hash and summarises party, hosting and threshold', async () => {
+    const { fp, partyId, resp } = await setup();
+    const { summary, multiHash } = await verifyTopology(resp, fp);
+    expect(Buffer.from(multiHash).toString('base64')).toBe(resp.multiHash);
+    expect(multiHash).toHaveLength(34);
+    expect(summary.partyId).toBe(partyId);
+    expect(summary.confirmationThreshold).toBe(1);
+    expect(summary.hostingParticipants).toEqual([{ participantUid: expect.stringMatching(/^participant1::/), permission: 'CONFIRMATION' }]);
+    expect(summary.transactions.map((t) => t.kind)).toEqual(['NamespaceDelegation', 'PartyToParticipant', 'PartyToKeyMapping']);
+    expect(summary.transactions[2]!.keyFingerprints).toEqual([fp]);
+    expect(summary.warnings).toEqual([]);
+  });
+
+  it('warns when a participant would get submission rights', async () => {
+    const { fp, resp } = await setup(Enums_ParticipantPermission.SUBMISSION);
+    expect((await verifyTopology(resp, fp)).summary.warnings.join(' ')).toMatch(/SUBMISSION rights/);
+  });
+
+  it('refuses a multi-hash that does not match, a swapped transaction, and a foreign party or key', async () => {
+    const { fp, resp } = await setup();
+    const other = await setup();
+    await expect(verifyTopology({ ...resp, multiHash: other.resp.multiHash }, fp)).rejects.toMatchObject({ reason: 'TOPOLOGY_HASH_MISMATCH' });
+    await expect(
+      verifyTopology({ ...resp, topologyTransactions: [resp.topologyTransactions[0]!, other.resp.topologyTransactions[1]!, resp.topologyTransactions[2]!] }, fp),
+    ).rejects.toMatchObject({ reason: 'TOPOLOGY_HASH_MISMATCH' });
+    await expect(verifyTopology(other.resp, fp)).rejects.toMatchObject({ reason: 'TOPOLOGY_MISMATCH' });
+    // consistent hash but a PartyToParticipant for another party
+    const mixed = [resp.topologyTransactions[0]!, other.resp.topologyTransactions[1]!];
+    await expect(verifyTopology({ ...resp, topologyTransactions: mixed, multiHash: await multiHashOf(mixed) }, fp)).rejects.toMatchObject({
+      reason: 'TOPOLOGY_MISMATCH',
+      message: expect.stringContaining(other.resp.partyId),
+    });
+    await expect(verifyTopology({ ...resp, topologyTransactions: ['AAAA'], multiHash: await multiHashOf(['AAAA']) }, fp)).rejects.toMatchObject({
+      reason: 'UNDECODABLE_TRANSACTION',
+    });
+  });
+});
