@@ -1,0 +1,60 @@
+/** The console's Ledger API client against the real simulator over HTTP. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startSimulator, type RunningSimulator } from '../../src/simulator/index.js';
+import { LedgerClient } from '../../src/services/ledger-client.js';
+import { fetchDashboard } from '../../src/services/dashboard.js';
+import { ConsoleError } from '../../src/ipc/errors.js';
+
+let sim: RunningSimulator;
+let dir: string;
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'ledger-client-'));
+  sim = await startSimulator({ dataDir: dir, port: 0, seedDemo: true });
+});
+afterAll(async () => {
+  await sim.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const b64url = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+const jwtFor = (sub: string) => `${b64url({ alg: 'HS256', typ: 'JWT' })}.${b64url({ sub, aud: 'https://canton.network.global' })}.c2lnbmF0dXJl`;
+
+describe('LedgerClient', () => {
+  it('reads the dashboard from the participant', async () => {
+    const client = new LedgerClient({ baseUrl: sim.url + '/' });
+    const snap = await fetchDashboard(client, { id: 'demo', name: 'Demo', kind: 'demo', ledgerApiUrl: sim.url, validatorApiUrl: null, hasToken: false });
+    expect(snap.participantId).toBe(sim.participantId);
+    expect(snap.health).toEqual({ live: true, ready: true });
+    expect(snap.synchronizers.length).toBe(2);
+    expect(snap.ledgerEnd).toBeGreaterThan(0);
+    expect(snap.apiVersion).toMatch(/^3\.5\./);
+  });
+
+  it('sends the profile bearer token, fetched per request', async () => {
+    let calls = 0;
+    const client = new LedgerClient({ baseUrl: sim.url, getToken: async () => (calls++, jwtFor('ops-user')) });
+    const me = await client.getJson<{ user?: { id?: string } }>('/v2/authenticated-user');
+    expect(me.user?.id).toBe('ops-user');
+    expect(calls).toBe(1);
+  });
+
+  it('keeps the participant error structured (code, cause, context, HTTP status)', async () => {
+    const client = new LedgerClient({ baseUrl: sim.url });
+    const err = await client.getJson('/v2/no-such-endpoint').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConsoleError);
+    const ce = err as ConsoleError;
+    expect(ce.code).toBe('LEDGER_API_ERROR');
+    expect(ce.canton?.httpStatus).toBe(404);
+    expect(ce.canton?.code).toMatch(/[A-Z_]+/);
+    expect(ce.canton?.cause.length).toBeGreaterThan(0);
+  });
+
+  it('reports an unreachable participant as UNREACHABLE, not a crash', async () => {
+    const client = new LedgerClient({ baseUrl: 'http://127.0.0.1:9', timeoutMs: 2_000 });
+    await expect(client.ledgerEnd()).rejects.toMatchObject({ code: 'UNREACHABLE' });
+    expect(await client.probe('/livez')).toBe(false);
+  });
+});
