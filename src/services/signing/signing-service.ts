@@ -1,0 +1,186 @@
+/**
+ * The only path from a request to a signature: verify → policy → sign the recomputed hash → audit.
+ * Every decision (signed or refused, and why) is appended to the audit log before the result is returned.
+ */
+import type { v3_5 } from '@canton-network/core-ledger-client-types';
+import { ConsoleError } from '../../ipc/errors.js';
+import { toBase64 } from './bytes.js';
+import { SigningRefusal, type SigningRefusalReason } from './errors.js';
+import { partyNamespace } from './fingerprint.js';
+import type { AuditLog, AuditInput } from './audit-log.js';
+import type { KeyStore } from './key-store.js';
+import { evaluatePolicy, type Channel, type PolicyDecision, type PolicyStore } from './policy.js';
+import { verifyPreparedTransaction, type PrepareResponse, type TransactionSummary } from './prepared-transaction.js';
+import { verifyTopology, type GenerateTopologyResponse, type TopologySummary } from './topology.js';
+
+type Schemas = v3_5.components['schemas'];
+export type JsonSignature = Schemas['Signature'];
+export type JsonPartySignatures = Schemas['PartySignatures'];
+
+export const SIGNATURE_FORMAT = 'SIGNATURE_FORMAT_CONCAT';
+export const SIGNING_ALGORITHM = 'SIGNING_ALGORITHM_SPEC_ED25519';
+
+export interface SignPreparedRequest {
+  /** Fingerprint of the key to sign with. */
+  fingerprint: string;
+  /** The external party the signature is for. */
+  party: string;
+  /** The JSON API prepare response, as received. */
+  prepared: PrepareResponse;
+  /** The user saw the blind-signing warning and confirmed; required when the transaction cannot be clear-signed. */
+  acknowledgeBlind?: boolean;
+  /** 'offline' only when the request came from an offline signing-request file. Default 'online'. */
+  channel?: Channel;
+}
+export interface SignPreparedResult {
+  summary: TransactionSummary;
+  /** One signature in the JSON API `Signature` shape. */
+  signature: JsonSignature;
+  /** Ready for `JsExecuteSubmissionRequest.partySignatures`. */
+  partySignatures: JsonPartySignatures;
+  auditSeq: number;
+}
+export interface PreviewResult {
+  summary: TransactionSummary;
+  policy: PolicyDecision;
+}
+
+export interface SignTopologyRequest {
+  fingerprint: string;
+  topology: GenerateTopologyResponse;
+  channel?: Channel;
+}
+export interface SignTopologyResult {
+  summary: TopologySummary;
+  /** For `AllocateExternalPartyRequest.multiHashSignatures`. */
+  multiHashSignatures: JsonSignature[];
+  auditSeq: number;
+}
+
+export class SigningService {
+  constructor(
+    private readonly keys: KeyStore,
+    private readonly policies: PolicyStore,
+    private readonly audit: AuditLog,
+  ) {}
+
+  /** Verifies and evaluates the policy without signing or auditing (for the confirmation screen). */
+  async preview(req: Omit<SignPreparedRequest, 'acknowledgeBlind'>): Promise<PreviewResult> {
+    this.checkKeyAndParty(req.fingerprint, req.party);
+    const { summary } = await verifyPreparedTransaction(req.prepared, req.party);
+    return { summary, policy: evaluatePolicy(this.policies.get(req.fingerprint), summary, req.channel ?? 'online') };
+  }
+
+  async sign(req: SignPreparedRequest): Promise<SignPreparedResult> {
+    const channel = req.channel ?? 'online';
+    let summary: TransactionSummary | null = null;
+    const base = { subject: 'prepared-transaction' as const, channel, fingerprint: req.fingerprint, party: req.party };
+    try {
+      this.checkKeyAndParty(req.fingerprint, req.party);
+      const verified = await verifyPreparedTransaction(req.prepared, req.party);
+      summary = verified.summary;
+      const decision = evaluatePolicy(this.policies.get(req.fingerprint), summary, channel);
+      if (!decision.allowed) throw new SigningRefusal('FORBIDDEN', decision.reason, decision.message);
+      if (summary.mode === 'blind' && req.acknowledgeBlind !== true) {
+        throw new SigningRefusal(
+          'FORBIDDEN',
+          'BLIND_NOT_ACKNOWLEDGED',
+          'This transaction can only be blind-signed; confirm the blind-signing warning to sign its hash',
+        );
+      }
+      const sig = await this.keys.signHash(req.fingerprint, verified.hash);
+      const signature = this.jsonSignature(sig, req.fingerprint);
+      const record = this.audit.append({
+        ...base,
+        decision: 'signed',
+        reason: null,
+        message: summary.mode === 'blind' ? 'blind signature (acknowledged)' : null,
+        hash: summary.hashBase64,
+        summary: summary.headline,
+      });
+      return {
+        summary,
+        signature,
+        partySignatures: { signatures: [{ party: req.party, signatures: [signature] }] },
+        auditSeq: record.entry.seq,
+      };
+    } catch (err) {
+      this.auditRefusal(base, err, summary?.hashBase64 ?? hashField(req.prepared), summary?.headline ?? '(not verified)');
+      throw err;
+    }
+  }
+
+  /** Verifies generate-topology output for the key, signs the multi-hash, attaches the party to the key. */
+  async signTopology(req: SignTopologyRequest): Promise<SignTopologyResult> {
+    const channel = req.channel ?? 'online';
+    const base = { subject: 'topology' as const, channel, fingerprint: req.fingerprint, party: req.topology?.partyId ?? null };
+    let summary: TopologySummary | null = null;
+    try {
+      this.keys.get(req.fingerprint);
+      const verified = await verifyTopology(req.topology, req.fingerprint);
+      summary = verified.summary;
+      const sig = await this.keys.signHash(req.fingerprint, verified.multiHash);
+      this.keys.attachParty(req.fingerprint, summary.partyId);
+      const record = this.audit.append({
+        ...base,
+        decision: 'signed',
+        reason: null,
+        message: summary.warnings.length > 0 ? summary.warnings.join('; ') : null,
+        hash: summary.multiHashBase64,
+        summary: summary.headline,
+      });
+      return { summary, multiHashSignatures: [this.jsonSignature(sig, req.fingerprint)], auditSeq: record.entry.seq };
+    } catch (err) {
+      this.auditRefusal(base, err, summary?.multiHashBase64 ?? req.topology?.multiHash ?? null, summary?.headline ?? '(not verified)');
+      throw err;
+    }
+  }
+
+  private checkKeyAndParty(fingerprint: string, party: string): void {
+    const key = this.keys.find(fingerprint);
+    if (!key) throw new SigningRefusal('NOT_FOUND', 'WRONG_KEY', `No signing key with fingerprint ${fingerprint} on this machine`);
+    if (!key.parties.includes(party) && partyNamespace(party) !== fingerprint) {
+      throw new SigningRefusal(
+        'FORBIDDEN',
+        'PARTY_NOT_ATTACHED',
+        `Key ${key.label} (${fingerprint}) does not sign for ${party}; attach the party to the key first`,
+      );
+    }
+  }
+
+  private jsonSignature(sig: Uint8Array, fingerprint: string): JsonSignature {
+    return { format: SIGNATURE_FORMAT, signature: toBase64(sig), signedBy: fingerprint, signingAlgorithmSpec: SIGNING_ALGORITHM };
+  }
+
+  private auditRefusal(
+    base: Pick<AuditInput, 'subject' | 'channel' | 'party'> & { fingerprint: string },
+    err: unknown,
+    hash: string | null,
+    summary: string,
+  ): void {
+    const reason: SigningRefusalReason | string =
+      err instanceof SigningRefusal ? err.reason : err instanceof ConsoleError ? err.code : 'INTERNAL';
+    const message = err instanceof Error ? err.message : String(err);
+    this.audit.append({ ...base, decision: 'refused', reason, message, hash, summary });
+  }
+}
+
+function hashField(p: PrepareResponse | undefined): string | null {
+  return typeof p?.preparedTransactionHash === 'string' ? p.preparedTransactionHash.slice(0, 200) : null;
+}
+
+/** Builds the JSON API `JsExecuteSubmissionRequest` for a signed prepared transaction. */
+export function executeSubmissionRequest(
+  prepared: PrepareResponse,
+  partySignatures: JsonPartySignatures,
+  opts: { submissionId: string; userId?: string },
+): Schemas['JsExecuteSubmissionRequest'] {
+  return {
+    preparedTransaction: prepared.preparedTransaction,
+    partySignatures,
+    submissionId: opts.submissionId,
+    hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
+    deduplicationPeriod: { Empty: {} },
+    ...(opts.userId ? { userId: opts.userId } : {}),
+  };
+}
