@@ -87,6 +87,7 @@ export const Codes = {
   DUPLICATE_COMMAND: { code: 'DUPLICATE_COMMAND', category: 10, grpc: Grpc.ALREADY_EXISTS },
   WRONGLY_TYPED_CONTRACT: { code: 'WRONGLY_TYPED_CONTRACT', category: 9, grpc: Grpc.FAILED_PRECONDITION },
   CONTRACT_NOT_ACTIVE: { code: 'CONTRACT_NOT_ACTIVE', category: 11, grpc: Grpc.NOT_FOUND },
+  PACKAGE_NOT_FOUND: { code: 'PACKAGE_NOT_FOUND', category: 11, grpc: Grpc.NOT_FOUND },
   UPDATE_NOT_FOUND: { code: 'UPDATE_NOT_FOUND', category: 11, grpc: Grpc.NOT_FOUND },
   PARTY_NOT_KNOWN_ON_LEDGER: { code: 'PARTY_NOT_KNOWN_ON_LEDGER', category: 11, grpc: Grpc.NOT_FOUND },
   PARTY_ALREADY_EXISTS: { code: 'PARTY_ALREADY_EXISTS', category: 10, grpc: Grpc.ALREADY_EXISTS },

@@ -16,6 +16,7 @@ export interface RequestCtx {
 export type HandlerResult =
   | { status: number; json: unknown }
   | { status: number; text: string }
+  | { status: number; binary: Buffer; contentType: string }
   | { status: number; empty: true };
 
 export type Handler = (ctx: RequestCtx) => Promise<HandlerResult> | HandlerResult;

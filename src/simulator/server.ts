@@ -2,7 +2,7 @@
 import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { userFromHeaders } from './auth.js';
-import { CantonError } from './errors.js';
+import { CantonError, DecodeError } from './errors.js';
 import { readBody, sendError, sendJson, sendText } from './http.js';
 import type { Router } from './router.js';
 
@@ -33,17 +33,18 @@ async function handle(router: Router, req: IncomingMessage, res: ServerResponse)
     });
     if ('json' in result) sendJson(res, result.status, result.json);
     else if ('text' in result) sendText(res, result.status, result.text);
+    else if ('binary' in result) {
+      res.writeHead(result.status, { 'content-type': result.contentType, 'content-length': result.binary.length });
+      res.end(result.binary);
+    }
     else {
       res.writeHead(result.status);
       res.end();
     }
   } catch (err) {
-    if (!(err instanceof CantonError) && !(err instanceof Error && err.name === 'DecodeError')) {
-      // Unexpected: log for the operator, answer with a JsCantonError.
-      if (!(err instanceof Error) || err.constructor.name !== 'DecodeError') console.error('[simulator] internal error', err);
-    }
+    // Unexpected errors are logged for the operator; every error becomes a spec-shaped answer.
+    if (!(err instanceof CantonError) && !(err instanceof DecodeError)) console.error('[simulator] internal error', err);
     sendError(res, err);
   }
 }
 
-export { sendText };

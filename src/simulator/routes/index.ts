@@ -5,6 +5,7 @@ import type { Router } from '../router.js';
 import { registerAdminRoutes } from './admin.js';
 import { registerCommandRoutes } from './commands.js';
 import { registerContractRoutes } from './contracts.js';
+import { registerPackageRoutes } from './packages.js';
 import { registerPartyRoutes } from './parties.js';
 import { registerStateRoutes } from './state.js';
 import { registerSystemRoutes } from './system.js';
@@ -24,6 +25,7 @@ export function registerAllRoutes(router: Router, sim: SimContext): Ledger {
   registerContractRoutes(router, sim);
   registerPartyRoutes(router, sim, writer);
   registerUserRoutes(router, sim);
+  registerPackageRoutes(router, sim);
   registerAdminRoutes(router, sim);
   return { writer };
 }
