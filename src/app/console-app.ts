@@ -9,7 +9,7 @@ import { ProfileService } from '../services/profiles.js';
 import { KeychainSecretStore, type SecretStore } from '../services/secret-store.js';
 import { LedgerClient } from '../services/ledger-client.js';
 import { startSimulator, type RunningSimulator } from '../simulator/index.js';
-import { createHandlers, createSubscriptionHandlers } from './handlers.js';
+import { createHandlers, createSubscriptionHandlers } from './handlers/index.js';
 import { APP_NAME, APP_VERSION } from './app-info.js';
 
 export interface ConsoleAppOptions {

@@ -1,10 +1,11 @@
-/** The contract's handlers: thin adapters from channels to services. */
-import type { AppInfo, Profile } from '../ipc/contract.js';
-import { toIpcError } from '../ipc/errors.js';
-import type { Handlers, SubscriptionHandlers } from '../ipc/router.js';
-import { fetchDashboard } from '../services/dashboard.js';
-import type { LedgerClient } from '../services/ledger-client.js';
-import type { ProfileService } from '../services/profiles.js';
+/** Handlers of the core channels: app info, profiles, dashboard. */
+import type { AppInfo, Profile } from '../../ipc/contract.js';
+import { toIpcError } from '../../ipc/errors.js';
+import type { HandlersOf, SubscriptionHandlersOf } from './types.js';
+import type { coreChannels, coreSubscriptions } from '../../ipc/channels/core.js';
+import { fetchDashboard } from '../../services/dashboard.js';
+import type { LedgerClient } from '../../services/ledger-client.js';
+import type { ProfileService } from '../../services/profiles.js';
 
 export interface HandlerDeps {
   info: AppInfo;
@@ -12,7 +13,7 @@ export interface HandlerDeps {
   activeClient: () => { profile: Profile; client: LedgerClient };
 }
 
-export function createHandlers(d: HandlerDeps): Handlers {
+export function coreHandlers(d: HandlerDeps): HandlersOf<typeof coreChannels> {
   return {
     'app.info': async () => d.info,
     'profiles.list': async () => ({ profiles: d.profiles.list(), activeId: d.profiles.activeId() }),
@@ -26,7 +27,7 @@ export function createHandlers(d: HandlerDeps): Handlers {
   };
 }
 
-export function createSubscriptionHandlers(d: HandlerDeps): SubscriptionHandlers {
+export function coreSubscriptionHandlers(d: HandlerDeps): SubscriptionHandlersOf<typeof coreSubscriptions> {
   return {
     'dashboard.live': ({ intervalMs }, emit) => {
       let stopped = false;

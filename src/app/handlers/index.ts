@@ -1,0 +1,13 @@
+/** All handlers of the contract; the types make a missing channel a compile error. */
+import type { Handlers, SubscriptionHandlers } from '../../ipc/router.js';
+import { coreHandlers, coreSubscriptionHandlers, type HandlerDeps } from './core.js';
+
+export type { HandlerDeps };
+
+export function createHandlers(d: HandlerDeps): Handlers {
+  return { ...coreHandlers(d) };
+}
+
+export function createSubscriptionHandlers(d: HandlerDeps): SubscriptionHandlers {
+  return { ...coreSubscriptionHandlers(d) };
+}

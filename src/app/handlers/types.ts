@@ -1,0 +1,13 @@
+/** Handler types for one group of channels, so each area's handlers live in their own file. */
+import type { z } from 'zod';
+
+type ChannelSpec = { request: z.ZodType; response: z.ZodType };
+type SubscriptionSpec = { params: z.ZodType; event: z.ZodType };
+
+export type HandlersOf<G extends Record<string, ChannelSpec>> = {
+  [C in keyof G]: (request: z.output<G[C]['request']>) => Promise<z.output<G[C]['response']>>;
+};
+
+export type SubscriptionHandlersOf<G extends Record<string, SubscriptionSpec>> = {
+  [S in keyof G]: (params: z.output<G[S]['params']>, emit: (event: z.output<G[S]['event']>) => void) => () => void;
+};
