@@ -5,7 +5,8 @@
 import { startSimulator } from '../simulator/index.js';
 import type { SimulatorOptions } from '../simulator/index.js';
 
-const USAGE = 'usage: sim --data DIR [--port N] [--host H] [--reset] [--seed-demo] [--static-time]';
+const USAGE =
+  'usage: sim --data DIR [--port N] [--host H] [--reset] [--seed-demo] [--static-time] [--http-list-max-elements-limit N]';
 
 function fail(msg: string): never {
   process.stderr.write(`sim: ${msg}\n${USAGE}\n`);
@@ -41,6 +42,12 @@ export function parseArgs(argv: string[]): SimulatorOptions {
       case '--seed-demo':
         opts.seedDemo = true;
         break;
+      case '--http-list-max-elements-limit': {
+        const v = value();
+        if (!/^\d{1,9}$/.test(v) || Number(v) < 1) fail(`--http-list-max-elements-limit must be a positive integer, got '${v}'`);
+        opts.settings = { ...opts.settings, httpListMaxElementsLimit: Number(v) };
+        break;
+      }
       case '--static-time':
         opts.staticTime = true;
         break;
