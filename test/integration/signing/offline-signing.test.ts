@@ -1,0 +1,226 @@
+/** Offline signing: request file → air-gapped signer (real keychain) → response file → import; k-of-n collection. */
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as ed from '@noble/ed25519';
+import { Entry } from '@napi-rs/keyring';
+import { openAppDb, type AppDb } from '../../../src/services/app-db.js';
+import { KeychainSecretStore } from '../../../src/services/secret-store.js';
+import { KeyStore, secretAccount, type KeyMetadata } from '../../../src/services/signing/key-store.js';
+import { AuditLog } from '../../../src/services/signing/audit-log.js';
+import { PolicyStore } from '../../../src/services/signing/policy.js';
+import { SigningService } from '../../../src/services/signing/signing-service.js';
+import { OfflineSigner } from '../../../src/services/signing/offline-signer.js';
+import {
+  createSigningRequest,
+  importSignatureResponse,
+  parseSigningRequest,
+  requestDigest,
+  SignatureCollector,
+  type SigningRequest,
+} from '../../../src/services/signing/offline-files.js';
+import { externalPartyId } from '../../../src/services/signing/fingerprint.js';
+import { PARTICIPANT, prepareResponse, tampered, tokenTransfer } from '../../unit/signing/fixtures.js';
+import { assertMatchesSchema } from './spec.js';
+
+const SERVICE = `canton-console-test-offline-${process.pid}-${Date.now()}`;
+const BOB = 'bob::1220' + '22'.repeat(32);
+let dir: string;
+let db: AppDb;
+let keys: KeyStore;
+let audit: AuditLog;
+let signer: OfflineSigner;
+let k1: KeyMetadata;
+let party: string;
+const created = new Set<string>();
+
+beforeEach(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'offline-'));
+  db = openAppDb(dir);
+  keys = new KeyStore(db, { 'os-keychain': new KeychainSecretStore(SERVICE) });
+  audit = new AuditLog(db);
+  signer = new OfflineSigner(keys, new SigningService(keys, new PolicyStore(db), audit), audit);
+  k1 = await keys.create('Cold key 1');
+  created.add(k1.fingerprint);
+  party = externalPartyId('treasury', k1.fingerprint);
+});
+afterEach(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+afterAll(() => {
+  for (const fp of created) new Entry(SERVICE, secretAccount(fp)).deletePassword();
+});
+
+const signerOf = (k: KeyMetadata) => ({ fingerprint: k.fingerprint, publicKeyBase64: k.publicKeyBase64 });
+async function newRequest(o: { signers?: KeyMetadata[]; threshold?: number; ttlMs?: number; now?: Date } = {}) {
+  const prepared = await prepareResponse(tokenTransfer({ sender: party, receiver: BOB, amount: '42.0' }));
+  return createSigningRequest({
+    prepared,
+    party,
+    signers: (o.signers ?? [k1]).map(signerOf),
+    threshold: o.threshold ?? 1,
+    participantId: PARTICIPANT,
+    ...(o.ttlMs !== undefined ? { ttlMs: o.ttlMs } : {}),
+    ...(o.now ? { now: o.now } : {}),
+  });
+}
+const edit = (r: SigningRequest, fn: (j: Record<string, unknown>) => void): string => {
+  const j = JSON.parse(JSON.stringify(r)) as Record<string, unknown>;
+  fn(j);
+  return JSON.stringify(j);
+};
+const withDigest = (j: Record<string, unknown>) => {
+  j.digest = requestDigest(j as unknown as SigningRequest);
+};
+
+describe('offline signing', () => {
+  it('round-trips: request file → offline signature → verified import → execute-ready party signatures', async () => {
+    const { request, text } = await newRequest();
+    expect(JSON.parse(text)).toMatchObject({ format: 'canton-console/signing-request', version: 1, party, participantId: PARTICIPANT, threshold: 1 });
+    const inspection = await signer.inspect(text);
+    expect(inspection.localSigners).toEqual([k1.fingerprint]);
+    expect(inspection.preview?.summary.headline).toBe(`Transfer 42.0 Amulet from ${party} to ${BOB}`);
+
+    const out = await signer.sign(text);
+    expect(JSON.parse(out.text)).toMatchObject({ format: 'canton-console/signature-response', version: 1, requestDigest: request.digest, party });
+    expect(audit.list()[0]!.entry).toMatchObject({ decision: 'signed', channel: 'offline', fingerprint: k1.fingerprint });
+
+    const sigs = await importSignatureResponse(await parseSigningRequest(text), out.text);
+    expect(await ed.verifyAsync(Buffer.from(sigs[0]!.signature, 'base64'), Buffer.from(request.prepared.preparedTransactionHash, 'base64'), keys.publicKey(k1.fingerprint))).toBe(true);
+    const collector = new SignatureCollector(request);
+    expect((await collector.add(out.text)).status).toEqual({ threshold: 1, collected: [k1.fingerprint], missing: [], met: true });
+    assertMatchesSchema('PartySignatures', collector.partySignatures());
+  });
+
+  it('refuses on the offline machine: expired, not yet valid, altered, wrong version, invalid, wrong key, wrong party — each audited', async () => {
+    const { request, text } = await newRequest({ ttlMs: 60_000 });
+    const later = new Date(Date.now() + 120_000);
+    await expect(signer.sign(text, { now: later })).rejects.toMatchObject({ reason: 'REQUEST_EXPIRED' });
+    const future = await newRequest({ now: new Date(Date.now() + 3_600_000) });
+    await expect(signer.sign(future.text)).rejects.toMatchObject({ reason: 'REQUEST_NOT_YET_VALID' });
+    await expect(signer.sign(edit(request, (j) => (j.expiresAt = '2999-01-01T00:00:00.000Z')))).rejects.toMatchObject({ reason: 'DIGEST_MISMATCH' });
+    // a consistent digest does not help a forged hash: the transaction is re-hashed
+    const other = await prepareResponse(tokenTransfer({ sender: party, receiver: BOB, amount: '4200.0' }));
+    await expect(
+      signer.sign(edit(request, (j) => {
+        (j.prepared as Record<string, unknown>).preparedTransactionHash = other.preparedTransactionHash;
+        withDigest(j);
+      })),
+    ).rejects.toMatchObject({ reason: 'HASH_MISMATCH' });
+    await expect(signer.sign(edit(request, (j) => (j.version = 2)))).rejects.toMatchObject({ reason: 'UNKNOWN_FILE_VERSION' });
+    await expect(signer.sign(edit(request, (j) => delete j.party))).rejects.toMatchObject({ reason: 'NOT_A_VALID_FILE', message: expect.stringContaining('party') });
+    await expect(signer.sign('{"format":"something-else","version":1}')).rejects.toMatchObject({ reason: 'NOT_A_VALID_FILE' });
+    // signer entry whose public key is not the fingerprint's
+    const k2 = await keys.create('other');
+    created.add(k2.fingerprint);
+    await expect(
+      signer.sign(edit(request, (j) => {
+        (j.signers as Array<Record<string, unknown>>)[0]!.publicKeyBase64 = k2.publicKeyBase64;
+        withDigest(j);
+      })),
+    ).rejects.toMatchObject({ reason: 'NOT_A_VALID_FILE' });
+    // a key this machine does not hold / not among the signers
+    const foreign = { fingerprint: '1220' + '99'.repeat(32), publicKeyBase64: '' };
+    const ghost = await ed.getPublicKeyAsync(ed.utils.randomSecretKey());
+    const { cantonFingerprint } = await import('../../../src/services/signing/fingerprint.js');
+    foreign.fingerprint = await cantonFingerprint(ghost);
+    foreign.publicKeyBase64 = Buffer.from(ghost).toString('base64');
+    const notHere = edit(request, (j) => {
+      j.signers = [foreign];
+      withDigest(j);
+    });
+    await expect(signer.sign(notHere)).rejects.toMatchObject({ reason: 'WRONG_KEY', message: expect.stringMatching(/None of the request/) });
+    await expect(signer.sign(text, { fingerprints: [k2.fingerprint] })).rejects.toMatchObject({ reason: 'WRONG_KEY' });
+    // a party this key does not sign for
+    const forOther = await createSigningRequest({
+      prepared: await prepareResponse(tokenTransfer({ sender: BOB, receiver: party, amount: '1.0' })),
+      party: BOB,
+      signers: [signerOf(k1)],
+      participantId: PARTICIPANT,
+    });
+    await expect(signer.sign(forOther.text)).rejects.toMatchObject({ reason: 'PARTY_NOT_ATTACHED' });
+
+    expect(audit.list().map((r) => r.entry.reason)).toEqual([
+      'PARTY_NOT_ATTACHED',
+      'WRONG_KEY',
+      'WRONG_KEY',
+      'NOT_A_VALID_FILE',
+      'NOT_A_VALID_FILE',
+      'NOT_A_VALID_FILE',
+      'UNKNOWN_FILE_VERSION',
+      'HASH_MISMATCH',
+      'DIGEST_MISMATCH',
+      'REQUEST_NOT_YET_VALID',
+      'REQUEST_EXPIRED',
+    ]);
+    expect(audit.list().every((r) => r.entry.decision === 'refused' && r.entry.channel === 'offline')).toBe(true);
+  });
+
+  it('refuses a tampered transaction already when the request is created', async () => {
+    const prepared = await tampered(tokenTransfer({ sender: party, receiver: BOB, amount: '1.0' }), (tx) => {
+      tx.metadata!.transactionUuid = 'changed';
+    });
+    await expect(createSigningRequest({ prepared, party, signers: [signerOf(k1)], participantId: PARTICIPANT })).rejects.toMatchObject({
+      reason: 'HASH_MISMATCH',
+    });
+  });
+
+  it('refuses on import: other request, altered request, wrong party, foreign key, bad signature, expiry, version', async () => {
+    const { request, text } = await newRequest();
+    const out = await signer.sign(text);
+    const resp = JSON.parse(out.text) as Record<string, unknown> & { signatures: Array<Record<string, string>> };
+    const mut = (fn: (j: typeof resp) => void) => {
+      const j = JSON.parse(out.text) as typeof resp;
+      fn(j);
+      return JSON.stringify(j);
+    };
+    const second = await newRequest();
+    await expect(importSignatureResponse(second.request, out.text)).rejects.toMatchObject({ reason: 'DIGEST_MISMATCH', message: expect.stringMatching(/answers request/) });
+    const altered = { ...request, note: 'edited after signing' };
+    await expect(importSignatureResponse(altered, out.text)).rejects.toMatchObject({ reason: 'DIGEST_MISMATCH' });
+    await expect(importSignatureResponse(request, mut((j) => (j.party = BOB)))).rejects.toMatchObject({ reason: 'WRONG_PARTY' });
+    await expect(importSignatureResponse(request, mut((j) => (j.signatures[0]!.signedBy = '1220' + 'ab'.repeat(32))))).rejects.toMatchObject({
+      reason: 'WRONG_KEY',
+    });
+    const flipped = Buffer.from(resp.signatures[0]!.signature!, 'base64');
+    flipped[5] = flipped[5]! ^ 1;
+    await expect(importSignatureResponse(request, mut((j) => (j.signatures[0]!.signature = flipped.toString('base64'))))).rejects.toMatchObject({
+      reason: 'BAD_SIGNATURE',
+    });
+    await expect(importSignatureResponse(request, out.text, new Date(Date.now() + 2 * 3_600_000))).rejects.toMatchObject({ reason: 'REQUEST_EXPIRED' });
+    await expect(importSignatureResponse(request, mut((j) => (j.version = 3)))).rejects.toMatchObject({ reason: 'UNKNOWN_FILE_VERSION' });
+    await expect(importSignatureResponse(request, mut((j) => (j.signatures = [])))).rejects.toMatchObject({ reason: 'NOT_A_VALID_FILE' });
+    expect(await importSignatureResponse(request, out.text)).toHaveLength(1);
+  });
+
+  it('collects k-of-n signatures from several response files and reports when the threshold is met', async () => {
+    const k2 = await keys.create('Cold key 2');
+    const k3 = await keys.create('Cold key 3');
+    created.add(k2.fingerprint);
+    created.add(k3.fingerprint);
+    keys.attachParty(k2.fingerprint, party);
+    keys.attachParty(k3.fingerprint, party);
+    const { request, text } = await newRequest({ signers: [k1, k2, k3], threshold: 2 });
+    const fromK1 = await signer.sign(text, { fingerprints: [k1.fingerprint] });
+    const fromK3 = await signer.sign(text, { fingerprints: [k3.fingerprint] });
+
+    const collector = new SignatureCollector(request);
+    const first = await collector.add(fromK1.text);
+    expect(first.status).toEqual({ threshold: 2, collected: [k1.fingerprint], missing: [k2.fingerprint, k3.fingerprint], met: false });
+    expect(() => collector.partySignatures()).toThrow(/Only 1 of the 2/);
+    expect((await collector.add(fromK1.text)).alreadyCollected).toEqual([k1.fingerprint]);
+    const second = await collector.add(fromK3.text);
+    expect(second.status).toMatchObject({ met: true, missing: [k2.fingerprint] });
+    const ps = collector.partySignatures();
+    expect(ps.signatures[0]!.signatures.map((s) => s.signedBy)).toEqual([k1.fingerprint, k3.fingerprint]);
+    assertMatchesSchema('PartySignatures', ps);
+    // one file carrying several signatures works too
+    const both = await signer.sign(text, { fingerprints: [k1.fingerprint, k2.fingerprint] });
+    expect((await new SignatureCollector(request).add(both.text)).status.met).toBe(true);
+    await expect(createSigningRequest({ prepared: request.prepared, party, signers: [signerOf(k1)], threshold: 2, participantId: PARTICIPANT })).rejects.toMatchObject({
+      reason: 'NOT_A_VALID_FILE',
+    });
+  });
+});
