@@ -91,6 +91,7 @@ export const Codes = {
   UPDATE_NOT_FOUND: { code: 'UPDATE_NOT_FOUND', category: 11, grpc: Grpc.NOT_FOUND },
   PARTY_NOT_KNOWN_ON_LEDGER: { code: 'PARTY_NOT_KNOWN_ON_LEDGER', category: 11, grpc: Grpc.NOT_FOUND },
   PARTY_ALREADY_EXISTS: { code: 'PARTY_ALREADY_EXISTS', category: 10, grpc: Grpc.ALREADY_EXISTS },
+  USER_ALREADY_EXISTS: { code: 'USER_ALREADY_EXISTS', category: 10, grpc: Grpc.ALREADY_EXISTS },
   USER_NOT_FOUND: { code: 'USER_NOT_FOUND', category: 11, grpc: Grpc.NOT_FOUND },
   OFFSET_AFTER_LEDGER_END: { code: 'OFFSET_AFTER_LEDGER_END', category: 12, grpc: Grpc.OUT_OF_RANGE },
   OFFSET_OUT_OF_RANGE: { code: 'OFFSET_OUT_OF_RANGE', category: 8, grpc: Grpc.INVALID_ARGUMENT },

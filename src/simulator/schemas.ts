@@ -219,3 +219,44 @@ export const AdminAdvanceTimeSchema = z.object({
   to: z.string().optional(),
 });
 export const AdminPruneSchema = z.object({ pruneUpTo: offsetSchema });
+
+const ObjectMetaSchema = z.object({
+  resourceVersion: z.string().optional(),
+  annotations: z.record(z.string(), z.string()).optional(),
+});
+
+export const UserSchema = z.object({
+  id: z.string(),
+  primaryParty: z.string().optional(),
+  isDeactivated: z.boolean().optional(),
+  metadata: ObjectMetaSchema.optional(),
+  identityProviderId: z.string().optional(),
+  primaryPartyAuthentication: z.boolean().optional(),
+});
+
+const partyRight = z.object({ value: z.object({ party: z.string() }) });
+const noArgRight = z.object({ value: z.object({}) });
+export const RightSchema = z.object({
+  kind: z.union([
+    z.object({ CanActAs: partyRight }),
+    z.object({ CanReadAs: partyRight }),
+    z.object({ CanExecuteAs: partyRight }),
+    z.object({ CanExecuteAsAnyParty: noArgRight }),
+    z.object({ CanReadAsAnyParty: noArgRight }),
+    z.object({ IdentityProviderAdmin: noArgRight }),
+    z.object({ ParticipantAdmin: noArgRight }),
+    z.object({ Empty: z.object({}) }),
+  ]),
+});
+export type RightInput = z.infer<typeof RightSchema>;
+
+export const CreateUserRequestSchema = z.object({ user: UserSchema, rights: z.array(RightSchema).optional() });
+export const UpdateUserRequestSchema = z.object({
+  user: UserSchema,
+  updateMask: z.object({ paths: z.array(z.string()).optional() }),
+});
+export const UserRightsRequestSchema = z.object({
+  userId: z.string(),
+  rights: z.array(RightSchema).optional(),
+  identityProviderId: z.string().optional(),
+});
