@@ -7,8 +7,9 @@ export interface Clock {
   set(micros: bigint): void;
 }
 
-export function wallClock(): Clock {
-  let last = 0n;
+/** Wall clock; never returns a time at or before `notBefore` (e.g. the last stored record time). */
+export function wallClock(notBefore = 0n): Clock {
+  let last = notBefore;
   return {
     isStatic: false,
     nowMicros() {

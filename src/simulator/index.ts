@@ -1,7 +1,7 @@
 /** Public entry point of the embedded Canton ledger simulator. */
 import type { AddressInfo } from 'node:net';
 import { EventEmitter } from 'node:events';
-import { microsToIso, staticClock, wallClock } from './clock.js';
+import { isoToMicros, microsToIso, staticClock, wallClock } from './clock.js';
 import type { Clock } from './clock.js';
 import { SIMULATOR_LEDGER_API_VERSION } from './context.js';
 import type { SimContext } from './context.js';
@@ -51,7 +51,12 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
   if (isStatic) {
     const start = BigInt(store.meta.getOrInit('static_time', () => String(BigInt(Date.now()) * 1000n)));
     clock = staticClock(start, (t) => store.meta.set('static_time', String(t)));
-  } else clock = wallClock();
+  } else {
+    // keep record times monotonic across restarts even if the system clock went backwards
+    const end = store.ledgerEnd();
+    const lastUpdate = end > 0 ? store.updateByOffset(end) : undefined;
+    clock = wallClock(lastUpdate ? (isoToMicros(lastUpdate.recordTime) ?? 0n) : 0n);
+  }
 
   const sim: SimContext = {
     store,

@@ -82,6 +82,15 @@ describe('WebSocket streams (asyncapi channels)', () => {
     for (const m of conn.messages) expect(validUpdate(m)).toBe(true);
   });
 
+  it('/v2/updates/trees streams transaction trees (ledger effects)', async () => {
+    const end = await ledgerEnd(sim.url);
+    const conn = await open(sim.url, '/v2/updates/trees', { beginExclusive: 0, endInclusive: end, filter: wildcard(alice), verbose: true });
+    expect(await conn.closed).toBe(1000);
+    const v = asyncApi().schema('JsGetUpdateTreesResponse');
+    for (const m of conn.messages) expect(v(m), JSON.stringify(v.errors)).toBe(true);
+    expect(conn.messages.some((m) => 'TransactionTree' in (m as { update: object }).update)).toBe(true);
+  });
+
   it('/v2/state/active-contracts streams the ACS and closes', async () => {
     const conn = await open(sim.url, '/v2/state/active-contracts', { activeAtOffset: await ledgerEnd(sim.url), eventFormat: wildcard(alice) });
     expect(await conn.closed).toBe(1000);
