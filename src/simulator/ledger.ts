@@ -260,6 +260,7 @@ export class LedgerWriter {
           },
         };
         sim.store.markUnassigned(c.contractId, reassignmentId, u.target, offset, counter);
+        sim.store.insertReassignment({ contractId: c.contractId, offset, type: 'unassign', source: u.source, target: u.target, counter, reassignmentId });
       } else {
         const a = cmd.AssignCommand.value;
         const c = sim.store.contractByReassignment(a.reassignmentId);
@@ -292,6 +293,15 @@ export class LedgerWriter {
           },
         };
         sim.store.markAssigned(c.contractId, a.target);
+        sim.store.insertReassignment({
+          contractId: c.contractId,
+          offset,
+          type: 'assign',
+          source: a.source,
+          target: a.target,
+          counter: c.reassignmentCounter,
+          reassignmentId: a.reassignmentId,
+        });
       }
       sim.store.insertUpdate(update, now);
       sim.store.insertCompletion({

@@ -64,30 +64,46 @@ function acsEntry(sim: SimContext, c: ContractRow, fmt: ResolvedEventFormat, atO
   const m = matchEvent(fmt, stakeholdersOf(n), `${n.packageName}:${n.qualifiedName}`, n.implementedInterfaces);
   if (!m) return undefined;
   const ev = createdEvent(n, c.createdOffset, m, true, sim.registry);
-  const unassignedNow = c.unassignedId !== null && c.unassignedOffset !== null && c.unassignedOffset <= atOffset;
+  // Location at `atOffset`: the latest reassignment at or before it (none: where it was created).
+  const everReassigned = c.reassignmentCounter > 0 || c.unassignedId !== null;
+  const last = everReassigned ? sim.store.lastReassignment(c.contractId, atOffset) : undefined;
   let entry: S['JsContractEntry'];
-  if (unassignedNow && c.unassignedId !== null && c.unassignedTarget !== null && c.unassignedOffset !== null) {
+  if (last?.type === 'unassign') {
     entry = {
       JsIncompleteUnassigned: {
         createdEvent: ev,
         unassignedEvent: {
-          reassignmentId: c.unassignedId,
+          reassignmentId: last.reassignmentId,
           contractId: c.contractId,
           templateId: `${n.packageId}:${n.qualifiedName}`,
-          source: c.synchronizerId,
-          target: c.unassignedTarget,
-          reassignmentCounter: c.reassignmentCounter,
+          source: last.source,
+          target: last.target,
+          reassignmentCounter: last.counter,
           witnessParties: m.parties,
           packageName: n.packageName,
-          offset: c.unassignedOffset,
+          offset: last.offset,
           nodeId: 0,
         },
       },
     };
+  } else if (last?.type === 'assign') {
+    entry = { JsActiveContract: { createdEvent: ev, synchronizerId: last.target, reassignmentCounter: last.counter } };
   } else {
-    entry = { JsActiveContract: { createdEvent: ev, synchronizerId: c.synchronizerId, reassignmentCounter: c.reassignmentCounter } };
+    const createdOn = everReassigned ? (firstSource(sim, c.contractId) ?? c.synchronizerId) : c.synchronizerId;
+    entry = { JsActiveContract: { createdEvent: ev, synchronizerId: createdOn, reassignmentCounter: 0 } };
   }
   return { ...(c.workflowId ? { workflowId: c.workflowId } : {}), contractEntry: entry };
+}
+
+function firstSource(sim: SimContext, contractId: string): string | undefined {
+  // the earliest reassignment's source is the synchronizer the contract was created on
+  let probe = sim.store.lastReassignment(contractId, Number.MAX_SAFE_INTEGER);
+  let source = probe?.source;
+  while (probe) {
+    source = probe.source;
+    probe = sim.store.lastReassignment(contractId, probe.offset - 1);
+  }
+  return source;
 }
 
 /** Active contracts at `atOffset` visible through `fmt`, in creation order. */

@@ -37,6 +37,16 @@ export interface PartyRow {
   metadata: { resourceVersion?: string; annotations?: Record<string, string> };
 }
 
+export interface ReassignmentRow {
+  contractId: string;
+  offset: number;
+  type: 'unassign' | 'assign';
+  source: string;
+  target: string;
+  counter: number;
+  reassignmentId: string;
+}
+
 export class LedgerStore {
   readonly meta: MetaStore;
   private readonly s;
@@ -73,6 +83,12 @@ export class LedgerStore {
       ),
       contractByReassignment: db.prepare('SELECT * FROM contracts WHERE unassigned_id = ?'),
       deleteArchivedUpTo: db.prepare('DELETE FROM contracts WHERE archived_offset IS NOT NULL AND archived_offset <= ?'),
+      insertReassignment: db.prepare(
+        'INSERT INTO reassignments (contract_id, offset, type, source, target, counter, reassignment_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      lastReassignment: db.prepare(
+        'SELECT * FROM reassignments WHERE contract_id = ? AND offset <= ? ORDER BY offset DESC LIMIT 1',
+      ),
       insertCompletion: db.prepare('INSERT INTO completions (offset, payload) VALUES (?, ?)'),
       completionsAfter: db.prepare('SELECT payload FROM completions WHERE offset > ? AND offset <= ? ORDER BY offset ASC LIMIT ?'),
       deleteCompletionsUpTo: db.prepare('DELETE FROM completions WHERE offset <= ?'),
@@ -168,6 +184,19 @@ export class LedgerStore {
   contractByReassignment(reassignmentId: string): ContractRow | undefined {
     const r = this.s.contractByReassignment.get(reassignmentId) as ContractDbRow | undefined;
     return r ? toContract(r) : undefined;
+  }
+
+  insertReassignment(r: ReassignmentRow): void {
+    this.s.insertReassignment.run(r.contractId, r.offset, r.type, r.source, r.target, r.counter, r.reassignmentId);
+  }
+  /** The latest reassignment of a contract at or before `atOffset`. */
+  lastReassignment(contractId: string, atOffset: number): ReassignmentRow | undefined {
+    const r = this.s.lastReassignment.get(contractId, atOffset) as
+      | { contract_id: string; offset: number; type: 'unassign' | 'assign'; source: string; target: string; counter: number; reassignment_id: string }
+      | undefined;
+    return r
+      ? { contractId: r.contract_id, offset: r.offset, type: r.type, source: r.source, target: r.target, counter: r.counter, reassignmentId: r.reassignment_id }
+      : undefined;
   }
 
   insertCompletion(c: StoredCompletion): void {

@@ -46,6 +46,17 @@ CREATE TABLE IF NOT EXISTS dedup (
   submission_id TEXT,
   update_id     TEXT NOT NULL
 );
+-- Reassignment history per contract (for the ACS at past offsets).
+CREATE TABLE IF NOT EXISTS reassignments (
+  contract_id     TEXT NOT NULL,
+  offset          INTEGER NOT NULL,
+  type            TEXT NOT NULL,
+  source          TEXT NOT NULL,
+  target          TEXT NOT NULL,
+  counter         INTEGER NOT NULL,
+  reassignment_id TEXT NOT NULL,
+  PRIMARY KEY (contract_id, offset)
+);
 CREATE TABLE IF NOT EXISTS parties (
   party      TEXT PRIMARY KEY,
   offset     INTEGER NOT NULL,

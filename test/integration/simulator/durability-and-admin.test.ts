@@ -75,6 +75,13 @@ describe('durability, reassignment, pruning and time', () => {
     // the contract is usable on the new synchronizer
     const t = await submitTx(sim.url, [alice], [exercise(IOU, cid, 'Iou_Describe')]);
     expect(t.offset).toBeGreaterThan(0);
+    // the ACS at past offsets shows where the contract was then
+    const unOffset = (un.json as { reassignment: { offset: number } }).reassignment.offset;
+    const asOffset = (as.json as { reassignment: { offset: number } }).reassignment.offset;
+    const entryAt = async (o: number) => (await acs(sim.url, wildcard(alice), o))[0]?.contractEntry as Record<string, { synchronizerId?: string; reassignmentCounter?: number }>;
+    expect((await entryAt(unOffset - 1)).JsActiveContract).toMatchObject({ synchronizerId: syncs[0], reassignmentCounter: 0 });
+    expect(Object.keys(await entryAt(unOffset))).toEqual(['JsIncompleteUnassigned']);
+    expect((await entryAt(asOffset)).JsActiveContract).toMatchObject({ synchronizerId: syncs[1], reassignmentCounter: 1 });
     const stream = await updates(sim.url, { beginExclusive: 0, filter: wildcard(alice) });
     const kinds = (stream.json as { update: object }[]).map((u) => Object.keys(u.update)[0]);
     expect(kinds.filter((k) => k === 'Reassignment')).toHaveLength(2);
