@@ -260,3 +260,30 @@ export const UserRightsRequestSchema = z.object({
   rights: z.array(RightSchema).optional(),
   identityProviderId: z.string().optional(),
 });
+
+export const UpdatePartyDetailsRequestSchema = z.object({
+  partyDetails: z.object({
+    party: z.string(),
+    isLocal: z.boolean().optional(),
+    localMetadata: ObjectMetaSchema.optional(),
+    identityProviderId: z.string().optional(),
+  }),
+  updateMask: z.object({ paths: z.array(z.string()).optional() }),
+});
+
+export const GetPreferredPackagesRequestSchema = z.object({
+  packageVettingRequirements: z.array(z.object({ parties: z.array(z.string()), packageName: z.string() })),
+  synchronizerId: z.string().optional(),
+  vettingValidAt: z.string().optional(),
+});
+
+export const ListVettedPackagesRequestSchema = z.object({
+  packageMetadataFilter: z
+    .object({ packageIds: z.array(z.string()).optional(), packageNamePrefixes: z.array(z.string()).optional() })
+    .optional(),
+  topologyStateFilter: z
+    .object({ participantIds: z.array(z.string()).optional(), synchronizerIds: z.array(z.string()).optional() })
+    .optional(),
+  pageToken: z.string().optional(),
+  pageSize: z.number().int().optional(),
+});

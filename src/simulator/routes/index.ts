@@ -6,7 +6,7 @@ import { registerAdminRoutes } from './admin.js';
 import { registerCommandRoutes } from './commands.js';
 import { registerContractRoutes } from './contracts.js';
 import { registerPackageRoutes } from './packages.js';
-import { registerPartyRoutes } from './parties.js';
+import { registerPartyRoutes, registerPartyUpdateRoute } from './parties.js';
 import { registerStateRoutes } from './state.js';
 import { registerSystemRoutes } from './system.js';
 import { registerUpdateRoutes } from './updates.js';
@@ -24,6 +24,7 @@ export function registerAllRoutes(router: Router, sim: SimContext): Ledger {
   registerUpdateRoutes(router, sim);
   registerContractRoutes(router, sim);
   registerPartyRoutes(router, sim, writer);
+  registerPartyUpdateRoute(router, sim);
   registerUserRoutes(router, sim);
   registerPackageRoutes(router, sim);
   registerAdminRoutes(router, sim);

@@ -6,7 +6,9 @@ import type { LedgerWriter } from '../ledger.js';
 import type { PartyRow } from '../store/ledger-store.js';
 import type { Router } from '../router.js';
 import { ok } from '../router.js';
-import { AllocatePartyRequestSchema } from '../schemas.js';
+import { AllocatePartyRequestSchema, UpdatePartyDetailsRequestSchema } from '../schemas.js';
+import { CantonError } from '../errors.js';
+import { grantActAs } from './users.js';
 import { body, decodeToken, encodeToken } from './common.js';
 
 type S = v3_5.components['schemas'];
@@ -21,12 +23,14 @@ export const partyDetails = (p: PartyRow): S['PartyDetails'] => ({
 export function registerPartyRoutes(router: Router, sim: SimContext, writer: LedgerWriter): void {
   router.add('POST', '/v2/parties', async (ctx) => {
     const req = await body(ctx, AllocatePartyRequestSchema);
+    if (req.userId) grantActAs(sim, req.userId, undefined); // fails before allocating if the user is unknown
     const p = writer.allocateParty({
       ...(req.partyIdHint !== undefined ? { partyIdHint: req.partyIdHint } : {}),
       ...(req.localMetadata?.annotations ? { annotations: req.localMetadata.annotations } : {}),
       ...(req.identityProviderId !== undefined ? { identityProviderId: req.identityProviderId } : {}),
       ...(req.synchronizerId !== undefined ? { synchronizerId: req.synchronizerId } : {}),
     });
+    if (req.userId) grantActAs(sim, req.userId, p.party);
     const res: S['AllocatePartyResponse'] = { partyDetails: partyDetails(p) };
     return ok(res);
   });
@@ -52,6 +56,31 @@ export function registerPartyRoutes(router: Router, sim: SimContext, writer: Led
     const wanted = [ctx.params.party ?? '', ...ctx.query.getAll('parties').flatMap((p) => p.split(','))].filter(Boolean);
     const found = wanted.map((w) => sim.store.party(w)).filter((p): p is PartyRow => p !== undefined);
     const res: S['GetPartiesResponse'] = { partyDetails: found.map(partyDetails) };
+    return ok(res);
+  });
+}
+
+export function registerPartyUpdateRoute(router: Router, sim: SimContext): void {
+  router.add('PATCH', '/v2/parties/{party}', async (ctx) => {
+    const party = ctx.params.party ?? '';
+    const req = await body(ctx, UpdatePartyDetailsRequestSchema);
+    if (req.partyDetails.party !== party)
+      throw new CantonError('INVALID_ARGUMENT', `partyDetails.party '${req.partyDetails.party}' does not match the path '${party}'`);
+    const p = sim.store.party(party);
+    if (!p) throw new CantonError('PARTY_NOT_KNOWN_ON_LEDGER', `Party not known on ledger: ${party}`, { context: { party } });
+    let metadata = p.metadata;
+    for (const path of req.updateMask.paths ?? []) {
+      if (['local_metadata', 'localMetadata', 'local_metadata.annotations', 'localMetadata.annotations'].includes(path)) {
+        const given = req.partyDetails.localMetadata;
+        if (given?.resourceVersion && given.resourceVersion !== (p.metadata.resourceVersion ?? '0'))
+          throw new CantonError('INVALID_ARGUMENT', `Concurrent update: resourceVersion ${given.resourceVersion} is stale`, {
+            context: { party },
+          });
+        metadata = { resourceVersion: String(Number(p.metadata.resourceVersion ?? '0') + 1), annotations: given?.annotations ?? {} };
+      } else throw new CantonError('INVALID_FIELD', `Invalid field update_mask: unknown path '${path}'`, { context: { field: 'updateMask' } });
+    }
+    sim.store.updatePartyMetadata(party, metadata);
+    const res: S['UpdatePartyDetailsResponse'] = { partyDetails: partyDetails({ ...p, metadata }) };
     return ok(res);
   });
 }

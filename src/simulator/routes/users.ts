@@ -56,6 +56,16 @@ function requireKnownParties(sim: SimContext, rights: RightInput[]): void {
   }
 }
 
+/** Grants CanActAs(party) to an existing user (party undefined: only checks the user exists). */
+export function grantActAs(sim: SimContext, userId: string, party: string | undefined): void {
+  const u = loadUser(sim, userId);
+  if (!u) throw userNotFound(userId);
+  if (party === undefined) return;
+  const right: RightInput = { kind: { CanActAs: { value: { party } } } };
+  if (u.rights.some((r) => rightKey(r) === rightKey(right))) return;
+  sim.store.userPut(userId, { user: u.user, rights: [...u.rights, right] } satisfies StoredUser);
+}
+
 export function registerUserRoutes(router: Router, sim: SimContext): void {
   router.add('GET', '/v2/authenticated-user', (ctx) => {
     const res: S['GetUserResponse'] = { user: userRecord(sim, ctx.user) };

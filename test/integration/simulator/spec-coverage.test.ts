@@ -58,6 +58,35 @@ describe('spec coverage of the remaining operations', () => {
     expect((ok.json as { activeContracts: unknown[] }).activeContracts.length).toBeGreaterThan(0);
   });
 
+  it('party metadata update, allocation for a user, preferred packages, vetted packages', async () => {
+    const upd = await call(sim.url, 'PATCH', '/v2/parties/{party}', {
+      path: `/v2/parties/${encodeURIComponent(alice)}`,
+      body: { partyDetails: { party: alice, localMetadata: { annotations: { team: 'ops' } } }, updateMask: { paths: ['local_metadata.annotations'], unknownFields: { fields: {} } } },
+    });
+    expect((upd.json as { partyDetails: { localMetadata: { annotations: Record<string, string> } } }).partyDetails.localMetadata.annotations).toEqual({ team: 'ops' });
+    const noUser = await call(sim.url, 'POST', '/v2/parties', { body: { partyIdHint: 'ForNobody', userId: 'nobody' } });
+    expect(noUser.status).toBe(404);
+    await call(sim.url, 'POST', '/v2/users', { body: { user: { id: 'carol-user' } } });
+    const forUser = await call(sim.url, 'POST', '/v2/parties', { body: { partyIdHint: 'Carol', userId: 'carol-user' } });
+    const carol = (forUser.json as { partyDetails: { party: string } }).partyDetails.party;
+    const rights = await call(sim.url, 'GET', '/v2/users/{user-id}/rights', { path: '/v2/users/carol-user/rights' });
+    expect((rights.json as { rights: unknown[] }).rights).toEqual([{ kind: { CanActAs: { value: { party: carol } } } }]);
+    const pref = await call(sim.url, 'POST', '/v2/interactive-submission/preferred-packages', {
+      body: { packageVettingRequirements: [{ packageName: 'simulator-demo', parties: [alice, bank] }] },
+    });
+    expect((pref.json as { packageReferences: { packageName: string; packageVersion: string }[] }).packageReferences).toMatchObject([{ packageName: 'simulator-demo', packageVersion: '1.0.0' }]);
+    const prefV = await call(sim.url, 'GET', '/v2/interactive-submission/preferred-package-version', {
+      path: `/v2/interactive-submission/preferred-package-version?package-name=simulator-demo&parties=${encodeURIComponent(alice)}`,
+    });
+    expect(prefV.status).toBe(200);
+    const missing = await call(sim.url, 'POST', '/v2/interactive-submission/preferred-packages', {
+      body: { packageVettingRequirements: [{ packageName: 'nope', parties: [alice] }] },
+    });
+    expect(missing.status).toBe(404);
+    const vet = await call(sim.url, 'POST', '/v2/package-vetting/list', { body: {} });
+    expect((vet.json as { vettedPackages: unknown[] }).vettedPackages).toHaveLength(2);
+  });
+
   it('demo seed gives a console something to show', async () => {
     const parties = ((await call(sim.url, 'GET', '/v2/parties')).json as { partyDetails: { party: string }[] }).partyDetails.map((p) => p.party.split('::')[0]);
     expect(parties).toEqual(expect.arrayContaining(['Alice', 'Bob', 'Bank']));
