@@ -1,12 +1,12 @@
 /**
  * `npm start`: builds what is stale, then launches Electron when its binary is present, otherwise
- * the browser host in demo mode. Electron is probed on disk, never imported: importing it without
- * its binary triggers a download attempt.
+ * the browser host in demo mode.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { electronBinary } from './launch-probe.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -27,14 +27,6 @@ function isStale(output: string, inputs: string[]): boolean {
   return inputs.some((dir) => newestMtime(path.join(ROOT, dir)) > built);
 }
 
-/** Path of the Electron executable if it was downloaded, else null. */
-export function electronBinary(root = ROOT): string | null {
-  const pkg = path.join(root, 'node_modules', 'electron');
-  const pathFile = path.join(pkg, 'path.txt');
-  if (!existsSync(pathFile)) return null;
-  const exe = path.join(pkg, 'dist', readFileSync(pathFile, 'utf8').trim());
-  return existsSync(exe) ? exe : null;
-}
 
 async function main() {
   const args = process.argv.slice(2);
@@ -43,7 +35,7 @@ async function main() {
     process.stdout.write('building renderer…\n');
     await buildRenderer();
   }
-  const electron = electronBinary();
+  const electron = electronBinary(ROOT);
   if (electron) {
     const { buildElectron } = await import('../../scripts/build-electron.js');
     if (isStale(path.join(ROOT, 'dist/electron/main.cjs'), ['electron', 'src'])) await buildElectron();

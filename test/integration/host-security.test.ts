@@ -11,6 +11,7 @@ import { ConsoleClient } from '../../src/ipc/client.js';
 import { WebSocketTransport, type WsLike } from '../../src/ipc/ws-transport.js';
 import type { Handlers, SubscriptionHandlers } from '../../src/ipc/router.js';
 import { ConsoleError } from '../../src/ipc/errors.js';
+import { withHandlers, withSubscriptions } from '../support/handlers.js';
 
 let host: RunningHost;
 let dir: string;
@@ -30,8 +31,8 @@ const handlers = {
   'dashboard.snapshot': async () => {
     throw new ConsoleError('LEDGER_API_ERROR', 'boom', { code: 'X', cause: 'y', context: { a: 'b' } });
   },
-} satisfies Handlers;
-const subs: SubscriptionHandlers = {
+} satisfies Partial<Handlers>;
+const subs: Partial<SubscriptionHandlers> = {
   'dashboard.live': (_p, emit) => {
     const t = setInterval(() => emit({ ok: false, error: { code: 'UNREACHABLE', message: 'tick' } }), 20);
     return () => clearInterval(t);
@@ -42,7 +43,7 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'host-test-'));
   writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>t</title>');
   writeFileSync(path.join(os.tmpdir(), 'secret-outside.txt'), 'secret');
-  host = await startHost({ router: createRouter(handlers, subs), staticDir: dir });
+  host = await startHost({ router: createRouter(withHandlers(handlers), withSubscriptions(subs)), staticDir: dir });
 });
 afterAll(async () => {
   await host.close();

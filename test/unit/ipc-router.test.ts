@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createRouter, type Handlers, type SubscriptionHandlers } from '../../src/ipc/router.js';
+import { createRouter, type Handlers } from '../../src/ipc/router.js';
 import { channels, subscriptions } from '../../src/ipc/contract.js';
+import { withHandlers, withSubscriptions } from '../support/handlers.js';
 
 const profile = { id: 'p1', name: 'P', kind: 'remote' as const, ledgerApiUrl: 'http://x', validatorApiUrl: null, hasToken: false };
 function makeRouter(overrides: Partial<Handlers> = {}) {
-  const handlers: Handlers = {
+  const handlers: Partial<Handlers> = {
     'app.info': async () => ({ name: 'n', version: 'v', transport: 'electron', demoMode: true }),
     'profiles.list': async () => ({ profiles: [profile], activeId: 'p1' }),
     'profiles.save': async () => profile,
@@ -15,8 +16,7 @@ function makeRouter(overrides: Partial<Handlers> = {}) {
     },
     ...overrides,
   };
-  const subs: SubscriptionHandlers = { 'dashboard.live': () => () => {} };
-  return createRouter(handlers, subs);
+  return createRouter(withHandlers(handlers), withSubscriptions({}));
 }
 
 describe('IPC router', () => {
