@@ -158,3 +158,15 @@ export class CantonError extends Error {
 export class DecodeError extends Error {}
 
 export const notFound = (what: string): CantonError => new CantonError('NOT_FOUND', what);
+
+export const partyNotKnown = (party: string): CantonError =>
+  new CantonError('PARTY_NOT_KNOWN_ON_LEDGER', `Party not known on ledger: ${party}`, {
+    context: { party },
+    resources: [['PARTY', party]],
+  });
+
+export const contractNotFound = (contractId: string): CantonError =>
+  new CantonError('CONTRACT_NOT_FOUND', `Contract could not be found with id ${contractId}`, {
+    context: { contractId },
+    resources: [['CONTRACT_ID', contractId]],
+  });

@@ -124,6 +124,15 @@ export function updateFormatOfRequest(req: GetUpdatesRequestInput, registry: Pac
   return { transactions: { shape: legacyShape, events }, reassignments: events };
 }
 
+/** Wildcard (all templates) for each of `parties`. */
+export function wildcardFormat(parties: string[]): ResolvedEventFormat {
+  return {
+    byParty: new Map(parties.map((p) => [p, { wildcard: true, wildcardBlob: false, templates: new Map(), interfaces: new Map() }])),
+    any: undefined,
+    verbose: false,
+  };
+}
+
 /** Which of `candidates` the format selects for an event of `templateKey` implementing `interfaces`. */
 export interface Match {
   parties: string[];

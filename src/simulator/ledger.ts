@@ -4,7 +4,7 @@
  */
 import type { SimContext } from './context.js';
 import { microsToIso } from './clock.js';
-import { CantonError } from './errors.js';
+import { CantonError, contractNotFound, partyNotKnown } from './errors.js';
 import { PARTY_HINT_RE, randomHex, updateIdFor } from './ids.js';
 import type { StoredCompletion, StoredReassignment, StoredTopology, StoredTransaction } from './model.js';
 import { stakeholdersOf } from './model.js';
@@ -110,12 +110,7 @@ export class LedgerWriter {
     if (cmds.commands.length === 0)
       throw new CantonError('MISSING_FIELD', 'The commands field is empty', { context: { field: 'commands' } });
     const readAs = cmds.readAs ?? [];
-    for (const p of [...cmds.actAs, ...readAs])
-      if (!sim.store.party(p))
-        throw new CantonError('PARTY_NOT_KNOWN_ON_LEDGER', `Party not known on ledger: ${p}`, {
-          context: { party: p },
-          resources: [['PARTY', p]],
-        });
+    for (const p of [...cmds.actAs, ...readAs]) if (!sim.store.party(p)) throw partyNotKnown(p);
     if (cmds.synchronizerId && !sim.synchronizers.some((s) => s.id === cmds.synchronizerId))
       throw new CantonError('SYNCHRONIZER_NOT_FOUND', `Unknown synchronizer ${cmds.synchronizerId}`, {
         context: { synchronizerId: cmds.synchronizerId },
@@ -203,8 +198,7 @@ export class LedgerWriter {
       throw new CantonError('INVALID_ARGUMENT', 'Exactly one reassignment command must be submitted', { context: { field: 'commands' } });
     const cmd = (rc.commands[0] as ReassignmentCommandsInput['commands'][number]).command;
     if ('Empty' in cmd) throw new CantonError('MISSING_FIELD', 'The reassignment command is empty', { context: { field: 'command' } });
-    if (!sim.store.party(rc.submitter))
-      throw new CantonError('PARTY_NOT_KNOWN_ON_LEDGER', `Party not known on ledger: ${rc.submitter}`, { context: { party: rc.submitter } });
+    if (!sim.store.party(rc.submitter)) throw partyNotKnown(rc.submitter);
     const checkSync = (id: string): void => {
       if (!sim.synchronizers.some((s) => s.id === id))
         throw new CantonError('SYNCHRONIZER_NOT_FOUND', `Unknown synchronizer ${id}`, { context: { synchronizerId: id } });
@@ -225,9 +219,7 @@ export class LedgerWriter {
         const u = cmd.UnassignCommand.value;
         const c = sim.store.contract(u.contractId);
         if (!c || c.archivedOffset !== null || c.unassignedId !== null || !stakeholdersOf(c.node).includes(rc.submitter))
-          throw new CantonError('CONTRACT_NOT_FOUND', `Contract could not be found with id ${u.contractId}`, {
-            context: { contractId: u.contractId },
-          });
+          throw contractNotFound(u.contractId);
         if (c.synchronizerId !== u.source)
           throw new CantonError('INVALID_ARGUMENT', `Contract ${u.contractId} is assigned to ${c.synchronizerId}, not ${u.source}`, {
             context: { contractId: u.contractId },

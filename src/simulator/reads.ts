@@ -4,7 +4,7 @@ import type { SimContext } from './context.js';
 import { CantonError } from './errors.js';
 import type { ResolvedEventFormat } from './filters.js';
 import { matchEvent } from './filters.js';
-import type { ContractRow, StoredUpdate } from './model.js';
+import type { ContractRow, StoredCompletion, StoredUpdate } from './model.js';
 import { stakeholdersOf } from './model.js';
 import { createdEvent } from './projection.js';
 
@@ -38,6 +38,19 @@ export function scanUpdates(
         upper = u.offset - 1;
         if (!visit(u)) return;
       }
+    }
+  }
+}
+
+/** Visits stored completions in (begin, end] in order; stops when `visit` returns false. */
+export function scanCompletions(sim: SimContext, beginExclusive: number, endInclusive: number, visit: (c: StoredCompletion) => boolean): void {
+  let cursor = beginExclusive;
+  while (cursor < endInclusive) {
+    const batch = sim.store.completions(cursor, endInclusive, 256);
+    if (batch.length === 0) return;
+    for (const c of batch) {
+      cursor = c.offset;
+      if (!visit(c)) return;
     }
   }
 }
@@ -89,21 +102,11 @@ function acsEntry(sim: SimContext, c: ContractRow, fmt: ResolvedEventFormat, atO
   } else if (last?.type === 'assign') {
     entry = { JsActiveContract: { createdEvent: ev, synchronizerId: last.target, reassignmentCounter: last.counter } };
   } else {
-    const createdOn = everReassigned ? (firstSource(sim, c.contractId) ?? c.synchronizerId) : c.synchronizerId;
+    // before its first reassignment a contract is on the synchronizer it was created on (that one's source)
+    const createdOn = everReassigned ? (sim.store.firstReassignment(c.contractId)?.source ?? c.synchronizerId) : c.synchronizerId;
     entry = { JsActiveContract: { createdEvent: ev, synchronizerId: createdOn, reassignmentCounter: 0 } };
   }
   return { ...(c.workflowId ? { workflowId: c.workflowId } : {}), contractEntry: entry };
-}
-
-function firstSource(sim: SimContext, contractId: string): string | undefined {
-  // the earliest reassignment's source is the synchronizer the contract was created on
-  let probe = sim.store.lastReassignment(contractId, Number.MAX_SAFE_INTEGER);
-  let source = probe?.source;
-  while (probe) {
-    source = probe.source;
-    probe = sim.store.lastReassignment(contractId, probe.offset - 1);
-  }
-  return source;
 }
 
 /** Active contracts at `atOffset` visible through `fmt`, in creation order. */

@@ -3,7 +3,7 @@
  * transaction tree (pre-order node ids), enforcing authorization, visibility, keys and ensure clauses.
  * It only reads the store; the caller persists the result in the same SQLite transaction.
  */
-import { CantonError } from '../errors.js';
+import { CantonError, contractNotFound, partyNotKnown } from '../errors.js';
 import { contractIdFor, sha256Hex } from '../ids.js';
 import type { CreatedNode, ExercisedNode, LfValue, TxNode } from '../model.js';
 import { stakeholdersOf } from '../model.js';
@@ -65,9 +65,7 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
 
   const knownParty = (p: string): boolean => env.store.party(p) !== undefined;
   const requireKnown = (ps: string[]): void => {
-    for (const p of ps)
-      if (!knownParty(p))
-        throw new CantonError('PARTY_NOT_KNOWN_ON_LEDGER', `Party not known on ledger: ${p}`, { context: { party: p } });
+    for (const p of ps) if (!knownParty(p)) throw partyNotKnown(p);
   };
 
   const useSynchronizer = (sid: string): void => {
@@ -82,10 +80,7 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
 
   const lookup = (cid: string, visibleTo: Set<string>): ActiveContract => {
     const notFound = (): never => {
-      throw new CantonError('CONTRACT_NOT_FOUND', `Contract could not be found with id ${cid}`, {
-        context: { contractId: cid },
-        resources: [['CONTRACT_ID', cid]],
-      });
+      throw contractNotFound(cid);
     };
     if (consumed.has(cid)) notFound();
     const l = local.get(cid);

@@ -1,8 +1,8 @@
 /** Command submission and completions. */
 import type { v3_5 } from '@canton-network/core-ledger-client-types';
 import type { SimContext } from '../context.js';
-import type { ResolvedEventFormat, ResolvedTransactionFormat } from '../filters.js';
-import { resolveEventFormat, resolveTransactionFormat } from '../filters.js';
+import type { ResolvedTransactionFormat } from '../filters.js';
+import { resolveEventFormat, resolveTransactionFormat, wildcardFormat } from '../filters.js';
 import type { LedgerWriter } from '../ledger.js';
 import type { StoredCompletion, StoredTransaction } from '../model.js';
 import { projectReassignment, projectTransaction, projectTree } from '../projection.js';
@@ -16,15 +16,10 @@ import {
   SubmitAndWaitForTransactionSchema,
   SubmitReassignmentSchema,
 } from '../schemas.js';
+import { scanCompletions } from '../reads.js';
 import { body, checkBegin, limitParam, listCap, synchronizerTimes, tooMany } from './common.js';
 
 type S = v3_5.components['schemas'];
-
-const wildcardFor = (parties: string[]): ResolvedEventFormat => ({
-  byParty: new Map(parties.map((p) => [p, { wildcard: true, wildcardBlob: false, templates: new Map(), interfaces: new Map() }])),
-  any: undefined,
-  verbose: false,
-});
 
 function emptyTransaction(tx: StoredTransaction): S['JsTransaction'] {
   return {
@@ -77,7 +72,7 @@ export function registerCommandRoutes(router: Router, sim: SimContext, writer: L
     const req = await body(ctx, SubmitAndWaitForTransactionSchema);
     const tf: ResolvedTransactionFormat = req.transactionFormat
       ? resolveTransactionFormat(req.transactionFormat, sim.registry)
-      : { shape: 'ACS_DELTA', events: wildcardFor(req.commands.actAs) };
+      : { shape: 'ACS_DELTA', events: wildcardFormat(req.commands.actAs) };
     const r = writer.submitCommands(req.commands, ctx.user);
     const res: S['JsSubmitAndWaitForTransactionResponse'] = {
       transaction: projectTransaction(r.tx, tf, sim.registry) ?? emptyTransaction(r.tx),
@@ -88,7 +83,7 @@ export function registerCommandRoutes(router: Router, sim: SimContext, writer: L
   router.add('POST', '/v2/commands/submit-and-wait-for-transaction-tree', async (ctx) => {
     const cmds = await body(ctx, JsCommandsSchema);
     const r = writer.submitCommands(cmds, ctx.user);
-    const tree = projectTree(r.tx, wildcardFor(cmds.actAs), sim.registry);
+    const tree = projectTree(r.tx, wildcardFormat(cmds.actAs), sim.registry);
     const res: S['JsSubmitAndWaitForTransactionTreeResponse'] = {
       transactionTree: tree ?? {
         updateId: r.tx.updateId,
@@ -112,7 +107,7 @@ export function registerCommandRoutes(router: Router, sim: SimContext, writer: L
 
   router.add('POST', '/v2/commands/submit-and-wait-for-reassignment', async (ctx) => {
     const req = await body(ctx, SubmitAndWaitForReassignmentSchema);
-    const fmt = req.eventFormat ? resolveEventFormat(req.eventFormat, sim.registry) : wildcardFor([req.reassignmentCommands.submitter]);
+    const fmt = req.eventFormat ? resolveEventFormat(req.eventFormat, sim.registry) : wildcardFormat([req.reassignmentCommands.submitter]);
     const r = writer.submitReassignment(req.reassignmentCommands, ctx.user);
     const projected = projectReassignment(r, fmt, sim.registry);
     const res: S['JsSubmitAndWaitForReassignmentResponse'] = {
@@ -146,19 +141,19 @@ export function registerCommandRoutes(router: Router, sim: SimContext, writer: L
     const cap = listCap(sim, limit);
     const set = new Set(parties);
     const out: S['CompletionStreamResponse'][] = [];
-    let cursor = beginExclusive;
-    while (cursor < end) {
-      const batch = sim.store.completions(cursor, end, 500);
-      if (batch.length === 0) break;
-      for (const c of batch) {
-        cursor = c.offset;
-        if (!completionVisible(c, set, userId)) continue;
-        if (out.length >= cap.take) {
-          if (cap.strict) throw tooMany(sim);
-          return out;
-        }
-        out.push(completionJson(c));
+    let overflow = false;
+    scanCompletions(sim, beginExclusive, end, (c) => {
+      if (!completionVisible(c, set, userId)) return true;
+      if (out.length >= cap.take) {
+        overflow = true;
+        return false;
       }
+      out.push(completionJson(c));
+      return true;
+    });
+    if (overflow) {
+      if (cap.strict) throw tooMany(sim);
+      return out;
     }
     if (out.length < cap.take && end > beginExclusive)
       out.push({ completionResponse: { OffsetCheckpoint: { value: { offset: end, synchronizerTimes: synchronizerTimes(sim) } } } });

@@ -1,7 +1,7 @@
 /** Active contracts (stream-as-list and pages), events by contract id, contract by id. */
 import type { v3_5 } from '@canton-network/core-ledger-client-types';
 import type { SimContext } from '../context.js';
-import { CantonError } from '../errors.js';
+import { CantonError, contractNotFound } from '../errors.js';
 import type { ResolvedEventFormat } from '../filters.js';
 import { matchEvent, resolveEventFormat } from '../filters.js';
 import type { GetActiveContractsRequestInput } from '../schemas.js';
@@ -108,11 +108,7 @@ export function registerContractRoutes(router: Router, sim: SimContext): void {
     const c = sim.store.contract(req.contractId);
     const parties = req.queryingParties ?? [];
     const visible = c && (parties.length === 0 || stakeholdersOf(c.node).some((p) => parties.includes(p)));
-    if (!c || !visible)
-      throw new CantonError('CONTRACT_NOT_FOUND', `Contract could not be found with id ${req.contractId}`, {
-        context: { contractId: req.contractId },
-        resources: [['CONTRACT_ID', req.contractId]],
-      });
+    if (!c || !visible) throw contractNotFound(req.contractId);
     const witnesses = parties.length === 0 ? stakeholdersOf(c.node) : stakeholdersOf(c.node).filter((p) => parties.includes(p));
     const res: S['GetContractResponse'] = {
       createdEvent: createdEvent(c.node, c.createdOffset, { parties: witnesses, blob: true, views: [] }, true, sim.registry),

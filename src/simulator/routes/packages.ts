@@ -1,7 +1,7 @@
 /** Read-only package endpoints over the built-in packages (uploading DARs is not supported). */
 import type { v3_5 } from '@canton-network/core-ledger-client-types';
 import type { SimContext } from '../context.js';
-import { CantonError } from '../errors.js';
+import { CantonError, partyNotKnown } from '../errors.js';
 import { canonicalJson } from '../packages/canonical.js';
 import { decodeJson } from '../http.js';
 import type { RequestCtx, Router } from '../router.js';
@@ -32,8 +32,7 @@ export function registerPackageRoutes(router: Router, sim: SimContext): void {
     const sync = synchronizerId ?? sim.synchronizers[0].id;
     if (!sim.synchronizers.some((x) => x.id === sync))
       throw new CantonError('SYNCHRONIZER_NOT_FOUND', `Unknown synchronizer ${sync}`, { context: { synchronizerId: sync } });
-    for (const p of parties)
-      if (!sim.store.party(p)) throw new CantonError('PARTY_NOT_KNOWN_ON_LEDGER', `Party not known on ledger: ${p}`, { context: { party: p } });
+    for (const p of parties) if (!sim.store.party(p)) throw partyNotKnown(p);
     const pkg = sim.registry.packages.find((x) => x.def.name === packageName);
     if (!pkg)
       throw new CantonError('PACKAGE_NOT_FOUND', `No package with name '${packageName}' is vetted for the given parties`, {

@@ -7,7 +7,7 @@ import type { PartyRow } from '../store/ledger-store.js';
 import type { Router } from '../router.js';
 import { ok } from '../router.js';
 import { AllocatePartyRequestSchema, UpdatePartyDetailsRequestSchema } from '../schemas.js';
-import { CantonError } from '../errors.js';
+import { CantonError, partyNotKnown } from '../errors.js';
 import { grantActAs } from './users.js';
 import { body, decodeToken, encodeToken } from './common.js';
 
@@ -67,7 +67,7 @@ export function registerPartyUpdateRoute(router: Router, sim: SimContext): void 
     if (req.partyDetails.party !== party)
       throw new CantonError('INVALID_ARGUMENT', `partyDetails.party '${req.partyDetails.party}' does not match the path '${party}'`);
     const p = sim.store.party(party);
-    if (!p) throw new CantonError('PARTY_NOT_KNOWN_ON_LEDGER', `Party not known on ledger: ${party}`, { context: { party } });
+    if (!p) throw partyNotKnown(party);
     let metadata = p.metadata;
     for (const path of req.updateMask.paths ?? []) {
       if (['local_metadata', 'localMetadata', 'local_metadata.annotations', 'localMetadata.annotations'].includes(path)) {

@@ -3,9 +3,9 @@ import type { v3_5 } from '@canton-network/core-ledger-client-types';
 import type { SimContext } from '../context.js';
 import { CantonError, DecodeError } from '../errors.js';
 import type { ResolvedEventFormat, ResolvedUpdateFormat } from '../filters.js';
-import { resolveEventFormat, resolveTransactionFormat, resolveUpdateFormat, updateFormatOfRequest } from '../filters.js';
+import { resolveTransactionFormat, resolveUpdateFormat, updateFormatOfRequest, wildcardFormat } from '../filters.js';
 import type { StoredUpdate } from '../model.js';
-import { projectTransaction, projectTree, projectUpdate, projectUpdateTree } from '../projection.js';
+import { projectTransaction, projectTree, projectUpdate, projectUpdateTree, updateOffset } from '../projection.js';
 import type { JsUpdate, JsUpdateTree } from '../projection.js';
 import { scanUpdates } from '../reads.js';
 import type { RequestCtx, Router } from '../router.js';
@@ -50,19 +50,11 @@ function collect<T extends JsUpdate | JsUpdateTree>(
   if (overflow && cap.strict) throw tooMany(sim);
   if (!overflow && !descending && out.length < cap.take && end > begin) {
     const last = out.at(-1);
-    const lastOffset = last ? offsetOf(last) : begin;
+    const lastOffset = last ? updateOffset(last) : begin;
     if (lastOffset < end)
       out.push({ OffsetCheckpoint: { value: { offset: end, synchronizerTimes: synchronizerTimes(sim) } } } as T);
   }
   return out;
-}
-
-function offsetOf(u: JsUpdate | JsUpdateTree): number {
-  if ('Transaction' in u) return u.Transaction.value.offset;
-  if ('TransactionTree' in u) return u.TransactionTree.value.offset;
-  if ('Reassignment' in u) return u.Reassignment.value.offset;
-  if ('TopologyTransaction' in u) return u.TopologyTransaction.value.offset;
-  return u.OffsetCheckpoint.value.offset;
 }
 
 function rangeOf(sim: SimContext, begin: number, endInclusive: number | undefined): number {
@@ -88,9 +80,9 @@ function partiesQuery(ctx: RequestCtx): string[] {
   return ctx.query.getAll('parties').flatMap((p) => p.split(',')).filter((p) => p.length > 0);
 }
 
-function legacyFormat(sim: SimContext, parties: string[]): ResolvedEventFormat {
+function legacyFormat(parties: string[]): ResolvedEventFormat {
   if (parties.length === 0) throw new CantonError('MISSING_FIELD', 'requestingParties / parties must not be empty', { context: { field: 'parties' } });
-  return resolveEventFormat({ filtersByParty: Object.fromEntries(parties.map((p) => [p, {}])) }, sim.registry);
+  return wildcardFormat(parties);
 }
 
 export function registerUpdateRoutes(router: Router, sim: SimContext): void {
@@ -153,7 +145,7 @@ export function registerUpdateRoutes(router: Router, sim: SimContext): void {
       throw new CantonError('INVALID_ARGUMENT', 'Use either requestingParties or transactionFormat, not both');
     const tf = req.transactionFormat
       ? resolveTransactionFormat(req.transactionFormat, sim.registry)
-      : { shape: 'ACS_DELTA' as const, events: legacyFormat(sim, req.requestingParties ?? []) };
+      : { shape: 'ACS_DELTA' as const, events: legacyFormat(req.requestingParties ?? []) };
     const t = u.kind === 'transaction' ? projectTransaction(u, tf, sim.registry) : undefined;
     if (!t) throw updateNotFound(ctx.updateId ?? `offset ${ctx.offset}`, ctx);
     return { transaction: t };
@@ -168,7 +160,7 @@ export function registerUpdateRoutes(router: Router, sim: SimContext): void {
   });
 
   const treeOf = (u: StoredUpdate, parties: string[], ctx: Record<string, string>): S['JsGetTransactionTreeResponse'] => {
-    const fmt = legacyFormat(sim, parties);
+    const fmt = legacyFormat(parties);
     const t = u.kind === 'transaction' ? projectTree(u, fmt, sim.registry) : undefined;
     if (!t) throw updateNotFound(ctx.updateId ?? `offset ${ctx.offset}`, ctx);
     return { transaction: t };

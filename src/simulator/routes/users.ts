@@ -5,7 +5,7 @@
 import type { v3_5 } from '@canton-network/core-ledger-client-types';
 import { DEFAULT_USER } from '../auth.js';
 import type { SimContext } from '../context.js';
-import { CantonError, DecodeError } from '../errors.js';
+import { CantonError, DecodeError, partyNotKnown } from '../errors.js';
 import { canonicalJson } from '../packages/canonical.js';
 import type { RequestCtx, Router } from '../router.js';
 import { ok } from '../router.js';
@@ -51,8 +51,7 @@ function requireKnownParties(sim: SimContext, rights: RightInput[]): void {
   for (const r of rights) {
     const k = r.kind;
     const party = 'CanActAs' in k ? k.CanActAs.value.party : 'CanReadAs' in k ? k.CanReadAs.value.party : 'CanExecuteAs' in k ? k.CanExecuteAs.value.party : undefined;
-    if (party !== undefined && !sim.store.party(party))
-      throw new CantonError('PARTY_NOT_KNOWN_ON_LEDGER', `Party not known on ledger: ${party}`, { context: { party } });
+    if (party !== undefined && !sim.store.party(party)) throw partyNotKnown(party);
   }
 }
 

@@ -47,6 +47,15 @@ export interface ReassignmentRow {
   reassignmentId: string;
 }
 
+function toReassignment(row: unknown): ReassignmentRow | undefined {
+  const r = row as
+    | { contract_id: string; offset: number; type: 'unassign' | 'assign'; source: string; target: string; counter: number; reassignment_id: string }
+    | undefined;
+  return r
+    ? { contractId: r.contract_id, offset: r.offset, type: r.type, source: r.source, target: r.target, counter: r.counter, reassignmentId: r.reassignment_id }
+    : undefined;
+}
+
 export class LedgerStore {
   readonly meta: MetaStore;
   private readonly s;
@@ -86,6 +95,7 @@ export class LedgerStore {
       insertReassignment: db.prepare(
         'INSERT INTO reassignments (contract_id, offset, type, source, target, counter, reassignment_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
+      firstReassignment: db.prepare('SELECT * FROM reassignments WHERE contract_id = ? ORDER BY offset ASC LIMIT 1'),
       lastReassignment: db.prepare(
         'SELECT * FROM reassignments WHERE contract_id = ? AND offset <= ? ORDER BY offset DESC LIMIT 1',
       ),
@@ -191,12 +201,10 @@ export class LedgerStore {
   }
   /** The latest reassignment of a contract at or before `atOffset`. */
   lastReassignment(contractId: string, atOffset: number): ReassignmentRow | undefined {
-    const r = this.s.lastReassignment.get(contractId, atOffset) as
-      | { contract_id: string; offset: number; type: 'unassign' | 'assign'; source: string; target: string; counter: number; reassignment_id: string }
-      | undefined;
-    return r
-      ? { contractId: r.contract_id, offset: r.offset, type: r.type, source: r.source, target: r.target, counter: r.counter, reassignmentId: r.reassignment_id }
-      : undefined;
+    return toReassignment(this.s.lastReassignment.get(contractId, atOffset));
+  }
+  firstReassignment(contractId: string): ReassignmentRow | undefined {
+    return toReassignment(this.s.firstReassignment.get(contractId));
   }
 
   insertCompletion(c: StoredCompletion): void {

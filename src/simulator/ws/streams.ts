@@ -3,7 +3,7 @@ import type { SimContext } from '../context.js';
 import { updateFormatOfRequest } from '../filters.js';
 import { decodeJson } from '../http.js';
 import { projectUpdate, projectUpdateTree } from '../projection.js';
-import { activeContracts, checkActiveAt, scanUpdates } from '../reads.js';
+import { activeContracts, checkActiveAt, scanCompletions, scanUpdates } from '../reads.js';
 import { acsFormatOf } from '../routes/contracts.js';
 import { completionJson, completionVisible } from '../routes/commands.js';
 import { checkBegin, checkEnd, synchronizerTimes } from '../routes/common.js';
@@ -104,19 +104,14 @@ export function streamCompletions(sim: SimContext, text: string, sink: StreamSin
   checkBegin(sim, begin);
   const set = new Set(parties);
   tail(sim, sink, begin, undefined, (from, to) => {
-    let cursor = from;
     let last = from;
-    for (;;) {
-      const batch = sim.store.completions(cursor, to, 256);
-      if (batch.length === 0) break;
-      for (const c of batch) {
-        cursor = c.offset;
-        if (completionVisible(c, set, userId)) {
-          sink.send(completionJson(c));
-          last = c.offset;
-        }
+    scanCompletions(sim, from, to, (c) => {
+      if (completionVisible(c, set, userId)) {
+        sink.send(completionJson(c));
+        last = c.offset;
       }
-    }
+      return true;
+    });
     if (last < to) sink.send({ completionResponse: { OffsetCheckpoint: { value: { offset: to, synchronizerTimes: synchronizerTimes(sim) } } } });
   });
 }
