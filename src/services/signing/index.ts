@@ -1,0 +1,68 @@
+/**
+ * Signing services (plain Node, no Electron): keys, backups, policies, verification, signing, audit, offline files.
+ * IPC handlers should use these exports only. Never expose KeyStore.signHash / exportSeeds / importSeed over IPC:
+ * signatures come from SigningService, backups from exportKeyBackup/restoreKeyBackup.
+ */
+import type { AppDb } from '../app-db.js';
+import type { SecretStore } from '../secret-store.js';
+import { AuditLog } from './audit-log.js';
+import { KeyStore, type KeyBackend } from './key-store.js';
+import { OfflineSigner } from './offline-signer.js';
+import { PolicyStore } from './policy.js';
+import { SigningService } from './signing-service.js';
+
+export * from './errors.js';
+export { cantonFingerprint, externalPartyId, partyNamespace } from './fingerprint.js';
+export { KeyStore, KeyMetadataSchema, KeyLabelSchema, PartyIdSchema, KeyBackendSchema, type KeyMetadata, type KeyBackend } from './key-store.js';
+export { EncryptedFileSecretStore } from './encrypted-file-secret-store.js';
+export { exportKeyBackup, previewKeyBackup, restoreKeyBackup, type BackupKeyInfo, type RestoreReport } from './key-backup.js';
+export { AuditLog, verifyAuditExport, type AuditEntry, type AuditRecord, type ChainVerification, type ChainProblem } from './audit-log.js';
+export { verifyPreparedTransaction, PrepareResponseSchema, type PrepareResponse, type TransactionSummary } from './prepared-transaction.js';
+export type { ClearSign } from './clear-signing.js';
+export { verifyTopology, GenerateTopologyResponseSchema, type GenerateTopologyResponse, type TopologySummary } from './topology.js';
+export { PolicyStore, SigningPolicySchema, DEFAULT_POLICY, evaluatePolicy, type SigningPolicy, type PolicyDecision, type Channel } from './policy.js';
+export {
+  SigningService,
+  executeSubmissionRequest,
+  type SignPreparedRequest,
+  type SignPreparedResult,
+  type SignTopologyRequest,
+  type SignTopologyResult,
+  type PreviewResult,
+  type JsonSignature,
+  type JsonPartySignatures,
+} from './signing-service.js';
+export {
+  createSigningRequest,
+  parseSigningRequest,
+  createSignatureResponse,
+  importSignatureResponse,
+  SignatureCollector,
+  SigningRequestV1Schema,
+  SignatureResponseV1Schema,
+  type SigningRequest,
+  type SignatureResponse,
+  type ThresholdStatus,
+} from './offline-files.js';
+export { OfflineSigner, type OfflineInspection } from './offline-signer.js';
+
+export interface SigningServices {
+  keys: KeyStore;
+  policies: PolicyStore;
+  audit: AuditLog;
+  signing: SigningService;
+  offline: OfflineSigner;
+}
+
+/** Wires the services on one console database. `backends` e.g. `{ 'os-keychain': new KeychainSecretStore('canton-console') }`. */
+export function createSigningServices(
+  db: AppDb,
+  backends: Partial<Record<KeyBackend, SecretStore>>,
+  defaultBackend?: KeyBackend,
+): SigningServices {
+  const keys = new KeyStore(db, backends, defaultBackend);
+  const policies = new PolicyStore(db);
+  const audit = new AuditLog(db);
+  const signing = new SigningService(keys, policies, audit);
+  return { keys, policies, audit, signing, offline: new OfflineSigner(keys, signing, audit) };
+}
