@@ -109,6 +109,32 @@ describe('WebSocket streams (asyncapi channels)', () => {
     conn.close();
   });
 
+  it('accepts a JWT in the daml.ws.auth subprotocol and serves completions for its user', async () => {
+    const payload = Buffer.from(JSON.stringify({ sub: 'ws-user' })).toString('base64url');
+    const token = `eyJhbGciOiJIUzI1NiJ9.${payload}.sig`;
+    const begin = await ledgerEnd(sim.url);
+    const conn = await open(sim.url, '/v2/commands/command-completions', { parties: [bank], beginExclusive: begin }, ['daml.ws.auth', `jwt.token.${token}`]);
+    // a command by another user is not this user's completion; one by ws-user is
+    await submitTx(sim.url, [bank], [createIou(bank, bank, '5')]);
+    const r = await fetch(`${sim.url}/v2/commands/submit-and-wait`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ commandId: 'ws-user-cmd', actAs: [bank], commands: [createIou(bank, bank, '6')] }),
+    });
+    expect(r.status).toBe(200);
+    const msgs = await conn.waitFor(2);
+    const completions = msgs.flatMap((m) => {
+      const c = (m as { completionResponse: { Completion?: { value: { commandId: string; userId: string } } } }).completionResponse.Completion;
+      return c ? [c.value] : [];
+    });
+    expect(completions).toEqual([expect.objectContaining({ commandId: 'ws-user-cmd', userId: 'ws-user' })]);
+    conn.close();
+  });
+
+  it('refuses unknown channels', async () => {
+    await expect(open(sim.url, '/v2/nothing', {})).rejects.toThrow(/404/);
+  });
+
   it('sends a JsCantonError for a bad request and closes', async () => {
     const conn = await open(sim.url, '/v2/updates', { beginExclusive: 999999, filter: wildcard(bank) });
     await conn.closed;
