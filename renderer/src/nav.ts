@@ -7,6 +7,7 @@ import type { Component } from 'svelte';
 import type { IconName } from './lib/icons.js';
 import Dashboard from './views/Dashboard.svelte';
 import Connections from './views/Connections.svelte';
+import Updates from './views/Updates.svelte';
 
 export interface ViewDef {
   /** Route id: `#/<id>`. */
@@ -18,6 +19,7 @@ export interface ViewDef {
 
 export const views: readonly ViewDef[] = [
   { id: 'dashboard', label: 'Dashboard', icon: 'dashboard', component: Dashboard },
+  { id: 'updates', label: 'Updates', icon: 'refresh', component: Updates },
   { id: 'connections', label: 'Connections', icon: 'plug', component: Connections },
 ];
 

@@ -42,6 +42,7 @@ export async function startConsoleApp(opts: ConsoleAppOptions): Promise<ConsoleA
   const deps = {
     info: { name: APP_NAME, version: APP_VERSION, transport: opts.transport, demoMode: opts.demo },
     profiles,
+    dataDir: opts.dataDir,
     activeClient: () => {
       const p = profiles.active();
       return { profile: p, client: clientFor(p.id) };

@@ -6,17 +6,21 @@
 import { z } from 'zod';
 import { IpcErrorSchema } from './errors.js';
 import { coreChannels, coreSubscriptions } from './channels/core.js';
+import { updatesChannels, updatesSubscriptions } from './channels/updates.js';
 
 export * from './channels/core.js';
+export * from './channels/updates.js';
 
 /** Request/response channels. */
 export const channels = {
   ...coreChannels,
+  ...updatesChannels,
 } as const;
 
 /** Streaming channels: the renderer subscribes with params and receives events until it unsubscribes. */
 export const subscriptions = {
   ...coreSubscriptions,
+  ...updatesSubscriptions,
 } as const;
 
 export type Channels = typeof channels;

@@ -11,6 +11,8 @@ export interface HandlerDeps {
   info: AppInfo;
   profiles: ProfileService;
   activeClient: () => { profile: Profile; client: LedgerClient };
+  /** The console's data directory; NDJSON exports go to its `exports/` folder. */
+  dataDir?: string;
 }
 
 export function coreHandlers(d: HandlerDeps): HandlersOf<typeof coreChannels> {

@@ -1,13 +1,14 @@
 /** All handlers of the contract; the types make a missing channel a compile error. */
 import type { Handlers, SubscriptionHandlers } from '../../ipc/router.js';
 import { coreHandlers, coreSubscriptionHandlers, type HandlerDeps } from './core.js';
+import { updatesHandlers, updatesSubscriptionHandlers } from './updates.js';
 
 export type { HandlerDeps };
 
 export function createHandlers(d: HandlerDeps): Handlers {
-  return { ...coreHandlers(d) };
+  return { ...coreHandlers(d), ...updatesHandlers(d) };
 }
 
 export function createSubscriptionHandlers(d: HandlerDeps): SubscriptionHandlers {
-  return { ...coreSubscriptionHandlers(d) };
+  return { ...coreSubscriptionHandlers(d), ...updatesSubscriptionHandlers(d) };
 }

@@ -1,0 +1,199 @@
+/** Handlers of the update stream channels: live tail, ranges, lookups, parties, NDJSON export. */
+import path from 'node:path';
+import type { StreamState, UpdateSummary } from '../../ipc/contract.js';
+import { ConsoleError, toIpcError } from '../../ipc/errors.js';
+import type { updatesChannels, updatesSubscriptions } from '../../ipc/channels/updates.js';
+import { exportUpdatesNdjson } from '../../services/ledger/export-ndjson.js';
+import { openUpdateStream, type UpdateStreamHandle } from '../../services/ledger/update-stream.js';
+import {
+  buildUpdateFormat,
+  fetchUpdate,
+  fetchUpdateRange,
+  isCheckpoint,
+  listParties,
+  summarizeUpdate,
+  updateOffset,
+} from '../../services/ledger/updates.js';
+import type { HandlerDeps } from './core.js';
+import type { HandlersOf, SubscriptionHandlersOf } from './types.js';
+
+/** Batching of the live tail towards the renderer. */
+export const STREAM_FLUSH_MS = 100;
+export const STREAM_MAX_BATCH = 2_000;
+/** Above this many queued summaries the participant's socket is paused; below the low mark it resumes. */
+export const STREAM_HIGH_WATER = 20_000;
+export const STREAM_LOW_WATER = 5_000;
+
+interface StreamControl {
+  pause(): StreamState;
+  resume(): StreamState;
+}
+
+/** Live streams by renderer-chosen id, per composition (handlers and subscriptions share deps). */
+const registries = new WeakMap<HandlerDeps, Map<string, StreamControl>>();
+function streamsOf(d: HandlerDeps): Map<string, StreamControl> {
+  let m = registries.get(d);
+  if (!m) registries.set(d, (m = new Map()));
+  return m;
+}
+
+function exportsDir(d: HandlerDeps): string {
+  if (!d.dataDir) throw new ConsoleError('INTERNAL', 'Exports are not available: this host has no data directory');
+  return path.join(d.dataDir, 'exports');
+}
+
+export function updatesHandlers(d: HandlerDeps): HandlersOf<typeof updatesChannels> {
+  return {
+    'updates.parties': async () => ({ parties: await listParties(d.activeClient().client) }),
+    'updates.range': async ({ filter, beginExclusive, endInclusive, descending, limit }) =>
+      fetchUpdateRange(d.activeClient().client, filter, { beginExclusive, endInclusive, descending, limit }),
+    'updates.get': async ({ filter, offset, updateId }) => fetchUpdate(d.activeClient().client, filter, { offset, updateId }),
+    'updates.stream.control': async ({ streamId, action }) => {
+      const s = streamsOf(d).get(streamId);
+      if (!s) throw new ConsoleError('NOT_FOUND', `No live stream ${streamId} (it has ended)`);
+      return { state: action === 'pause' ? s.pause() : s.resume() };
+    },
+  };
+}
+
+export function updatesSubscriptionHandlers(d: HandlerDeps): SubscriptionHandlersOf<typeof updatesSubscriptions> {
+  return {
+    'updates.stream': ({ streamId, filter, beginExclusive, backlog }, emit) => {
+      const streams = streamsOf(d);
+      let stopped = false;
+      let userPaused = false;
+      let open = false;
+      let handle: UpdateStreamHandle | undefined;
+      let queue: UpdateSummary[] = [];
+      let highest = 0;
+      let emittedOffset = -1;
+
+      const state = (): StreamState => (stopped ? 'closed' : userPaused ? 'paused' : open ? 'live' : 'connecting');
+      const flush = () => {
+        if (stopped || userPaused) return;
+        if (queue.length > 0 || highest !== emittedOffset) {
+          const items = queue.length <= STREAM_MAX_BATCH ? queue : queue.slice(0, STREAM_MAX_BATCH);
+          queue = queue.length <= STREAM_MAX_BATCH ? [] : queue.slice(STREAM_MAX_BATCH);
+          const upTo = queue.length > 0 ? (items.at(-1)?.offset ?? highest) : highest;
+          emittedOffset = upTo;
+          emit({ type: 'batch', items, offset: upTo });
+        }
+        if (handle?.paused && queue.length < STREAM_LOW_WATER) handle.resume();
+      };
+      const timer = setInterval(flush, STREAM_FLUSH_MS);
+
+      if (streams.has(streamId)) {
+        emit({ type: 'error', error: { code: 'CONFLICT', message: `Stream id ${streamId} is in use` } });
+        clearInterval(timer);
+        return () => {};
+      }
+      streams.set(streamId, {
+        pause() {
+          userPaused = true;
+          handle?.pause();
+          emit({ type: 'state', state: state() });
+          return state();
+        },
+        resume() {
+          userPaused = false;
+          if (queue.length < STREAM_HIGH_WATER) handle?.resume();
+          emit({ type: 'state', state: state() });
+          return state();
+        },
+      });
+
+      const stop = () => {
+        if (stopped) return;
+        stopped = true;
+        clearInterval(timer);
+        handle?.close();
+        streams.delete(streamId);
+      };
+
+      emit({ type: 'state', state: 'connecting' });
+      void (async () => {
+        const { profile, client } = d.activeClient();
+        const token = await d.profiles.token(profile.id);
+        let begin = beginExclusive;
+        if (begin === null) {
+          const [end, pruned] = await Promise.all([client.ledgerEnd(), client.latestPrunedOffsets()]);
+          begin = Math.max(0, (end.offset ?? 0) - backlog, pruned.participantPrunedUpToInclusive ?? 0);
+        }
+        if (stopped) return;
+        highest = begin;
+        const startedAt = begin;
+        handle = openUpdateStream({
+          baseUrl: client.url,
+          token,
+          request: { beginExclusive: begin, updateFormat: buildUpdateFormat(filter) },
+          onOpen: () => {
+            open = true;
+            if (userPaused) handle?.pause();
+            if (!stopped) emit({ type: 'state', state: state(), beginExclusive: startedAt });
+          },
+          onUpdate: (update) => {
+            if (stopped) return;
+            highest = Math.max(highest, updateOffset(update));
+            if (!isCheckpoint(update)) queue.push(summarizeUpdate(update));
+            if (queue.length >= STREAM_HIGH_WATER && handle && !handle.paused) handle.pause();
+          },
+          onError: (err) => {
+            if (!stopped) emit({ type: 'error', error: err.toIpcError() });
+          },
+          onEnd: () => {
+            if (stopped) return;
+            const wasPaused = userPaused;
+            userPaused = false;
+            // Deliver what is queued, then report the end.
+            while (queue.length > 0) flush();
+            flush();
+            userPaused = wasPaused;
+            emit({ type: 'state', state: 'closed' });
+            stop();
+          },
+        });
+      })().catch((err: unknown) => {
+        if (stopped) return;
+        emit({ type: 'error', error: toIpcError(err) });
+        emit({ type: 'state', state: 'closed' });
+        stop();
+      });
+
+      return stop;
+    },
+
+    'updates.export': ({ filter, fileName, beginExclusive, endInclusive }, emit) => {
+      const controller = new AbortController();
+      let finished = false;
+      void (async () => {
+        const dir = exportsDir(d);
+        const { profile, client } = d.activeClient();
+        const token = await d.profiles.token(profile.id);
+        const ledgerEnd = (await client.ledgerEnd()).offset ?? 0;
+        const end = Math.min(endInclusive ?? ledgerEnd, ledgerEnd);
+        const begin = Math.min(beginExclusive, end);
+        if (controller.signal.aborted) return;
+        emit({ type: 'progress', lines: 0, offset: begin, beginExclusive: begin, endInclusive: end });
+        const result = await exportUpdatesNdjson({
+          baseUrl: client.url,
+          token,
+          updateFormat: buildUpdateFormat(filter),
+          beginExclusive: begin,
+          endInclusive: end,
+          dir,
+          fileName,
+          signal: controller.signal,
+          onProgress: (p) => emit({ type: 'progress', lines: p.lines, offset: p.offset, beginExclusive: begin, endInclusive: end }),
+        });
+        finished = true;
+        emit({ type: 'done', lines: result.lines, bytes: result.bytes, path: result.path });
+      })().catch((err: unknown) => {
+        finished = true;
+        if (!controller.signal.aborted) emit({ type: 'error', error: toIpcError(err) });
+      });
+      return () => {
+        if (!finished) controller.abort();
+      };
+    },
+  };
+}
