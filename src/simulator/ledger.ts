@@ -6,7 +6,7 @@ import type { SimContext } from './context.js';
 import { microsToIso } from './clock.js';
 import { CantonError, contractNotFound, partyNotKnown } from './errors.js';
 import { PARTY_HINT_RE, randomHex, updateIdFor } from './ids.js';
-import type { StoredCompletion, StoredReassignment, StoredTopology, StoredTransaction } from './model.js';
+import type { ParticipantPermission, StoredCompletion, StoredReassignment, StoredTopology, StoredTransaction } from './model.js';
 import { stakeholdersOf } from './model.js';
 import { interpret } from './engine/interpreter.js';
 import type { SimCommand } from './engine/interpreter.js';
@@ -52,8 +52,46 @@ export class LedgerWriter {
     const sync = input.synchronizerId ?? this.sim.synchronizers[0].id;
     if (!this.sim.synchronizers.some((s) => s.id === sync))
       throw new CantonError('SYNCHRONIZER_NOT_FOUND', `Unknown synchronizer ${sync}`, { context: { synchronizerId: sync } });
-    const party = `${hint}::${this.sim.namespace}`;
-    const row = this.commit(() => {
+    return this.recordParty({
+      party: `${hint}::${this.sim.namespace}`,
+      synchronizerId: sync,
+      permission: 'PARTICIPANT_PERMISSION_SUBMISSION',
+      identityProviderId: input.identityProviderId ?? '',
+      annotations: input.annotations ?? {},
+    });
+  }
+
+  /** Records an external party (keys verified by the caller) with its topology transaction. */
+  allocateExternalParty(input: {
+    party: string;
+    synchronizerId: string;
+    permission: ParticipantPermission;
+    threshold: number;
+    keys: { fingerprint: string; raw: string }[];
+    identityProviderId?: string;
+  }): PartyRow {
+    if (!this.sim.synchronizers.some((s) => s.id === input.synchronizerId))
+      throw new CantonError('SYNCHRONIZER_NOT_FOUND', `Unknown synchronizer ${input.synchronizerId}`, { context: { synchronizerId: input.synchronizerId } });
+    return this.recordParty({
+      party: input.party,
+      synchronizerId: input.synchronizerId,
+      permission: input.permission,
+      identityProviderId: input.identityProviderId ?? '',
+      annotations: {},
+      keys: { threshold: input.threshold, keys: input.keys },
+    });
+  }
+
+  private recordParty(p: {
+    party: string;
+    synchronizerId: string;
+    permission: ParticipantPermission;
+    identityProviderId: string;
+    annotations: Record<string, string>;
+    keys?: { threshold: number; keys: { fingerprint: string; raw: string }[] };
+  }): PartyRow {
+    const party = p.party;
+    return this.commit(() => {
       if (this.sim.store.party(party))
         throw new CantonError('PARTY_ALREADY_EXISTS', `Party already exists: ${party} is already allocated on this node`, {
           context: { party },
@@ -65,23 +103,21 @@ export class LedgerWriter {
         offset,
         updateId: updateIdFor(`${this.sim.participantId}:topology:${offset}:${party}`),
         recordTime: microsToIso(t),
-        synchronizerId: sync,
-        events: [
-          { type: 'added', partyId: party, participantId: this.sim.participantId, permission: 'PARTICIPANT_PERMISSION_SUBMISSION' },
-        ],
+        synchronizerId: p.synchronizerId,
+        events: [{ type: 'added', partyId: party, participantId: this.sim.participantId, permission: p.permission }],
       };
       this.sim.store.insertUpdate(update, t);
-      const p: PartyRow = {
+      const row: PartyRow = {
         party,
         offset,
         isLocal: true,
-        idp: input.identityProviderId ?? '',
-        metadata: { resourceVersion: '0', annotations: input.annotations ?? {} },
+        idp: p.identityProviderId,
+        metadata: { resourceVersion: '0', annotations: p.annotations },
       };
-      this.sim.store.insertParty(p);
-      return { result: p, offset };
+      this.sim.store.insertParty(row);
+      if (p.keys) this.sim.store.putPartyKeys(party, p.keys.threshold, p.keys.keys);
+      return { result: row, offset };
     });
-    return row;
   }
 
   /**

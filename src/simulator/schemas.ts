@@ -287,3 +287,29 @@ export const ListVettedPackagesRequestSchema = z.object({
   pageToken: z.string().optional(),
   pageSize: z.number().int().optional(),
 });
+
+export const SignatureSchema = z.object({
+  format: z.string(),
+  signature: z.string(),
+  signedBy: z.string(),
+  signingAlgorithmSpec: z.string(),
+});
+
+export const GenerateExternalPartyTopologySchema = z.object({
+  synchronizer: z.string(),
+  partyHint: z.string(),
+  publicKey: z.object({ format: z.string(), keyData: z.string(), keySpec: z.string() }),
+  localParticipantObservationOnly: z.boolean().optional(),
+  otherConfirmingParticipantUids: z.array(z.string()).optional(),
+  confirmationThreshold: z.number().int().optional(),
+  observingParticipantUids: z.array(z.string()).optional(),
+});
+
+export const AllocateExternalPartySchema = z.object({
+  synchronizer: z.string(),
+  onboardingTransactions: z.array(z.object({ transaction: z.string(), signatures: z.array(SignatureSchema).optional() })),
+  multiHashSignatures: z.array(SignatureSchema).optional(),
+  identityProviderId: z.string().optional(),
+  waitForAllocation: z.boolean().optional(),
+  userId: z.string().optional(),
+});

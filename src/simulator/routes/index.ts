@@ -5,6 +5,7 @@ import type { Router } from '../router.js';
 import { registerAdminRoutes } from './admin.js';
 import { registerCommandRoutes } from './commands.js';
 import { registerContractRoutes } from './contracts.js';
+import { registerExternalPartyRoutes } from './external-parties.js';
 import { registerPackageRoutes } from './packages.js';
 import { registerPartyRoutes, registerPartyUpdateRoute } from './parties.js';
 import { registerStateRoutes } from './state.js';
@@ -25,6 +26,7 @@ export function registerAllRoutes(router: Router, sim: SimContext): Ledger {
   registerContractRoutes(router, sim);
   registerPartyRoutes(router, sim, writer);
   registerPartyUpdateRoute(router, sim);
+  registerExternalPartyRoutes(router, sim, writer);
   registerUserRoutes(router, sim);
   registerPackageRoutes(router, sim);
   registerAdminRoutes(router, sim);

@@ -112,6 +112,11 @@ export class LedgerStore {
       partyGet: db.prepare('SELECT * FROM parties WHERE party = ?'),
       partyList: db.prepare('SELECT * FROM parties ORDER BY party'),
       partyUpdateMeta: db.prepare('UPDATE parties SET metadata = ? WHERE party = ?'),
+      partyKeysPut: db.prepare('INSERT INTO party_keys (party, threshold, keys) VALUES (?, ?, ?)'),
+      partyKeysGet: db.prepare('SELECT threshold, keys FROM party_keys WHERE party = ?'),
+      preparedPut: db.prepare('INSERT OR REPLACE INTO prepared (hash, payload, created_at) VALUES (?, ?, ?)'),
+      preparedGet: db.prepare('SELECT payload FROM prepared WHERE hash = ?'),
+      preparedDelete: db.prepare('DELETE FROM prepared WHERE hash = ?'),
       userGet: db.prepare('SELECT payload FROM users WHERE id = ?'),
       userPut: db.prepare('INSERT INTO users (id, payload) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET payload = excluded.payload'),
       userList: db.prepare('SELECT payload FROM users ORDER BY id'),
@@ -244,6 +249,25 @@ export class LedgerStore {
   }
   updatePartyMetadata(party: string, metadata: PartyRow['metadata']): void {
     this.s.partyUpdateMeta.run(JSON.stringify(metadata), party);
+  }
+
+  putPartyKeys(party: string, threshold: number, keys: { fingerprint: string; raw: string }[]): void {
+    this.s.partyKeysPut.run(party, threshold, JSON.stringify(keys));
+  }
+  /** Signing keys of an external party; undefined for local parties. */
+  partyKeys(party: string): { threshold: number; keys: { fingerprint: string; raw: string }[] } | undefined {
+    const r = this.s.partyKeysGet.get(party) as { threshold: number; keys: string } | undefined;
+    return r ? { threshold: r.threshold, keys: JSON.parse(r.keys) as { fingerprint: string; raw: string }[] } : undefined;
+  }
+  putPrepared(hash: string, payload: unknown, createdAtMicros: bigint): void {
+    this.s.preparedPut.run(hash, JSON.stringify(payload), createdAtMicros);
+  }
+  prepared<T>(hash: string): T | undefined {
+    const r = this.s.preparedGet.get(hash) as { payload: string } | undefined;
+    return r ? (JSON.parse(r.payload) as T) : undefined;
+  }
+  deletePrepared(hash: string): void {
+    this.s.preparedDelete.run(hash);
   }
 
   userGet<T>(id: string): T | undefined {

@@ -64,6 +64,18 @@ CREATE TABLE IF NOT EXISTS parties (
   idp        TEXT NOT NULL DEFAULT '',
   metadata   TEXT NOT NULL DEFAULT '{}'
 );
+-- Signing keys of external parties (PartyToKeyMapping): keys = [{fingerprint, raw (base64)}].
+CREATE TABLE IF NOT EXISTS party_keys (
+  party     TEXT PRIMARY KEY,
+  threshold INTEGER NOT NULL,
+  keys      TEXT NOT NULL
+);
+-- Prepared interactive submissions, by prepared transaction hash (base64).
+CREATE TABLE IF NOT EXISTS prepared (
+  hash       TEXT PRIMARY KEY,
+  payload    TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS users (
   id          TEXT PRIMARY KEY,
   payload     TEXT NOT NULL

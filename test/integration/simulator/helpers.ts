@@ -2,6 +2,8 @@
  * Test helpers: start a real simulator over HTTP in a temp dir, and validate responses against the
  * reference OpenAPI / AsyncAPI specification (schemas looked up from the spec's operation/response).
  */
+import { createHash, generateKeyPairSync, sign } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -267,3 +269,45 @@ export function acsCreated(items: Record<string, unknown>[]): { contractId: stri
 export async function updates(base: string, req: Record<string, unknown>, path = '/v2/updates', query = ''): Promise<ApiResponse> {
   return call(base, 'POST', path, { path: path + query, body: req });
 }
+
+// ---------------------------------------------------------------------------------------------
+// External parties (Ed25519 keys held by the test, as a wallet would)
+// ---------------------------------------------------------------------------------------------
+
+export interface ExternalKey {
+  privateKey: KeyObject;
+  spkiBase64: string;
+  raw: Buffer;
+  fingerprint: string;
+}
+
+export function newExternalKey(): ExternalKey {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const spki = publicKey.export({ format: 'der', type: 'spki' });
+  const raw = spki.subarray(12);
+  const purpose = Buffer.alloc(4);
+  purpose.writeUInt32BE(12);
+  const fingerprint = `1220${createHash('sha256').update(Buffer.concat([purpose, raw])).digest('hex')}`;
+  return { privateKey, spkiBase64: spki.toString('base64'), raw, fingerprint };
+}
+
+export const signBase64 = (key: ExternalKey, messageBase64: string): string =>
+  sign(null, Buffer.from(messageBase64, 'base64'), key.privateKey).toString('base64');
+
+export async function onboardExternal(base: string, synchronizer: string, hint: string, key: ExternalKey): Promise<string> {
+  const gen = await call(base, 'POST', '/v2/parties/external/generate-topology', {
+    body: { synchronizer, partyHint: hint, publicKey: { format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO', keyData: key.spkiBase64, keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' } },
+  });
+  if (gen.status !== 200) throw new Error(gen.text);
+  const g = gen.json as { partyId: string; topologyTransactions: string[]; multiHash: string };
+  const alloc = await call(base, 'POST', '/v2/parties/external/allocate', {
+    body: {
+      synchronizer,
+      onboardingTransactions: g.topologyTransactions.map((transaction) => ({ transaction })),
+      multiHashSignatures: [{ format: 'SIGNATURE_FORMAT_RAW', signature: signBase64(key, g.multiHash), signedBy: key.fingerprint, signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519' }],
+    },
+  });
+  if (alloc.status !== 200) throw new Error(alloc.text);
+  return (alloc.json as { partyId: string }).partyId;
+}
+

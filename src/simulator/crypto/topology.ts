@@ -1,0 +1,144 @@
+/**
+ * External-party onboarding topology: NamespaceDelegation (root), PartyToKeyMapping and
+ * PartyToParticipant transactions (protobuf `TopologyTransaction`, base64), and the multi-hash the
+ * party signs: H55(multi(H11(tx)…)) with Canton's hash purposes, as `core-tx-visualizer` computes it.
+ */
+import {
+  CryptoKeyFormat,
+  Enums_ParticipantPermission,
+  Enums_TopologyChangeOp,
+  SigningKeyScheme,
+  SigningKeySpec,
+  SigningKeyUsage,
+  TopologyTransaction,
+} from '@canton-network/core-ledger-proto';
+import type { SigningPublicKey } from '@canton-network/core-ledger-proto';
+import { computeMultiHashForTopology, computeSha256CantonHash } from '@canton-network/core-tx-visualizer';
+import { CantonError } from '../errors.js';
+import type { Ed25519Key } from './keys.js';
+import { fingerprintOf, rawEd25519, spkiOf } from './keys.js';
+
+export const HASH_PURPOSE_TOPOLOGY_TX = 11;
+export const HASH_PURPOSE_MULTI_TOPOLOGY = 55;
+
+function signingKey(key: Ed25519Key): SigningPublicKey {
+  return {
+    format: CryptoKeyFormat.DER_X509_SUBJECT_PUBLIC_KEY_INFO,
+    publicKey: spkiOf(key.raw),
+    scheme: SigningKeyScheme.UNSPECIFIED,
+    usage: [SigningKeyUsage.NAMESPACE, SigningKeyUsage.PROTOCOL],
+    keySpec: SigningKeySpec.EC_CURVE25519,
+  };
+}
+
+export interface OnboardingPlan {
+  partyId: string;
+  key: Ed25519Key;
+  participantUid: string;
+  observationOnly: boolean;
+}
+
+export function onboardingTransactions(plan: OnboardingPlan): Uint8Array[] {
+  const k = signingKey(plan.key);
+  const txs: TopologyTransaction[] = [
+    {
+      operation: Enums_TopologyChangeOp.ADD_REPLACE,
+      serial: 1,
+      mapping: {
+        mapping: {
+          oneofKind: 'namespaceDelegation',
+          namespaceDelegation: {
+            namespace: plan.key.fingerprint,
+            targetKey: k,
+            isRootDelegation: true,
+            restriction: { oneofKind: 'canSignAllMappings', canSignAllMappings: {} },
+          },
+        },
+      },
+    },
+    {
+      operation: Enums_TopologyChangeOp.ADD_REPLACE,
+      serial: 1,
+      mapping: { mapping: { oneofKind: 'partyToKeyMapping', partyToKeyMapping: { party: plan.partyId, threshold: 1, signingKeys: [k] } } },
+    },
+    {
+      operation: Enums_TopologyChangeOp.ADD_REPLACE,
+      serial: 1,
+      mapping: {
+        mapping: {
+          oneofKind: 'partyToParticipant',
+          partyToParticipant: {
+            party: plan.partyId,
+            threshold: 1,
+            participants: [
+              {
+                participantUid: plan.participantUid,
+                permission: plan.observationOnly ? Enums_ParticipantPermission.OBSERVATION : Enums_ParticipantPermission.CONFIRMATION,
+              },
+            ],
+          },
+        },
+      },
+    },
+  ];
+  return txs.map((t) => TopologyTransaction.toBinary(t));
+}
+
+export async function multiHashOf(transactions: Uint8Array[]): Promise<Uint8Array> {
+  const hashes = await Promise.all(transactions.map((t) => computeSha256CantonHash(HASH_PURPOSE_TOPOLOGY_TX, t)));
+  return computeSha256CantonHash(HASH_PURPOSE_MULTI_TOPOLOGY, await computeMultiHashForTopology(hashes));
+}
+
+export async function transactionHash(tx: Uint8Array): Promise<Uint8Array> {
+  return computeSha256CantonHash(HASH_PURPOSE_TOPOLOGY_TX, tx);
+}
+
+export interface DecodedOnboarding {
+  partyId: string;
+  namespaceKey: Ed25519Key;
+  /** Keys that sign the party's transactions (PartyToKeyMapping) and their threshold. */
+  signingKeys: Ed25519Key[];
+  threshold: number;
+  /** Hosting participants (UIDs) with permission. */
+  hosts: { participantUid: string; permission: Enums_ParticipantPermission }[];
+}
+
+/** Decodes and checks the onboarding transactions of an external party. */
+export async function decodeOnboarding(transactions: Uint8Array[]): Promise<DecodedOnboarding> {
+  let namespaceKey: Ed25519Key | undefined;
+  let namespace: string | undefined;
+  let p2k: { party: string; threshold: number; keys: Ed25519Key[] } | undefined;
+  let p2p: { party: string; hosts: DecodedOnboarding['hosts'] } | undefined;
+  const bad = (msg: string): CantonError => new CantonError('INVALID_ARGUMENT', `Invalid onboarding transactions: ${msg}`, { context: { field: 'onboardingTransactions' } });
+  const toKey = async (k: SigningPublicKey | undefined): Promise<Ed25519Key> => {
+    if (!k) throw bad('missing key');
+    if (k.keySpec !== SigningKeySpec.EC_CURVE25519 && k.keySpec !== SigningKeySpec.UNSPECIFIED) throw bad('only Ed25519 keys are supported');
+    const raw = rawEd25519(k.publicKey, 'signing key');
+    return { raw, fingerprint: await fingerprintOf(raw) };
+  };
+  for (const bytes of transactions) {
+    let tx: TopologyTransaction;
+    try {
+      tx = TopologyTransaction.fromBinary(bytes);
+    } catch (e) {
+      throw bad(`undecodable topology transaction (${(e as Error).message})`);
+    }
+    if (tx.operation !== Enums_TopologyChangeOp.ADD_REPLACE) throw bad('only ADD_REPLACE is supported');
+    const m = tx.mapping?.mapping;
+    if (m?.oneofKind === 'namespaceDelegation') {
+      namespaceKey = await toKey(m.namespaceDelegation.targetKey);
+      namespace = m.namespaceDelegation.namespace;
+      if (namespace !== namespaceKey.fingerprint) throw bad('the namespace must be the fingerprint of the root key');
+    } else if (m?.oneofKind === 'partyToKeyMapping') {
+      const keys = await Promise.all(m.partyToKeyMapping.signingKeys.map((k) => toKey(k)));
+      p2k = { party: m.partyToKeyMapping.party, threshold: m.partyToKeyMapping.threshold, keys };
+    } else if (m?.oneofKind === 'partyToParticipant') {
+      p2p = { party: m.partyToParticipant.party, hosts: m.partyToParticipant.participants.map((h) => ({ participantUid: h.participantUid, permission: h.permission })) };
+    } else throw bad(`unsupported mapping ${m?.oneofKind ?? 'none'}`);
+  }
+  if (!namespaceKey || !namespace || !p2k || !p2p) throw bad('expected NamespaceDelegation, PartyToKeyMapping and PartyToParticipant');
+  if (p2k.party !== p2p.party) throw bad('PartyToKeyMapping and PartyToParticipant name different parties');
+  if (!p2k.party.endsWith(`::${namespace}`)) throw bad(`party ${p2k.party} is not in namespace ${namespace}`);
+  if (p2k.threshold < 1 || p2k.threshold > p2k.keys.length) throw bad('invalid PartyToKeyMapping threshold');
+  return { partyId: p2k.party, namespaceKey, signingKeys: p2k.keys, threshold: p2k.threshold, hosts: p2p.hosts };
+}
