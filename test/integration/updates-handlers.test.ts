@@ -93,7 +93,7 @@ describe('updates.export through the router', () => {
     expect(lines).toHaveLength(done.lines);
     // Every offset from 1 to the end is one update visible to some party or a topology event.
     const range = await app.router.invoke('updates.range', { filter: { includeTopology: true }, descending: false, limit: 1000, endInclusive: end });
-    expect(range.ok && range.value.items.length).toBe(done.lines);
+    expect(range.ok && (range.value as { items: unknown[] }).items.length).toBe(done.lines);
     expect(s.events[0]).toMatchObject({ type: 'progress', lines: 0, beginExclusive: 0, endInclusive: end });
     s.unsubscribe();
   });
