@@ -208,6 +208,14 @@ test('range, lookup by update id, and a Canton error for an unknown template', a
   const second = await createIou(bank, frank, '2.0');
 
   await openUpdates(page);
+  // A party with no updates yet: the empty state says what to do.
+  const quiet = await allocate(`Quiet${stamp}`);
+  await page.reload();
+  await selectOnlyParty(page, quiet);
+  await expect(page.getByTestId('updates-empty')).toContainText('new updates appear here as they commit');
+  await page.screenshot({ path: 'test/e2e/screenshots/updates-empty.png' });
+  await page.getByRole('button', { name: 'Reset' }).click();
+
   await page.getByTestId('mode-range').click();
   await page.getByTestId('range-to').fill(String(first.offset));
   await page.getByTestId('range-load').click();
