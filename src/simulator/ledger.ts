@@ -130,13 +130,9 @@ export class LedgerWriter {
     return result;
   }
 
-  /**
-   * Validates, deduplicates, interprets and commits a command submission. Returns only after the
-   * transaction is durable. Failures change nothing.
-   */
-  submitCommands(cmds: JsCommandsInput, authenticatedUser: string): SubmitResult {
+  /** Checks a submission's fields, parties and synchronizer (shared by submit and prepare). */
+  validateSubmission(cmds: JsCommandsInput): void {
     const sim = this.sim;
-    const userId = cmds.userId && cmds.userId.length > 0 ? cmds.userId : authenticatedUser;
     if (cmds.commandId.length === 0 || cmds.commandId.length > 255)
       throw new CantonError('INVALID_FIELD', 'Invalid field commandId: must be 1..255 characters', { context: { field: 'commandId' } });
     if (cmds.actAs.length === 0)
@@ -145,12 +141,22 @@ export class LedgerWriter {
       });
     if (cmds.commands.length === 0)
       throw new CantonError('MISSING_FIELD', 'The commands field is empty', { context: { field: 'commands' } });
-    const readAs = cmds.readAs ?? [];
-    for (const p of [...cmds.actAs, ...readAs]) if (!sim.store.party(p)) throw partyNotKnown(p);
+    for (const p of [...cmds.actAs, ...(cmds.readAs ?? [])]) if (!sim.store.party(p)) throw partyNotKnown(p);
     if (cmds.synchronizerId && !sim.synchronizers.some((s) => s.id === cmds.synchronizerId))
       throw new CantonError('SYNCHRONIZER_NOT_FOUND', `Unknown synchronizer ${cmds.synchronizerId}`, {
         context: { synchronizerId: cmds.synchronizerId },
       });
+  }
+
+  /**
+   * Validates, deduplicates, interprets and commits a command submission. Returns only after the
+   * transaction is durable. Failures change nothing.
+   */
+  submitCommands(cmds: JsCommandsInput, authenticatedUser: string): SubmitResult {
+    const sim = this.sim;
+    const userId = cmds.userId && cmds.userId.length > 0 ? cmds.userId : authenticatedUser;
+    this.validateSubmission(cmds);
+    const readAs = cmds.readAs ?? [];
     const simCmds = toSimCommands(cmds.commands);
     const key = dedupKey(userId, cmds.commandId, cmds.actAs);
     let dedupMicros = sim.settings.maxDeduplicationMicros;

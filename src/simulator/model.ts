@@ -40,6 +40,9 @@ export interface ExercisedNode {
   exerciseResult: LfValue;
   /** Stakeholders (signatories ∪ observers) of the exercised contract. */
   stakeholders: string[];
+  /** Signatories of the exercised contract (absent in updates stored by older simulator versions). */
+  signatories?: string[];
+  choiceObservers?: string[];
   implementedInterfaces: string[];
   witnesses: string[];
 }

@@ -87,7 +87,7 @@ const CommandSchema = z.union([
   }),
 ]);
 
-const DeduplicationPeriodSchema = z.union([
+export const DeduplicationPeriodSchema = z.union([
   z.object({ DeduplicationDuration: z.object({ value: DurationSchema }) }),
   z.object({ DeduplicationOffset: z.object({ value: offsetSchema }) }),
   z.object({ Empty: z.object({}) }),
@@ -313,3 +313,38 @@ export const AllocateExternalPartySchema = z.object({
   waitForAllocation: z.boolean().optional(),
   userId: z.string().optional(),
 });
+
+const HashingSchemeSchema = z.enum(['HASHING_SCHEME_VERSION_UNSPECIFIED', 'HASHING_SCHEME_VERSION_V2', 'HASHING_SCHEME_VERSION_V3']);
+
+export const JsPrepareSubmissionRequestSchema = z.object({
+  userId: z.string().optional(),
+  commandId: z.string(),
+  commands: JsCommandsSchema.shape.commands,
+  minLedgerTime: z.unknown().optional(),
+  actAs: z.array(z.string()),
+  readAs: z.array(z.string()).optional(),
+  disclosedContracts: z.array(z.unknown()).optional(),
+  synchronizerId: z.string().optional(),
+  packageIdSelectionPreference: z.array(z.string()).optional(),
+  verboseHashing: z.boolean().optional(),
+  prefetchContractKeys: z.array(z.unknown()).optional(),
+  maxRecordTime: z.string().optional(),
+  estimateTrafficCost: z.unknown().optional(),
+  tapsMaxPasses: z.number().int().optional(),
+  hashingSchemeVersion: HashingSchemeSchema.optional(),
+});
+export type JsPrepareSubmissionInput = z.infer<typeof JsPrepareSubmissionRequestSchema>;
+
+export const JsExecuteSubmissionRequestSchema = z.object({
+  preparedTransaction: z.string(),
+  partySignatures: z.object({
+    signatures: z.array(z.object({ party: z.string(), signatures: z.array(SignatureSchema) })),
+  }),
+  deduplicationPeriod: DeduplicationPeriodSchema.optional(),
+  submissionId: z.string(),
+  userId: z.string().optional(),
+  hashingSchemeVersion: HashingSchemeSchema,
+  minLedgerTime: z.unknown().optional(),
+  transactionFormat: TransactionFormatSchema.optional(),
+});
+export type JsExecuteSubmissionInput = z.infer<typeof JsExecuteSubmissionRequestSchema>;

@@ -203,6 +203,8 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
       lastDescendantNodeId: nodes.length,
       exerciseResult: null,
       stakeholders,
+      signatories: c.node.signatories,
+      choiceObservers,
       implementedInterfaces: c.template.implementedInterfaces,
       witnesses,
     };

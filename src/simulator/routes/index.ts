@@ -6,6 +6,7 @@ import { registerAdminRoutes } from './admin.js';
 import { registerCommandRoutes } from './commands.js';
 import { registerContractRoutes } from './contracts.js';
 import { registerExternalPartyRoutes } from './external-parties.js';
+import { registerInteractiveRoutes } from './interactive.js';
 import { registerPackageRoutes } from './packages.js';
 import { registerPartyRoutes, registerPartyUpdateRoute } from './parties.js';
 import { registerStateRoutes } from './state.js';
@@ -27,6 +28,7 @@ export function registerAllRoutes(router: Router, sim: SimContext): Ledger {
   registerPartyRoutes(router, sim, writer);
   registerPartyUpdateRoute(router, sim);
   registerExternalPartyRoutes(router, sim, writer);
+  registerInteractiveRoutes(router, sim, writer);
   registerUserRoutes(router, sim);
   registerPackageRoutes(router, sim);
   registerAdminRoutes(router, sim);

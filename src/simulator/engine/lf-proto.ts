@@ -1,0 +1,59 @@
+/** Encodes normalised LF-JSON values into Ledger API protobuf `Value`s, driven by the field types. */
+import type { Identifier, Value } from '@canton-network/core-ledger-proto';
+import { isoToMicros } from '../clock.js';
+import type { LfValue } from '../model.js';
+import type { FieldDef, FieldType } from '../packages/types.js';
+
+const v = (sum: Value['sum']): Value => ({ sum });
+
+/** `Module.Name:Entity` → Identifier in `packageId`. */
+export function identifier(packageId: string, qualifiedName: string): Identifier {
+  const i = qualifiedName.lastIndexOf(':');
+  return { packageId, moduleName: qualifiedName.slice(0, i), entityName: qualifiedName.slice(i + 1) };
+}
+
+export function encodeRecord(packageId: string, recordName: string, fields: FieldDef[], value: LfValue): Value {
+  const rec = (value ?? {}) as Record<string, LfValue>;
+  return v({
+    oneofKind: 'record',
+    record: {
+      recordId: identifier(packageId, recordName),
+      fields: fields.map((f) => ({ label: f.name, value: encodeValue(packageId, f.type, rec[f.name] ?? null) })),
+    },
+  });
+}
+
+export function encodeValue(packageId: string, type: FieldType, value: LfValue): Value {
+  switch (type.kind) {
+    case 'Party':
+      return v({ oneofKind: 'party', party: String(value) });
+    case 'Text':
+      return v({ oneofKind: 'text', text: String(value) });
+    case 'Int64':
+      return v({ oneofKind: 'int64', int64: String(value) });
+    case 'Numeric':
+      return v({ oneofKind: 'numeric', numeric: String(value) });
+    case 'Bool':
+      return v({ oneofKind: 'bool', bool: value === true });
+    case 'Time':
+      return v({ oneofKind: 'timestamp', timestamp: String(isoToMicros(String(value)) ?? 0n) });
+    case 'Date':
+      return v({ oneofKind: 'date', date: Math.floor(Date.parse(`${String(value)}T00:00:00Z`) / 86_400_000) });
+    case 'Unit':
+      return v({ oneofKind: 'unit', unit: {} });
+    case 'ContractId':
+      return v({ oneofKind: 'contractId', contractId: String(value) });
+    case 'List':
+      return v({ oneofKind: 'list', list: { elements: ((value as LfValue[] | null) ?? []).map((e) => encodeValue(packageId, type.elem, e)) } });
+    case 'Optional': {
+      if (value === null) return v({ oneofKind: 'optional', optional: {} });
+      if (type.elem.kind === 'Optional') {
+        const inner = value as LfValue[];
+        return v({ oneofKind: 'optional', optional: { value: inner.length === 0 ? v({ oneofKind: 'optional', optional: {} }) : encodeValue(packageId, type.elem, inner[0] ?? null) } });
+      }
+      return v({ oneofKind: 'optional', optional: { value: encodeValue(packageId, type.elem, value) } });
+    }
+    case 'Record':
+      return encodeRecord(packageId, type.name, type.fields, value);
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * Builds the protobuf `PreparedTransaction` of an interpreted transaction (interactive submission)
+ * and its hash with hashing scheme V2 (`hashPreparedTransaction` of core-tx-visualizer).
+ */
+import { createHash } from 'node:crypto';
+import { PreparedTransaction } from '@canton-network/core-ledger-proto';
+import type { Create, DamlTransaction_Node, Metadata_InputContract } from '@canton-network/core-ledger-proto';
+import { hashPreparedTransaction } from '@canton-network/core-tx-visualizer';
+import { isoToMicros } from '../clock.js';
+import type { ContractRow, CreatedNode, TxNode } from '../model.js';
+import { stakeholdersOf } from '../model.js';
+import { createdEventBlob } from '../projection.js';
+import type { PackageRegistry } from '../packages/registry.js';
+import { encodeRecord, encodeValue, identifier } from './lf-proto.js';
+
+export const LF_VERSION = '2.1';
+
+/** Direct children of the node at `index` (or the roots when index = -1), by pre-order node ids. */
+function childrenOf(nodes: TxNode[], index: number): number[] {
+  const first = index + 1;
+  const last = index < 0 ? nodes.length - 1 : (nodes[index] as TxNode).kind === 'exercise' ? (nodes[index] as { lastDescendantNodeId: number }).lastDescendantNodeId : index;
+  const out: number[] = [];
+  for (let i = first; i <= last; ) {
+    out.push(i);
+    const n = nodes[i] as TxNode;
+    i = (n.kind === 'exercise' ? n.lastDescendantNodeId : i) + 1;
+  }
+  return out;
+}
+
+function createProto(node: CreatedNode, registry: PackageRegistry): Create {
+  const t = registry.templateOf(node.packageName, node.qualifiedName);
+  return {
+    lfVersion: LF_VERSION,
+    contractId: node.contractId,
+    packageName: node.packageName,
+    templateId: identifier(node.packageId, node.qualifiedName),
+    argument: encodeRecord(node.packageId, node.qualifiedName, t?.def.fields ?? [], node.createArgument),
+    signatories: node.signatories,
+    stakeholders: stakeholdersOf(node),
+  };
+}
+
+export interface PreparedMeta {
+  actAs: string[];
+  commandId: string;
+  synchronizerId: string;
+  transactionUuid: string;
+  preparationTimeMicros: bigint;
+  /** Contracts created before the transaction and used by it. */
+  inputContracts: ContractRow[];
+}
+
+export function buildPreparedTransaction(nodes: TxNode[], meta: PreparedMeta, registry: PackageRegistry): PreparedTransaction {
+  const protoNodes: DamlTransaction_Node[] = nodes.map((n, i) => {
+    if (n.kind === 'create')
+      return { nodeId: String(n.nodeId), versionedNode: { oneofKind: 'v1', v1: { nodeType: { oneofKind: 'create', create: createProto(n, registry) } } } };
+    const t = registry.templateOf(n.packageName, n.qualifiedName);
+    const choice = t ? registry.choice(t, n.choice) : undefined;
+    return {
+      nodeId: String(n.nodeId),
+      versionedNode: {
+        oneofKind: 'v1',
+        v1: {
+          nodeType: {
+            oneofKind: 'exercise',
+            exercise: {
+              lfVersion: LF_VERSION,
+              contractId: n.contractId,
+              packageName: n.packageName,
+              templateId: identifier(n.packageId, n.qualifiedName),
+              signatories: n.signatories ?? [],
+              stakeholders: n.stakeholders,
+              actingParties: n.actingParties,
+              choiceId: n.choice,
+              chosenValue: encodeRecord(n.packageId, `${n.qualifiedName.split(':')[0] ?? ''}:${n.choice}`, choice?.argument ?? [], n.choiceArgument),
+              consuming: n.consuming,
+              children: childrenOf(nodes, i).map(String),
+              exerciseResult: encodeValue(n.packageId, choice?.returnType ?? { kind: 'Unit' }, n.exerciseResult),
+              choiceObservers: n.choiceObservers ?? [],
+            },
+          },
+        },
+      },
+    };
+  });
+  const seed = (nodeId: number): Uint8Array => createHash('sha256').update(`${meta.transactionUuid}:${nodeId}`).digest();
+  const inputContracts: Metadata_InputContract[] = meta.inputContracts.map((c) => ({
+    contract: { oneofKind: 'v1', v1: createProto(c.node, registry) },
+    createdAt: isoToMicros(c.node.createdAt) ?? 0n,
+    eventBlob: Buffer.from(createdEventBlob(c.node), 'base64'),
+  }));
+  return {
+    transaction: {
+      version: LF_VERSION,
+      roots: childrenOf(nodes, -1).map(String),
+      nodes: protoNodes,
+      nodeSeeds: nodes.map((n) => ({ nodeId: n.nodeId, seed: seed(n.nodeId) })),
+    },
+    metadata: {
+      submitterInfo: { actAs: meta.actAs, commandId: meta.commandId },
+      synchronizerId: meta.synchronizerId,
+      mediatorGroup: 0,
+      transactionUuid: meta.transactionUuid,
+      preparationTime: meta.preparationTimeMicros,
+      inputContracts,
+      globalKeyMapping: [],
+    },
+  };
+}
+
+export function encodePrepared(pt: PreparedTransaction): string {
+  return Buffer.from(PreparedTransaction.toBinary(pt)).toString('base64');
+}
+
+/** Hash (base64) with hashing scheme V2 of a prepared transaction (base64 protobuf). */
+export async function preparedHash(preparedBase64: string): Promise<string> {
+  return hashPreparedTransaction(preparedBase64, 'base64');
+}

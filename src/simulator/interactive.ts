@@ -1,0 +1,121 @@
+/**
+ * Interactive submission: `prepare` interprets the commands without committing, returns the
+ * protobuf PreparedTransaction and its V2 hash, and remembers the submission by hash; `execute`
+ * recomputes the hash of what the client sends back (so a modified transaction is refused), checks
+ * every external `actAs` party's Ed25519 signatures against its registered keys and threshold, and
+ * then commits the submission like submit-and-wait (deduplication included).
+ */
+import { randomUUID } from 'node:crypto';
+import { PreparedTransaction } from '@canton-network/core-ledger-proto';
+import type { SimContext } from './context.js';
+import { microsToIso } from './clock.js';
+import { signatureValid } from './crypto/keys.js';
+import { interpret } from './engine/interpreter.js';
+import { buildPreparedTransaction, encodePrepared, preparedHash } from './engine/prepared-transaction.js';
+import { CantonError } from './errors.js';
+import type { LedgerWriter, SubmitResult } from './ledger.js';
+import { toSimCommands } from './ledger.js';
+import type { ContractRow } from './model.js';
+import type { JsCommandsInput, JsExecuteSubmissionInput, JsPrepareSubmissionInput } from './schemas.js';
+
+interface StoredPrepared {
+  commands: JsCommandsInput;
+}
+
+export interface PrepareResult {
+  preparedTransaction: string;
+  preparedTransactionHash: string;
+}
+
+export class InteractiveSubmission {
+  constructor(
+    private readonly sim: SimContext,
+    private readonly writer: LedgerWriter,
+  ) {}
+
+  async prepare(req: JsPrepareSubmissionInput, user: string): Promise<PrepareResult> {
+    const sim = this.sim;
+    if (req.hashingSchemeVersion === 'HASHING_SCHEME_VERSION_V3')
+      throw new CantonError('INVALID_ARGUMENT', 'The simulator supports hashing scheme V2 only', { context: { field: 'hashingSchemeVersion' } });
+    const commands: JsCommandsInput = {
+      commands: req.commands,
+      commandId: req.commandId,
+      actAs: req.actAs,
+      userId: req.userId && req.userId.length > 0 ? req.userId : user,
+      ...(req.readAs ? { readAs: req.readAs } : {}),
+      ...(req.synchronizerId ? { synchronizerId: req.synchronizerId } : {}),
+    };
+    this.writer.validateSubmission(commands);
+    const uuid = randomUUID();
+    const now = sim.clock.nowMicros();
+    const result = interpret(toSimCommands(req.commands), req.actAs, req.readAs ?? [], {
+      store: sim.store,
+      registry: sim.registry,
+      effectiveAt: microsToIso(now),
+      idSeed: `${sim.participantId}:prepare:${uuid}`,
+      defaultSynchronizerId: sim.synchronizers[0].id,
+      ...(req.synchronizerId ? { requestedSynchronizerId: req.synchronizerId } : {}),
+    });
+    const created = new Set(result.nodes.filter((n) => n.kind === 'create').map((n) => n.contractId));
+    const inputIds = [...new Set(result.nodes.filter((n) => n.kind === 'exercise' && !created.has(n.contractId)).map((n) => n.contractId))];
+    const inputContracts = inputIds.map((id) => sim.store.contract(id)).filter((c): c is ContractRow => c !== undefined);
+    const pt = buildPreparedTransaction(
+      result.nodes,
+      { actAs: [...new Set(req.actAs)].sort(), commandId: req.commandId, synchronizerId: result.synchronizerId, transactionUuid: uuid, preparationTimeMicros: now, inputContracts },
+      sim.registry,
+    );
+    const preparedTransaction = encodePrepared(pt);
+    const preparedTransactionHash = await preparedHash(preparedTransaction);
+    sim.store.putPrepared(preparedTransactionHash, { commands: { ...commands, synchronizerId: result.synchronizerId } } satisfies StoredPrepared, now);
+    return { preparedTransaction, preparedTransactionHash };
+  }
+
+  async execute(req: JsExecuteSubmissionInput, user: string): Promise<SubmitResult> {
+    const sim = this.sim;
+    if (req.hashingSchemeVersion !== 'HASHING_SCHEME_VERSION_V2')
+      throw new CantonError('INVALID_ARGUMENT', `Unsupported hashing scheme ${req.hashingSchemeVersion}: use HASHING_SCHEME_VERSION_V2`, {
+        context: { field: 'hashingSchemeVersion' },
+      });
+    let hash: string;
+    try {
+      PreparedTransaction.fromBinary(Buffer.from(req.preparedTransaction, 'base64'));
+      hash = await preparedHash(req.preparedTransaction);
+    } catch (e) {
+      throw new CantonError('INVALID_ARGUMENT', `The prepared transaction cannot be decoded: ${(e as Error).message}`, {
+        context: { field: 'preparedTransaction' },
+      });
+    }
+    const stored = sim.store.prepared<StoredPrepared>(hash);
+    if (!stored)
+      throw new CantonError('INVALID_ARGUMENT', 'The prepared transaction is unknown to this participant, was already executed, or was modified after prepare', {
+        context: { field: 'preparedTransaction', preparedTransactionHash: hash },
+      });
+    const message = Buffer.from(hash, 'base64');
+    for (const party of stored.commands.actAs) {
+      const registered = sim.store.partyKeys(party);
+      if (!registered) continue; // local party: the participant authorizes it
+      const given = req.partySignatures.signatures.filter((s) => s.party === party).flatMap((s) => s.signatures);
+      const validBy = new Set<string>();
+      for (const k of registered.keys) {
+        const key = { raw: Buffer.from(k.raw, 'base64'), fingerprint: k.fingerprint };
+        if (given.some((s) => signatureValid(s, key, message))) validBy.add(k.fingerprint);
+      }
+      if (validBy.size < registered.threshold)
+        throw new CantonError('INVALID_ARGUMENT', `Missing or invalid signatures of party ${party}: ${validBy.size} valid, ${registered.threshold} required`, {
+          context: { party, field: 'partySignatures', threshold: String(registered.threshold) },
+        });
+    }
+    const userId = req.userId && req.userId.length > 0 ? req.userId : (stored.commands.userId ?? user);
+    const result = this.writer.submitCommands(
+      {
+        ...stored.commands,
+        userId,
+        submissionId: req.submissionId,
+        ...(req.deduplicationPeriod ? { deduplicationPeriod: req.deduplicationPeriod } : {}),
+      },
+      user,
+    );
+    // The prepared submission is kept: executing it again is a DUPLICATE_COMMAND, as on Canton.
+    return result;
+  }
+}
