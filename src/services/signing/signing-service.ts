@@ -116,7 +116,12 @@ export class SigningService {
     const base = { subject: 'topology' as const, channel, fingerprint: req.fingerprint, party: req.topology?.partyId ?? null };
     let summary: TopologySummary | null = null;
     try {
-      this.keys.get(req.fingerprint);
+      if (!this.keys.find(req.fingerprint)) {
+        throw new SigningRefusal('NOT_FOUND', 'WRONG_KEY', `No signing key with fingerprint ${req.fingerprint} on this machine`);
+      }
+      if (this.policies.get(req.fingerprint).requireOfflineConfirmation && channel !== 'offline') {
+        throw new SigningRefusal('FORBIDDEN', 'POLICY_OFFLINE_ONLY', 'This key signs only through offline signing-request files');
+      }
       const verified = await verifyTopology(req.topology, req.fingerprint);
       summary = verified.summary;
       const sig = await this.keys.signHash(req.fingerprint, verified.multiHash);

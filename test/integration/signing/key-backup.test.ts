@@ -47,7 +47,7 @@ function mutate(text: string, fn: (j: Record<string, unknown>) => void): string 
 }
 const fingerprints = () => keys.list().map((k) => k.fingerprint).sort();
 
-describe('key backup', () => {
+describe('key backup', { timeout: 90_000 }, () => {
   it('exports selected keys encrypted and restores them byte-for-byte with labels and parties', async () => {
     const a = await newKey('A');
     const b = await newKey('B');

@@ -62,7 +62,7 @@ function allFiles(d: string): string {
     .join('\n');
 }
 
-describe('private key material', () => {
+describe('private key material', { timeout: 90_000 }, () => {
   it('never appears in logs, results, errors, files or the database', async () => {
     const logged: unknown[][] = [];
     for (const m of METHODS) vi.spyOn(console, m).mockImplementation((...args: unknown[]) => void logged.push(args));

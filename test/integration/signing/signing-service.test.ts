@@ -227,5 +227,9 @@ describe('SigningService.signTopology', () => {
       reason: 'TOPOLOGY_HASH_MISMATCH',
     });
     expect(lastAudit()).toMatchObject({ decision: 'refused', subject: 'topology', reason: 'TOPOLOGY_HASH_MISMATCH' });
+    await expect(service.signTopology({ fingerprint: '1220' + 'ee'.repeat(32), topology })).rejects.toMatchObject({ reason: 'WRONG_KEY' });
+    policies.set(key.fingerprint, { requireOfflineConfirmation: true });
+    await expect(service.signTopology({ fingerprint: key.fingerprint, topology })).rejects.toMatchObject({ reason: 'POLICY_OFFLINE_ONLY' });
+    expect((await service.signTopology({ fingerprint: key.fingerprint, topology, channel: 'offline' })).multiHashSignatures).toHaveLength(1);
   });
 });

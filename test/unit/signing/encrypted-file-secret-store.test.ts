@@ -24,7 +24,7 @@ function tamper(mutate: (json: Record<string, unknown>) => void): void {
   writeFileSync(file, JSON.stringify(json));
 }
 
-describe('EncryptedFileSecretStore', () => {
+describe('EncryptedFileSecretStore', { timeout: 90_000 }, () => {
   it('stores secrets encrypted, survives reopening, and leaves no temp files', async () => {
     const store = await EncryptedFileSecretStore.open(file, PASS);
     await store.set('signing-key:a', 'SECRET-VALUE-ONE');
