@@ -36,8 +36,7 @@ async function handle(router: Router, req: IncomingMessage, res: ServerResponse)
     else if ('binary' in result) {
       res.writeHead(result.status, { 'content-type': result.contentType, 'content-length': result.binary.length });
       res.end(result.binary);
-    }
-    else {
+    } else {
       res.writeHead(result.status);
       res.end();
     }
