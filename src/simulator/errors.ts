@@ -157,8 +157,6 @@ export class CantonError extends Error {
 /** A request that cannot be decoded: answered with 400 text/plain, as the JSON API does. */
 export class DecodeError extends Error {}
 
-export const notFound = (what: string): CantonError => new CantonError('NOT_FOUND', what);
-
 export const partyNotKnown = (party: string): CantonError =>
   new CantonError('PARTY_NOT_KNOWN_ON_LEDGER', `Party not known on ledger: ${party}`, {
     context: { party },

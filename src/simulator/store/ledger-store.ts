@@ -116,7 +116,6 @@ export class LedgerStore {
       partyKeysGet: db.prepare('SELECT threshold, keys FROM party_keys WHERE party = ?'),
       preparedPut: db.prepare('INSERT OR REPLACE INTO prepared (hash, payload, created_at) VALUES (?, ?, ?)'),
       preparedGet: db.prepare('SELECT payload FROM prepared WHERE hash = ?'),
-      preparedDelete: db.prepare('DELETE FROM prepared WHERE hash = ?'),
       userGet: db.prepare('SELECT payload FROM users WHERE id = ?'),
       userPut: db.prepare('INSERT INTO users (id, payload) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET payload = excluded.payload'),
       userList: db.prepare('SELECT payload FROM users ORDER BY id'),
@@ -265,9 +264,6 @@ export class LedgerStore {
   prepared<T>(hash: string): T | undefined {
     const r = this.s.preparedGet.get(hash) as { payload: string } | undefined;
     return r ? (JSON.parse(r.payload) as T) : undefined;
-  }
-  deletePrepared(hash: string): void {
-    this.s.preparedDelete.run(hash);
   }
 
   userGet<T>(id: string): T | undefined {
