@@ -8,6 +8,8 @@ export interface SimulatorSettings {
   streamIdleTimeoutMs: number;
   maxUsersPageSize: number;
   maxPartiesPageSize: number;
+  /** Participant `max-identity-provider-configs`: creating one more fails with TOO_MANY_IDENTITY_PROVIDER_CONFIGS. */
+  maxIdentityProviderConfigs: number;
 }
 
 export const defaultSettings = (): SimulatorSettings => ({
@@ -16,4 +18,5 @@ export const defaultSettings = (): SimulatorSettings => ({
   streamIdleTimeoutMs: 300,
   maxUsersPageSize: 1000,
   maxPartiesPageSize: 10000,
+  maxIdentityProviderConfigs: 10,
 });

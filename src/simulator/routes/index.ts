@@ -6,12 +6,14 @@ import { registerAdminRoutes } from './admin.js';
 import { registerCommandRoutes } from './commands.js';
 import { registerContractRoutes } from './contracts.js';
 import { registerExternalPartyRoutes } from './external-parties.js';
+import { registerIdpRoutes } from './idps.js';
 import { registerInteractiveRoutes } from './interactive.js';
 import { registerPackageRoutes } from './packages.js';
 import { registerPartyRoutes, registerPartyUpdateRoute } from './parties.js';
 import { registerStateRoutes } from './state.js';
 import { registerSystemRoutes } from './system.js';
 import { registerUpdateRoutes } from './updates.js';
+import { registerUserIdpRoute } from './user-idp.js';
 import { registerUserRoutes } from './users.js';
 
 export interface Ledger {
@@ -32,5 +34,7 @@ export function registerAllRoutes(router: Router, sim: SimContext): Ledger {
   registerUserRoutes(router, sim);
   registerPackageRoutes(router, sim);
   registerAdminRoutes(router, sim);
+  registerIdpRoutes(router, sim);
+  registerUserIdpRoute(router, sim);
   return { writer };
 }
