@@ -76,6 +76,16 @@ export class LedgerClient {
     return this.readJson<T>(res, path);
   }
 
+  async patchJson<T>(path: string, body: unknown): Promise<T> {
+    const res = await this.fetch('PATCH', path, body);
+    return this.readJson<T>(res, path);
+  }
+
+  async deleteJson<T>(path: string): Promise<T> {
+    const res = await this.fetch('DELETE', path);
+    return this.readJson<T>(res, path);
+  }
+
   private async fetch(method: string, path: string, body?: unknown): Promise<globalThis.Response> {
     const headers: Record<string, string> = { accept: 'application/json' };
     const token = this.opts.getToken ? await this.opts.getToken() : null;

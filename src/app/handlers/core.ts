@@ -13,6 +13,11 @@ export interface HandlerDeps {
   activeClient: () => { profile: Profile; client: LedgerClient };
   /** The console's data directory; NDJSON exports go to its `exports/` folder. */
   dataDir?: string;
+  /**
+   * Seam for the signing service: namespace fingerprints of the keys in the console keystore → key label.
+   * Parties whose namespace is one of them are shown as external. Optional until the keystore is wired.
+   */
+  externalPartyKeys?: () => Promise<Map<string, string>>;
 }
 
 export function coreHandlers(d: HandlerDeps): HandlersOf<typeof coreChannels> {

@@ -1,0 +1,61 @@
+/** Handlers of the participant administration channels: parties, users and rights, identity providers. */
+import type { adminChannels } from '../../ipc/channels/admin.js';
+import { createIdp, deleteIdp, listIdps, updateIdp } from '../../services/ledger/idps.js';
+import {
+  allocateParty,
+  getParty,
+  listPartiesPage,
+  updatePartyAnnotations,
+  type KeystoreKeys,
+} from '../../services/ledger/parties.js';
+import {
+  createUser,
+  deleteUser,
+  getUser,
+  grantRights,
+  listUsers,
+  moveUserIdp,
+  revokeRights,
+  updateUser,
+} from '../../services/ledger/users.js';
+import type { LedgerClient } from '../../services/ledger-client.js';
+import type { HandlerDeps } from './core.js';
+import type { HandlersOf } from './types.js';
+
+const NO_KEYS: KeystoreKeys = new Map();
+
+/** What these handlers use of the composition's dependencies (HandlerDeps satisfies it). */
+export type AdminDeps = Pick<HandlerDeps, 'externalPartyKeys'> & { activeClient: () => { client: LedgerClient } };
+
+export function adminHandlers(d: AdminDeps): HandlersOf<typeof adminChannels> {
+  const client = () => d.activeClient().client;
+  /** Keystore fingerprints → labels, so parties whose namespace key is held here are marked external. */
+  const keys = async (): Promise<KeystoreKeys> => (d.externalPartyKeys ? await d.externalPartyKeys() : NO_KEYS);
+
+  return {
+    'parties.list': async (req) => listPartiesPage(client(), req, await keys()),
+    'parties.get': async ({ party }) => getParty(client(), party, await keys()),
+    'parties.allocate': async (req) => allocateParty(client(), req, await keys()),
+    'parties.annotations.update': async (req) => updatePartyAnnotations(client(), req, await keys()),
+
+    'users.list': async () => ({ users: await listUsers(client()) }),
+    'users.get': async ({ userId }) => getUser(client(), userId),
+    'users.create': async (req) => createUser(client(), req),
+    'users.update': async (req) => updateUser(client(), req),
+    'users.delete': async ({ userId }) => {
+      await deleteUser(client(), userId);
+      return { deleted: true as const };
+    },
+    'users.rights.grant': async (req) => grantRights(client(), req),
+    'users.rights.revoke': async (req) => revokeRights(client(), req),
+    'users.idp.move': async (req) => moveUserIdp(client(), req),
+
+    'idps.list': async () => ({ idps: await listIdps(client()) }),
+    'idps.create': async (req) => createIdp(client(), req),
+    'idps.update': async (req) => updateIdp(client(), req),
+    'idps.delete': async ({ identityProviderId }) => {
+      await deleteIdp(client(), identityProviderId);
+      return { deleted: true as const };
+    },
+  };
+}
