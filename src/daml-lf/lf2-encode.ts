@@ -1,0 +1,404 @@
+/**
+ * Encoder from a small in-memory package description to a Daml-LF 2 `Package` (daml_lf2.proto), with interned
+ * strings, dotted names and (optionally) types, wrapped into `ArchivePayload` + `Archive`.
+ *
+ * Signatures (data types, templates, choices, keys, interfaces, implements) are encoded faithfully. Expressions that
+ * the LF structure requires (signatories, observers, controllers, choice bodies, key expressions, interface views) are
+ * type-correct stubs: `[]` for party lists and `ERROR @T "..."` elsewhere. The archive is therefore well-formed and its
+ * package id verifies, but the templates are not executable Daml — which is what a simulator that does not evaluate
+ * Daml, and tests, need.
+ */
+import { DamlLfError } from './errors.js';
+import { ProtoWriter } from './protobuf-wire.js';
+import { wrapArchive, type EncodedArchive } from './archive.js';
+import { BUILTIN_TYPES } from './lf2-package.js';
+import type { Field, InterfaceMethod, PrimType, Type, TypeConRef } from './types.js';
+
+export interface ChoiceDescription {
+  name: string;
+  /** Default true. */
+  consuming?: boolean;
+  /** The argument type; alternatively give `argFields` and a record named after the choice is generated. */
+  argType?: Type;
+  argFields?: Field[];
+  /** Default Unit. */
+  returnType?: Type;
+}
+
+export interface TemplateDescription {
+  name: string;
+  fields: Field[];
+  key?: Type;
+  choices?: ChoiceDescription[];
+  /** Interfaces as `Module:Entity` (this package) or `packageId:Module:Entity`. */
+  implements?: string[];
+}
+
+export interface InterfaceDescription {
+  name: string;
+  /** The view type; alternatively give `viewFields` and a record `<Name>View` is generated. Default Unit. */
+  viewType?: Type;
+  viewFields?: Field[];
+  choices?: ChoiceDescription[];
+  methods?: InterfaceMethod[];
+  /** Required interfaces as `Module:Entity` or `packageId:Module:Entity`. */
+  requires?: string[];
+}
+
+/** A data type; `serializable` defaults to true, `params` to none. */
+export type DataTypeDescription =
+  | { kind: 'record'; name: string; params?: string[]; serializable?: boolean; fields: Field[] }
+  | { kind: 'variant'; name: string; params?: string[]; serializable?: boolean; constructors: Field[] }
+  | { kind: 'enum'; name: string; params?: string[]; serializable?: boolean; constructors: string[] };
+
+export interface ModuleDescription {
+  name: string;
+  dataTypes?: DataTypeDescription[];
+  templates?: TemplateDescription[];
+  interfaces?: InterfaceDescription[];
+  exceptions?: string[];
+}
+
+export interface PackageDescription {
+  name: string;
+  version: string;
+  /** Daml-LF 2 minor version (default `1`). */
+  lfMinor?: string;
+  upgradedPackageId?: string;
+  modules: ModuleDescription[];
+  /** Encode every type through `Package.interned_types` (default true, as the Daml compiler does). */
+  internTypes?: boolean;
+}
+
+const BUILTIN_CODES = new Map<PrimType, number>([...BUILTIN_TYPES].map(([code, name]) => [name, code]));
+const BUILTIN_FUNCTION_ERROR = 1; // BuiltinFunction.ERROR = 1
+
+const invalid = (message: string): never => {
+  throw new DamlLfError('INVALID_DESCRIPTION', message);
+};
+
+const PRIM = (prim: PrimType, ...args: Type[]): Type => ({ kind: 'prim', prim, args });
+const UNIT = PRIM('Unit');
+const PARTY = PRIM('Party');
+
+/** Parses `Module:Entity` or `packageId:Module:Entity`. */
+export function parseTypeConRef(s: string): TypeConRef {
+  const parts = s.split(':');
+  if (parts.length === 2 && parts[0] && parts[1]) return { packageId: 'self', module: parts[0], name: parts[1] };
+  if (parts.length === 3 && parts[0] && parts[1] && parts[2]) return { packageId: parts[0], module: parts[1], name: parts[2] };
+  return invalid(`"${s}" is not Module:Entity or packageId:Module:Entity`);
+}
+
+class Encoder {
+  private readonly strings: string[] = [];
+  private readonly stringIdx = new Map<string, number>();
+  private readonly dnames: number[][] = [];
+  private readonly dnameIdx = new Map<string, number>();
+  private readonly types: Uint8Array[] = [];
+  private readonly typeIdx = new Map<string, number>();
+
+  constructor(private readonly intern: boolean) {}
+
+  str(s: string): number {
+    let i = this.stringIdx.get(s);
+    if (i === undefined) {
+      i = this.strings.length;
+      this.strings.push(s);
+      this.stringIdx.set(s, i);
+    }
+    return i;
+  }
+
+  dname(s: string): number {
+    if (s === '' || s.split('.').some((seg) => seg === '')) invalid(`"${s}" is not a valid dotted name`);
+    let i = this.dnameIdx.get(s);
+    if (i === undefined) {
+      i = this.dnames.length;
+      this.dnames.push(s.split('.').map((seg) => this.str(seg)));
+      this.dnameIdx.set(s, i);
+    }
+    return i;
+  }
+
+  /** ModuleId { package_id = 1 (SelfOrImportedPackageId), module_name_interned_dname = 2 } */
+  moduleId(w: ProtoWriter, packageId: string, module: string): void {
+    w.message(1, (p) => {
+      if (packageId === 'self') p.message(1, () => {}); // self_package_id = 1 (Unit)
+      else p.int(3, this.str(packageId)); // imported_package_id_interned_str = 3
+    });
+    w.int(2, this.dname(module));
+  }
+
+  /** TypeConId { module = 1, name_interned_dname = 2 } */
+  typeConId(w: ProtoWriter, ref: TypeConRef): void {
+    w.message(1, (m) => this.moduleId(m, ref.packageId, ref.module));
+    w.int(2, this.dname(ref.name));
+  }
+
+  /** Writes the body of a `Type` message, its children written through `child`. */
+  private typeBody(w: ProtoWriter, t: Type, child: (w: ProtoWriter, t: Type) => void): void {
+    const args = (m: ProtoWriter, as: Type[], field = 2): void => {
+      for (const a of as) m.message(field, (x) => child(x, a));
+    };
+    switch (t.kind) {
+      case 'var': // Type.var = 1 { var_interned_str = 3, args = 2 }
+        w.message(1, (m) => {
+          m.int(3, this.str(t.name));
+          args(m, t.args);
+        });
+        return;
+      case 'con': // Type.con = 2 { tycon = 1, args = 2 }
+        w.message(2, (m) => {
+          m.message(1, (c) => this.typeConId(c, t));
+          args(m, t.args);
+        });
+        return;
+      case 'prim': {
+        // Type.builtin = 3 { builtin = 1, args = 2 }
+        const code = BUILTIN_CODES.get(t.prim);
+        if (code === undefined) return invalid(`unknown builtin type ${t.prim}`);
+        w.message(3, (m) => {
+          if (code !== 0) m.int(1, code);
+          args(m, t.args);
+        });
+        return;
+      }
+      case 'forall': // Type.forall = 4 { vars = 1 (TypeVarWithKind { var_interned_str = 3, kind = 2 }), body = 2 }
+        w.message(4, (m) => {
+          for (const v of t.vars) m.message(1, (tv) => tv.int(3, this.str(v)).message(2, (k) => k.message(1, () => {})));
+          m.message(2, (b) => child(b, t.body));
+        });
+        return;
+      case 'struct': // Type.struct = 5 { fields = 1 (FieldWithType) }
+        w.message(5, (m) => {
+          for (const f of t.fields) m.message(1, (fw) => fw.int(3, this.str(f.name)).message(2, (x) => child(x, f.type)));
+        });
+        return;
+      case 'nat': // Type.nat = 6 (sint64)
+        w.sint(6, t.value);
+        return;
+      case 'syn': // Type.syn = 7 { tysyn = 1, args = 2 }
+        w.message(7, (m) => {
+          m.message(1, (c) => this.typeConId(c, t.synonym));
+          args(m, t.args);
+        });
+        return;
+      case 'app': {
+        // Type.tapp = 9 { lhs = 1, rhs = 2 }, one application per argument
+        if (t.args.length === 0) return this.typeBody(w, t.fun, child);
+        const init: Type = t.args.length === 1 ? t.fun : { kind: 'app', fun: t.fun, args: t.args.slice(0, -1) };
+        const last = t.args[t.args.length - 1] as Type;
+        w.message(9, (m) => {
+          m.message(1, (x) => child(x, init));
+          m.message(2, (x) => child(x, last));
+        });
+        return;
+      }
+    }
+  }
+
+  /** Writes a `Type` message body for `t` (interned: `interned_type = 8` referring to the table). */
+  type(w: ProtoWriter, t: Type): void {
+    if (!this.intern) {
+      this.typeBody(w, t, (x, c) => this.type(x, c));
+      return;
+    }
+    w.int(8, this.internType(t));
+  }
+
+  private internType(t: Type): number {
+    const body = new ProtoWriter();
+    // Children are interned first, so the table only refers to smaller indices.
+    this.typeBody(body, t, (x, c) => x.int(8, this.internType(c)));
+    const bytes = body.finish();
+    let key = '';
+    for (const b of bytes) key += String.fromCharCode(b);
+    let i = this.typeIdx.get(key);
+    if (i === undefined) {
+      i = this.types.length;
+      this.types.push(bytes);
+      this.typeIdx.set(key, i);
+    }
+    return i;
+  }
+
+  /** FieldWithType / VarWithType { *_interned_str = 3, type = 2 } */
+  fieldWithType(w: ProtoWriter, name: string, type: Type): void {
+    w.int(3, this.str(name));
+    w.message(2, (x) => this.type(x, type));
+  }
+
+  /** Expr { nil = 21 { type = 1 } } : List Party */
+  emptyPartyList(w: ProtoWriter): void {
+    w.message(21, (n) => n.message(1, (x) => this.type(x, PARTY)));
+  }
+
+  /** Expr { app = 15 { fun = 1: Expr { ty_app = 16 { expr = 1: ERROR, types = 2: [t] } }, args = 2: [text literal] } } */
+  errorStub(w: ProtoWriter, t: Type, message: string): void {
+    w.message(15, (app) => {
+      app.message(1, (fun) =>
+        fun.message(16, (ta) => {
+          ta.message(1, (e) => e.int(4, BUILTIN_FUNCTION_ERROR)); // Expr.builtin = 4
+          ta.message(2, (x) => this.type(x, t));
+        }),
+      );
+      app.message(2, (arg) => arg.message(6, (lit) => lit.int(4, this.str(message)))); // Expr.builtin_lit = 6 { text_interned_str = 4 }
+    });
+  }
+
+  /** TemplateChoice */
+  choice(w: ProtoWriter, c: ChoiceDescription, argType: Type): void {
+    const ret = c.returnType ?? UNIT;
+    w.int(2, this.str(c.name)); // name_interned_str = 2
+    if (c.consuming ?? true) w.bool(3, true); // consuming = 3
+    w.message(4, (e) => this.emptyPartyList(e)); // controllers = 4
+    w.message(6, (v) => this.fieldWithType(v, 'arg', argType)); // arg_binder = 6
+    w.message(8, (x) => this.type(x, ret)); // ret_type = 8
+    w.message(9, (e) => this.errorStub(e, PRIM('Update', ret), `choice ${c.name} is not executable`)); // update = 9
+    w.int(10, this.str('self')); // self_binder_interned_str = 10
+  }
+
+  /** DefDataType { name_interned_dname = 2, params = 3, serializable = 4, record = 5 | variant = 6 | enum = 7 | interface = 8 } */
+  dataType(w: ProtoWriter, d: DataTypeDescription | { kind: 'interface'; name: string }): void {
+    w.int(2, this.dname(d.name));
+    if (d.kind === 'interface') {
+      w.message(8, () => {});
+      return;
+    }
+    for (const p of d.params ?? []) w.message(3, (tv) => tv.int(3, this.str(p)).message(2, (k) => k.message(1, () => {})));
+    if (d.serializable ?? true) w.bool(4, true);
+    const fields = (m: ProtoWriter, fs: Field[]): void => {
+      for (const f of fs) m.message(1, (fw) => this.fieldWithType(fw, f.name, f.type));
+    };
+    if (d.kind === 'record') w.message(5, (m) => fields(m, d.fields));
+    else if (d.kind === 'variant') w.message(6, (m) => fields(m, d.constructors));
+    else w.message(7, (m) => m.packedInt32(2, d.constructors.map((c) => this.str(c))));
+  }
+
+  module(m: ModuleDescription): Uint8Array {
+    const w = new ProtoWriter();
+    w.int(1, this.dname(m.name)); // Module.name_interned_dname = 1
+    // Module.flags = 2: FeatureFlags as the Daml compiler sets them.
+    w.message(2, (f) => f.bool(1, true).bool(2, true).bool(3, true));
+    const dataTypes: (DataTypeDescription | { kind: 'interface'; name: string })[] = [...(m.dataTypes ?? [])];
+    const names = new Set(dataTypes.map((d) => d.name));
+    const addRecord = (name: string, fields: Field[]): void => {
+      if (names.has(name)) invalid(`module ${m.name}: data type ${name} is defined twice`);
+      names.add(name);
+      dataTypes.push({ kind: 'record', name, fields });
+    };
+    const choiceArg = (c: ChoiceDescription, owner: string): Type => {
+      if (c.argType !== undefined) {
+        if (c.argFields !== undefined) invalid(`${owner}: choice ${c.name} has both argType and argFields`);
+        return c.argType;
+      }
+      addRecord(c.name, c.argFields ?? []);
+      return { kind: 'con', packageId: 'self', module: m.name, name: c.name, args: [] };
+    };
+    const templates: { t: TemplateDescription; args: Type[] }[] = [];
+    for (const t of m.templates ?? []) {
+      addRecord(t.name, t.fields);
+      templates.push({ t, args: (t.choices ?? []).map((c) => choiceArg(c, `template ${m.name}:${t.name}`)) });
+    }
+    const interfaces: { i: InterfaceDescription; view: Type; args: Type[] }[] = [];
+    for (const i of m.interfaces ?? []) {
+      if (names.has(i.name)) invalid(`module ${m.name}: ${i.name} is defined twice`);
+      names.add(i.name);
+      dataTypes.push({ kind: 'interface', name: i.name });
+      let view = i.viewType ?? UNIT;
+      if (i.viewFields !== undefined) {
+        if (i.viewType !== undefined) invalid(`interface ${m.name}:${i.name} has both viewType and viewFields`);
+        addRecord(`${i.name}View`, i.viewFields);
+        view = { kind: 'con', packageId: 'self', module: m.name, name: `${i.name}View`, args: [] };
+      }
+      interfaces.push({ i, view, args: (i.choices ?? []).map((c) => choiceArg(c, `interface ${m.name}:${i.name}`)) });
+    }
+    for (const e of m.exceptions ?? []) {
+      if (!names.has(e)) addRecord(e, [{ name: 'message', type: PRIM('Text') }]);
+    }
+
+    for (const d of dataTypes) w.message(4, (x) => this.dataType(x, d)); // Module.data_types = 4
+    for (const { t, args } of templates) {
+      // Module.templates = 6: DefTemplate
+      w.message(6, (x) => {
+        x.int(1, this.dname(t.name)); // tycon_interned_dname = 1
+        x.int(2, this.str('this')); // param_interned_str = 2
+        x.message(4, (e) => this.emptyPartyList(e)); // signatories = 4
+        (t.choices ?? []).forEach((c, idx) => x.message(6, (cw) => this.choice(cw, c, args[idx] as Type))); // choices = 6
+        x.message(7, (e) => this.emptyPartyList(e)); // observers = 7
+        if (t.key !== undefined) {
+          const key = t.key;
+          // key = 9: DefKey { type = 1, maintainers = 3, key_expr = 4 }
+          x.message(9, (k) => {
+            k.message(1, (ty) => this.type(ty, key));
+            k.message(3, (e) => this.errorStub(e, PRIM('Arrow', key, PRIM('List', PARTY)), 'maintainers stub'));
+            k.message(4, (e) => this.errorStub(e, key, 'key stub'));
+          });
+        }
+        for (const iface of t.implements ?? []) {
+          const ref = parseTypeConRef(iface);
+          // implements = 10: Implements { interface = 1, body = 2 (InterfaceInstanceBody { view = 2 }) }
+          x.message(10, (im) => {
+            im.message(1, (c) => this.typeConId(c, ref));
+            im.message(2, (b) => b.message(2, (e) => this.errorStub(e, UNIT, 'view stub')));
+          });
+        }
+      });
+    }
+    for (const e of m.exceptions ?? []) {
+      // Module.exceptions = 7: DefException { name_interned_dname = 1, message = 3 }
+      w.message(7, (x) => {
+        x.int(1, this.dname(e));
+        x.message(3, (ex) => this.errorStub(ex, PRIM('Arrow', { kind: 'con', packageId: 'self', module: m.name, name: e, args: [] }, PRIM('Text')), 'message stub'));
+      });
+    }
+    for (const { i, view, args } of interfaces) {
+      // Module.interfaces = 8: DefInterface { tycon_interned_dname = 2, methods = 3, param_interned_str = 4, choices = 5, view = 6, requires = 7 }
+      w.message(8, (x) => {
+        x.int(2, this.dname(i.name));
+        for (const meth of i.methods ?? []) x.message(3, (mw) => mw.int(2, this.str(meth.name)).message(3, (ty) => this.type(ty, meth.type)));
+        x.int(4, this.str('this'));
+        (i.choices ?? []).forEach((c, idx) => x.message(5, (cw) => this.choice(cw, c, args[idx] as Type)));
+        x.message(6, (ty) => this.type(ty, view));
+        for (const req of i.requires ?? []) x.message(7, (c) => this.typeConId(c, parseTypeConRef(req)));
+      });
+    }
+    return w.finish();
+  }
+
+  /** Package { modules = 1, interned_strings = 2, interned_dotted_names = 3, metadata = 4, interned_types = 5 } */
+  pkg(desc: PackageDescription): Uint8Array {
+    const seen = new Set<string>();
+    for (const m of desc.modules) {
+      if (seen.has(m.name)) invalid(`module ${m.name} is defined twice`);
+      seen.add(m.name);
+    }
+    if (desc.name === '' || desc.version === '') invalid('package name and version are required');
+    const modules = desc.modules.map((m) => this.module(m));
+    const nameIdx = this.str(desc.name);
+    const versionIdx = this.str(desc.version);
+    const upgraded = desc.upgradedPackageId === undefined ? undefined : this.str(desc.upgradedPackageId);
+    const w = new ProtoWriter();
+    for (const m of modules) w.bytes(1, m);
+    for (const s of this.strings) w.string(2, s);
+    for (const d of this.dnames) w.message(3, (x) => x.packedInt32(1, d)); // InternedDottedName.segments_interned_str = 1
+    // PackageMetadata { name_interned_str = 1, version_interned_str = 2, upgraded_package_id = 3 { upgraded_package_id_interned_str = 1 } }
+    w.message(4, (md) => {
+      if (nameIdx !== 0) md.int(1, nameIdx);
+      if (versionIdx !== 0) md.int(2, versionIdx);
+      if (upgraded !== undefined) md.message(3, (u) => (upgraded !== 0 ? u.int(1, upgraded) : u));
+    });
+    for (const t of this.types) w.bytes(5, t);
+    return w.finish();
+  }
+}
+
+/** Encodes a package description as LF2 `Package` bytes (the `ArchivePayload.daml_lf_2` field). */
+export function encodePackage(desc: PackageDescription): Uint8Array {
+  return new Encoder(desc.internTypes ?? true).pkg(desc);
+}
+
+/** Encodes a package description as a complete `Archive` (.dalf) whose package id verifies. */
+export function encodeArchive(desc: PackageDescription): EncodedArchive {
+  return wrapArchive(encodePackage(desc), { lfMinor: desc.lfMinor ?? '1' });
+}
