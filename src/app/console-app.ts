@@ -11,6 +11,8 @@ import { LedgerClient } from '../services/ledger-client.js';
 import { startSimulator, type RunningSimulator } from '../simulator/index.js';
 import { createHandlers, createSubscriptionHandlers } from './handlers/index.js';
 import { APP_NAME, APP_VERSION } from './app-info.js';
+import { createSigningServices } from '../services/signing/index.js';
+import { LockableFileSecretStore, SigningFlows } from '../services/signing-flows/index.js';
 
 export interface ConsoleAppOptions {
   dataDir: string;
@@ -39,6 +41,12 @@ export async function startConsoleApp(opts: ConsoleAppOptions): Promise<ConsoleA
   const clientFor = (profileId: string) =>
     new LedgerClient({ baseUrl: profiles.get(profileId).ledgerApiUrl, getToken: () => profiles.token(profileId) });
 
+  // Signing keys: OS keychain by default (same keychain service as the profiles' tokens), or the passphrase-encrypted key file.
+  const fileStore = new LockableFileSecretStore(opts.dataDir);
+  const signingServices = createSigningServices(db, { 'os-keychain': secrets, 'encrypted-file': fileStore }, 'os-keychain');
+  const activeLedger = () => clientFor(profiles.active().id);
+  const signing = { services: signingServices, flows: new SigningFlows(signingServices, activeLedger), fileStore };
+
   const deps = {
     info: { name: APP_NAME, version: APP_VERSION, transport: opts.transport, demoMode: opts.demo },
     profiles,
@@ -47,6 +55,8 @@ export async function startConsoleApp(opts: ConsoleAppOptions): Promise<ConsoleA
       const p = profiles.active();
       return { profile: p, client: clientFor(p.id) };
     },
+    signing,
+    externalPartyKeys: async () => new Map(signingServices.keys.list().map((k) => [k.fingerprint, k.label] as const)),
   };
   const router = createRouter(createHandlers(deps), createSubscriptionHandlers(deps));
 
@@ -54,6 +64,7 @@ export async function startConsoleApp(opts: ConsoleAppOptions): Promise<ConsoleA
     router,
     demoLedgerUrl: simulator?.url ?? null,
     async close() {
+      fileStore.lock();
       db.close();
       await simulator?.close();
     },

@@ -8,16 +8,19 @@ import { IpcErrorSchema } from './errors.js';
 import { coreChannels, coreSubscriptions } from './channels/core.js';
 import { updatesChannels, updatesSubscriptions } from './channels/updates.js';
 import { adminChannels } from './channels/admin.js';
+import { signingChannels } from './channels/signing.js';
 
 export * from './channels/core.js';
 export * from './channels/updates.js';
 export * from './channels/admin.js';
+export * from './channels/signing.js';
 
 /** Request/response channels. */
 export const channels = {
   ...coreChannels,
   ...updatesChannels,
   ...adminChannels,
+  ...signingChannels,
 } as const;
 
 /** Streaming channels: the renderer subscribes with params and receives events until it unsubscribes. */

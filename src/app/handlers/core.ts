@@ -18,6 +18,12 @@ export interface HandlerDeps {
    * Parties whose namespace is one of them are shown as external. Optional until the keystore is wired.
    */
   externalPartyKeys?: () => Promise<Map<string, string>>;
+  /** Signing services, the online/offline flows and the encrypted-file key backend (absent: signing channels answer INTERNAL). */
+  signing?: {
+    services: import('../../services/signing/index.js').SigningServices;
+    flows: import('../../services/signing-flows/index.js').SigningFlows;
+    fileStore: import('../../services/signing-flows/index.js').LockableFileSecretStore;
+  };
 }
 
 export function coreHandlers(d: HandlerDeps): HandlersOf<typeof coreChannels> {

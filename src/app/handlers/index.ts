@@ -3,11 +3,12 @@ import type { Handlers, SubscriptionHandlers } from '../../ipc/router.js';
 import { coreHandlers, coreSubscriptionHandlers, type HandlerDeps } from './core.js';
 import { updatesHandlers, updatesSubscriptionHandlers } from './updates.js';
 import { adminHandlers } from './admin.js';
+import { signingHandlers } from './signing.js';
 
 export type { HandlerDeps };
 
 export function createHandlers(d: HandlerDeps): Handlers {
-  return { ...coreHandlers(d), ...updatesHandlers(d), ...adminHandlers(d) };
+  return { ...coreHandlers(d), ...updatesHandlers(d), ...adminHandlers(d), ...signingHandlers(d) };
 }
 
 export function createSubscriptionHandlers(d: HandlerDeps): SubscriptionHandlers {

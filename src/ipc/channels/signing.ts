@@ -1,0 +1,331 @@
+/**
+ * Signing channels: external-party keys (metadata, never private bytes), encrypted backups (ciphertext only),
+ * per-key policies, onboarding, compose → prepare → verify → confirm → sign → execute, offline request/response
+ * files and the audit log. Refusals of the signing services are answers (`status: 'refused'` with the reason),
+ * not errors, so the renderer shows them as a decision rather than a failure. No channel takes or returns a
+ * private key, a seed or a raw signature over an arbitrary hash.
+ */
+import { z } from 'zod';
+import { EmptyRequest } from './shared.js';
+
+const Fingerprint = z.string().regex(/^1220[0-9a-f]{64}$/, 'Not a Canton key fingerprint (1220 + 64 hex digits)');
+const PartyId = z.string().trim().min(3).max(512);
+const SessionId = z.string().uuid();
+/** Files read by the renderer (`<input type=file>`): backups, signing requests, signature responses. */
+const FileText = z.string().min(1, 'The file is empty').max(5_000_000, 'The file is larger than 5 MB');
+const Passphrase = z.string().min(1, 'Enter the passphrase').max(1024);
+
+export const KeyBackendNameSchema = z.enum(['os-keychain', 'encrypted-file']);
+
+export const SigningKeySchema = z.object({
+  fingerprint: z.string(),
+  label: z.string(),
+  publicKeyHex: z.string(),
+  publicKeyBase64: z.string(),
+  backend: KeyBackendNameSchema,
+  createdAt: z.string(),
+  parties: z.array(z.string()),
+});
+export type SigningKey = z.infer<typeof SigningKeySchema>;
+
+export const KeyBackendsStateSchema = z.object({
+  /** The encrypted key file exists on this machine. */
+  encryptedFileExists: z.boolean(),
+  /** The encrypted key file is unlocked for this session (its passphrase was entered). */
+  encryptedFileUnlocked: z.boolean(),
+});
+
+export const SigningPolicyWireSchema = z
+  .object({
+    allowedTemplates: z.array(z.string().trim().min(3)).nullable(),
+    allowedChoices: z.array(z.string().trim().min(1)).nullable(),
+    allowedCounterparties: z.array(z.string().trim().min(1)).nullable(),
+    maxAmountPerTransaction: z.string().nullable(),
+    requireOfflineConfirmation: z.boolean(),
+    allowBlindSigning: z.boolean(),
+  })
+  .strict();
+export type SigningPolicyWire = z.infer<typeof SigningPolicyWireSchema>;
+
+export const RefusalSchema = z.object({
+  status: z.literal('refused'),
+  /** Machine-readable reason (HASH_MISMATCH, POLICY_AMOUNT, WRONG_KEY, REQUEST_EXPIRED, …). */
+  reason: z.string(),
+  message: z.string(),
+  /** Audit entry that records the refusal, when one was written. */
+  auditSeq: z.number().int().nullable(),
+});
+export type Refusal = z.infer<typeof RefusalSchema>;
+
+export const TopologySummaryWireSchema = z.object({
+  partyId: z.string(),
+  publicKeyFingerprint: z.string(),
+  multiHashBase64: z.string(),
+  multiHashHex: z.string(),
+  transactions: z.array(z.object({ operation: z.string(), serial: z.number(), kind: z.string(), description: z.string() })),
+  hostingParticipants: z.array(z.object({ participantUid: z.string(), permission: z.string() })),
+  confirmationThreshold: z.number().nullable(),
+  headline: z.string(),
+  warnings: z.array(z.string()),
+});
+export type TopologySummaryWire = z.infer<typeof TopologySummaryWireSchema>;
+
+export const TransactionSummaryWireSchema = z.object({
+  headline: z.string(),
+  mode: z.enum(['clear', 'blind']),
+  hashBase64: z.string(),
+  hashHex: z.string(),
+  hashingSchemeVersion: z.string(),
+  signingParty: z.string(),
+  actAs: z.array(z.string()),
+  commandId: z.string(),
+  synchronizerId: z.string(),
+  preparationTime: z.string(),
+  templates: z.array(z.string()),
+  exercises: z.array(
+    z.object({
+      nodeId: z.string(),
+      root: z.boolean(),
+      template: z.string(),
+      interface: z.string().nullable(),
+      choice: z.string(),
+      contractId: z.string(),
+      actingParties: z.array(z.string()),
+      consuming: z.boolean(),
+    }),
+  ),
+  created: z.array(
+    z.object({ nodeId: z.string(), root: z.boolean(), template: z.string(), contractId: z.string(), signatories: z.array(z.string()), stakeholders: z.array(z.string()) }),
+  ),
+  consumed: z.array(z.object({ contractId: z.string(), template: z.string(), choice: z.string() })),
+  inputs: z.array(z.object({ contractId: z.string(), template: z.string(), createdAt: z.string(), signatories: z.array(z.string()) })),
+  parties: z.array(z.string()),
+  amounts: z.array(z.object({ nodeId: z.string(), path: z.string(), value: z.string() })),
+  /** Field-by-field description of a recognised kind (clear signing), null when blind. */
+  clearSign: z.object({ kind: z.string(), title: z.string(), fields: z.array(z.object({ label: z.string(), value: z.string() })) }).nullable(),
+  warnings: z.array(z.string()),
+});
+export type TransactionSummaryWire = z.infer<typeof TransactionSummaryWireSchema>;
+
+export const PolicyDecisionWireSchema = z.object({ allowed: z.boolean(), reason: z.string().nullable(), message: z.string().nullable() });
+
+export const ExecuteModeSchema = z.enum(['execute', 'executeAndWait', 'executeAndWaitForTransaction']);
+export type ExecuteMode = z.infer<typeof ExecuteModeSchema>;
+
+export const ExecutionResultSchema = z.object({
+  status: z.literal('executed'),
+  mode: ExecuteModeSchema,
+  submissionId: z.string(),
+  updateId: z.string().nullable(),
+  offset: z.number().nullable(),
+  events: z.array(
+    z.object({ kind: z.string(), templateId: z.string().nullable(), contractId: z.string().nullable(), choice: z.string().nullable(), json: z.string() }),
+  ),
+  auditSeqs: z.array(z.number().int()),
+});
+export type ExecutionResult = z.infer<typeof ExecutionResultSchema>;
+
+export const ComposeCommandSchema = z.discriminatedUnion('kind', [
+  z
+    .object({
+      kind: z.literal('create'),
+      templateId: z.string().trim().min(3).max(512).regex(/^#?[A-Za-z0-9._-]+:[A-Za-z0-9_.]+:[A-Za-z0-9_.]+$/, 'expected #package:Module:Template'),
+      argumentsJson: z.string().max(200_000),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('exercise'),
+      templateId: z.string().trim().min(3).max(512).regex(/^#?[A-Za-z0-9._-]+:[A-Za-z0-9_.]+:[A-Za-z0-9_.]+$/, 'expected #package:Module:Template'),
+      contractId: z.string().trim().min(1, 'Enter the contract id').max(512),
+      choice: z.string().trim().min(1, 'Enter the choice').max(200),
+      argumentsJson: z.string().max(200_000),
+    })
+    .strict(),
+]);
+export type ComposeCommand = z.infer<typeof ComposeCommandSchema>;
+
+const VerifiedPreparedSchema = z.object({
+  status: z.literal('verified'),
+  sessionId: z.string(),
+  party: z.string(),
+  fingerprint: z.string(),
+  summary: TransactionSummaryWireSchema,
+  policy: PolicyDecisionWireSchema,
+});
+
+export const AuditRecordWireSchema = z.object({
+  seq: z.number().int(),
+  at: z.string(),
+  decision: z.enum(['signed', 'refused']),
+  subject: z.string(),
+  channel: z.string(),
+  reason: z.string().nullable(),
+  message: z.string().nullable(),
+  fingerprint: z.string().nullable(),
+  party: z.string().nullable(),
+  hash: z.string().nullable(),
+  summary: z.string(),
+  chainHash: z.string(),
+});
+export type AuditRecordWire = z.infer<typeof AuditRecordWireSchema>;
+
+const ThresholdStatusSchema = z.object({
+  threshold: z.number().int(),
+  signers: z.array(z.object({ fingerprint: z.string(), label: z.string().nullable() })),
+  collected: z.array(z.string()),
+  missing: z.array(z.string()),
+  met: z.boolean(),
+});
+
+const DownloadSchema = z.object({ fileName: z.string(), text: z.string() });
+
+export const signingChannels = {
+  'signing.keys.list': {
+    request: EmptyRequest,
+    response: z.object({ keys: z.array(SigningKeySchema), backends: KeyBackendsStateSchema }),
+  },
+  'signing.keys.create': {
+    request: z
+      .object({
+        label: z.string().trim().min(1, 'A key needs a label').max(100),
+        backend: KeyBackendNameSchema.default('os-keychain'),
+        /** Encrypted-file backend only: unlocks (or creates) the key file first. */
+        passphrase: Passphrase.optional(),
+      })
+      .strict(),
+    response: SigningKeySchema,
+  },
+  'signing.keys.rename': {
+    request: z.object({ fingerprint: Fingerprint, label: z.string().trim().min(1, 'A key needs a label').max(100) }).strict(),
+    response: SigningKeySchema,
+  },
+  'signing.keys.delete': { request: z.object({ fingerprint: Fingerprint }).strict(), response: z.object({ deleted: z.boolean() }) },
+  'signing.keys.unlockFile': { request: z.object({ passphrase: Passphrase }).strict(), response: KeyBackendsStateSchema },
+  'signing.keys.backup': {
+    request: z.object({ fingerprints: z.array(Fingerprint).min(1, 'Select at least one key').max(100), passphrase: Passphrase }).strict(),
+    response: DownloadSchema,
+  },
+  'signing.keys.restorePreview': {
+    request: z.object({ text: FileText, passphrase: Passphrase }).strict(),
+    response: z.union([
+      z.object({
+        status: z.literal('ok'),
+        keys: z.array(z.object({ fingerprint: z.string(), label: z.string(), createdAt: z.string(), parties: z.array(z.string()), present: z.boolean() })),
+      }),
+      RefusalSchema,
+    ]),
+  },
+  'signing.keys.restore': {
+    request: z.object({ text: FileText, passphrase: Passphrase }).strict(),
+    response: z.union([
+      z.object({ status: z.literal('ok'), restored: z.array(z.object({ fingerprint: z.string(), label: z.string(), status: z.enum(['imported', 'already-present']) })) }),
+      RefusalSchema,
+    ]),
+  },
+  'signing.policy.get': { request: z.object({ fingerprint: Fingerprint }).strict(), response: SigningPolicyWireSchema },
+  'signing.policy.set': { request: z.object({ fingerprint: Fingerprint, policy: SigningPolicyWireSchema }).strict(), response: SigningPolicyWireSchema },
+
+  'signing.onboard.prepare': {
+    request: z
+      .object({
+        fingerprint: Fingerprint,
+        partyHint: z.string().trim().min(1, 'Enter a party hint').max(100).regex(/^[A-Za-z0-9_-]+$/, 'Letters, digits, - and _ only'),
+        observationOnly: z.boolean().default(false),
+      })
+      .strict(),
+    response: z.union([z.object({ status: z.literal('verified'), sessionId: z.string(), summary: TopologySummaryWireSchema }), RefusalSchema]),
+  },
+  'signing.onboard.confirm': {
+    request: z.object({ sessionId: SessionId }).strict(),
+    response: z.union([z.object({ status: z.literal('allocated'), partyId: z.string(), key: SigningKeySchema, auditSeq: z.number().int() }), RefusalSchema]),
+  },
+  'signing.parties': {
+    request: EmptyRequest,
+    response: z.object({ parties: z.array(z.object({ party: z.string(), keys: z.array(z.object({ fingerprint: z.string(), label: z.string() })) })) }),
+  },
+  'signing.prepare': {
+    request: z.object({ party: PartyId, fingerprint: Fingerprint, command: ComposeCommandSchema }).strict(),
+    response: z.union([VerifiedPreparedSchema, RefusalSchema]),
+  },
+  'signing.confirm': {
+    request: z
+      .object({
+        sessionId: SessionId,
+        mode: ExecuteModeSchema,
+        /** Blind signing: the user typed the confirmation word. */
+        blindConfirmation: z.string().max(50).optional(),
+      })
+      .strict(),
+    response: z.union([ExecutionResultSchema, RefusalSchema]),
+  },
+  'signing.discard': { request: z.object({ sessionId: SessionId }).strict(), response: z.object({ discarded: z.boolean() }) },
+
+  'signing.offline.createRequest': {
+    request: z
+      .object({ sessionId: SessionId, ttlMinutes: z.number().int().min(1).max(7 * 24 * 60).default(60), threshold: z.number().int().min(1).max(32).optional() })
+      .strict(),
+    response: z.union([
+      z.object({ status: z.literal('created'), requestId: z.string(), fileName: z.string(), text: z.string(), expiresAt: z.string(), collector: ThresholdStatusSchema }),
+      RefusalSchema,
+    ]),
+  },
+  'signing.offline.inspect': {
+    request: z.object({ text: FileText }).strict(),
+    response: z.union([
+      z.object({
+        status: z.literal('verified'),
+        requestId: z.string(),
+        party: z.string(),
+        participantId: z.string(),
+        createdAt: z.string(),
+        expiresAt: z.string(),
+        threshold: z.number().int(),
+        signers: z.array(z.object({ fingerprint: z.string(), local: z.boolean(), label: z.string().nullable() })),
+        note: z.string().nullable(),
+        summary: TransactionSummaryWireSchema.nullable(),
+        policy: PolicyDecisionWireSchema.nullable(),
+      }),
+      RefusalSchema,
+    ]),
+  },
+  'signing.offline.sign': {
+    request: z.object({ text: FileText, blindConfirmation: z.string().max(50).optional() }).strict(),
+    response: z.union([
+      z.object({ status: z.literal('signed'), fileName: z.string(), text: z.string(), signedBy: z.array(z.string()), headline: z.string() }),
+      RefusalSchema,
+    ]),
+  },
+  'signing.offline.importResponse': {
+    request: z.object({ requestId: z.string().min(1).max(100), text: FileText }).strict(),
+    response: z.union([
+      z.object({ status: z.literal('collected'), added: z.array(z.string()), alreadyCollected: z.array(z.string()), collector: ThresholdStatusSchema }),
+      RefusalSchema,
+    ]),
+  },
+  'signing.offline.pending': {
+    request: EmptyRequest,
+    response: z.object({
+      requests: z.array(z.object({ requestId: z.string(), party: z.string(), headline: z.string(), expiresAt: z.string(), collector: ThresholdStatusSchema })),
+    }),
+  },
+  'signing.offline.execute': {
+    request: z.object({ requestId: z.string().min(1).max(100), mode: ExecuteModeSchema }).strict(),
+    response: z.union([ExecutionResultSchema, RefusalSchema]),
+  },
+
+  'signing.audit.list': {
+    request: z.object({ limit: z.number().int().min(1).max(5000).default(500) }).strict(),
+    response: z.object({ records: z.array(AuditRecordWireSchema) }),
+  },
+  'signing.audit.verify': {
+    request: EmptyRequest,
+    response: z.object({
+      ok: z.boolean(),
+      entries: z.number().int(),
+      headHash: z.string(),
+      problems: z.array(z.object({ seq: z.number().int(), kind: z.string(), message: z.string() })),
+    }),
+  },
+  'signing.audit.export': { request: EmptyRequest, response: DownloadSchema },
+} as const;
