@@ -56,8 +56,9 @@ function checkFields(where: string, oldFields: Field[], newFields: Field[], prob
       problems.push(`${where}: field ${of.name} changed type from ${typeToString(of.type)} to ${typeToString(nf.type)}`);
     }
   }
-  for (const nf of newFields.slice(oldFields.length)) {
-    if (oldFields.some((f) => f.name === nf.name)) continue; // reported as moved above
+  for (const [i, nf] of newFields.entries()) {
+    if (oldFields.some((f) => f.name === nf.name)) continue; // existing field, checked above
+    if (i < oldFields.length) problems.push(`${where}: new field ${nf.name} is not at the end (position ${i + 1})`);
     if (!isOptional(nf.type)) {
       problems.push(`${where}: new field ${nf.name} has type ${typeToString(nf.type)}; fields added in an upgrade must be Optional`);
     }
@@ -126,7 +127,8 @@ function checkTemplate(where: string, o: Template, n: Template, problems: string
 }
 
 function checkModule(o: Module, n: Module, problems: string[]): void {
-  const templateNames = new Set(o.templates.map((t) => t.name));
+  // Template and exception records are reported through their template / exception.
+  const templateNames = new Set([...o.templates.map((t) => t.name), ...o.exceptions]);
   for (const ot of o.templates) {
     const nt = n.templates.find((t) => t.name === ot.name);
     if (nt === undefined) problems.push(`template ${ot.qualifiedName} was removed`);
