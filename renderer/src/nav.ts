@@ -8,6 +8,9 @@ import type { IconName } from './lib/icons.js';
 import Dashboard from './views/Dashboard.svelte';
 import Connections from './views/Connections.svelte';
 import Updates from './views/Updates.svelte';
+import Parties from './views/Parties.svelte';
+import Users from './views/Users.svelte';
+import IdentityProviders from './views/IdentityProviders.svelte';
 
 export interface ViewDef {
   /** Route id: `#/<id>`. */
@@ -20,6 +23,9 @@ export interface ViewDef {
 export const views: readonly ViewDef[] = [
   { id: 'dashboard', label: 'Dashboard', icon: 'dashboard', component: Dashboard },
   { id: 'updates', label: 'Updates', icon: 'refresh', component: Updates },
+  { id: 'parties', label: 'Parties', icon: 'party', component: Parties },
+  { id: 'users', label: 'Users', icon: 'users', component: Users },
+  { id: 'idps', label: 'Identity providers', icon: 'shield', component: IdentityProviders },
   { id: 'connections', label: 'Connections', icon: 'plug', component: Connections },
 ];
 

@@ -19,7 +19,7 @@ export function toIdpRow(c: S['IdentityProviderConfig']): IdpRow {
 
 export async function listIdps(client: LedgerClient): Promise<IdpRow[]> {
   const res = await client.getJson<S['ListIdentityProviderConfigsResponse']>('/v2/idps');
-  return (res.identityProviderConfigs ?? []).map(toIdpRow).sort((a, b) => a.identityProviderId.localeCompare(b.identityProviderId));
+  return (res.identityProviderConfigs ?? []).map(toIdpRow).sort((a, b) => a.identityProviderId.localeCompare(b.identityProviderId, 'en', { numeric: true }));
 }
 
 export async function createIdp(client: LedgerClient, idp: IdpRow): Promise<IdpRow> {

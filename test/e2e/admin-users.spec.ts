@@ -1,0 +1,154 @@
+/**
+ * Users view end to end (browser host + embedded simulator): create a user, grant rights of several
+ * kinds (checked on screen and through the simulator's HTTP API), revoke one, edit, move it to an
+ * identity provider, delete it.
+ */
+import { test, expect, type Page } from '@playwright/test';
+import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
+
+let consoleProc: ConsoleProcess;
+
+/** Light and dark screenshots; the shell scrolls inside its main pane, so the window is made tall enough instead of fullPage. */
+async function screenshots(page: Page, name: string, height: number) {
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 1400, height });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.screenshot({ path: `test/e2e/screenshots/${name}.png` });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: `test/e2e/screenshots/${name}-dark.png` });
+  await page.emulateMedia({ colorScheme: 'light' });
+  if (size) await page.setViewportSize(size);
+}
+
+test.beforeAll(async () => {
+  consoleProc = await startConsoleProcess();
+});
+test.afterAll(async () => {
+  await consoleProc?.stop();
+});
+
+function simUrl(): string {
+  const m = /Embedded simulator \(demo mode\): (\S+)/.exec(consoleProc.output());
+  if (!m) throw new Error('embedded simulator URL not printed');
+  return m[1]!;
+}
+async function simulator<T>(path: string, body?: unknown): Promise<T> {
+  const res = await fetch(
+    simUrl() + path,
+    body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+  );
+  if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+const allocate = async (hint: string) => (await simulator<{ partyDetails: { party: string } }>('/v2/parties', { partyIdHint: hint })).partyDetails.party;
+const apiRights = async (userId: string) =>
+  (await simulator<{ rights: Array<{ kind: Record<string, { value: { party?: string } }> }> }>(`/v2/users/${userId}/rights`)).rights
+    .map((r) => {
+      const [kind, v] = Object.entries(r.kind)[0]!;
+      return v.value.party ? `${kind}:${v.value.party}` : kind;
+    })
+    .sort();
+
+async function openView(page: Page, name: RegExp, testid: string) {
+  await page.goto(consoleProc.url);
+  await page.getByRole('link', { name }).click();
+  await expect(page.getByTestId(testid)).toBeVisible();
+}
+
+async function grant(page: Page, kindLabel: string, party?: string) {
+  await page.getByTestId('right-kind').selectOption({ label: kindLabel });
+  if (party !== undefined) await page.getByTestId('right-party').fill(party);
+  await page.getByTestId('grant-right').click();
+}
+
+test('create a user, grant and revoke rights, edit, move to an identity provider, delete', async ({ page }) => {
+  const stamp = Date.now();
+  const userId = `ops-${stamp}`;
+  const party = await allocate(`Erin${stamp}`);
+  await simulator('/v2/idps', {
+    identityProviderConfig: { identityProviderId: `corp-${stamp}`, issuer: `https://login.example.com/${stamp}`, jwksUrl: 'https://login.example.com/jwks' },
+  });
+
+  await openView(page, /Users/, 'users');
+  await page.getByTestId('user-new').click();
+  await expect(page.locator('#user-id')).toBeFocused();
+  await page.keyboard.type(userId);
+  await page.locator('#user-primary').fill(party);
+  await page.getByTestId('user-create').click();
+  await expect(page.getByTestId('users-notice')).toContainText(`Created user “${userId}”`);
+  await expect(page.locator(`[data-testid=user-row][data-user="${userId}"]`)).toBeVisible();
+  await expect(page.getByTestId('rights-empty')).toBeVisible();
+
+  await grant(page, 'Act as', party);
+  await expect(page.getByTestId('users-notice')).toContainText('Granted Act as');
+  await grant(page, 'Read as', party);
+  await grant(page, 'Execute as', party);
+  await grant(page, 'Read as any party');
+  await grant(page, 'Identity provider admin');
+  const rows = page.getByTestId('right-row');
+  await expect(rows).toHaveCount(5);
+  const screenRights = async () =>
+    (await rows.evaluateAll((els) => els.map((e) => ((e as HTMLElement).dataset.party ? `${(e as HTMLElement).dataset.kind}:${(e as HTMLElement).dataset.party}` : (e as HTMLElement).dataset.kind!)))).sort();
+  const expected = [`CanActAs:${party}`, `CanExecuteAs:${party}`, `CanReadAs:${party}`, 'CanReadAsAnyParty', 'IdentityProviderAdmin'].sort();
+  expect(await screenRights()).toEqual(expected);
+  expect(await apiRights(userId)).toEqual(expected);
+
+  await screenshots(page, 'users', 1200);
+
+  // A party right without a party is refused in the form, before any call.
+  await page.getByTestId('right-kind').selectOption({ label: 'Act as' });
+  await page.getByTestId('right-party').fill('');
+  await page.getByTestId('grant-right').click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Act as needs a party' })).toBeVisible();
+
+  // Revoke Read as: asks first, then the row disappears on screen and on the participant.
+  const readAs = page.locator(`[data-testid=right-row][data-kind=CanReadAs]`);
+  await readAs.getByRole('button', { name: 'Revoke' }).click();
+  await expect(readAs.getByRole('button', { name: 'Revoke' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('users-notice')).toContainText('Revoked Read as');
+  await expect(rows).toHaveCount(4);
+  expect(await apiRights(userId)).toEqual(expected.filter((r) => !r.startsWith('CanReadAs:')));
+
+  // Edit: deactivate and annotate.
+  await page.getByTestId('user-edit-deactivated').check();
+  await page.getByTestId('user-edit-annotations').getByRole('button', { name: 'Add annotation' }).click();
+  await page.getByLabel('Annotation 1 key').fill('owner');
+  await page.getByLabel('Annotation 1 value').fill('treasury');
+  await page.getByTestId('user-save').click();
+  await expect(page.getByTestId('users-notice')).toContainText(`Saved user “${userId}”`);
+  const user = await simulator<{ user: { isDeactivated: boolean; metadata: { annotations: Record<string, string> } } }>(`/v2/users/${userId}`);
+  expect(user.user.isDeactivated).toBe(true);
+  expect(user.user.metadata.annotations).toEqual({ owner: 'treasury' });
+  await expect(page.locator(`[data-testid=user-row][data-user="${userId}"]`)).toContainText('Deactivated');
+
+  // Move to the identity provider.
+  await page.getByTestId('user-move-target').selectOption(`corp-${stamp}`);
+  await page.getByTestId('user-move').click();
+  await expect(page.getByTestId('user-detail-idp')).toHaveText(`corp-${stamp}`);
+  await expect(page.locator(`[data-testid=user-row][data-user="${userId}"]`).getByTestId('user-row-idp')).toHaveText(`corp-${stamp}`);
+  expect((await simulator<{ user: { identityProviderId: string } }>(`/v2/users/${userId}`)).user.identityProviderId).toBe(`corp-${stamp}`);
+
+  // Delete, with confirmation; Escape backs out first.
+  await page.getByTestId('user-delete').click();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('user-delete')).toBeFocused();
+  await page.getByTestId('user-delete').click();
+  await page.getByTestId('user-delete-confirm').getByRole('button', { name: 'Delete user' }).click();
+  await expect(page.getByTestId('users-notice')).toContainText(`Deleted user “${userId}”`);
+  await expect(page.locator(`[data-testid=user-row][data-user="${userId}"]`)).toHaveCount(0);
+  const res = await fetch(`${simUrl()}/v2/users/${userId}`);
+  expect(res.status).toBe(404);
+});
+
+test('creating a duplicate user shows the Canton error', async ({ page }) => {
+  await openView(page, /Users/, 'users');
+  await page.getByTestId('user-new').click();
+  await page.locator('#user-id').fill('participant_admin');
+  await page.getByTestId('user-create').click();
+  const panel = page.getByTestId('user-create-form').getByTestId('error-panel');
+  await expect(panel.getByTestId('canton-error')).toContainText('USER_ALREADY_EXISTS');
+  await page.locator('#user-id').fill('Not Valid');
+  await page.getByTestId('user-create').click();
+  await expect(page.locator('#user-id-msg')).toContainText('lower-case letters');
+});
