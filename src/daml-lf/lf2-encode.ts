@@ -66,7 +66,10 @@ export interface PackageDescription {
   lfMinor?: string;
   upgradedPackageId?: string;
   modules: ModuleDescription[];
-  /** Encode every type through `Package.interned_types` (default true, as the Daml compiler does). */
+  /**
+   * Encode every type through `Package.interned_types` (default true, as the Daml compiler does). Canton's LF2 decoder
+   * only accepts interned types outside the table, so `false` is for exercising decoders only.
+   */
   internTypes?: boolean;
 }
 
@@ -252,6 +255,7 @@ class Encoder {
     w.int(2, this.str(c.name)); // name_interned_str = 2
     if (c.consuming ?? true) w.bool(3, true); // consuming = 3
     w.message(4, (e) => this.emptyPartyList(e)); // controllers = 4
+    w.message(5, (e) => this.emptyPartyList(e)); // observers = 5 (Canton's decoder always reads it)
     w.message(6, (v) => this.fieldWithType(v, 'arg', argType)); // arg_binder = 6
     w.message(8, (x) => this.type(x, ret)); // ret_type = 8
     w.message(9, (e) => this.errorStub(e, PRIM('Update', ret), `choice ${c.name} is not executable`)); // update = 9
@@ -373,7 +377,9 @@ class Encoder {
       if (seen.has(m.name)) invalid(`module ${m.name} is defined twice`);
       seen.add(m.name);
     }
-    if (desc.name === '' || desc.version === '') invalid('package name and version are required');
+    // Canton's decoder validates these as Ref.PackageName / Ref.PackageVersion.
+    if (!/^[A-Za-z0-9_-]+$/.test(desc.name)) invalid(`package name "${desc.name}" must be non-empty and use only letters, digits, - and _`);
+    if (!/^(?:0|[1-9][0-9]*)(?:\.(?:0|[1-9][0-9]*))*$/.test(desc.version)) invalid(`package version "${desc.version}" must be dot-separated numbers`);
     const modules = desc.modules.map((m) => this.module(m));
     const nameIdx = this.str(desc.name);
     const versionIdx = this.str(desc.version);

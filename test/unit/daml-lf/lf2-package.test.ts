@@ -10,6 +10,7 @@ import {
   readDalf,
   typeToString,
   wrapArchive,
+  type PackageDescription,
   type PackageSummary,
   type Type,
 } from '../../../src/daml-lf/index.js';
@@ -335,3 +336,25 @@ describe('archive envelope errors', () => {
     expect(note?.type).toEqual(optional(TEXT));
   });
 });
+
+describe('encodeArchive / encodePackage descriptions', () => {
+  it('is deterministic: the same description always yields the same package id', () => {
+    expect(encodeArchive(iouPackage()).packageId).toBe(encodeArchive(iouPackage()).packageId);
+    expect(encodeArchive(iouPackage({ version: '1.0.1' })).packageId).not.toBe(encodeArchive(iouPackage()).packageId);
+  });
+
+  it('rejects inconsistent descriptions with INVALID_DESCRIPTION', () => {
+    const base = iouPackage();
+    const bad: PackageDescription[] = [
+      { ...base, name: 'has space' },
+      { ...base, version: '1.0-beta' },
+      { ...base, modules: [...base.modules, { name: 'Iou.Main' }] },
+      { ...base, modules: [{ name: 'M', templates: [{ name: 'T', fields: [], choices: [{ name: 'C', argType: PARTY, argFields: [] }] }] }] },
+      { ...base, modules: [{ name: 'M', dataTypes: [{ kind: 'record', name: 'T', fields: [] }], templates: [{ name: 'T', fields: [] }] }] },
+      { ...base, modules: [{ name: 'M', templates: [{ name: 'T', fields: [], implements: ['NoColon'] }] }] },
+      { ...base, modules: [{ name: 'M..N' }] },
+    ];
+    for (const d of bad) expect(codeOf(() => encodeArchive(d)), JSON.stringify(d).slice(0, 120)).toBe('INVALID_DESCRIPTION');
+  });
+});
+
