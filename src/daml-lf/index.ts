@@ -33,3 +33,4 @@ export { typeToString, typeEquals, type TypeEqualsOptions } from './type-format.
 export { readZip, writeZip, crc32, type ZipArchive, type ZipEntry, type ZipWriteEntry, type ZipLimits } from './zip.js';
 export { ProtoReader, ProtoWriter, WireType } from './protobuf-wire.js';
 export type * from './types.js';
+export { PackageIndex, absolutizeType, type ResolvedDataType, type JsonValue } from './package-index.js';
