@@ -71,7 +71,8 @@ test('create identity providers up to the limit, see the error, edit and delete'
   await page.locator('#idp-jwks').fill('not a url');
   await page.getByTestId('idp-save').click();
   await expect(page.locator('#idp-jwks-msg')).toHaveText('must be an http(s) URL');
-  await page.getByRole('button', { name: 'Cancel' }).click();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('idp-form')).toHaveCount(0);
 
   // Edit: audience and deactivation.
   await page.getByRole('button', { name: 'Edit identity provider corp-3' }).click();

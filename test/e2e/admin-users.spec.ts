@@ -79,6 +79,17 @@ test('create a user, grant and revoke rights, edit, move to an identity provider
   await expect(page.locator(`[data-testid=user-row][data-user="${userId}"]`)).toBeVisible();
   await expect(page.getByTestId('rights-empty')).toBeVisible();
 
+  // Keyboard: ↓/↑ walk the list, Enter opens a user.
+  await page.getByRole('button', { name: `Show user ${userId}` }).focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('button', { name: 'Show user participant_admin' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('user-detail-id')).toHaveText('participant_admin');
+  await expect(page.locator('[data-testid=right-row][data-kind=ParticipantAdmin]')).toBeVisible();
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('user-detail-id')).toHaveText(userId);
+
   await grant(page, 'Act as', party);
   await expect(page.getByTestId('users-notice')).toContainText('Granted Act as');
   await grant(page, 'Read as', party);
