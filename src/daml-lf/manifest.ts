@@ -26,7 +26,8 @@ export function parseManifest(text: string): DarManifest {
   const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
   for (const [i, line] of lines.entries()) {
     if (line === '') {
-      last = undefined; // a blank line ends the main section; per-entry sections follow
+      // A blank line ends the main section; per-entry sections (Name: <entry> ...) follow and are not needed here.
+      if (Object.keys(headers).length > 0) break;
       continue;
     }
     if (line.startsWith(' ')) {
@@ -38,10 +39,8 @@ export function parseManifest(text: string): DarManifest {
     if (colon <= 0) throw new DamlLfError('MALFORMED_MANIFEST', `manifest line ${i + 1}: expected "Name: value"`);
     const key = line.slice(0, colon).trim();
     const value = line.slice(colon + 1).replace(/^ /, '');
-    if (Object.prototype.hasOwnProperty.call(headers, key) && headers[key] !== undefined) {
-      // Later sections (per-entry attributes) may repeat names; the main section wins.
-      last = undefined;
-      continue;
+    if (Object.prototype.hasOwnProperty.call(headers, key)) {
+      throw new DamlLfError('MALFORMED_MANIFEST', `manifest line ${i + 1}: duplicate header ${key}`);
     }
     headers[key] = value;
     last = key;

@@ -137,7 +137,7 @@ describe('manifest parsing', () => {
       ['Dalfs', `${long}, daml-prim-${'0'.repeat(64)}.dalf,daml-stdlib.dalf`],
     ]);
     for (const t of [text, text.replace(/\r\n/g, '\n')]) {
-      const m = parseManifest(t + 'Name: per-entry-section\nMain-Dalf: ignored\n');
+      const m = parseManifest(t + 'Name: per-entry-section\nMain-Dalf: ignored\n\nName: other\n');
       expect(m.mainDalf).toBe(long);
       expect(m.dalfs).toEqual([long, `daml-prim-${'0'.repeat(64)}.dalf`, 'daml-stdlib.dalf']);
     }
@@ -147,6 +147,7 @@ describe('manifest parsing', () => {
     expect(codeOf(() => parseManifest('Manifest-Version: 1.0\n'))).toBe('MALFORMED_MANIFEST');
     expect(codeOf(() => parseManifest(' continuation first\n'))).toBe('MALFORMED_MANIFEST');
     expect(codeOf(() => parseManifest('no colon here\n'))).toBe('MALFORMED_MANIFEST');
+    expect(codeOf(() => parseManifest('Main-Dalf: a.dalf\nMain-Dalf: b.dalf\n'))).toBe('MALFORMED_MANIFEST');
   });
 });
 
