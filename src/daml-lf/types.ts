@@ -123,8 +123,9 @@ export interface PackageSummary {
   modules: Module[];
   /**
    * Other packages referenced: the explicit import table when the package has one (LF >= 2.dev), plus every package id
-   * referenced from the decoded signatures (fields, choice argument/return types, keys, views, implements, requires).
-   * References inside expressions are not scanned; the DAR's other DALFs cover those.
+   * referenced from the interned type table (all types of the package, expressions included, as compilers intern every
+   * type) and the decoded signatures (implements, requires). Packages referenced only through values used in
+   * expressions are not found; the DAR's other DALFs cover those.
    */
   dependencies: string[];
 }
