@@ -8,6 +8,10 @@ import type { IconName } from './lib/icons.js';
 import Dashboard from './views/Dashboard.svelte';
 import Connections from './views/Connections.svelte';
 import Updates from './views/Updates.svelte';
+import Keys from './views/Keys.svelte';
+import Signing from './views/Signing.svelte';
+import Offline from './views/Offline.svelte';
+import Audit from './views/Audit.svelte';
 import Parties from './views/Parties.svelte';
 import Users from './views/Users.svelte';
 import IdentityProviders from './views/IdentityProviders.svelte';
@@ -26,6 +30,10 @@ export const views: readonly ViewDef[] = [
   { id: 'parties', label: 'Parties', icon: 'party', component: Parties },
   { id: 'users', label: 'Users', icon: 'users', component: Users },
   { id: 'idps', label: 'Identity providers', icon: 'shield', component: IdentityProviders },
+  { id: 'keys', label: 'Keys', icon: 'key', component: Keys },
+  { id: 'signing', label: 'Signing', icon: 'edit', component: Signing },
+  { id: 'offline', label: 'Offline signer', icon: 'copy', component: Offline },
+  { id: 'audit', label: 'Audit', icon: 'check', component: Audit },
   { id: 'connections', label: 'Connections', icon: 'plug', component: Connections },
 ];
 

@@ -1,0 +1,313 @@
+/**
+ * Signing end to end in Chromium through the browser host, against the embedded simulator, with the real keychain:
+ * key creation, onboarding of an external party, compose → verify → sign → execute with the resulting transaction,
+ * a lying participant refused (a tampering proxy in front of the simulator), the offline round trip between two
+ * console processes (online demo + `--no-demo` air-gapped signer) with files moved through download/upload, and the
+ * audit chain verified and exported. Screenshots of every screen in both themes.
+ */
+import { readFileSync } from 'node:fs';
+import { Entry } from '@napi-rs/keyring';
+import { test, expect, type Page, type Download } from '@playwright/test';
+import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
+import { startTamperProxy, type TamperProxy } from '../integration/signing-flows/tamper-proxy.js';
+
+test.describe.configure({ mode: 'serial' });
+
+const IOU = '#simulator-demo:Demo.Iou:Iou';
+let online: ConsoleProcess;
+let airGapped: ConsoleProcess;
+let proxy: TamperProxy;
+let simUrl: string;
+let party = '';
+let bob = '';
+const keyFingerprints: Array<[service: string, fp: string]> = [];
+
+test.beforeAll(async () => {
+  [online, airGapped] = await Promise.all([startConsoleProcess(), startConsoleProcess(['--no-demo'])]);
+  simUrl = /Embedded simulator \(demo mode\): (\S+)/.exec(online.output())![1]!;
+  proxy = await startTamperProxy(simUrl);
+  bob = await allocate('E2EBob');
+});
+test.afterAll(async () => {
+  for (const [service, fp] of keyFingerprints) {
+    try {
+      new Entry(service, `signing-key:${fp}`).deletePassword();
+    } catch {
+      // already deleted by the test
+    }
+  }
+  await proxy?.close();
+  await online?.stop();
+  await airGapped?.stop();
+});
+
+async function sim<T>(path: string, body?: unknown): Promise<T> {
+  const res = await fetch(simUrl + path, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+async function allocate(hint: string): Promise<string> {
+  return (await sim<{ partyDetails: { party: string } }>('/v2/parties', { partyIdHint: hint, identityProviderId: '' })).partyDetails.party;
+}
+
+/** Screenshot in both themes (follows prefers-color-scheme; no theme is stored). */
+async function shoot(page: Page, name: string) {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.screenshot({ path: `test/e2e/screenshots/signing-${name}-light.png`, fullPage: true });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: `test/e2e/screenshots/signing-${name}-dark.png`, fullPage: true });
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+async function go(page: Page, name: RegExp) {
+  await page.getByRole('link', { name }).first().click();
+}
+
+async function download(page: Page, action: () => Promise<void>): Promise<{ name: string; text: string }> {
+  const [dl] = (await Promise.all([page.waitForEvent('download'), action()])) as [Download, void];
+  return { name: dl.suggestedFilename(), text: readFileSync((await dl.path())!, 'utf8') };
+}
+
+test('keys: create a key in the OS keychain, rename it, edit its policy', async ({ page }) => {
+  await page.goto(online.url);
+  await go(page, /^Keys/);
+  await expect(page.getByTestId('keys-empty')).toBeVisible();
+  await shoot(page, 'keys-empty');
+  await page.getByTestId('keys-empty').getByRole('button', { name: 'New key' }).click();
+  await page.getByLabel('Label').fill('Treasury');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await expect(page.getByTestId('key-row')).toHaveCount(1);
+  await expect(page.getByTestId('key-row')).toContainText('Treasury');
+  await expect(page.getByTestId('key-row')).toContainText('OS keychain');
+  const fp = await page.getByTestId('key-row').getByRole('button', { name: 'Copy fingerprint' }).locator('..').getAttribute('title');
+  expect(fp).toMatch(/^1220[0-9a-f]{64}$/);
+  keyFingerprints.push([online.keychainService, fp!]);
+  // the private key is in the real keychain, never on the page
+  const stored = new Entry(online.keychainService, `signing-key:${fp}`).getPassword()!;
+  expect(stored).toMatch(/^ed25519-seed:v1:/);
+  const seedB64 = stored.slice('ed25519-seed:v1:'.length);
+  expect(await page.content()).not.toContain(seedB64);
+  expect(await page.content()).not.toContain(Buffer.from(seedB64, 'base64').toString('hex'));
+
+  await page.getByRole('button', { name: 'Rename Treasury' }).click();
+  await page.getByLabel('New label').fill('Treasury key');
+  await page.getByLabel('New label').press('Enter');
+  await expect(page.getByTestId('key-row')).toContainText('Treasury key');
+
+  await page.getByRole('button', { name: 'Policy' }).click();
+  await expect(page.getByTestId('policy-editor')).toBeVisible();
+  await page.getByLabel(/Amount limit/).fill('1000');
+  await shoot(page, 'keys-policy');
+  await page.getByRole('button', { name: 'Save policy' }).click();
+  await expect(page.getByText('Signing policy saved.')).toBeVisible();
+  await shoot(page, 'keys');
+});
+
+test('onboard an external party: topology verified locally, summary, confirm, allocated', async ({ page }) => {
+  await page.goto(online.url);
+  await go(page, /^Signing/);
+  await expect(page.getByTestId('sign-empty')).toBeVisible();
+  await page.getByRole('tab', { name: 'Onboard a party' }).click();
+  await page.getByLabel('Party hint').fill('e2e-treasury');
+  await page.getByTestId('onboard-prepare').click();
+  await expect(page.getByTestId('topology-summary')).toBeVisible();
+  await expect(page.getByTestId('onboard-party')).toContainText(`e2e-treasury::${keyFingerprints[0]![1]}`);
+  await expect(page.getByTestId('onboard-threshold')).toHaveText('1');
+  await expect(page.getByTestId('topology-summary')).toContainText('confirmation');
+  await shoot(page, 'onboard-review');
+  await page.getByRole('button', { name: 'Sign and allocate the party' }).click();
+  await expect(page.getByTestId('onboard-done')).toBeVisible();
+  party = `e2e-treasury::${keyFingerprints[0]![1]}`;
+  const listed = await sim<{ partyDetails: Array<{ party: string }> }>('/v2/parties');
+  expect(listed.partyDetails.map((p) => p.party)).toContain(party);
+  await shoot(page, 'onboard-done');
+  await go(page, /^Keys/);
+  await expect(page.getByTestId('key-row')).toContainText('e2e-treasury::');
+});
+
+test('compose, verify, sign and execute a create and a transfer; the transaction is shown', async ({ page }) => {
+  await page.goto(online.url);
+  await go(page, /^Signing/);
+  await expect(page.getByTestId('compose')).toBeVisible();
+  await shoot(page, 'compose');
+  // invalid JSON is caught in the form
+  await page.getByLabel(/Create arguments/).fill('{"issuer": ');
+  await page.getByTestId('prepare-button').click();
+  await expect(page.getByTestId('json-error')).toBeVisible();
+
+  await page.getByLabel(/Create arguments/).fill(JSON.stringify({ issuer: party, owner: bob, currency: 'EUR', amount: '42.5', observers: [] }));
+  await page.getByTestId('prepare-button').click();
+  await expect(page.getByTestId('tx-summary')).toBeVisible();
+  await expect(page.getByTestId('verified-banner')).toBeVisible();
+  await expect(page.getByTestId('blind-warning')).toBeVisible();
+  await expect(page.getByTestId('amount').first()).toContainText('42.5');
+  await expect(page.getByTestId('confirm-button')).toBeDisabled();
+  await shoot(page, 'review-blind');
+  await page.getByTestId('blind-word').fill('BLIND');
+  await page.getByTestId('confirm-button').click();
+  await expect(page.getByTestId('execution-result')).toBeVisible();
+  await expect(page.getByTestId('result-update-id')).not.toBeEmpty();
+  await expect(page.getByTestId('result-events')).toContainText('created');
+  await shoot(page, 'result');
+
+  // an exercise: transfer an IOU the party owns
+  const iouTx = await sim<{ transaction: { events: Array<{ CreatedEvent?: { contractId: string } }> } }>('/v2/commands/submit-and-wait-for-transaction', {
+    commands: {
+      commandId: `e2e-sign-iou-${Date.now()}`,
+      actAs: [bob],
+      commands: [{ CreateCommand: { templateId: IOU, createArguments: { issuer: bob, owner: party, currency: 'USD', amount: '9', observers: [] } } }],
+    },
+  });
+  const iou = iouTx.transaction.events[0]!.CreatedEvent!.contractId;
+  await page.getByRole('button', { name: 'Sign another transaction' }).click();
+  await page.getByLabel('Exercise a choice').check();
+  await page.getByLabel('Contract id').fill(iou);
+  await page.getByLabel('Choice', { exact: true }).fill('Iou_Transfer');
+  await page.getByLabel(/Choice argument/).fill(JSON.stringify({ newOwner: bob }));
+  await page.getByTestId('prepare-button').click();
+  await expect(page.getByTestId('tx-summary')).toContainText('Iou_Transfer');
+  await expect(page.getByTestId('tx-summary')).toContainText('consuming');
+  await page.getByLabel('Execute and wait — waits for the commit (update id and offset)').check();
+  await page.getByTestId('blind-word').fill('BLIND');
+  await page.getByTestId('confirm-button').click();
+  await expect(page.getByTestId('result-offset')).toHaveText(/^\d+$/);
+  await expect(page.getByTestId('result-events')).toContainText('Iou_Transfer');
+
+  // the policy (limit 1000) refuses a larger amount, with the reason
+  await page.getByRole('button', { name: 'Sign another transaction' }).click();
+  await page.getByLabel('Create a contract').check();
+  await page.getByLabel(/Create arguments/).fill(JSON.stringify({ issuer: party, owner: bob, currency: 'EUR', amount: '5000', observers: [] }));
+  await page.getByTestId('prepare-button').click();
+  await expect(page.getByTestId('refusal')).toBeVisible();
+  await expect(page.getByTestId('refusal-reason')).toHaveText('POLICY_AMOUNT');
+  await shoot(page, 'refused-policy');
+});
+
+test('a participant that tampers with the prepared transaction is refused on a big screen', async ({ page }) => {
+  await page.goto(online.url);
+  await page.getByRole('link', { name: /Connections/ }).first().click();
+  await page.getByRole('button', { name: 'New remote profile' }).click();
+  await page.getByLabel('Name').fill('Lying participant');
+  await page.getByLabel('Ledger API URL').fill(proxy.url);
+  await page.getByRole('button', { name: 'Create profile' }).click();
+  await page.getByRole('button', { name: 'Use profile Lying participant' }).click();
+  proxy.otherParty = bob;
+  for (const [kind, reason] of [
+    ['node-argument-changed', 'HASH_MISMATCH'],
+    ['hash-replaced', 'HASH_MISMATCH'],
+    ['act-as-changed-rehashed', 'PARTY_NOT_SUBMITTER'],
+  ] as const) {
+    proxy.kind = kind;
+    await go(page, /^Signing/);
+    await page.getByLabel(/Create arguments/).fill(JSON.stringify({ issuer: party, owner: party, currency: 'EUR', amount: '1', observers: [] }));
+    await page.getByTestId('prepare-button').click();
+    await expect(page.getByTestId('refusal')).toBeVisible();
+    await expect(page.getByTestId('refusal-reason')).toHaveText(reason);
+    if (kind === 'node-argument-changed') await shoot(page, 'refused-tampered');
+    await page.getByRole('button', { name: 'Back' }).click();
+  }
+  expect(proxy.executes).toBe(0);
+  proxy.kind = 'none';
+  await page.getByLabel('Connection profile').selectOption({ label: 'Demo — embedded simulator' });
+});
+
+test('offline round trip between two consoles: request out, verified and signed air-gapped, response in, executed', async ({ browser }) => {
+  const on = await browser.newPage();
+  const off = await browser.newPage();
+  await on.goto(online.url);
+  await off.goto(airGapped.url);
+
+  // The key goes to the air-gapped console as an encrypted backup.
+  await go(on, /^Keys/);
+  await on.getByRole('button', { name: 'Back up…' }).click();
+  await on.getByLabel('Backup passphrase').fill('correct horse battery staple');
+  await on.getByLabel('Repeat passphrase').fill('correct horse battery staple');
+  const backup = await download(on, () => on.getByRole('button', { name: 'Download encrypted backup' }).click());
+  expect(backup.name).toMatch(/^canton-console-keys-.*\.json$/);
+  expect(JSON.parse(backup.text)).toMatchObject({ format: 'canton-console/key-backup', version: 1 });
+
+  await go(off, /^Keys/);
+  await off.getByTestId('keys-empty').getByRole('button', { name: 'Restore backup…' }).click();
+  await off.getByTestId('restore-file').setInputFiles({ name: backup.name, mimeType: 'application/json', buffer: Buffer.from(backup.text) });
+  await off.getByLabel('Backup passphrase').fill('wrong passphrase!!');
+  await off.getByRole('button', { name: 'Decrypt and preview' }).click();
+  await expect(off.getByTestId('restore-refusal')).toContainText('WRONG_PASSPHRASE');
+  await off.getByLabel('Backup passphrase').fill('correct horse battery staple');
+  await off.getByRole('button', { name: 'Decrypt and preview' }).click();
+  await expect(off.getByTestId('restore-preview')).toContainText('will be restored');
+  await shoot(off, 'restore-preview');
+  await off.getByRole('button', { name: /Restore 1 key/ }).click();
+  await expect(off.getByTestId('key-row')).toContainText('Treasury key');
+  keyFingerprints.push([airGapped.keychainService, keyFingerprints[0]![1]]);
+
+  // Online: prepare, verify, export the signing request.
+  await go(on, /^Signing/);
+  await on.getByLabel(/Create arguments/).fill(JSON.stringify({ issuer: party, owner: bob, currency: 'CHF', amount: '7', observers: [] }));
+  await on.getByTestId('prepare-button').click();
+  await expect(on.getByTestId('tx-summary')).toBeVisible();
+  const hashOnline = await on.getByTestId('hash-hex').textContent();
+  const request = await download(on, () => on.getByTestId('export-request').click());
+  expect(request.name).toMatch(/^signing-request-.*\.json$/);
+  await on.getByRole('tab', { name: /Offline requests/ }).click();
+  await expect(on.getByTestId('collector-status')).toHaveText(/0 of 1 required/);
+
+  // Air-gapped: altered files are refused; the genuine one is verified, decoded and signed.
+  await go(off, /^Offline signer/);
+  await expect(off.getByTestId('offline-open')).toBeVisible();
+  await shoot(off, 'offline-open');
+  const altered = request.text.replace(/"amount"|"expiresAt": "[^"]+"/, (m) => (m.startsWith('"expiresAt"') ? '"expiresAt": "2099-01-01T00:00:00.000Z"' : m));
+  await off.getByTestId('open-request').setInputFiles({ name: 'altered.json', mimeType: 'application/json', buffer: Buffer.from(altered) });
+  await expect(off.getByTestId('refusal-reason')).toHaveText('DIGEST_MISMATCH');
+  await shoot(off, 'offline-refused');
+  await off.getByRole('button', { name: 'Back' }).click();
+
+  await off.getByTestId('open-request').setInputFiles({ name: request.name, mimeType: 'application/json', buffer: Buffer.from(request.text) });
+  await expect(off.getByTestId('tx-summary')).toBeVisible();
+  expect(await off.getByTestId('hash-hex').textContent()).toBe(hashOnline);
+  await expect(off.getByTestId('request-details')).toContainText('on this machine');
+  await shoot(off, 'offline-review');
+  await off.getByTestId('blind-word').fill('BLIND');
+  const response = await download(off, () => off.getByTestId('confirm-button').click());
+  expect(response.name).toMatch(/^signature-response-.*\.json$/);
+  await expect(off.getByTestId('qr-code')).toBeVisible();
+  await shoot(off, 'offline-signed');
+
+  // Online: a response for another party is refused; the genuine one completes the collection; execute.
+  const wrongParty = response.text.replace(party, bob);
+  await on.getByTestId('import-response').setInputFiles({ name: 'wrong.json', mimeType: 'application/json', buffer: Buffer.from(wrongParty) });
+  await expect(on.getByTestId('refusal-reason')).toHaveText('WRONG_PARTY');
+  await on.getByTestId('import-response').setInputFiles({ name: response.name, mimeType: 'application/json', buffer: Buffer.from(response.text) });
+  await expect(on.getByTestId('collector-status')).toHaveText(/1 of 1 required/);
+  await shoot(on, 'offline-collected');
+  await on.getByTestId('execute-request').click();
+  await expect(on.getByTestId('execution-result')).toBeVisible();
+  await expect(on.getByTestId('result-events')).toContainText('created');
+  await expect(on.getByTestId('offline-empty')).toBeVisible();
+  await on.close();
+  await off.close();
+});
+
+test('audit: decisions listed with reasons, chain verified, NDJSON exported', async ({ page }) => {
+  await page.goto(online.url);
+  await go(page, /^Audit/);
+  await expect(page.getByTestId('audit-row').first()).toBeVisible();
+  await expect(page.getByTestId('audit-table')).toContainText('POLICY_AMOUNT');
+  await expect(page.getByTestId('audit-table')).toContainText('HASH_MISMATCH');
+  await expect(page.getByTestId('audit-table')).toContainText('signed');
+  await page.getByTestId('audit-verify').click();
+  await expect(page.getByTestId('chain-status')).toContainText('Chain OK');
+  await shoot(page, 'audit');
+  const exported = await download(page, () => page.getByTestId('audit-export').click());
+  const lines = exported.text.trim().split('\n').map((l) => JSON.parse(l) as { decision: string; chainHash: string });
+  expect(lines.length).toBe(await page.getByTestId('audit-row').count());
+  expect(lines.every((l) => /^[0-9a-f]{64}$/.test(l.chainHash))).toBe(true);
+
+  const air = await page.context().newPage();
+  await air.goto(airGapped.url);
+  await go(air, /^Audit/);
+  await expect(air.getByTestId('audit-table')).toContainText('DIGEST_MISMATCH');
+  await expect(air.getByTestId('audit-table')).toContainText('offline');
+  await air.getByTestId('audit-verify').click();
+  await expect(air.getByTestId('chain-status')).toContainText('Chain OK');
+  await air.close();
+});
