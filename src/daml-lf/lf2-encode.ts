@@ -62,7 +62,7 @@ export interface ModuleDescription {
 export interface PackageDescription {
   name: string;
   version: string;
-  /** Daml-LF 2 minor version (default `1`). */
+  /** Daml-LF 2 minor version (default `1`); `dev` switches to the flat type encoding (`Type.TApp`). */
   lfMinor?: string;
   upgradedPackageId?: string;
   modules: ModuleDescription[];
@@ -100,7 +100,15 @@ class Encoder {
   private readonly types: Uint8Array[] = [];
   private readonly typeIdx = new Map<string, number>();
 
-  constructor(private readonly intern: boolean) {}
+  /**
+   * @param intern encode types through the interning table
+   * @param flat   LF 2.dev "flat archive" shape: type applications as `Type.TApp`, one binder per `Forall`
+   *               (Canton rejects flattened `args` lists for 2.dev and requires them for 2.1)
+   */
+  constructor(
+    private readonly intern: boolean,
+    private readonly flat: boolean,
+  ) {}
 
   str(s: string): number {
     let i = this.stringIdx.get(s);
@@ -140,6 +148,22 @@ class Encoder {
 
   /** Writes the body of a `Type` message, its children written through `child`. */
   private typeBody(w: ProtoWriter, t: Type, child: (w: ProtoWriter, t: Type) => void): void {
+    if (this.flat) {
+      if ((t.kind === 'prim' || t.kind === 'con' || t.kind === 'var' || t.kind === 'app') && t.args.length > 0) {
+        // Type.tapp = 9, one application per argument: ((f a1) a2) ...
+        const init: Type = t.args.length === 1 ? (t.kind === 'app' ? t.fun : { ...t, args: [] }) : { ...t, args: t.args.slice(0, -1) };
+        const last = t.args[t.args.length - 1] as Type;
+        w.message(9, (m) => {
+          m.message(1, (x) => child(x, init));
+          m.message(2, (x) => child(x, last));
+        });
+        return;
+      }
+      if (t.kind === 'forall' && t.vars.length > 1) {
+        const [v, ...rest] = t.vars as [string, ...string[]];
+        return this.typeBody(w, { kind: 'forall', vars: [v], body: { kind: 'forall', vars: rest, body: t.body } }, child);
+      }
+    }
     const args = (m: ProtoWriter, as: Type[], field = 2): void => {
       for (const a of as) m.message(field, (x) => child(x, a));
     };
@@ -401,7 +425,7 @@ class Encoder {
 
 /** Encodes a package description as LF2 `Package` bytes (the `ArchivePayload.daml_lf_2` field). */
 export function encodePackage(desc: PackageDescription): Uint8Array {
-  return new Encoder(desc.internTypes ?? true).pkg(desc);
+  return new Encoder(desc.internTypes ?? true, desc.lfMinor === 'dev').pkg(desc);
 }
 
 /** Encodes a package description as a complete `Archive` (.dalf) whose package id verifies. */

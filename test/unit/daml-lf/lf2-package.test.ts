@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   DamlLfError,
+  ProtoReader,
   ProtoWriter,
   decodeLf2Package,
   encodeArchive,
@@ -355,6 +356,39 @@ describe('encodeArchive / encodePackage descriptions', () => {
       { ...base, modules: [{ name: 'M..N' }] },
     ];
     for (const d of bad) expect(codeOf(() => encodeArchive(d)), JSON.stringify(d).slice(0, 120)).toBe('INVALID_DESCRIPTION');
+  });
+
+  it('LF 2.dev uses the flat encoding (Type.TApp) and decodes to the same summary as LF 2.1', () => {
+    const v21 = readDalf(encodeArchive(iouPackage()).bytes);
+    const dev = readDalf(encodeArchive(iouPackage({ lfMinor: 'dev' })).bytes);
+    expect(dev.lfVersion).toBe('2.dev');
+    const strip = (p: PackageSummary): unknown => JSON.parse(JSON.stringify(p.modules).split(p.packageId).join('<self>'));
+    expect(strip(dev)).toEqual(strip(v21));
+    // The 2.dev interned type table holds TApp nodes (Type field 9) and no Builtin/Con with args.
+    const pkg = encodePackage(iouPackage({ lfMinor: 'dev' }));
+    const kinds = new Set<number>();
+    const r = new ProtoReader(pkg, 'MALFORMED_PACKAGE', 'Package');
+    while (!r.done) {
+      const t = r.tag();
+      if (t.field !== 5) {
+        r.skip(t.wireType);
+        continue;
+      }
+      const ty = r.message('Type');
+      while (!ty.done) {
+        const tt = ty.tag();
+        kinds.add(tt.field);
+        if (tt.field === 2 || tt.field === 3) {
+          const inner = ty.message('inner');
+          while (!inner.done) {
+            const it2 = inner.tag();
+            expect(it2.field).not.toBe(2); // no flattened args (Con.args / Builtin.args = 2)
+            inner.skip(it2.wireType);
+          }
+        } else ty.skip(tt.wireType);
+      }
+    }
+    expect(kinds.has(9)).toBe(true);
   });
 });
 
