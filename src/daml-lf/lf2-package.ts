@@ -44,8 +44,14 @@ export const BUILTIN_TYPES: ReadonlyMap<number, PrimType> = new Map<number, Prim
   [1003, 'RoundingMode'], // ROUNDING_MODE
 ]);
 
-/** Maximum nesting of types decoded inline (interned types are resolved iteratively and do not count). */
+/** Maximum nesting of a `Type` message decoded inline (bounds the decoder's recursion). */
 const MAX_TYPE_DEPTH = 256;
+/**
+ * Limits on a resolved type (interned types included): nodes when fully expanded and nesting depth. Interning lets a
+ * small package describe exponentially large or very deep types; consumers (rendering, forms) walk them recursively.
+ */
+const MAX_TYPE_NODES = 100_000;
+const MAX_RESOLVED_DEPTH = 1_000;
 
 interface RawPackage {
   modules: Uint8Array[];
@@ -402,7 +408,30 @@ class Decoder {
       }
     }
     if (result === undefined) fail(`${r.what} has no case set`);
+    this.measure(result);
     return result;
+  }
+
+  /** Expanded size and depth of each resolved type, computed from its (already measured) children. */
+  private readonly measures = new WeakMap<Type, { nodes: number; depth: number }>();
+
+  private measure(t: Type): { nodes: number; depth: number } {
+    const known = this.measures.get(t);
+    if (known !== undefined) return known;
+    const children: Type[] =
+      t.kind === 'forall' ? [t.body] : t.kind === 'struct' ? t.fields.map((f) => f.type) : t.kind === 'nat' ? [] : t.kind === 'app' ? [t.fun, ...t.args] : t.args;
+    let nodes = 1;
+    let depth = 0;
+    for (const c of children) {
+      const m = this.measures.get(c) ?? this.measure(c);
+      nodes += m.nodes;
+      depth = Math.max(depth, m.depth);
+    }
+    const m = { nodes, depth: depth + 1 };
+    if (m.nodes > MAX_TYPE_NODES) fail(`a type expands to more than ${MAX_TYPE_NODES} nodes`);
+    if (m.depth > MAX_RESOLVED_DEPTH) fail(`a type is nested deeper than ${MAX_RESOLVED_DEPTH}`);
+    this.measures.set(t, m);
+    return m;
   }
 
   typeVarName(r: ProtoReader): string {

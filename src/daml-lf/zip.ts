@@ -129,6 +129,10 @@ export function readZip(bytes: Uint8Array, limits: ZipLimits = {}): ZipArchive {
     if (uncompressedSize > maxEntry) {
       throw new DamlLfError('TOO_LARGE', `entry ${name} declares ${uncompressedSize} bytes, above the ${maxEntry}-byte limit`);
     }
+    // Deflate cannot expand more than ~1032:1; a larger claim is corrupt (and would make us allocate for nothing).
+    if (method === 8 && uncompressedSize > compressedSize * 1032 + 1024) {
+      corrupt(`entry ${name}: declares ${uncompressedSize} bytes from ${compressedSize} compressed bytes`);
+    }
     totalDeclared += uncompressedSize;
     if (totalDeclared > maxTotal) throw new DamlLfError('TOO_LARGE', `archive declares more than ${maxTotal} uncompressed bytes`);
     if (localOffset + 30 > cdOffset) corrupt(`entry ${name}: local header offset ${localOffset} out of range`);

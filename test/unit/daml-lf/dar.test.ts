@@ -194,6 +194,10 @@ describe('corrupt DARs: each failure has its specific error', () => {
     new DataView(bzip.buffer).setUint16(8, 12, true);
     expect(codeOf(() => readDar(bzip))).toBe('UNSUPPORTED_ZIP');
     expect(codeOf(() => readDar(good, { maxEntryBytes: 100 }))).toBe('TOO_LARGE');
+    // a tiny entry claiming 200 MB is rejected before anything is allocated
+    const inflated = good.slice();
+    new DataView(inflated.buffer).setUint32(cd + 24, 200_000_000, true);
+    expect(errorOf(() => readDar(inflated)).message).toMatch(/declares 200000000 bytes from \d+ compressed bytes/);
   });
 
   it('manifest missing → MISSING_MANIFEST', () => {

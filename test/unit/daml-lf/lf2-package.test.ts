@@ -276,6 +276,16 @@ describe('LF2 decoder on hand-written encodings', () => {
     expect(codeOf(() => decodeLf2Package(bytes, 'id', { lfVersion: '2.1' }))).toBe('MALFORMED_PACKAGE');
   });
 
+  it('rejects interned types that expand exponentially or nest too deeply', () => {
+    // type i = Pair (type i-1) (type i-1): 2^60 nodes when expanded, 60 entries in the table
+    const pairs: ((w: ProtoWriter) => void)[] = [(t) => builtin(t, 7)];
+    for (let i = 1; i <= 60; i++) pairs.push((t) => builtin(t, 11, (a) => a.int(8, i - 1), (a) => a.int(8, i - 1)));
+    expect(codeOf(() => decodeLf2Package(build({ internedTypes: pairs }), 'id', { lfVersion: '2.1' }))).toBe('MALFORMED_PACKAGE');
+    const chain: ((w: ProtoWriter) => void)[] = [(t) => builtin(t, 7)];
+    for (let i = 1; i <= 5000; i++) chain.push((t) => builtin(t, 9, (a) => a.int(8, i - 1)));
+    expect(codeOf(() => decodeLf2Package(build({ internedTypes: chain }), 'id', { lfVersion: '2.1' }))).toBe('MALFORMED_PACKAGE');
+  });
+
   it('an Optional nested 200 deep through interned types decodes (interned types do not count towards the depth)', () => {
     const interned: ((w: ProtoWriter) => void)[] = [(t) => builtin(t, 7)];
     for (let i = 1; i <= 200; i++) interned.push((t) => builtin(t, 9, (a) => a.int(8, i - 1)));
