@@ -200,6 +200,15 @@ export class ProtoWriter {
   }
 
   private rawVarint(v: bigint | number): void {
+    if (typeof v === 'number' && v >= 0 && v <= 0x7fffffff && Number.isInteger(v)) {
+      let x = v;
+      while (x >= 0x80) {
+        this.cur.push((x & 0x7f) | 0x80);
+        x >>>= 7;
+      }
+      this.cur.push(x);
+      return;
+    }
     let n = typeof v === 'bigint' ? BigInt.asUintN(64, v) : BigInt.asUintN(64, BigInt(v));
     while (n >= 0x80n) {
       this.cur.push(Number(n & 0x7fn) | 0x80);
