@@ -6,9 +6,10 @@ export interface QrPath {
   d: string;
 }
 
-/** Byte-mode QR with error correction L; null when the text does not fit in a version-40 code. */
+/** Byte-mode QR with error correction L; null when the text does not fit in a version-40 code. JSON is compacted first. */
 export function qrPath(text: string): QrPath | null {
   try {
+    text = compactJson(text);
     const qr = qrcode(0, 'L');
     qr.addData(unescape(encodeURIComponent(text)), 'Byte');
     qr.make();
@@ -20,5 +21,13 @@ export function qrPath(text: string): QrPath | null {
     return { size: n, d: parts.join('') };
   } catch {
     return null;
+  }
+}
+
+function compactJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text));
+  } catch {
+    return text;
   }
 }
