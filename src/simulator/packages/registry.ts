@@ -1,12 +1,15 @@
 /** Resolves template / interface identifiers (`<package-id>:M:E` or `#<package-name>:M:E`) to built-in definitions. */
 import { CantonError } from '../errors.js';
-import { packageIdOf } from './canonical.js';
 import { demoPackage } from './demo.js';
+import { archiveOf } from './lf.js';
 import type { ChoiceDef, InterfaceDef, PackageDef, TemplateDef } from './types.js';
 
 export interface ResolvedPackage {
+  /** Package id: SHA-256 of the Daml-LF archive payload (`archive`). */
   id: string;
   def: PackageDef;
+  /** The Daml-LF 2 `Archive` (.dalf bytes) describing `def`, served by `GET /v2/packages/{id}`. */
+  archive: Uint8Array;
 }
 
 export interface ResolvedTemplate {
@@ -47,7 +50,10 @@ export class PackageRegistry {
   private readonly interfaces = new Map<string, ResolvedInterface>();
 
   constructor(defs: PackageDef[] = [demoPackage]) {
-    this.packages = defs.map((def) => ({ id: packageIdOf(def), def }));
+    this.packages = defs.map((def) => {
+      const a = archiveOf(def);
+      return { id: a.packageId, def, archive: a.bytes };
+    });
     for (const pkg of this.packages) {
       for (const i of pkg.def.interfaces) {
         const qn = `${i.module}:${i.entity}`;

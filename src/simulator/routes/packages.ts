@@ -2,7 +2,6 @@
 import type { v3_5 } from '@canton-network/core-ledger-client-types';
 import type { SimContext } from '../context.js';
 import { CantonError, partyNotKnown } from '../errors.js';
-import { canonicalJson } from '../packages/canonical.js';
 import { decodeJson } from '../http.js';
 import type { RequestCtx, Router } from '../router.js';
 import { ok } from '../router.js';
@@ -25,8 +24,8 @@ export function registerPackageRoutes(router: Router, sim: SimContext): void {
     const id = ctx.params['package-id'] ?? '';
     const p = sim.registry.packages.find((x) => x.id === id);
     if (!p) throw new CantonError('PACKAGE_NOT_FOUND', `Package not found: ${id}`, { context: { packageId: id } });
-    // The simulator's package "archive" is the canonical definition its id hashes (not a Daml-LF archive).
-    return { status: 200, binary: Buffer.from(canonicalJson(p.def)), contentType: 'application/octet-stream' };
+    // A real Daml-LF 2 Archive: SHA-256(payload) = package id.
+    return { status: 200, binary: Buffer.from(p.archive), contentType: 'application/octet-stream' };
   });
   const preferred = (packageName: string, parties: string[], synchronizerId: string | undefined): S['PackagePreference'] => {
     const sync = synchronizerId ?? sim.synchronizers[0].id;
