@@ -24,6 +24,8 @@ const keyFingerprints: Array<[service: string, fp: string]> = [];
 
 test.beforeAll(async () => {
   [online, airGapped] = await Promise.all([startConsoleProcess(), startConsoleProcess(['--no-demo'])]);
+  // printed right after "Console ready"; give the pipe a moment
+  for (let i = 0; i < 100 && !/Embedded simulator \(demo mode\): \S+/.test(online.output()); i++) await new Promise((r) => setTimeout(r, 50));
   simUrl = /Embedded simulator \(demo mode\): (\S+)/.exec(online.output())![1]!;
   proxy = await startTamperProxy(simUrl);
   bob = await allocate('E2EBob');
@@ -310,4 +312,42 @@ test('audit: decisions listed with reasons, chain verified, NDJSON exported', as
   await air.getByTestId('audit-verify').click();
   await expect(air.getByTestId('chain-status')).toContainText('Chain OK');
   await air.close();
+});
+
+test('k-of-n: onboard a 2-of-3 party with three local keys and sign for it', async ({ page }) => {
+  await page.goto(online.url);
+  await go(page, /^Keys/);
+  for (const label of ['Board A', 'Board B', 'Board C']) {
+    await page.getByRole('button', { name: 'New key' }).first().click();
+    await page.getByLabel('Label').fill(label);
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await expect(page.getByTestId('key-row').filter({ hasText: label })).toBeVisible();
+    const fp = await page.getByTestId('key-row').filter({ hasText: label }).getByRole('button', { name: 'Copy fingerprint' }).locator('..').getAttribute('title');
+    keyFingerprints.push([online.keychainService, fp!]);
+    expect(new Entry(online.keychainService, `signing-key:${fp}`).getPassword(), label).toMatch(/^ed25519-seed:v1:/);
+  }
+  for (const [service, fp] of keyFingerprints.slice(-3)) expect(new Entry(service, `signing-key:${fp}`).getPassword(), fp).toMatch(/^ed25519-seed:v1:/);
+  await go(page, /^Signing/);
+  await page.getByRole('tab', { name: 'Onboard a party' }).click();
+  const optionA = (await page.getByLabel('Key', { exact: true }).locator('option', { hasText: 'Board A' }).textContent())!;
+  await page.getByLabel('Key', { exact: true }).selectOption({ label: optionA });
+  await page.getByLabel(/Board B/).check();
+  await page.getByLabel(/Board C/).check();
+  await page.getByLabel('Signatures required').fill('2');
+  await page.getByLabel('Party hint').fill('e2e-board');
+  await page.getByTestId('onboard-prepare').click();
+  await expect(page.getByTestId('onboard-signing-keys')).toContainText('2 of 3');
+  await shoot(page, 'onboard-k-of-n');
+  await page.getByRole('button', { name: 'Sign and allocate the party' }).click();
+  await expect(page.getByTestId('onboard-done')).toBeVisible();
+  await page.getByRole('button', { name: 'Sign a transaction for it' }).click();
+  await expect(page.getByLabel('External party')).toHaveValue(/^e2e-board::/);
+  const board = await page.getByLabel('External party').inputValue();
+  await page.getByLabel('Create a contract').check();
+  await page.getByLabel(/Create arguments/).fill(JSON.stringify({ issuer: board, owner: board, currency: 'EUR', amount: '2', observers: [] }));
+  await page.getByTestId('prepare-button').click();
+  await page.getByTestId('blind-word').fill('BLIND');
+  await page.getByTestId('confirm-button').click();
+  await expect(page.getByTestId('execution-result')).toBeVisible();
+  await expect(page.getByTestId('result-events')).toContainText('created');
 });

@@ -62,6 +62,8 @@ export const TopologySummaryWireSchema = z.object({
   publicKeyFingerprint: z.string(),
   multiHashBase64: z.string(),
   multiHashHex: z.string(),
+  /** The party's signing keys (PartyToKeyMapping): k of n. */
+  signingKeys: z.object({ threshold: z.number(), fingerprints: z.array(z.string()) }).nullable(),
   transactions: z.array(z.object({ operation: z.string(), serial: z.number(), kind: z.string(), description: z.string() })),
   hostingParticipants: z.array(z.object({ participantUid: z.string(), permission: z.string() })),
   confirmationThreshold: z.number().nullable(),
@@ -232,6 +234,10 @@ export const signingChannels = {
         fingerprint: Fingerprint,
         partyHint: z.string().trim().min(1, 'Enter a party hint').max(100).regex(/^[A-Za-z0-9_-]+$/, 'Letters, digits, - and _ only'),
         observationOnly: z.boolean().default(false),
+        /** k-of-n: further local keys that sign for the party (the first key stays the namespace key). */
+        extraFingerprints: z.array(Fingerprint).max(31).default([]),
+        /** k: how many of the party's keys must sign a transaction. */
+        signingThreshold: z.number().int().min(1).max(32).default(1),
       })
       .strict(),
     response: z.union([z.object({ status: z.literal('verified'), sessionId: z.string(), summary: TopologySummaryWireSchema }), RefusalSchema]),

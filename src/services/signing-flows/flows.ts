@@ -30,6 +30,7 @@ import {
   type TopologySummary,
   type TransactionSummary,
 } from '../signing/index.js';
+import { withSigningKeys } from './multi-key.js';
 import type {
   ComposeCommand,
   ExecuteMode,
@@ -53,6 +54,8 @@ interface TxSession {
 }
 interface OnboardSession {
   fingerprint: string;
+  /** Further keys of a k-of-n party (attached to the party once it is allocated). */
+  extraFingerprints: string[];
   synchronizerId: string;
   topology: GenerateTopologyResponse;
   summary: TopologySummary;
@@ -83,8 +86,15 @@ export class SigningFlows {
 
   // ---------------------------------------------------------------- onboarding
 
-  async onboardPrepare(req: { fingerprint: string; partyHint: string; observationOnly: boolean }): Promise<Outcome<{ status: 'verified'; sessionId: string; summary: TopologySummaryWire }>> {
+  async onboardPrepare(req: {
+    fingerprint: string;
+    partyHint: string;
+    observationOnly: boolean;
+    extraFingerprints?: string[] | undefined;
+    signingThreshold?: number | undefined;
+  }): Promise<Outcome<{ status: 'verified'; sessionId: string; summary: TopologySummaryWire }>> {
     const key = this.svc.keys.get(req.fingerprint);
+    const extra = [...new Set(req.extraFingerprints ?? [])].filter((f) => f !== req.fingerprint).map((f) => this.svc.keys.get(f));
     const client = this.client();
     const syncs = await client.connectedSynchronizers();
     const synchronizerId = syncs.connectedSynchronizers?.[0]?.synchronizerId;
@@ -98,10 +108,27 @@ export class SigningFlows {
     const parsed = GenerateTopologyResponseSchema.safeParse(raw);
     return this.refusals({ subject: 'topology', channel: 'online', fingerprint: req.fingerprint, party: null, hash: null }, async () => {
       if (!parsed.success) throw new SigningRefusal('BAD_REQUEST', 'UNDECODABLE_TRANSACTION', 'The participant answered generate-topology with an unexpected shape');
-      const verified = await verifyTopology(parsed.data, req.fingerprint);
+      // The participant's answer is verified as received; a k-of-n mapping is then built from it and verified again.
+      await verifyTopology(parsed.data, req.fingerprint);
+      const topology =
+        extra.length > 0
+          ? await withSigningKeys(
+              parsed.data,
+              extra.map((k) => ({ fingerprint: k.fingerprint, publicKey: Uint8Array.from(Buffer.from(k.publicKeyHex, 'hex')) })),
+              req.signingThreshold ?? 1,
+            )
+          : parsed.data;
+      const verified = await verifyTopology(topology, req.fingerprint);
       this.gc();
       const sessionId = randomUUID();
-      this.onboardSessions.set(sessionId, { fingerprint: req.fingerprint, synchronizerId, topology: parsed.data, summary: verified.summary, createdAt: Date.now() });
+      this.onboardSessions.set(sessionId, {
+        fingerprint: req.fingerprint,
+        extraFingerprints: extra.map((k) => k.fingerprint),
+        synchronizerId,
+        topology,
+        summary: verified.summary,
+        createdAt: Date.now(),
+      });
       return { status: 'verified' as const, sessionId, summary: topologyWire(verified.summary, verified.multiHash) };
     });
   }
@@ -118,6 +145,7 @@ export class SigningFlows {
         onboardingTransactions: s.topology.topologyTransactions.map((transaction) => ({ transaction })),
         multiHashSignatures: signed.multiHashSignatures,
       });
+      for (const f of s.extraFingerprints) this.svc.keys.attachParty(f, res.partyId);
       return { status: 'allocated', partyId: res.partyId, key: this.svc.keys.get(s.fingerprint), auditSeq: signed.auditSeq };
     } catch (err) {
       // The party was attached to the key when its topology was signed; it does not exist after all.
@@ -190,18 +218,29 @@ export class SigningFlows {
   async confirm(req: { sessionId: string; mode: ExecuteMode; blindConfirmation?: string | undefined }): Promise<Outcome<ExecutionResult>> {
     const s = this.txSessions.get(req.sessionId);
     if (!s) throw new ConsoleError('NOT_FOUND', 'This transaction is no longer pending; prepare it again');
-    const signed = await this.refusals(null, () =>
-      this.svc.signing.sign({
-        fingerprint: s.fingerprint,
-        party: s.party,
-        prepared: s.prepared,
-        acknowledgeBlind: s.summary.mode === 'blind' && req.blindConfirmation?.trim() === BLIND_CONFIRMATION_WORD,
-        channel: 'online',
-      }),
-    );
-    if ('status' in signed) return signed;
+    // k-of-n: the chosen key, plus the party's other keys on this machine that may sign online.
+    const others = this.svc.keys
+      .list()
+      .filter((k) => k.fingerprint !== s.fingerprint && k.parties.includes(s.party) && !this.svc.policies.get(k.fingerprint).requireOfflineConfirmation)
+      .map((k) => k.fingerprint);
+    const signatures: JsonPartySignatures['signatures'][number]['signatures'] = [];
+    const auditSeqs: number[] = [];
+    for (const fingerprint of [s.fingerprint, ...others]) {
+      const signed = await this.refusals(null, () =>
+        this.svc.signing.sign({
+          fingerprint,
+          party: s.party,
+          prepared: s.prepared,
+          acknowledgeBlind: s.summary.mode === 'blind' && req.blindConfirmation?.trim() === BLIND_CONFIRMATION_WORD,
+          channel: 'online',
+        }),
+      );
+      if ('status' in signed) return signed;
+      signatures.push(signed.signature);
+      auditSeqs.push(signed.auditSeq);
+    }
     this.txSessions.delete(req.sessionId);
-    return this.execute(s.prepared, s.party, signed.partySignatures, req.mode, [signed.auditSeq]);
+    return this.execute(s.prepared, s.party, { signatures: [{ party: s.party, signatures }] }, req.mode, auditSeqs);
   }
 
   // ---------------------------------------------------------------- offline: online side
@@ -458,6 +497,10 @@ export function topologyWire(s: TopologySummary, multiHash: Uint8Array): Topolog
     publicKeyFingerprint: s.publicKeyFingerprint,
     multiHashBase64: s.multiHashBase64,
     multiHashHex: Buffer.from(multiHash).toString('hex'),
+    signingKeys: (() => {
+      const m = s.transactions.find((t) => t.kind === 'PartyToKeyMapping');
+      return m ? { threshold: m.threshold ?? 1, fingerprints: m.keyFingerprints ?? [] } : null;
+    })(),
     transactions: s.transactions.map((t) => ({ operation: t.operation, serial: t.serial, kind: t.kind, description: t.description })),
     hostingParticipants: s.hostingParticipants,
     confirmationThreshold: s.confirmationThreshold,

@@ -318,6 +318,74 @@ describe('signing flows through the contract', () => {
     expect(await call(airGapped, 'signing.offline.sign', { text: old.text, blindConfirmation: 'BLIND' })).toMatchObject({ status: 'refused', reason: 'REQUEST_EXPIRED' });
   });
 
+  it('k-of-n: onboards a 2-of-3 party, signs online with its local keys, and collects offline signatures until the threshold', async () => {
+    const k1 = await call(online, 'signing.keys.create', { label: 'Board 1', backend: 'os-keychain' });
+    const k2 = await call(online, 'signing.keys.create', { label: 'Board 2', backend: 'os-keychain' });
+    const k3 = await call(online, 'signing.keys.create', { label: 'Board 3', backend: 'os-keychain' });
+    const bad = await callError(online, 'signing.onboard.prepare', { fingerprint: k1.fingerprint, partyHint: 'flows-board', extraFingerprints: [k2.fingerprint], signingThreshold: 3 });
+    expect(bad).toMatchObject({ code: 'BAD_REQUEST' });
+    const onb = await call(online, 'signing.onboard.prepare', {
+      fingerprint: k1.fingerprint,
+      partyHint: 'flows-board',
+      extraFingerprints: [k2.fingerprint, k3.fingerprint],
+      signingThreshold: 2,
+    });
+    if (onb.status !== 'verified') throw new Error(onb.message);
+    expect(onb.summary.signingKeys).toEqual({ threshold: 2, fingerprints: [k1.fingerprint, k2.fingerprint, k3.fingerprint] });
+    const done = await call(online, 'signing.onboard.confirm', { sessionId: onb.sessionId });
+    if (done.status !== 'allocated') throw new Error(done.message);
+    const board = done.partyId;
+    expect((await call(online, 'signing.parties', {})).parties.find((p) => p.party === board)?.keys.map((k) => k.label)).toEqual(['Board 1', 'Board 2', 'Board 3']);
+
+    // Online: all three keys are here and sign.
+    const args = JSON.stringify({ issuer: board, owner: board, currency: 'USD', amount: '3', observers: [] });
+    const p1 = await call(online, 'signing.prepare', { party: board, fingerprint: k1.fingerprint, command: { kind: 'create', templateId: IOU, argumentsJson: args } });
+    if (p1.status !== 'verified') throw new Error(p1.message);
+    const r1 = await call(online, 'signing.confirm', { sessionId: p1.sessionId, mode: 'executeAndWait', blindConfirmation: 'BLIND' });
+    expect(r1).toMatchObject({ status: 'executed' });
+    expect(r1.status === 'executed' && r1.auditSeqs).toHaveLength(3);
+
+    // Offline, 2 of 3.
+    const p2 = await call(online, 'signing.prepare', { party: board, fingerprint: k1.fingerprint, command: { kind: 'create', templateId: IOU, argumentsJson: args } });
+    if (p2.status !== 'verified') throw new Error(p2.message);
+    const req = await call(online, 'signing.offline.createRequest', { sessionId: p2.sessionId, threshold: 2 });
+    if (req.status !== 'created') throw new Error(req.message);
+    expect(req.collector).toMatchObject({ threshold: 2, collected: [], met: false });
+    expect(req.collector.signers.map((x) => x.fingerprint)).toEqual([k1.fingerprint, k2.fingerprint, k3.fingerprint]);
+
+    // Air-gapped machine holds Board 2 only: one response, one of two.
+    const b2 = await call(online, 'signing.keys.backup', { fingerprints: [k2.fingerprint], passphrase: 'board key two passphrase' });
+    await call(airGapped, 'signing.keys.restore', { text: b2.text, passphrase: 'board key two passphrase' });
+    const s2 = await call(airGapped, 'signing.offline.sign', { text: req.text, blindConfirmation: 'BLIND' });
+    if (s2.status !== 'signed') throw new Error(s2.message);
+    expect(s2.signedBy).toEqual([k2.fingerprint]);
+    const c1 = await call(online, 'signing.offline.importResponse', { requestId: req.requestId, text: s2.text });
+    expect(c1).toMatchObject({ status: 'collected', added: [k2.fingerprint], collector: { collected: [k2.fingerprint], missing: [k1.fingerprint, k3.fingerprint], met: false } });
+    expect(await call(online, 'signing.offline.execute', { requestId: req.requestId, mode: 'executeAndWait' })).toMatchObject({ status: 'refused', reason: 'BAD_SIGNATURE' });
+    // ...and the participant agrees: one valid signature of a 2-of-3 party is not enough.
+    const one = await fetch(online.demoLedgerUrl + '/v2/interactive-submission/executeAndWait', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        preparedTransaction: (JSON.parse(req.text) as { prepared: { preparedTransaction: string } }).prepared.preparedTransaction,
+        partySignatures: { signatures: [{ party: board, signatures: (JSON.parse(s2.text) as { signatures: unknown[] }).signatures }] },
+        submissionId: `flows-one-of-two-${process.pid}`,
+        hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
+        deduplicationPeriod: { Empty: {} },
+      }),
+    });
+    expect(one.status).not.toBe(200);
+
+    // Board 3 arrives on the air-gapped machine: its response carries both local keys; 2 of 2 collected.
+    const b3 = await call(online, 'signing.keys.backup', { fingerprints: [k3.fingerprint], passphrase: 'board key three passphrase' });
+    await call(airGapped, 'signing.keys.restore', { text: b3.text, passphrase: 'board key three passphrase' });
+    const s3 = await call(airGapped, 'signing.offline.sign', { text: req.text, blindConfirmation: 'BLIND' });
+    if (s3.status !== 'signed') throw new Error(s3.message);
+    const c2 = await call(online, 'signing.offline.importResponse', { requestId: req.requestId, text: s3.text });
+    expect(c2).toMatchObject({ status: 'collected', added: [k3.fingerprint], alreadyCollected: [k2.fingerprint], collector: { met: true, missing: [k1.fingerprint] } });
+    expect(await call(online, 'signing.offline.execute', { requestId: req.requestId, mode: 'executeAndWait' })).toMatchObject({ status: 'executed' });
+  });
+
   it('never lets a private key byte cross the contract or reach the console output', async () => {
     const keys = [...(await call(online, 'signing.keys.list', {})).keys.map((k) => [SERVICE_A, k.fingerprint] as const),
       ...(await call(airGapped, 'signing.keys.list', {})).keys.map((k) => [SERVICE_B, k.fingerprint] as const)];
