@@ -47,6 +47,8 @@ export async function runHost(argv: string[]): Promise<void> {
   if (app.demoLedgerUrl) process.stdout.write(`Embedded simulator (demo mode): ${app.demoLedgerUrl}\n`);
 
   const shutdown = async () => {
+    // A stuck close must not keep the process alive after the user asked it to stop.
+    setTimeout(() => process.exit(0), 5_000).unref();
     await host.close();
     await app.close();
     process.exit(0);

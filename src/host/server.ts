@@ -153,7 +153,10 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
     async close() {
       for (const c of wss.clients) c.terminate();
       wss.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Idle keep-alive sockets would otherwise hold close() open until they time out.
+      server.closeAllConnections();
+      await closed;
     },
   };
 }

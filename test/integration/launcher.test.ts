@@ -29,8 +29,11 @@ describe('launcher', () => {
     });
     try {
       const lines: string[] = [];
+      let stderr = '';
+      child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
       const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no URL within 60 s: ${lines.join('\n')}`)), 60_000);
+        const timer = setTimeout(() => reject(new Error(`no URL within 120 s: ${lines.join('\n')}\n${stderr}`)), 120_000);
+        child.once('exit', (code) => reject(new Error(`launcher exited with ${code}: ${lines.join('\n')}\n${stderr}`)));
         createInterface({ input: child.stdout! }).on('line', (line) => {
           lines.push(line);
           const m = /^Console ready: (http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+)$/.exec(line);
@@ -59,5 +62,5 @@ describe('launcher', () => {
       await new Promise((r) => child.once('exit', r));
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 90_000);
+  }, 180_000);
 });
