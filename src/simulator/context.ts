@@ -18,8 +18,23 @@ export interface SimContext {
   events: EventEmitter;
   version: string;
   registry: PackageRegistry;
+  /** Open WebSocket streams (for /simulator/admin/streams). */
+  streams: Map<number, StreamInfo>;
   /** RFC 3339 time of the latest update (or now when the ledger is empty). */
   lastRecordTime(): string;
 }
 
 export const SIMULATOR_LEDGER_API_VERSION = '3.5.10';
+
+export interface StreamInfo {
+  id: number;
+  channel: string;
+  /** Messages sent so far. */
+  sent: number;
+  /** Bytes waiting in the socket buffer (ws.bufferedAmount). */
+  bufferedAmount(): number;
+  /** Highest bufferedAmount observed after a send. */
+  maxBufferedAmount: number;
+  /** True while the producer waits for the client (backpressure). */
+  paused: boolean;
+}

@@ -87,7 +87,22 @@ export const Codes = {
   DUPLICATE_COMMAND: { code: 'DUPLICATE_COMMAND', category: 10, grpc: Grpc.ALREADY_EXISTS },
   WRONGLY_TYPED_CONTRACT: { code: 'WRONGLY_TYPED_CONTRACT', category: 9, grpc: Grpc.FAILED_PRECONDITION },
   CONTRACT_NOT_ACTIVE: { code: 'CONTRACT_NOT_ACTIVE', category: 11, grpc: Grpc.NOT_FOUND },
+  /** Confirmation-phase rejection: an input contract of the transaction is no longer active. */
+  LOCAL_VERDICT_INACTIVE_CONTRACTS: { code: 'LOCAL_VERDICT_INACTIVE_CONTRACTS', category: 11, grpc: Grpc.NOT_FOUND },
+  /** The ledger time (raised by minLedgerTime*) is too far from the record time. */
+  LOCAL_VERDICT_LEDGER_TIME_OUT_OF_BOUND: { code: 'LOCAL_VERDICT_LEDGER_TIME_OUT_OF_BOUND', category: 9, grpc: Grpc.FAILED_PRECONDITION },
   PACKAGE_NOT_FOUND: { code: 'PACKAGE_NOT_FOUND', category: 11, grpc: Grpc.NOT_FOUND },
+  // DARs, packages and vetting (Canton's PackageServiceErrors / ParticipantTopologyManagerError / routing)
+  INVALID_DAR: { code: 'INVALID_DAR', category: 8, grpc: Grpc.INVALID_ARGUMENT },
+  DAR_PARSE_ERROR: { code: 'DAR_PARSE_ERROR', category: 8, grpc: Grpc.INVALID_ARGUMENT },
+  ZIP_BOMB: { code: 'ZIP_BOMB', category: 8, grpc: Grpc.INVALID_ARGUMENT },
+  KNOWN_PACKAGE_VERSION: { code: 'KNOWN_PACKAGE_VERSION', category: 8, grpc: Grpc.INVALID_ARGUMENT },
+  NOT_VALID_UPGRADE_PACKAGE: { code: 'NOT_VALID_UPGRADE_PACKAGE', category: 8, grpc: Grpc.INVALID_ARGUMENT },
+  TOPOLOGY_CANNOT_VET_DUE_TO_MISSING_PACKAGES: { code: 'TOPOLOGY_CANNOT_VET_DUE_TO_MISSING_PACKAGES', category: 11, grpc: Grpc.NOT_FOUND },
+  TOPOLOGY_DEPENDENCIES_NOT_VETTED: { code: 'TOPOLOGY_DEPENDENCIES_NOT_VETTED', category: 9, grpc: Grpc.FAILED_PRECONDITION },
+  TOPOLOGY_SERIAL_MISMATCH: { code: 'TOPOLOGY_SERIAL_MISMATCH', category: 9, grpc: Grpc.FAILED_PRECONDITION },
+  PACKAGE_SERVICE_CANNOT_AUTODETECT_SYNCHRONIZER: { code: 'PACKAGE_SERVICE_CANNOT_AUTODETECT_SYNCHRONIZER', category: 9, grpc: Grpc.FAILED_PRECONDITION },
+  NO_SYNCHRONIZER_FOR_SUBMISSION: { code: 'NO_SYNCHRONIZER_FOR_SUBMISSION', category: 9, grpc: Grpc.FAILED_PRECONDITION },
   UPDATE_NOT_FOUND: { code: 'UPDATE_NOT_FOUND', category: 11, grpc: Grpc.NOT_FOUND },
   PARTY_NOT_KNOWN_ON_LEDGER: { code: 'PARTY_NOT_KNOWN_ON_LEDGER', category: 11, grpc: Grpc.NOT_FOUND },
   PARTY_ALREADY_EXISTS: { code: 'PARTY_ALREADY_EXISTS', category: 10, grpc: Grpc.ALREADY_EXISTS },

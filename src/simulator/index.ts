@@ -12,6 +12,7 @@ import { createHttpServer } from './server.js';
 import { defaultSettings } from './settings.js';
 import type { SimulatorSettings } from './settings.js';
 import { openDatabase } from './store/open.js';
+import type { Db } from './store/open.js';
 import { LedgerStore } from './store/ledger-store.js';
 import { synchronizersFor } from './synchronizers.js';
 import { registerAllRoutes } from './routes/index.js';
@@ -38,7 +39,8 @@ export interface RunningSimulator {
   close(): Promise<void>;
 }
 
-export async function startSimulator(opts: SimulatorOptions): Promise<RunningSimulator> {
+/** Opens the data dir and builds the simulator context (no server): used by `startSimulator` and bulk loading. */
+export function openSimContext(opts: Pick<SimulatorOptions, 'dataDir' | 'reset' | 'staticTime' | 'settings'>): { sim: SimContext; db: Db } {
   const db = openDatabase(opts.dataDir, opts.reset ?? false);
   const store = new LedgerStore(db);
   const seed = store.meta.getOrInit('participant_seed', () => randomHex(32));
@@ -53,9 +55,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
     clock = staticClock(start, (t) => store.meta.set('static_time', String(t)));
   } else {
     // keep record times monotonic across restarts even if the system clock went backwards
-    const end = store.ledgerEnd();
-    const lastUpdate = end > 0 ? store.updateByOffset(end) : undefined;
-    clock = wallClock(lastUpdate ? (isoToMicros(lastUpdate.recordTime) ?? 0n) : 0n);
+    clock = wallClock(store.lastRecordTimeMicros() ?? 0n);
   }
 
   const sim: SimContext = {
@@ -68,14 +68,19 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
     events: new EventEmitter(),
     version: SIMULATOR_LEDGER_API_VERSION,
     registry: new PackageRegistry(),
+    streams: new Map(),
     lastRecordTime() {
-      const end = store.ledgerEnd();
-      const u = end > 0 ? store.updateByOffset(end) : undefined;
-      return u ? u.recordTime : microsToIso(clock.nowMicros());
+      const t = store.lastRecordTimeMicros();
+      return microsToIso(t ?? clock.nowMicros());
     },
   };
   sim.events.setMaxListeners(0);
+  return { sim, db };
+}
 
+export async function startSimulator(opts: SimulatorOptions): Promise<RunningSimulator> {
+  const { sim, db } = openSimContext(opts);
+  const participantId = sim.participantId;
   const router = new Router();
   const ledger = registerAllRoutes(router, sim);
   if (opts.seedDemo) seedDemo(sim, ledger);

@@ -3,7 +3,8 @@
  * protobuf PreparedTransaction and its V2 hash, and remembers the submission by hash; `execute`
  * recomputes the hash of what the client sends back (so a modified transaction is refused), checks
  * every external `actAs` party's Ed25519 signatures against its registered keys and threshold, and
- * then commits the submission like submit-and-wait (deduplication included).
+ * then commits exactly the prepared transaction (its nodes; relative contract ids get their suffix),
+ * after checking that its input contracts are still active (deduplication included).
  */
 import { randomUUID } from 'node:crypto';
 import { PreparedTransaction } from '@canton-network/core-ledger-proto';
@@ -14,12 +15,19 @@ import { interpret } from './engine/interpreter.js';
 import { buildPreparedTransaction, encodePrepared, preparedHash } from './engine/prepared-transaction.js';
 import { CantonError } from './errors.js';
 import type { LedgerWriter, SubmitResult } from './ledger.js';
-import { toSimCommands } from './ledger.js';
-import type { ContractRow } from './model.js';
+import { relativeContractId, toSimCommands } from './ledger.js';
+import type { ContractRow, TxNode } from './model.js';
 import type { JsCommandsInput, JsExecuteSubmissionInput, JsPrepareSubmissionInput } from './schemas.js';
 
+/** What prepare remembers (by hash): the submission and the transaction exactly as prepared. */
 interface StoredPrepared {
   commands: JsCommandsInput;
+  /** Nodes with relative contract ids for the contracts the transaction creates. */
+  nodes?: TxNode[];
+  inputs?: string[];
+  archived?: string[];
+  synchronizerId?: string;
+  effectiveAt?: string;
 }
 
 export interface PrepareResult {
@@ -46,27 +54,41 @@ export class InteractiveSubmission {
       ...(req.synchronizerId ? { synchronizerId: req.synchronizerId } : {}),
     };
     this.writer.validateSubmission(commands);
+    const disclosed = this.writer.resolveDisclosed(req.disclosedContracts);
     const uuid = randomUUID();
     const now = sim.clock.nowMicros();
+    const effectiveAt = microsToIso(now);
     const result = interpret(toSimCommands(req.commands), req.actAs, req.readAs ?? [], {
       store: sim.store,
       registry: sim.registry,
-      effectiveAt: microsToIso(now),
+      effectiveAt,
       idSeed: `${sim.participantId}:prepare:${uuid}`,
       defaultSynchronizerId: sim.synchronizers[0].id,
       ...(req.synchronizerId ? { requestedSynchronizerId: req.synchronizerId } : {}),
+      disclosed,
     });
-    const created = new Set(result.nodes.filter((n) => n.kind === 'create').map((n) => n.contractId));
-    const inputIds = [...new Set(result.nodes.filter((n) => n.kind === 'exercise' && !created.has(n.contractId)).map((n) => n.contractId))];
-    const inputContracts = inputIds.map((id) => sim.store.contract(id)).filter((c): c is ContractRow => c !== undefined);
+    // Contracts created by a prepared transaction have relative ids (discriminator only); they get
+    // their suffix when the transaction is executed, as on Canton.
+    let text = JSON.stringify(result.nodes);
+    for (const n of result.nodes) if (n.kind === 'create') text = text.replaceAll(JSON.stringify(n.contractId), JSON.stringify(relativeContractId(n.contractId)));
+    const nodes = JSON.parse(text) as TxNode[];
+    const inputContracts = result.inputs.map((id) => sim.store.contract(id)).filter((c): c is ContractRow => c !== undefined);
     const pt = buildPreparedTransaction(
-      result.nodes,
+      nodes,
       { actAs: [...new Set(req.actAs)].sort(), commandId: req.commandId, synchronizerId: result.synchronizerId, transactionUuid: uuid, preparationTimeMicros: now, inputContracts },
       sim.registry,
     );
     const preparedTransaction = encodePrepared(pt);
     const preparedTransactionHash = await preparedHash(preparedTransaction);
-    sim.store.putPrepared(preparedTransactionHash, { commands: { ...commands, synchronizerId: result.synchronizerId } } satisfies StoredPrepared, now);
+    const stored: StoredPrepared = {
+      commands: { ...commands, synchronizerId: result.synchronizerId },
+      nodes,
+      inputs: result.inputs,
+      archived: result.archived,
+      synchronizerId: result.synchronizerId,
+      effectiveAt,
+    };
+    sim.store.putPrepared(preparedTransactionHash, stored, now);
     return { preparedTransaction, preparedTransactionHash };
   }
 
@@ -106,15 +128,24 @@ export class InteractiveSubmission {
         });
     }
     const userId = req.userId && req.userId.length > 0 ? req.userId : (stored.commands.userId ?? user);
-    const result = this.writer.submitCommands(
-      {
-        ...stored.commands,
-        userId,
-        submissionId: req.submissionId,
-        ...(req.deduplicationPeriod ? { deduplicationPeriod: req.deduplicationPeriod } : {}),
-      },
-      user,
-    );
+    const commands: JsCommandsInput = {
+      ...stored.commands,
+      userId,
+      submissionId: req.submissionId,
+      ...(req.deduplicationPeriod ? { deduplicationPeriod: req.deduplicationPeriod } : {}),
+    };
+    if (!stored.nodes || !stored.inputs || !stored.archived || !stored.synchronizerId || !stored.effectiveAt)
+      throw new CantonError('INVALID_ARGUMENT', 'The prepared transaction was prepared by an older simulator version; prepare it again', {
+        context: { field: 'preparedTransaction', preparedTransactionHash: hash },
+      });
+    // commit exactly what was prepared and signed — the commands are not interpreted again
+    const result = this.writer.commitPrepared(commands, user, {
+      nodes: stored.nodes,
+      inputs: stored.inputs,
+      archived: stored.archived,
+      synchronizerId: stored.synchronizerId,
+      effectiveAt: stored.effectiveAt,
+    });
     // The prepared submission is kept: executing it again is a DUPLICATE_COMMAND, as on Canton.
     return result;
   }

@@ -3,15 +3,16 @@
  * offset, writes the update and its effects, and commits (fsync) before anyone is told about it.
  */
 import type { SimContext } from './context.js';
-import { microsToIso } from './clock.js';
+import { isoToMicros, microsToIso } from './clock.js';
 import { CantonError, contractNotFound, partyNotKnown } from './errors.js';
 import { PARTY_HINT_RE, randomHex, updateIdFor } from './ids.js';
-import type { ParticipantPermission, StoredCompletion, StoredReassignment, StoredTopology, StoredTransaction } from './model.js';
+import type { CreatedNode, ParticipantPermission, StoredCompletion, StoredReassignment, StoredTopology, StoredTransaction, TxNode } from './model.js';
 import { stakeholdersOf } from './model.js';
 import { interpret } from './engine/interpreter.js';
-import type { SimCommand } from './engine/interpreter.js';
+import type { InterpretedTransaction, SimCommand } from './engine/interpreter.js';
+import { createdEventBlob } from './projection.js';
 import { sha256Hex } from './ids.js';
-import type { JsCommandsInput, ReassignmentCommandsInput } from './schemas.js';
+import type { DisclosedContractInput, JsCommandsInput, ReassignmentCommandsInput } from './schemas.js';
 import type { PartyRow } from './store/ledger-store.js';
 
 export interface AllocatePartyInput {
@@ -26,6 +27,21 @@ export interface SubmitResult {
   updateId: string;
   tx: StoredTransaction;
 }
+
+/** An accepted command whose interpretation or commit failed (async submit): recorded as a failed completion. */
+export interface RejectedResult {
+  rejected: true;
+  offset: number;
+  error: CantonError;
+}
+
+/** Canton's default ledger-time / record-time tolerance (60 s). */
+export const LEDGER_TIME_RECORD_TIME_TOLERANCE_MICROS = 60n * 1_000_000n;
+
+/** Relative (unsuffixed) contract id, as in a prepared transaction: discriminator only. */
+export const relativeContractId = (cid: string): string => cid.slice(0, 66);
+/** The final contract id of a relative one: the discriminator plus a suffix fixed at commit. */
+export const suffixedContractId = (relative: string, seed: string): string => `${relative}ca111220${sha256Hex(`sfx:${seed}`)}`;
 
 export function toSimCommands(cmds: JsCommandsInput['commands']): SimCommand[] {
   return cmds.map((c): SimCommand => {
@@ -146,20 +162,70 @@ export class LedgerWriter {
       throw new CantonError('SYNCHRONIZER_NOT_FOUND', `Unknown synchronizer ${cmds.synchronizerId}`, {
         context: { synchronizerId: cmds.synchronizerId },
       });
+    if (cmds.minLedgerTimeAbs !== undefined && cmds.minLedgerTimeRel !== undefined)
+      throw new CantonError('INVALID_ARGUMENT', 'minLedgerTimeAbs and minLedgerTimeRel must not be set at the same time', {
+        context: { field: 'minLedgerTimeAbs' },
+      });
+    if (cmds.minLedgerTimeAbs !== undefined && isoToMicros(cmds.minLedgerTimeAbs) === undefined)
+      throw new CantonError('INVALID_FIELD', `Invalid field minLedgerTimeAbs: '${cmds.minLedgerTimeAbs}' is not an RFC 3339 timestamp`, {
+        context: { field: 'minLedgerTimeAbs' },
+      });
+    if (cmds.minLedgerTimeRel && (cmds.minLedgerTimeRel.seconds < 0 || cmds.minLedgerTimeRel.nanos < 0))
+      throw new CantonError('INVALID_FIELD', 'Invalid field minLedgerTimeRel: duration must not be negative', { context: { field: 'minLedgerTimeRel' } });
   }
 
   /**
-   * Validates, deduplicates, interprets and commits a command submission. Returns only after the
-   * transaction is durable. Failures change nothing.
+   * Authenticates disclosed contracts: the blob must decode to a contract this ledger created, byte for
+   * byte (a modified blob is refused), and agree with the optional templateId / contractId /
+   * synchronizerId. Returns the disclosed contract ids (usable by non-stakeholders in interpretation).
    */
-  submitCommands(cmds: JsCommandsInput, authenticatedUser: string): SubmitResult {
-    const sim = this.sim;
-    const userId = cmds.userId && cmds.userId.length > 0 ? cmds.userId : authenticatedUser;
-    this.validateSubmission(cmds);
-    const readAs = cmds.readAs ?? [];
-    const simCmds = toSimCommands(cmds.commands);
-    const key = dedupKey(userId, cmds.commandId, cmds.actAs);
-    let dedupMicros = sim.settings.maxDeduplicationMicros;
+  resolveDisclosed(disclosed: DisclosedContractInput[] | undefined): Set<string> {
+    const out = new Set<string>();
+    for (const [i, d] of (disclosed ?? []).entries()) {
+      const field = `disclosedContracts[${i}]`;
+      const bad = (why: string): CantonError =>
+        new CantonError('INVALID_ARGUMENT', `Invalid disclosed contract ${field}: ${why}`, { context: { field } });
+      let decoded: { v?: unknown; contractId?: unknown };
+      try {
+        decoded = JSON.parse(Buffer.from(d.createdEventBlob, 'base64').toString('utf8')) as typeof decoded;
+      } catch {
+        throw bad('the createdEventBlob cannot be decoded');
+      }
+      if (decoded?.v !== 1 || typeof decoded.contractId !== 'string') throw bad('the createdEventBlob cannot be decoded');
+      const cid = decoded.contractId;
+      if (d.contractId !== undefined && d.contractId !== cid) throw bad(`contractId ${d.contractId} does not match the blob (${cid})`);
+      const row = this.sim.store.contract(cid);
+      if (!row) throw contractNotFound(cid);
+      if (createdEventBlob(row.node) !== d.createdEventBlob) throw bad(`the createdEventBlob of ${cid} failed authentication`);
+      if (d.templateId !== undefined) {
+        const t = this.sim.registry.findTemplate(d.templateId);
+        if (!t || t.pkg.def.name !== row.node.packageName || t.qualifiedName !== row.node.qualifiedName)
+          throw bad(`templateId ${d.templateId} does not match the contract's template ${row.node.packageId}:${row.node.qualifiedName}`);
+      }
+      if (d.synchronizerId && d.synchronizerId !== row.synchronizerId)
+        throw bad(`synchronizerId ${d.synchronizerId} does not match the contract's synchronizer ${row.synchronizerId}`);
+      out.add(cid);
+    }
+    return out;
+  }
+
+  /** Ledger time of a submission: the record time, raised to minLedgerTimeAbs / now + minLedgerTimeRel. */
+  ledgerTimeOf(cmds: Pick<JsCommandsInput, 'minLedgerTimeAbs' | 'minLedgerTimeRel'>, now: bigint): bigint {
+    let min = 0n;
+    if (cmds.minLedgerTimeAbs !== undefined) min = isoToMicros(cmds.minLedgerTimeAbs) ?? 0n;
+    if (cmds.minLedgerTimeRel) min = now + BigInt(cmds.minLedgerTimeRel.seconds) * 1_000_000n + BigInt(Math.floor(cmds.minLedgerTimeRel.nanos / 1000));
+    const let_ = min > now ? min : now;
+    if (let_ - now > LEDGER_TIME_RECORD_TIME_TOLERANCE_MICROS)
+      throw new CantonError(
+        'LOCAL_VERDICT_LEDGER_TIME_OUT_OF_BOUND',
+        `The ledger time ${microsToIso(let_)} requested by minLedgerTime is more than ${LEDGER_TIME_RECORD_TIME_TOLERANCE_MICROS / 1_000_000n}s after the record time ${microsToIso(now)}`,
+        { context: { ledger_time: microsToIso(let_), record_time: microsToIso(now) }, definiteAnswer: true },
+      );
+    return let_;
+  }
+
+  private dedupPeriodOf(cmds: JsCommandsInput): bigint {
+    let dedupMicros = this.sim.settings.maxDeduplicationMicros;
     const dp = cmds.deduplicationPeriod;
     if (dp && 'DeduplicationDuration' in dp) {
       const d = dp.DeduplicationDuration.value;
@@ -168,67 +234,194 @@ export class LedgerWriter {
           context: { field: 'deduplicationPeriod' },
         });
       dedupMicros = BigInt(d.seconds) * 1_000_000n + BigInt(Math.floor(d.nanos / 1000));
-      if (dedupMicros > sim.settings.maxDeduplicationMicros) dedupMicros = sim.settings.maxDeduplicationMicros;
+      if (dedupMicros > this.sim.settings.maxDeduplicationMicros) dedupMicros = this.sim.settings.maxDeduplicationMicros;
     }
+    return dedupMicros;
+  }
 
+  /** Throws DUPLICATE_COMMAND when the command was accepted within its deduplication period (inside `commit`). */
+  private checkDuplicate(cmds: JsCommandsInput, key: string, dedupMicros: bigint, now: bigint): void {
+    const prior = this.sim.store.dedupGet(key);
+    if (!prior) return;
+    const dp = cmds.deduplicationPeriod;
+    const duplicate = dp && 'DeduplicationOffset' in dp ? prior.offset > dp.DeduplicationOffset.value : now - prior.recordTime < dedupMicros;
+    if (duplicate)
+      throw new CantonError('DUPLICATE_COMMAND', 'A command with the given command id has already been successfully processed', {
+        context: {
+          existing_submission_id: prior.submissionId ?? '',
+          completion_offset: String(prior.offset),
+          commandId: cmds.commandId,
+        },
+        definiteAnswer: false,
+      });
+  }
+
+  /**
+   * Writes an interpreted transaction at `offset` (inside `commit`): update, contract states,
+   * completion and deduplication entry.
+   */
+  private writeTransaction(
+    cmds: JsCommandsInput,
+    userId: string,
+    key: string,
+    dedupMicros: bigint,
+    offset: number,
+    now: bigint,
+    effectiveAt: string,
+    result: Pick<InterpretedTransaction, 'nodes' | 'created' | 'archived' | 'synchronizerId'>,
+  ): SubmitResult {
+    const sim = this.sim;
+    const allocated = sim.store.nextOffset();
+    if (allocated !== offset) throw new Error('offset allocation out of order');
+    const recordTime = microsToIso(now);
+    const updateId = updateIdFor(`${sim.participantId}:tx:${offset}`);
+    const tx: StoredTransaction = {
+      kind: 'transaction',
+      offset,
+      updateId,
+      commandId: cmds.commandId,
+      ...(cmds.workflowId ? { workflowId: cmds.workflowId } : {}),
+      effectiveAt,
+      recordTime,
+      synchronizerId: result.synchronizerId,
+      nodes: result.nodes,
+      actAs: [...new Set(cmds.actAs)].sort(),
+    };
+    sim.store.insertUpdate(tx, now);
+    for (const node of result.created) sim.store.insertContract(node, offset, result.synchronizerId, cmds.workflowId);
+    for (const cid of result.archived) sim.store.archiveContract(cid, offset);
+    const completion: StoredCompletion = {
+      offset,
+      commandId: cmds.commandId,
+      userId,
+      actAs: tx.actAs,
+      ...(cmds.submissionId ? { submissionId: cmds.submissionId } : {}),
+      updateId,
+      synchronizerId: result.synchronizerId,
+      recordTime,
+      deduplicationDurationMicros: Number(dedupMicros),
+    };
+    sim.store.insertCompletion(completion);
+    sim.store.dedupPut(key, offset, now, cmds.submissionId, updateId);
+    return { offset, updateId, tx };
+  }
+
+  /**
+   * Records the rejection of an accepted command (inside `commit`): a failed completion at its own
+   * offset, as Canton reports rejections after submission. The ledger end advances; no update is
+   * written at that offset (update streams skip it), and the command is not deduplicated.
+   */
+  private writeRejection(cmds: JsCommandsInput, userId: string, dedupMicros: bigint, now: bigint, err: CantonError): RejectedResult {
+    const sim = this.sim;
+    const offset = sim.store.nextOffset();
+    const body = err.toBody();
+    const completion: StoredCompletion = {
+      offset,
+      commandId: cmds.commandId,
+      userId,
+      actAs: [...new Set(cmds.actAs)].sort(),
+      ...(cmds.submissionId ? { submissionId: cmds.submissionId } : {}),
+      updateId: '',
+      synchronizerId: cmds.synchronizerId ?? sim.synchronizers[0].id,
+      recordTime: microsToIso(now),
+      deduplicationDurationMicros: Number(dedupMicros),
+      status: {
+        code: err.kind.grpc,
+        message: `${body.code}(${body.errorCategory},${(body.correlationId ?? '').slice(0, 8)}): ${body.cause}`,
+        errorCode: body.code,
+      },
+    };
+    sim.store.insertCompletion(completion);
+    return { rejected: true, offset, error: err };
+  }
+
+  /**
+   * Validates, deduplicates, interprets and commits a command submission. Returns only after the
+   * transaction is durable. Failures change nothing — unless `rejectAsCompletion` (async submit): then a
+   * command that passed validation and deduplication but fails interpretation or the commit checks is
+   * accepted and its rejection recorded as a failed completion (see `writeRejection`).
+   */
+  submitCommands(cmds: JsCommandsInput, authenticatedUser: string): SubmitResult;
+  submitCommands(cmds: JsCommandsInput, authenticatedUser: string, opts: { rejectAsCompletion: true }): SubmitResult | RejectedResult;
+  submitCommands(cmds: JsCommandsInput, authenticatedUser: string, opts?: { rejectAsCompletion: true }): SubmitResult | RejectedResult {
+    const sim = this.sim;
+    const userId = cmds.userId && cmds.userId.length > 0 ? cmds.userId : authenticatedUser;
+    this.validateSubmission(cmds);
+    const readAs = cmds.readAs ?? [];
+    const simCmds = toSimCommands(cmds.commands);
+    const key = dedupKey(userId, cmds.commandId, cmds.actAs);
+    const dedupMicros = this.dedupPeriodOf(cmds);
+
+    return this.commit<SubmitResult | RejectedResult>(() => {
+      const now = sim.clock.nowMicros();
+      this.checkDuplicate(cmds, key, dedupMicros, now);
+      const offset = sim.store.ledgerEnd() + 1;
+      try {
+        const disclosed = this.resolveDisclosed(cmds.disclosedContracts);
+        const effectiveAt = microsToIso(this.ledgerTimeOf(cmds, now));
+        const result = interpret(simCmds, cmds.actAs, readAs, {
+          store: sim.store,
+          registry: sim.registry,
+          effectiveAt,
+          idSeed: `${sim.participantId}:${offset}`,
+          defaultSynchronizerId: sim.synchronizers[0].id,
+          ...(cmds.synchronizerId ? { requestedSynchronizerId: cmds.synchronizerId } : {}),
+          disclosed,
+        });
+        return { result: this.writeTransaction(cmds, userId, key, dedupMicros, offset, now, effectiveAt, result), offset };
+      } catch (err) {
+        if (!opts?.rejectAsCompletion || !(err instanceof CantonError)) throw err;
+        const r = this.writeRejection(cmds, userId, dedupMicros, now, err);
+        return { result: r, offset: r.offset };
+      }
+    });
+  }
+
+  /**
+   * Commits a prepared (interactive) transaction exactly as prepared: its nodes, arguments and
+   * contract ids (relative ids from prepare get their suffix here, as on Canton), after checking that
+   * its input contracts are still active (else LOCAL_VERDICT_INACTIVE_CONTRACTS) and its keys still free.
+   */
+  commitPrepared(
+    cmds: JsCommandsInput,
+    authenticatedUser: string,
+    prepared: { nodes: TxNode[]; inputs: string[]; archived: string[]; synchronizerId: string; effectiveAt: string },
+  ): SubmitResult {
+    const sim = this.sim;
+    const userId = cmds.userId && cmds.userId.length > 0 ? cmds.userId : authenticatedUser;
+    const key = dedupKey(userId, cmds.commandId, cmds.actAs);
+    const dedupMicros = this.dedupPeriodOf(cmds);
     return this.commit(() => {
       const now = sim.clock.nowMicros();
-      const prior = sim.store.dedupGet(key);
-      if (prior) {
-        const duplicate =
-          dp && 'DeduplicationOffset' in dp ? prior.offset > dp.DeduplicationOffset.value : now - prior.recordTime < dedupMicros;
-        if (duplicate)
-          throw new CantonError('DUPLICATE_COMMAND', 'A command with the given command id has already been successfully processed', {
-            context: {
-              existing_submission_id: prior.submissionId ?? '',
-              completion_offset: String(prior.offset),
-              commandId: cmds.commandId,
-            },
-            definiteAnswer: false,
-          });
-      }
-      const offset = sim.store.ledgerEnd() + 1;
-      const effectiveAt = microsToIso(now);
-      const updateId = updateIdFor(`${sim.participantId}:tx:${offset}`);
-      const result = interpret(simCmds, cmds.actAs, readAs, {
-        store: sim.store,
-        registry: sim.registry,
-        effectiveAt,
-        idSeed: `${sim.participantId}:${offset}`,
-        defaultSynchronizerId: sim.synchronizers[0].id,
-        ...(cmds.synchronizerId ? { requestedSynchronizerId: cmds.synchronizerId } : {}),
+      this.checkDuplicate(cmds, key, dedupMicros, now);
+      const inactive = prepared.inputs.filter((cid) => {
+        const c = sim.store.contract(cid);
+        return !c || c.archivedOffset !== null || c.unassignedId !== null || c.synchronizerId !== prepared.synchronizerId;
       });
-      const allocated = sim.store.nextOffset();
-      if (allocated !== offset) throw new Error('offset allocation out of order');
-      const tx: StoredTransaction = {
-        kind: 'transaction',
-        offset,
-        updateId,
-        commandId: cmds.commandId,
-        ...(cmds.workflowId ? { workflowId: cmds.workflowId } : {}),
-        effectiveAt,
-        recordTime: effectiveAt,
-        synchronizerId: result.synchronizerId,
-        nodes: result.nodes,
-        actAs: [...new Set(cmds.actAs)].sort(),
-      };
-      sim.store.insertUpdate(tx, now);
-      for (const node of result.created) sim.store.insertContract(node, offset, result.synchronizerId, cmds.workflowId);
-      for (const cid of result.archived) sim.store.archiveContract(cid, offset);
-      const completion: StoredCompletion = {
-        offset,
-        commandId: cmds.commandId,
-        userId,
-        actAs: tx.actAs,
-        ...(cmds.submissionId ? { submissionId: cmds.submissionId } : {}),
-        updateId,
-        synchronizerId: result.synchronizerId,
-        recordTime: effectiveAt,
-        deduplicationDurationMicros: Number(dedupMicros),
-      };
-      sim.store.insertCompletion(completion);
-      sim.store.dedupPut(key, offset, now, cmds.submissionId, updateId);
-      return { result: { offset, updateId, tx }, offset };
+      if (inactive.length > 0)
+        throw new CantonError('LOCAL_VERDICT_INACTIVE_CONTRACTS', `Rejected transaction is referring to inactive contracts ${inactive.join(', ')}`, {
+          context: { inactive_contracts: inactive.join(','), synchronizerId: prepared.synchronizerId },
+          resources: inactive.map((c): [string, string] => ['CONTRACT_ID', c]),
+          definiteAnswer: true,
+        });
+      const offset = sim.store.ledgerEnd() + 1;
+      // suffix the relative contract ids of the created contracts (in every node and value)
+      let text = JSON.stringify(prepared.nodes);
+      for (const n of prepared.nodes)
+        if (n.kind === 'create') text = text.replaceAll(JSON.stringify(n.contractId), JSON.stringify(suffixedContractId(n.contractId, `${sim.participantId}:${offset}:${n.nodeId}`)));
+      const nodes = JSON.parse(text) as TxNode[];
+      const consumed = new Set(nodes.filter((n) => n.kind === 'exercise' && n.consuming).map((n) => n.contractId));
+      const created = nodes.filter((n): n is CreatedNode => n.kind === 'create' && !consumed.has(n.contractId));
+      for (const c of created)
+        if (c.contractKeyHash) {
+          const holder = sim.store.contractByKey(c.contractKeyHash);
+          if (holder && !consumed.has(holder.contractId))
+            throw new CantonError('DUPLICATE_CONTRACT_KEY', `Contract key is not unique: ${c.contractKeyHash} is held by ${holder.contractId}`, {
+              context: { keyHash: c.contractKeyHash },
+            });
+        }
+      const result = { nodes, created, archived: prepared.archived, synchronizerId: prepared.synchronizerId };
+      return { result: this.writeTransaction(cmds, userId, key, dedupMicros, offset, now, prepared.effectiveAt, result), offset };
     });
   }
 

@@ -126,10 +126,14 @@ export interface StoredCompletion {
   synchronizerId: string;
   recordTime: string;
   deduplicationDurationMicros: number;
+  /** Set for rejected commands (gRPC status code and message); absent = success. */
+  status?: { code: number; message: string; errorCode: string };
 }
 
 /** Current state of a contract. */
 export interface ContractRow {
+  /** Creation order (keyset of ACS pages). */
+  seq: number;
   contractId: string;
   createdOffset: number;
   archivedOffset: number | null;

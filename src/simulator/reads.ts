@@ -6,40 +6,66 @@ import type { ResolvedEventFormat } from './filters.js';
 import { matchEvent } from './filters.js';
 import type { ContractRow, StoredCompletion, StoredUpdate } from './model.js';
 import { stakeholdersOf } from './model.js';
-import { createdEvent } from './projection.js';
+import { createdEvent, projectUpdate, projectUpdateTree } from './projection.js';
+import type { ResolvedUpdateFormat } from './filters.js';
+import type { StoredTransaction } from './model.js';
+import type { JsonOut, SplicedRow, TransactionPlan } from './splice.js';
+import { planTransaction, writeTransaction } from './splice.js';
+import type { UpdateRow } from './store/ledger-store.js';
 
 type S = v3_5.components['schemas'];
 
-/** Visits stored updates in (begin, end] in order; stops when `visit` returns false. */
-export function scanUpdates(
+/** Visits raw update rows (streaming form) in (begin, end], ascending or descending; stops when `visit` returns false. */
+export function scanUpdateRows(
   sim: SimContext,
   beginExclusive: number,
   endInclusive: number,
   descending: boolean,
-  visit: (u: StoredUpdate) => boolean,
+  visit: (r: UpdateRow) => boolean,
+  batch = 128,
 ): void {
-  const BATCH = 256;
-  if (!descending) {
-    let cursor = beginExclusive;
-    while (cursor < endInclusive) {
-      const batch = sim.store.updates(cursor, endInclusive, BATCH);
-      if (batch.length === 0) return;
-      for (const u of batch) {
-        cursor = u.offset;
-        if (!visit(u)) return;
-      }
+  let low = beginExclusive;
+  let high = endInclusive;
+  while (low < high) {
+    const rows = sim.store.updateRows(low, high, batch, descending);
+    for (const r of rows) {
+      if (descending) high = r.offset - 1;
+      else low = r.offset;
+      if (!visit(r)) return;
     }
-  } else {
-    let upper = endInclusive;
-    while (upper > beginExclusive) {
-      const batch = sim.store.updates(beginExclusive, upper, BATCH, true);
-      if (batch.length === 0) return;
-      for (const u of batch) {
-        upper = u.offset - 1;
-        if (!visit(u)) return;
-      }
-    }
+    if (rows.length < batch) return;
   }
+}
+
+/** Writes one projected update (its JSON) to an output. */
+export type UpdateWriter = (out: JsonOut) => void;
+
+/**
+ * Decides for a raw row what an `Update` (flat) or `Update1` (tree) shows for a format and returns the
+ * function that writes its JSON, or undefined when nothing is visible: transactions are spliced from
+ * their stored fragments (splice.ts), other updates go through projection.ts.
+ */
+export function updatePlanner(sim: SimContext, kind: 'flat' | 'tree', uf: ResolvedUpdateFormat): (r: UpdateRow) => UpdateWriter | undefined {
+  const treeFmt = uf.transactions?.events ?? uf.reassignments;
+  return (r) => {
+    if (r.meta !== null && r.frags !== null) {
+      let full: StoredTransaction | undefined;
+      const row: SplicedRow = {
+        offset: r.offset,
+        meta: r.meta,
+        frags: r.frags,
+        full: () => (full ??= sim.store.updateByOffset(r.offset) as StoredTransaction),
+      };
+      let plan: TransactionPlan | undefined;
+      if (kind === 'tree') plan = treeFmt ? planTransaction(row, { shape: 'LEDGER_EFFECTS', events: treeFmt }, sim.registry, true) : undefined;
+      else plan = uf.transactions ? planTransaction(row, uf.transactions, sim.registry) : undefined;
+      return plan ? (out) => writeTransaction(out, plan) : undefined;
+    }
+    const u = sim.store.updateByOffset(r.offset);
+    if (!u) return undefined;
+    const p = kind === 'tree' ? (treeFmt ? projectUpdateTree(u, treeFmt, sim.registry) : undefined) : projectUpdate(u, uf, sim.registry);
+    return p ? (out) => out.str(JSON.stringify(p)) : undefined;
+  };
 }
 
 /** Visits stored completions in (begin, end] in order; stops when `visit` returns false. */
@@ -109,12 +135,82 @@ function acsEntry(sim: SimContext, c: ContractRow, fmt: ResolvedEventFormat, atO
   return { ...(c.workflowId ? { workflowId: c.workflowId } : {}), contractEntry: entry };
 }
 
-/** Active contracts at `atOffset` visible through `fmt`, in creation order. */
-export function activeContracts(sim: SimContext, atOffset: number, fmt: ResolvedEventFormat): S['JsGetActiveContractsResponse'][] {
-  const out: S['JsGetActiveContractsResponse'][] = [];
-  for (const c of sim.store.activeContracts(atOffset)) {
-    const e = acsEntry(sim, c, fmt, atOffset);
-    if (e) out.push(e);
+/**
+ * Contracts active at `atOffset` with seq > `afterSeq`, in creation order, read in batches: all
+ * contracts for `filtersForAnyParty`, otherwise a merge of the per-party stakeholder index (so a page
+ * for one party costs a few index lookups, whatever the size of the ACS). Stops when `visit` returns false.
+ */
+export function scanActiveRows(
+  sim: SimContext,
+  atOffset: number,
+  fmt: ResolvedEventFormat,
+  afterSeq: number,
+  visit: (c: ContractRow) => boolean,
+  batch = 256,
+): void {
+  if (fmt.any) {
+    let cursor = afterSeq;
+    for (;;) {
+      const rows = sim.store.activeContractsAfter(atOffset, cursor, batch);
+      for (const c of rows) {
+        cursor = c.seq;
+        if (!visit(c)) return;
+      }
+      if (rows.length < batch) return;
+    }
   }
+  const parties = [...fmt.byParty.keys()];
+  const cursors = parties.map((party) => ({ party, after: afterSeq, rows: [] as ContractRow[], i: 0, done: false }));
+  const head = (cur: (typeof cursors)[number]): ContractRow | undefined => {
+    if (cur.i >= cur.rows.length && !cur.done) {
+      cur.rows = sim.store.activeContractsOfPartyAfter(cur.party, atOffset, cur.after, batch);
+      cur.i = 0;
+      if (cur.rows.length < batch) cur.done = true;
+      const last = cur.rows.at(-1);
+      if (last) cur.after = last.seq;
+    }
+    return cur.rows[cur.i];
+  };
+  for (;;) {
+    let min: ContractRow | undefined;
+    for (const cur of cursors) {
+      const h = head(cur);
+      if (h && (!min || h.seq < min.seq)) min = h;
+    }
+    if (!min) return;
+    for (const cur of cursors) if (cur.rows[cur.i]?.seq === min.seq) cur.i++;
+    if (!visit(min)) return;
+  }
+}
+
+/** Visits ACS entries (active at `atOffset`, visible through `fmt`) after `afterSeq`; stops when `visit` returns false. */
+export function scanActiveContracts(
+  sim: SimContext,
+  atOffset: number,
+  fmt: ResolvedEventFormat,
+  afterSeq: number,
+  visit: (e: S['JsGetActiveContractsResponse'], seq: number) => boolean,
+  batch = 256,
+): void {
+  scanActiveRows(
+    sim,
+    atOffset,
+    fmt,
+    afterSeq,
+    (c) => {
+      const e = acsEntry(sim, c, fmt, atOffset);
+      return e ? visit(e, c.seq) : true;
+    },
+    batch,
+  );
+}
+
+/** Active contracts at `atOffset` visible through `fmt`, in creation order (at most `max` + 1, to detect overflow). */
+export function activeContracts(sim: SimContext, atOffset: number, fmt: ResolvedEventFormat, max = Number.MAX_SAFE_INTEGER): S['JsGetActiveContractsResponse'][] {
+  const out: S['JsGetActiveContractsResponse'][] = [];
+  scanActiveContracts(sim, atOffset, fmt, 0, (e) => {
+    out.push(e);
+    return out.length <= max;
+  });
   return out;
 }

@@ -15,6 +15,8 @@ export interface RequestCtx {
 
 export type HandlerResult =
   | { status: number; json: unknown }
+  /** JSON bytes produced by the handler (spliced, not re-serialized). */
+  | { status: number; jsonChunks: Buffer[] }
   | { status: number; text: string }
   | { status: number; binary: Buffer; contentType: string }
   | { status: number; empty: true };
@@ -69,3 +71,4 @@ export class Router {
 }
 
 export const ok = (json: unknown): HandlerResult => ({ status: 200, json });
+export const okChunks = (jsonChunks: Buffer[]): HandlerResult => ({ status: 200, jsonChunks });

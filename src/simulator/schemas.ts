@@ -93,6 +93,14 @@ export const DeduplicationPeriodSchema = z.union([
   z.object({ Empty: z.object({}) }),
 ]);
 
+export const DisclosedContractSchema = z.object({
+  templateId: z.string().optional(),
+  contractId: z.string().optional(),
+  createdEventBlob: z.string(),
+  synchronizerId: z.string().optional(),
+});
+export type DisclosedContractInput = z.infer<typeof DisclosedContractSchema>;
+
 export const JsCommandsSchema = z.object({
   commands: z.array(CommandSchema),
   commandId: z.string(),
@@ -104,7 +112,7 @@ export const JsCommandsSchema = z.object({
   minLedgerTimeAbs: z.string().optional(),
   minLedgerTimeRel: DurationSchema.optional(),
   submissionId: z.string().optional(),
-  disclosedContracts: z.array(z.unknown()).optional(),
+  disclosedContracts: z.array(DisclosedContractSchema).optional(),
   synchronizerId: z.string().optional(),
   packageIdSelectionPreference: z.array(z.string()).optional(),
   prefetchContractKeys: z.array(z.unknown()).optional(),
@@ -323,7 +331,7 @@ export const JsPrepareSubmissionRequestSchema = z.object({
   minLedgerTime: z.unknown().optional(),
   actAs: z.array(z.string()),
   readAs: z.array(z.string()).optional(),
-  disclosedContracts: z.array(z.unknown()).optional(),
+  disclosedContracts: z.array(DisclosedContractSchema).optional(),
   synchronizerId: z.string().optional(),
   packageIdSelectionPreference: z.array(z.string()).optional(),
   verboseHashing: z.boolean().optional(),

@@ -32,6 +32,15 @@ async function handle(router: Router, req: IncomingMessage, res: ServerResponse)
       body: () => (bodyPromise ??= readBody(req)),
     });
     if ('json' in result) sendJson(res, result.status, result.json);
+    else if ('jsonChunks' in result) {
+      let length = 0;
+      for (const c of result.jsonChunks) length += c.length;
+      res.writeHead(result.status, { 'content-type': 'application/json', 'content-length': length });
+      res.cork();
+      for (const c of result.jsonChunks) res.write(c);
+      res.uncork();
+      res.end();
+    }
     else if ('text' in result) sendText(res, result.status, result.text);
     else if ('binary' in result) {
       res.writeHead(result.status, { 'content-type': result.contentType, 'content-length': result.binary.length });

@@ -8,7 +8,7 @@ import { contractIdFor, sha256Hex } from '../ids.js';
 import type { CreatedNode, ExercisedNode, LfValue, TxNode } from '../model.js';
 import { stakeholdersOf } from '../model.js';
 import { canonicalJson } from '../packages/canonical.js';
-import type { PackageRegistry, ResolvedTemplate } from '../packages/registry.js';
+import type { PackageRegistry, ResolvedInterface, ResolvedTemplate } from '../packages/registry.js';
 import type { ChoiceDef, LfRecord, PartyExpr } from '../packages/types.js';
 import type { LedgerStore } from '../store/ledger-store.js';
 import { normalizeRecord, partiesIn } from './values.js';
@@ -27,6 +27,11 @@ export interface InterpreterEnv {
   idSeed: string;
   defaultSynchronizerId: string;
   requestedSynchronizerId?: string;
+  /**
+   * Disclosed contracts (already authenticated against the ledger by the caller): usable by the
+   * submitters even when they are not stakeholders.
+   */
+  disclosed?: Set<string>;
 }
 
 export interface InterpretedTransaction {
@@ -35,6 +40,8 @@ export interface InterpretedTransaction {
   archived: string[];
   /** Contracts created and still active at the end of the transaction. */
   created: CreatedNode[];
+  /** Contracts created before this transaction that it uses (exercised or fetched): its input contracts. */
+  inputs: string[];
   synchronizerId: string;
 }
 
@@ -60,6 +67,7 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
   const local = new Map<string, ActiveContract>();
   const consumed = new Set<string>();
   const archivedPre: string[] = [];
+  const inputs = new Set<string>();
   const readers = new Set([...actAs, ...readAs]);
   let synchronizerId: string | undefined = env.requestedSynchronizerId;
 
@@ -87,10 +95,11 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
     if (l) return l;
     const row = env.store.contract(cid);
     if (!row || row.archivedOffset !== null || row.unassignedId !== null) return notFound();
-    if (!stakeholdersOf(row.node).some((p) => visibleTo.has(p))) return notFound();
+    if (!stakeholdersOf(row.node).some((p) => visibleTo.has(p)) && !env.disclosed?.has(cid)) return notFound();
     const template = env.registry.templateOf(row.node.packageName, row.node.qualifiedName);
     if (!template) return notFound();
     useSynchronizer(row.synchronizerId);
+    inputs.add(cid);
     return { node: row.node, template, args: row.node.createArgument as LfRecord, local: false, synchronizerId: row.synchronizerId };
   };
 
@@ -109,14 +118,16 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
 
   const doCreate = (template: ResolvedTemplate, rawArgs: unknown, authorizers: Set<string>, parentWitnesses: string[]): string => {
     if (nodes.length >= MAX_NODES) throw new CantonError('DAML_INTERPRETATION_ERROR', 'Transaction too large');
-    const args = normalizeRecord(template.def.fields, rawArgs, 'createArguments');
+    // uploaded (Daml-LF) templates: generic behaviour from the registry (packages/uploaded.ts)
+    const args = template.uploaded ? template.uploaded.normalizeArguments(rawArgs, 'createArguments') : normalizeRecord(template.def.fields, rawArgs, 'createArguments');
     const failure = template.def.ensure?.(args);
     if (failure)
       throw new CantonError('DAML_INTERPRETATION_ERROR', `Interpretation error: Template precondition violated in ${template.templateId}: ${failure}`, {
         context: { templateId: template.templateId },
       });
-    const signatories = sorted(template.def.signatories.flatMap((f) => partiesIn(args[f])));
-    const observers = sorted(template.def.observers.flatMap((f) => partiesIn(args[f]))).filter((p) => !signatories.includes(p));
+    const generic = template.uploaded?.stakeholders(args, authorizers);
+    const signatories = generic?.signatories ?? sorted(template.def.signatories.flatMap((f) => partiesIn(args[f])));
+    const observers = generic?.observers ?? sorted(template.def.observers.flatMap((f) => partiesIn(args[f]))).filter((p) => !signatories.includes(p));
     if (signatories.length === 0) throw new CantonError('DAML_INTERPRETATION_ERROR', 'A contract needs at least one signatory');
     requireKnown([...signatories, ...observers]);
     authorize(signatories, authorizers, `create ${template.qualifiedName}`);
@@ -173,17 +184,34 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
     authorizers: Set<string>,
     parentWitnesses: string[],
     depth: number,
+    viaInterface?: ResolvedInterface,
   ): LfValue => {
     if (depth > MAX_DEPTH) throw new CantonError('DAML_INTERPRETATION_ERROR', 'Maximum choice nesting depth exceeded');
     if (nodes.length >= MAX_NODES) throw new CantonError('DAML_INTERPRETATION_ERROR', 'Transaction too large');
-    const choice: ChoiceDef | undefined = env.registry.choice(c.template, choiceName);
+    const choice: ChoiceDef | undefined = viaInterface
+      ? viaInterface.def.choices?.find((ch) => ch.name === choiceName)
+      : env.registry.choice(c.template, choiceName);
     if (!choice)
-      throw new CantonError('COMMAND_PREPROCESSING_FAILED', `Couldn't find requested choice ${choiceName} for template ${c.template.templateId}`, {
-        context: { choice: choiceName, templateId: c.template.templateId },
-      });
+      throw new CantonError(
+        'COMMAND_PREPROCESSING_FAILED',
+        `Couldn't find requested choice ${choiceName} for ${viaInterface ? `interface ${viaInterface.interfaceId}` : `template ${c.template.templateId}`}`,
+        { context: { choice: choiceName, templateId: viaInterface?.interfaceId ?? c.template.templateId } },
+      );
+    // through an interface, the choice sees the interface view of the contract
+    let subject = c.args;
+    if (viaInterface) {
+      const impl = c.template.def.implements.find((i) => `${c.template.pkg.id}:${i.interface}` === viaInterface.interfaceId);
+      if (!impl)
+        throw new CantonError(
+          'DAML_INTERPRETATION_ERROR',
+          `Interpretation error: Error: contract ${c.node.contractId} (${c.template.templateId}) does not implement interface ${viaInterface.interfaceId}`,
+          { context: { contractId: c.node.contractId, interfaceId: viaInterface.interfaceId } },
+        );
+      subject = impl.view(c.args);
+    }
     const arg = normalizeRecord(choice.argument, rawArg ?? (choice.argument.length === 0 ? {} : rawArg), 'choiceArgument');
-    const controllers = choice.name === 'Archive' ? c.node.signatories : partiesOf(choice.controllers, c.args, arg);
-    const choiceObservers = partiesOf(choice.observers ?? [], c.args, arg);
+    const controllers = choice.name === 'Archive' && !viaInterface ? c.node.signatories : partiesOf(choice.controllers, subject, arg);
+    const choiceObservers = partiesOf(choice.observers ?? [], subject, arg);
     requireKnown([...controllers, ...choiceObservers]);
     authorize(controllers, authorizers, `exercise ${c.template.qualifiedName}:${choice.name}`);
     const stakeholders = stakeholdersOf(c.node);
@@ -196,6 +224,7 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
       packageId: c.template.pkg.id,
       packageName: c.template.pkg.def.name,
       qualifiedName: c.template.qualifiedName,
+      ...(viaInterface ? { interfaceId: viaInterface.interfaceId } : {}),
       choice: choice.name,
       choiceArgument: arg,
       actingParties: controllers,
@@ -216,7 +245,7 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
     const bodyAuthorizers = new Set([...c.node.signatories, ...controllers]);
     const result = choice.body({
       self: c.node.contractId,
-      contract: c.args,
+      contract: subject,
       arg,
       actors: controllers,
       create: (tpl, args) => doCreate(resolveLocal(c.template, tpl), args, bodyAuthorizers, witnesses),
@@ -245,18 +274,20 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
   };
 
   const topAuth = new Set(actAs);
-  const checkTemplate = (c: ActiveContract, templateId: string): void => {
+  /** Checks the command's template id against the contract; returns the interface when it names one. */
+  const checkTemplate = (c: ActiveContract, templateId: string): ResolvedInterface | undefined => {
     const t = env.registry.findTemplate(templateId);
     if (!t) {
-      if (env.registry.findInterface(templateId))
-        throw new CantonError('COMMAND_PREPROCESSING_FAILED', `Interface choices are not supported by the simulator: ${templateId}`);
+      const i = env.registry.findInterface(templateId);
+      if (i) return i;
       env.registry.template(templateId); // throws the right error
-      return;
+      return undefined;
     }
     if (t.key !== c.template.key)
       throw new CantonError('WRONGLY_TYPED_CONTRACT', `Contract ${c.node.contractId} is of template ${c.template.templateId}, not ${templateId}`, {
         context: { contractId: c.node.contractId, expected: templateId, actual: c.template.templateId },
       });
+    return undefined;
   };
 
   for (const cmd of cmds) {
@@ -265,10 +296,10 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
         doCreate(env.registry.template(cmd.templateId), cmd.createArguments, topAuth, []);
         break;
       case 'exercise': {
-        env.registry.template(cmd.templateId);
+        if (!env.registry.findInterface(cmd.templateId)) env.registry.template(cmd.templateId);
         const c = lookup(cmd.contractId, readers);
-        checkTemplate(c, cmd.templateId);
-        doExercise(c, cmd.choice, cmd.choiceArgument, topAuth, [], 0);
+        const viaInterface = checkTemplate(c, cmd.templateId);
+        doExercise(c, cmd.choice, cmd.choiceArgument, topAuth, [], 0, viaInterface);
         break;
       }
       case 'exerciseByKey': {
@@ -296,5 +327,7 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
     }
   }
   const created = [...local.values()].filter((c) => !consumed.has(c.node.contractId)).map((c) => c.node);
-  return { nodes, archived: archivedPre, created, synchronizerId: synchronizerId ?? env.defaultSynchronizerId };
+  // every package the transaction uses must be vetted on its synchronizer (NO_SYNCHRONIZER_FOR_SUBMISSION)
+  env.registry.checkVetted(nodes.map((n) => n.packageId), synchronizerId ?? env.defaultSynchronizerId, env.effectiveAt);
+  return { nodes, archived: archivedPre, created, inputs: [...inputs], synchronizerId: synchronizerId ?? env.defaultSynchronizerId };
 }

@@ -56,7 +56,9 @@ export function buildPreparedTransaction(nodes: TxNode[], meta: PreparedMeta, re
     if (n.kind === 'create')
       return { nodeId: String(n.nodeId), versionedNode: { oneofKind: 'v1', v1: { nodeType: { oneofKind: 'create', create: createProto(n, registry) } } } };
     const t = registry.templateOf(n.packageName, n.qualifiedName);
-    const choice = t ? registry.choice(t, n.choice) : undefined;
+    const iface = n.interfaceId ? registry.findInterface(n.interfaceId) : undefined;
+    const choice = iface ? iface.def.choices?.find((c) => c.name === n.choice) : t ? registry.choice(t, n.choice) : undefined;
+    const choiceModule = iface ? iface.qualifiedName.split(':')[0] : n.qualifiedName.split(':')[0];
     return {
       nodeId: String(n.nodeId),
       versionedNode: {
@@ -72,8 +74,9 @@ export function buildPreparedTransaction(nodes: TxNode[], meta: PreparedMeta, re
               signatories: n.signatories ?? [],
               stakeholders: n.stakeholders,
               actingParties: n.actingParties,
+              ...(iface ? { interfaceId: identifier(iface.pkg.id, iface.qualifiedName) } : {}),
               choiceId: n.choice,
-              chosenValue: encodeRecord(n.packageId, `${n.qualifiedName.split(':')[0] ?? ''}:${n.choice}`, choice?.argument ?? [], n.choiceArgument),
+              chosenValue: encodeRecord(n.packageId, `${choiceModule ?? ''}:${n.choice}`, choice?.argument ?? [], n.choiceArgument),
               consuming: n.consuming,
               children: childrenOf(nodes, i).map(String),
               exerciseResult: encodeValue(n.packageId, choice?.returnType ?? { kind: 'Unit' }, n.exerciseResult),

@@ -223,6 +223,17 @@ export const demoPackage: PackageDef = {
           { name: 'amount', type: numeric },
         ],
       },
+      choices: [
+        {
+          name: 'Asset_Describe',
+          consuming: false,
+          argument: [{ name: 'viewer', type: party }],
+          returnType: text,
+          controllers: [{ argument: 'viewer' }],
+          description: 'non-consuming, any viewer (e.g. with the contract disclosed): returns "<description> (<amount>) owned by <owner>"',
+          body: (ctx) => `${str(ctx.contract.description)} (${str(ctx.contract.amount)}) owned by ${str(ctx.contract.owner)}`,
+        },
+      ],
     },
   ],
   templates: [Iou, IouProposal, Account],

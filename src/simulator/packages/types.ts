@@ -80,6 +80,11 @@ export interface InterfaceDef {
   module: string;
   entity: string;
   view: { name: string; fields: FieldDef[] };
+  /**
+   * Interface choices: exercised with the interface id as `templateId`. Party expressions with
+   * `contract` refer to fields of the interface view; `ctx.contract` is the view.
+   */
+  choices?: ChoiceDef[];
 }
 
 export interface PackageDef {

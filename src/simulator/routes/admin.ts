@@ -8,6 +8,19 @@ import { AdminAdvanceTimeSchema, AdminPruneSchema } from '../schemas.js';
 import { body } from './common.js';
 
 export function registerAdminRoutes(router: Router, sim: SimContext): void {
+  router.add('GET', '/simulator/admin/streams', () =>
+    ok(
+      [...sim.streams.values()].map((s) => ({
+        id: s.id,
+        channel: s.channel,
+        sent: s.sent,
+        bufferedAmount: s.bufferedAmount(),
+        maxBufferedAmount: s.maxBufferedAmount,
+        paused: s.paused,
+      })),
+    ),
+  );
+
   router.add('GET', '/simulator/admin/time', () => ok({ staticTime: sim.clock.isStatic, now: microsToIso(sim.clock.nowMicros()) }));
 
   router.add('POST', '/simulator/admin/time/advance', async (ctx) => {

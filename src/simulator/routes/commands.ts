@@ -42,8 +42,8 @@ export function completionJson(c: StoredCompletion): S['CompletionStreamResponse
       Completion: {
         value: {
           commandId: c.commandId,
-          status: { code: 0, message: '' },
-          updateId: c.updateId,
+          status: c.status ? { code: c.status.code, message: c.status.message, details: [] } : { code: 0, message: '' },
+          ...(c.updateId ? { updateId: c.updateId } : {}),
           userId: c.userId,
           actAs: c.actAs,
           ...(c.submissionId ? { submissionId: c.submissionId } : {}),
@@ -100,7 +100,8 @@ export function registerCommandRoutes(router: Router, sim: SimContext, writer: L
 
   router.add('POST', '/v2/commands/async/submit', async (ctx) => {
     const cmds = await body(ctx, JsCommandsSchema);
-    writer.submitCommands(cmds, ctx.user);
+    // accepted once validated and not a duplicate; later failures become failed completions
+    writer.submitCommands(cmds, ctx.user, { rejectAsCompletion: true });
     const res: S['SubmitResponse'] = {};
     return ok(res);
   });

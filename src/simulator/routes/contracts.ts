@@ -7,7 +7,7 @@ import { matchEvent, resolveEventFormat } from '../filters.js';
 import type { GetActiveContractsRequestInput } from '../schemas.js';
 import { stakeholdersOf } from '../model.js';
 import { createdEvent } from '../projection.js';
-import { activeContracts, checkActiveAt } from '../reads.js';
+import { activeContracts, checkActiveAt, scanActiveContracts } from '../reads.js';
 import type { Router } from '../router.js';
 import { ok } from '../router.js';
 import {
@@ -36,8 +36,8 @@ export function registerContractRoutes(router: Router, sim: SimContext): void {
     const req = await body(ctx, GetActiveContractsRequestSchema);
     const fmt = acsFormatOf(sim, req);
     checkActiveAt(sim, req.activeAtOffset);
-    const all = activeContracts(sim, req.activeAtOffset, fmt);
     const cap = listCap(sim, limitParam(ctx));
+    const all = activeContracts(sim, req.activeAtOffset, fmt, cap.take);
     if (all.length > cap.take) {
       if (cap.strict) throw tooMany(sim);
       return ok(all.slice(0, cap.take));
@@ -49,20 +49,31 @@ export function registerContractRoutes(router: Router, sim: SimContext): void {
     const req = decodeJson(raw, GetActiveContractsPageRequestSchema);
     const fmt = resolveEventFormat(req.eventFormat, sim.registry);
     let at = req.activeAtOffset ?? sim.store.ledgerEnd();
-    let skip = 0;
+    let after = 0;
     if (req.pageToken) {
-      const t = decodeToken(req.pageToken, (v): v is { a: number; s: number } =>
-        typeof v === 'object' && v !== null && Number.isInteger((v as { a: unknown }).a) && Number.isInteger((v as { s: unknown }).s),
+      // keyset pagination: the token names the offset of the snapshot and the last contract (creation seq) returned
+      const t = decodeToken(req.pageToken, (v): v is { a: number; k: number } =>
+        typeof v === 'object' && v !== null && Number.isInteger((v as { a: unknown }).a) && Number.isInteger((v as { k: unknown }).k),
       );
       at = t.a;
-      skip = t.s;
+      after = t.k;
     }
     checkActiveAt(sim, at);
     const max = sim.settings.httpListMaxElementsLimit;
     const size = req.maxPageSize === undefined || req.maxPageSize <= 0 ? Math.min(100, max) : Math.min(req.maxPageSize, max);
-    const all = activeContracts(sim, at, fmt);
-    const slice = all.slice(skip, skip + size);
-    const next = skip + size < all.length ? encodeToken({ a: at, s: skip + size }) : undefined;
+    const slice: S['JsGetActiveContractsResponse'][] = [];
+    let lastSeq = after;
+    let more = false;
+    scanActiveContracts(sim, at, fmt, after, (e, seq) => {
+      if (slice.length >= size) {
+        more = true;
+        return false;
+      }
+      slice.push(e);
+      lastSeq = seq;
+      return true;
+    }, size + 1); // read one page (+1 to know whether there is more), not a fixed batch
+    const next = more ? encodeToken({ a: at, k: lastSeq }) : undefined;
     return { activeContracts: slice, activeAtOffset: at, ...(next ? { nextPageToken: next } : {}) };
   };
   router.add('POST', '/v2/state/active-contracts-page', async (ctx) => ok(page(await ctx.body())));

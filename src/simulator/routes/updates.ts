@@ -5,11 +5,13 @@ import { CantonError, DecodeError } from '../errors.js';
 import type { ResolvedEventFormat, ResolvedUpdateFormat } from '../filters.js';
 import { resolveTransactionFormat, resolveUpdateFormat, updateFormatOfRequest, wildcardFormat } from '../filters.js';
 import type { StoredUpdate } from '../model.js';
-import { projectTransaction, projectTree, projectUpdate, projectUpdateTree, updateOffset } from '../projection.js';
-import type { JsUpdate, JsUpdateTree } from '../projection.js';
-import { scanUpdates } from '../reads.js';
+import { projectTransaction, projectTree, projectUpdate } from '../projection.js';
+import { scanUpdateRows, updatePlanner } from '../reads.js';
+import type { UpdateWriter } from '../reads.js';
+import { JsonOut } from '../splice.js';
+import type { UpdateRow } from '../store/ledger-store.js';
 import type { RequestCtx, Router } from '../router.js';
-import { ok } from '../router.js';
+import { ok, okChunks } from '../router.js';
 import {
   GetTransactionByIdSchema,
   GetTransactionByOffsetSchema,
@@ -25,36 +27,51 @@ type S = v3_5.components['schemas'];
 const updateNotFound = (what: string, ctx: Record<string, string>): CantonError =>
   new CantonError('UPDATE_NOT_FOUND', `Update not found, or not visible: ${what}`, { context: ctx });
 
-/** Collects projected updates in a range with an optional trailing OffsetCheckpoint. */
-function collect<T extends JsUpdate | JsUpdateTree>(
+/**
+ * Writes `[{"update":…},…]` for the projected updates in a range with an optional trailing
+ * OffsetCheckpoint (spliced from stored fragments, see splice.ts).
+ */
+function collect(
   sim: SimContext,
   begin: number,
   end: number,
   descending: boolean,
   limit: number | undefined,
-  project: (u: StoredUpdate) => T | undefined,
-): T[] {
+  plan: (r: UpdateRow) => UpdateWriter | undefined,
+): Buffer[] {
   const cap = listCap(sim, limit);
-  const out: T[] = [];
+  const out = new JsonOut();
+  out.str('[');
+  let count = 0;
   let overflow = false;
-  scanUpdates(sim, begin, end, descending, (u) => {
-    const p = project(u);
-    if (!p) return true;
-    if (out.length >= cap.take) {
+  let lastOffset = begin;
+  scanUpdateRows(sim, begin, end, descending, (r) => {
+    const w = plan(r);
+    if (w === undefined) return true;
+    if (count >= cap.take) {
       overflow = true;
       return false;
     }
-    out.push(p);
+    out.str(count === 0 ? '{"update":' : ',{"update":');
+    w(out);
+    out.str('}');
+    count++;
+    lastOffset = r.offset;
     return true;
   });
   if (overflow && cap.strict) throw tooMany(sim);
-  if (!overflow && !descending && out.length < cap.take && end > begin) {
-    const last = out.at(-1);
-    const lastOffset = last ? updateOffset(last) : begin;
-    if (lastOffset < end)
-      out.push({ OffsetCheckpoint: { value: { offset: end, synchronizerTimes: synchronizerTimes(sim) } } } as T);
-  }
-  return out;
+  if (!overflow && !descending && count < cap.take && end > begin && lastOffset < end)
+    out.str((count === 0 ? '' : ',') + JSON.stringify({ update: { OffsetCheckpoint: { value: { offset: end, synchronizerTimes: synchronizerTimes(sim) } } } }));
+  out.str(']');
+  return out.take();
+}
+
+/** GetUpdatesRequest.descendingOrder: "If not specified [endInclusive], the descending_order must not be selected". */
+export function checkDescending(descending: boolean | undefined, endInclusive: number | undefined): void {
+  if (descending && endInclusive === undefined)
+    throw new CantonError('INVALID_ARGUMENT', 'The submitted request has invalid arguments: descendingOrder requires endInclusive to be set', {
+      context: { field: 'endInclusive' },
+    });
 }
 
 function rangeOf(sim: SimContext, begin: number, endInclusive: number | undefined): number {
@@ -89,20 +106,12 @@ export function registerUpdateRoutes(router: Router, sim: SimContext): void {
   const streamHandler = (kind: 'flat' | 'tree') => async (ctx: RequestCtx) => {
     const req = await body(ctx, GetUpdatesRequestSchema);
     const limit = limitParam(ctx);
-    if (kind === 'tree') {
-      const uf = updateFormatOfRequest(req, sim.registry, 'LEDGER_EFFECTS');
-      const end = rangeOf(sim, req.beginExclusive, req.endInclusive);
-      const fmt = uf.transactions?.events ?? uf.reassignments;
-      if (!fmt) throw new CantonError('INVALID_ARGUMENT', 'Tree streams need transactions or reassignments in the format');
-      const items = collect(sim, req.beginExclusive, end, req.descendingOrder ?? false, limit, (u) =>
-        projectUpdateTree(u, fmt, sim.registry),
-      );
-      return ok(items.map((update): S['JsGetUpdateTreesResponse'] => ({ update })));
-    }
-    const uf = updateFormatOfRequest(req, sim.registry, 'ACS_DELTA');
+    const uf = updateFormatOfRequest(req, sim.registry, kind === 'tree' ? 'LEDGER_EFFECTS' : 'ACS_DELTA');
+    if (kind === 'tree' && !(uf.transactions?.events ?? uf.reassignments))
+      throw new CantonError('INVALID_ARGUMENT', 'Tree streams need transactions or reassignments in the format');
+    checkDescending(req.descendingOrder, req.endInclusive);
     const end = rangeOf(sim, req.beginExclusive, req.endInclusive);
-    const items = collect(sim, req.beginExclusive, end, req.descendingOrder ?? false, limit, (u) => projectUpdate(u, uf, sim.registry));
-    return ok(items.map((update): S['JsGetUpdatesResponse'] => ({ update })));
+    return okChunks(collect(sim, req.beginExclusive, end, req.descendingOrder ?? false, limit, updatePlanner(sim, kind, uf)));
   };
   router.add('POST', '/v2/updates', streamHandler('flat'));
   router.add('POST', '/v2/updates/flats', streamHandler('flat'));
@@ -195,19 +204,25 @@ export function registerUpdateRoutes(router: Router, sim: SimContext): void {
     checkBegin(sim, begin, 'beginOffsetExclusive');
     checkEnd(sim, end, 'endOffsetInclusive');
     if (end < begin) throw new CantonError('OFFSET_OUT_OF_RANGE', `End offset ${end} is before begin offset ${begin}`);
-    const updates: S['JsGetUpdateResponse'][] = [];
+    const out = new JsonOut();
+    out.str('{"updates":[');
+    let count = 0;
     let reached: number | undefined; // last scanned offset
     let more = false;
-    scanUpdates(sim, begin, end, descending, (u) => {
-      const p = projectUpdate(u, uf, sim.registry);
-      if (p) {
-        if (updates.length >= pageSize) {
+    const plan = updatePlanner(sim, 'flat', uf);
+    scanUpdateRows(sim, begin, end, descending, (r) => {
+      const w = plan(r);
+      if (w !== undefined) {
+        if (count >= pageSize) {
           more = true;
           return false;
         }
-        updates.push({ update: p });
+        out.str(count === 0 ? '{"update":' : ',{"update":');
+        w(out);
+        out.str('}');
+        count++;
       }
-      reached = u.offset;
+      reached = r.offset;
       return true;
     });
     let low = begin;
@@ -222,12 +237,12 @@ export function registerUpdateRoutes(router: Router, sim: SimContext): void {
         nextPageToken = encodeToken({ b: reached, e: end, d: false });
       }
     }
-    const res: S['JsGetUpdatesPageResponse'] = {
-      updates,
-      lowestPageOffsetExclusive: low,
-      highestPageOffsetInclusive: high,
-      ...(nextPageToken ? { nextPageToken } : {}),
-    };
-    return ok(res);
+    // JsGetUpdatesPageResponse, spliced
+    out.str(
+      `],"lowestPageOffsetExclusive":${low},"highestPageOffsetInclusive":${high}` +
+        (nextPageToken ? `,"nextPageToken":${JSON.stringify(nextPageToken)}` : '') +
+        '}',
+    );
+    return okChunks(out.take());
   });
 }

@@ -2,8 +2,10 @@
 import type { Db } from './open.js';
 import { MetaStore } from './meta.js';
 import type { ContractRow, CreatedNode, StoredCompletion, StoredUpdate } from '../model.js';
+import { serializeTransaction } from '../splice.js';
 
 interface ContractDbRow {
+  seq: number;
   contract_id: string;
   created_offset: number;
   archived_offset: number | null;
@@ -17,6 +19,7 @@ interface ContractDbRow {
 }
 
 const toContract = (r: ContractDbRow): ContractRow => ({
+  seq: r.seq,
   contractId: r.contract_id,
   createdOffset: r.created_offset,
   archivedOffset: r.archived_offset,
@@ -28,6 +31,13 @@ const toContract = (r: ContractDbRow): ContractRow => ({
   workflowId: r.workflow_id,
   node: JSON.parse(r.create_node) as CreatedNode,
 });
+
+export interface UpdateRow {
+  offset: number;
+  /** null for reassignments, topology transactions and rows written before schema 2 (read their payload) */
+  meta: string | null;
+  frags: Buffer | null;
+}
 
 export interface PartyRow {
   party: string;
@@ -59,18 +69,22 @@ function toReassignment(row: unknown): ReassignmentRow | undefined {
 export class LedgerStore {
   readonly meta: MetaStore;
   private readonly s;
+  private readonly pids = new Map<string, number>();
 
   constructor(readonly db: Db) {
     this.meta = new MetaStore(db);
     this.s = {
       insertUpdate: db.prepare(
-        'INSERT INTO updates (offset, update_id, kind, synchronizer_id, record_time, payload) VALUES (?, ?, ?, ?, ?, ?)',
+        'INSERT INTO updates (offset, update_id, kind, synchronizer_id, record_time, meta, frags) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
-      updateByOffset: db.prepare('SELECT payload FROM updates WHERE offset = ?'),
-      updateById: db.prepare('SELECT payload FROM updates WHERE update_id = ?'),
-      updatesAsc: db.prepare('SELECT payload FROM updates WHERE offset > ? AND offset <= ? ORDER BY offset ASC LIMIT ?'),
-      updatesDesc: db.prepare('SELECT payload FROM updates WHERE offset > ? AND offset <= ? ORDER BY offset DESC LIMIT ?'),
+      insertPayload: db.prepare('INSERT INTO update_payloads (offset, payload) VALUES (?, ?)'),
+      rowsAsc: db.prepare('SELECT offset, meta, frags FROM updates WHERE offset > ? AND offset <= ? ORDER BY offset ASC LIMIT ?'),
+      rowsDesc: db.prepare('SELECT offset, meta, frags FROM updates WHERE offset > ? AND offset <= ? ORDER BY offset DESC LIMIT ?'),
+      updateByOffset: db.prepare('SELECT payload FROM update_payloads WHERE offset = ?'),
+      updateById: db.prepare('SELECT p.payload FROM updates u JOIN update_payloads p ON p.offset = u.offset WHERE u.update_id = ?'),
+      lastRecordTime: db.prepare('SELECT record_time FROM updates ORDER BY offset DESC LIMIT 1').safeIntegers(true),
       deleteUpdatesUpTo: db.prepare('DELETE FROM updates WHERE offset <= ?'),
+      deletePayloadsUpTo: db.prepare('DELETE FROM update_payloads WHERE offset <= ?'),
       insertContract: db.prepare(
         `INSERT INTO contracts (contract_id, template_qn, package_name, created_offset, key_hash, synchronizer_id, workflow_id, create_node)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -80,9 +94,19 @@ export class LedgerStore {
       contractByKey: db.prepare(
         'SELECT * FROM contracts WHERE key_hash = ? AND archived_offset IS NULL ORDER BY created_offset LIMIT 1',
       ),
-      activeAt: db.prepare(
-        `SELECT * FROM contracts WHERE created_offset <= ? AND (archived_offset IS NULL OR archived_offset > ?)
-         ORDER BY created_offset, contract_id`,
+      activeAfter: db.prepare(
+        `SELECT * FROM contracts WHERE seq > ? AND created_offset <= ? AND (archived_offset IS NULL OR archived_offset > ?)
+         ORDER BY seq LIMIT ?`,
+      ),
+      activeForPartyAfter: db.prepare(
+        `SELECT c.* FROM contract_parties p JOIN contracts c ON c.seq = p.seq
+         WHERE p.pid = ? AND p.seq > ? AND c.created_offset <= ? AND (c.archived_offset IS NULL OR c.archived_offset > ?)
+         ORDER BY p.seq LIMIT ?`,
+      ),
+      insertContractParty: db.prepare('INSERT OR IGNORE INTO contract_parties (pid, seq) VALUES (?, ?)'),
+      partyPid: db.prepare('SELECT pid FROM parties WHERE party = ?'),
+      deleteContractPartiesOfArchived: db.prepare(
+        'DELETE FROM contract_parties WHERE seq IN (SELECT seq FROM contracts WHERE archived_offset IS NOT NULL AND archived_offset <= ?)',
       ),
       setUnassigned: db.prepare(
         'UPDATE contracts SET unassigned_id = ?, unassigned_target = ?, unassigned_offset = ?, reassignment_counter = ? WHERE contract_id = ?',
@@ -146,25 +170,53 @@ export class LedgerStore {
   }
 
   insertUpdate(u: StoredUpdate, recordTimeMicros: bigint): void {
-    this.s.insertUpdate.run(u.offset, u.updateId, u.kind, u.synchronizerId, recordTimeMicros, JSON.stringify(u));
+    const streaming = u.kind === 'transaction' ? serializeTransaction(u) : undefined;
+    this.s.insertUpdate.run(
+      u.offset,
+      u.updateId,
+      u.kind,
+      u.synchronizerId,
+      recordTimeMicros,
+      streaming?.meta ?? null,
+      streaming?.frags ?? null,
+    );
+    this.s.insertPayload.run(u.offset, JSON.stringify(u));
+  }
+  /**
+   * Raw update rows in (begin, end] for the streaming read path: transactions as meta + frags
+   * (splice.ts), other updates (and rows written before schema 2) as their payload.
+   */
+  updateRows(beginExclusive: number, endInclusive: number, limit: number, descending = false): UpdateRow[] {
+    return (descending ? this.s.rowsDesc : this.s.rowsAsc).all(beginExclusive, endInclusive, limit) as UpdateRow[];
   }
   updateByOffset(offset: number): StoredUpdate | undefined {
     const r = this.s.updateByOffset.get(offset) as { payload: string } | undefined;
     return r ? (JSON.parse(r.payload) as StoredUpdate) : undefined;
   }
+  /** Record time (micros) of the latest update; offsets of rejected commands have none. */
+  lastRecordTimeMicros(): bigint | undefined {
+    const r = this.s.lastRecordTime.get() as { record_time: bigint } | undefined;
+    return r?.record_time;
+  }
   updateById(id: string): StoredUpdate | undefined {
     const r = this.s.updateById.get(id) as { payload: string } | undefined;
     return r ? (JSON.parse(r.payload) as StoredUpdate) : undefined;
   }
-  updates(beginExclusive: number, endInclusive: number, limit: number, descending = false): StoredUpdate[] {
-    const stmt = descending ? this.s.updatesDesc : this.s.updatesAsc;
-    return (stmt.all(beginExclusive, endInclusive, limit) as { payload: string }[]).map(
-      (r) => JSON.parse(r.payload) as StoredUpdate,
-    );
+
+  /** Integer id of a known party (cached; parties are never deleted). */
+  partyPid(party: string): number | undefined {
+    let pid = this.pids.get(party);
+    if (pid === undefined) {
+      const r = this.s.partyPid.get(party) as { pid: number } | undefined;
+      if (!r) return undefined;
+      pid = r.pid;
+      this.pids.set(party, pid);
+    }
+    return pid;
   }
 
   insertContract(node: CreatedNode, offset: number, synchronizerId: string, workflowId: string | undefined): void {
-    this.s.insertContract.run(
+    const info = this.s.insertContract.run(
       node.contractId,
       node.qualifiedName,
       node.packageName,
@@ -174,6 +226,11 @@ export class LedgerStore {
       workflowId ?? null,
       JSON.stringify(node),
     );
+    const seq = Number(info.lastInsertRowid);
+    for (const p of new Set([...node.signatories, ...node.observers])) {
+      const pid = this.partyPid(p);
+      if (pid !== undefined) this.s.insertContractParty.run(pid, seq);
+    }
   }
   archiveContract(contractId: string, offset: number): void {
     this.s.archiveContract.run(offset, contractId);
@@ -186,8 +243,15 @@ export class LedgerStore {
     const r = this.s.contractByKey.get(keyHash) as ContractDbRow | undefined;
     return r ? toContract(r) : undefined;
   }
-  activeContracts(atOffset: number): ContractRow[] {
-    return (this.s.activeAt.all(atOffset, atOffset) as ContractDbRow[]).map(toContract);
+  /** Contracts active at `atOffset` with seq > `afterSeq`, in creation order (keyset pagination). */
+  activeContractsAfter(atOffset: number, afterSeq: number, limit: number): ContractRow[] {
+    return (this.s.activeAfter.all(afterSeq, atOffset, atOffset, limit) as ContractDbRow[]).map(toContract);
+  }
+  /** Same, restricted to contracts the party is a stakeholder of (through the stakeholder index). */
+  activeContractsOfPartyAfter(party: string, atOffset: number, afterSeq: number, limit: number): ContractRow[] {
+    const pid = this.partyPid(party);
+    if (pid === undefined) return [];
+    return (this.s.activeForPartyAfter.all(pid, afterSeq, atOffset, atOffset, limit) as ContractDbRow[]).map(toContract);
   }
   markUnassigned(contractId: string, reassignmentId: string, target: string, offset: number, counter: number): void {
     this.s.setUnassigned.run(reassignmentId, target, offset, counter, contractId);
@@ -284,7 +348,9 @@ export class LedgerStore {
   prune(offset: number): void {
     this.tx(() => {
       this.s.deleteUpdatesUpTo.run(offset);
+      this.s.deletePayloadsUpTo.run(offset);
       this.s.deleteCompletionsUpTo.run(offset);
+      this.s.deleteContractPartiesOfArchived.run(offset);
       this.s.deleteArchivedUpTo.run(offset);
       this.setPrunedUpTo(offset);
     });

@@ -1,23 +1,32 @@
 /** SQLite schema of the simulator's durable ledger. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export const DDL = `
 CREATE TABLE IF NOT EXISTS meta (
   key   TEXT PRIMARY KEY,
   value TEXT NOT NULL
 );
--- One row per ledger update (transaction, reassignment, topology transaction). payload = StoredUpdate JSON.
+-- One row per ledger update (transaction, reassignment, topology transaction).
+-- meta/frags (transactions only) = the streaming form of splice.ts (frags: UTF-8 JSON fragments);
+-- the full StoredUpdate JSON lives in update_payloads, so stream scans do not read it.
 CREATE TABLE IF NOT EXISTS updates (
   offset          INTEGER PRIMARY KEY,
   update_id       TEXT NOT NULL UNIQUE,
   kind            TEXT NOT NULL,
   synchronizer_id TEXT NOT NULL,
   record_time     INTEGER NOT NULL,
-  payload         TEXT NOT NULL
+  meta            TEXT,
+  frags           BLOB
+);
+CREATE TABLE IF NOT EXISTS update_payloads (
+  offset  INTEGER PRIMARY KEY,
+  payload TEXT NOT NULL
 );
 -- Every contract ever created, with its current state. create_node = the CreatedNode JSON.
+-- seq = creation order (keyset pagination of the ACS); contract_parties indexes stakeholders by party.
 CREATE TABLE IF NOT EXISTS contracts (
-  contract_id          TEXT PRIMARY KEY,
+  seq                  INTEGER PRIMARY KEY,
+  contract_id          TEXT NOT NULL UNIQUE,
   template_qn          TEXT NOT NULL,
   package_name         TEXT NOT NULL,
   created_offset       INTEGER NOT NULL,
@@ -31,9 +40,17 @@ CREATE TABLE IF NOT EXISTS contracts (
   workflow_id          TEXT,
   create_node          TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS contracts_active ON contracts (archived_offset, created_offset);
 CREATE INDEX IF NOT EXISTS contracts_key ON contracts (key_hash) WHERE archived_offset IS NULL;
--- Command completions (offset = offset of the update the command produced).
+CREATE INDEX IF NOT EXISTS contracts_archived ON contracts (archived_offset) WHERE archived_offset IS NOT NULL;
+CREATE INDEX IF NOT EXISTS contracts_unassigned ON contracts (unassigned_id) WHERE unassigned_id IS NOT NULL;
+-- Stakeholder index: (party, contract seq) for party-filtered ACS pages.
+CREATE TABLE IF NOT EXISTS contract_parties (
+  pid INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  PRIMARY KEY (pid, seq)
+) WITHOUT ROWID;
+-- Command completions (offset = offset of the update the command produced, or the offset a rejection
+-- was assigned; payload.status is set for rejections).
 CREATE TABLE IF NOT EXISTS completions (
   offset  INTEGER PRIMARY KEY,
   payload TEXT NOT NULL
@@ -58,7 +75,8 @@ CREATE TABLE IF NOT EXISTS reassignments (
   PRIMARY KEY (contract_id, offset)
 );
 CREATE TABLE IF NOT EXISTS parties (
-  party      TEXT PRIMARY KEY,
+  pid        INTEGER PRIMARY KEY,
+  party      TEXT NOT NULL UNIQUE,
   offset     INTEGER NOT NULL,
   is_local   INTEGER NOT NULL,
   idp        TEXT NOT NULL DEFAULT '',

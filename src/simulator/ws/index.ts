@@ -7,7 +7,7 @@ import type http from 'node:http';
 import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
 import { DEFAULT_USER, userFromHeaders } from '../auth.js';
-import type { SimContext } from '../context.js';
+import type { SimContext, StreamInfo } from '../context.js';
 import { CantonError, DecodeError } from '../errors.js';
 import { streamActiveContracts, streamCompletions, streamUpdates } from './streams.js';
 import type { StreamSink } from './streams.js';
@@ -37,6 +37,12 @@ function errorBody(err: unknown): unknown {
   return new CantonError('INTERNAL', `Internal simulator error: ${(err as Error)?.message ?? String(err)}`).toBody();
 }
 
+/** A stream stops reading from the store while more than this many bytes wait for the client… */
+export const HIGH_WATER_MARK = 1024 * 1024;
+/** …and resumes once the socket buffer is below this. */
+export const LOW_WATER_MARK = 256 * 1024;
+let streamIds = 0;
+
 export function attachWebSockets(server: http.Server, sim: SimContext): { close(): void } {
   const wss = new WebSocketServer({
     noServer: true,
@@ -63,10 +69,33 @@ export function attachWebSockets(server: http.Server, sim: SimContext): { close(
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
       let started = false;
       let cleanup: (() => void) | undefined;
+      let closed = false;
+      const info: StreamInfo = {
+        id: ++streamIds,
+        channel: path,
+        sent: 0,
+        bufferedAmount: () => ws.bufferedAmount,
+        maxBufferedAmount: 0,
+        paused: false,
+      };
+      sim.streams.set(info.id, info);
+      const drainWaiters: (() => void)[] = [];
+      const wakeDrained = (): void => {
+        for (const w of drainWaiters.splice(0)) w();
+      };
+      const rawSocket = (ws as unknown as { _socket?: { on(ev: string, fn: () => void): void; cork(): void; uncork(): void } })._socket;
+      rawSocket?.on('drain', () => {
+        if (ws.bufferedAmount <= LOW_WATER_MARK) wakeDrained();
+      });
+      const sendText = (text: string | Buffer): void => {
+        if (ws.readyState !== ws.OPEN) return;
+        ws.send(text, { binary: false });
+        info.sent++;
+        if (ws.bufferedAmount > info.maxBufferedAmount) info.maxBufferedAmount = ws.bufferedAmount;
+      };
       const sink: StreamSink = {
-        send: (item) => {
-          if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(item));
-        },
+        send: (item) => sendText(JSON.stringify(item)),
+        sendRaw: (text) => sendText(text),
         fail: (err) => {
           if (ws.readyState === ws.OPEN) {
             ws.send(JSON.stringify(errorBody(err)));
@@ -80,6 +109,34 @@ export function attachWebSockets(server: http.Server, sim: SimContext): { close(
           cleanup = fn;
           cleanups.add(fn);
         },
+        writable: () => ws.bufferedAmount < HIGH_WATER_MARK,
+        drained: () =>
+          new Promise<void>((resolve) => {
+            if (closed || ws.bufferedAmount <= LOW_WATER_MARK) return resolve();
+            drainWaiters.push(resolve);
+            // 'drain' fires only after a write was refused; poll as well so no wake-up is missed
+            const poll = setInterval(() => {
+              if (closed || ws.bufferedAmount <= LOW_WATER_MARK) {
+                clearInterval(poll);
+                wakeDrained();
+              }
+            }, 20);
+            drainWaiters.push(() => clearInterval(poll));
+          }),
+        get closed() {
+          return closed || ws.readyState !== ws.OPEN;
+        },
+        setPaused: (p) => {
+          info.paused = p;
+        },
+        batch: (fn) => {
+          rawSocket?.cork();
+          try {
+            return fn();
+          } finally {
+            rawSocket?.uncork();
+          }
+        },
       };
       ws.on('message', (data) => {
         if (started) return; // one request per connection
@@ -92,6 +149,9 @@ export function attachWebSockets(server: http.Server, sim: SimContext): { close(
         }
       });
       ws.on('close', () => {
+        closed = true;
+        sim.streams.delete(info.id);
+        wakeDrained();
         if (cleanup) {
           cleanup();
           cleanups.delete(cleanup);

@@ -1,12 +1,22 @@
-/** Stream producers for the WebSocket channels: catch-up from the store, then live tail on commit. */
+/**
+ * Stream producers for the WebSocket channels: catch-up from the store, then live tail on commit.
+ *
+ * Backpressure: rows are read from SQLite one batch at a time, and before each batch the producer
+ * checks the socket; while more than `sink.highWaterMark` bytes wait in the socket's buffer
+ * (`ws.bufferedAmount`, i.e. the client does not read), reading stops until the socket drains. A slow
+ * or paused client therefore costs at most one batch above the high-water mark, never the ledger.
+ */
 import type { SimContext } from '../context.js';
 import { updateFormatOfRequest } from '../filters.js';
 import { decodeJson } from '../http.js';
-import { projectUpdate, projectUpdateTree } from '../projection.js';
-import { activeContracts, checkActiveAt, scanCompletions, scanUpdates } from '../reads.js';
+import { checkActiveAt, scanActiveContracts, scanCompletions, scanUpdateRows, updatePlanner } from '../reads.js';
+import type { UpdateRow, } from '../store/ledger-store.js';
+import type { UpdateWriter } from '../reads.js';
+import { JsonOut } from '../splice.js';
 import { acsFormatOf } from '../routes/contracts.js';
 import { completionJson, completionVisible } from '../routes/commands.js';
 import { checkBegin, checkEnd, synchronizerTimes } from '../routes/common.js';
+import { checkDescending } from '../routes/updates.js';
 import { CantonError } from '../errors.js';
 import {
   CompletionStreamRequestSchema,
@@ -17,73 +27,222 @@ import {
 
 export interface StreamSink {
   send(item: unknown): void;
+  /** Sends JSON bytes as a text message. */
+  sendRaw(json: Buffer): void;
   fail(err: unknown): void;
   complete(): void;
   /** Registers the function that stops the stream when the socket closes. */
   onClose(fn: () => void): void;
+  /** True when the client is keeping up (buffered bytes below the high-water mark). */
+  writable(): boolean;
+  /** Resolves when the socket has drained below the high-water mark (or closed). */
+  drained(): Promise<void>;
+  readonly closed: boolean;
+  /** Marks the stream as paused for backpressure (visible in /simulator/admin/streams). */
+  setPaused(paused: boolean): void;
+  /** Runs `fn` with the socket corked: the messages it sends go out in one write. */
+  batch<T>(fn: () => T): T;
 }
 
-/** Runs `pump(from, to)` for the catch-up and again after each commit; stops at `endInclusive` if given. */
-function tail(sim: SimContext, sink: StreamSink, begin: number, endInclusive: number | undefined, pump: (from: number, to: number) => void): void {
+/** Rows read per batch between two backpressure checks. */
+const BATCH = 128;
+
+/**
+ * Drives `step(cursor, end)` (one batch; returns the new cursor) from `begin` up to the ledger end —
+ * or `endInclusive` — at the client's pace, again after each commit, and completes at `endInclusive`.
+ * `caughtUp(end)` is called when the cursor reaches the end of a range.
+ */
+function tail(
+  sim: SimContext,
+  sink: StreamSink,
+  begin: number,
+  endInclusive: number | undefined,
+  step: (cursor: number, end: number) => number,
+  caughtUp: (end: number) => void,
+): void {
   let cursor = begin;
-  const run = (): void => {
-    const end = endInclusive === undefined ? sim.store.ledgerEnd() : Math.min(endInclusive, sim.store.ledgerEnd());
-    if (end > cursor) {
-      pump(cursor, end);
-      cursor = end;
-    }
-    if (endInclusive !== undefined && cursor >= endInclusive) {
-      stop();
-      sink.complete();
-    }
+  let running = false;
+  let again = false;
+  let stopped = false;
+  const stop = (): void => {
+    stopped = true;
+    sim.events.off('commit', onCommit);
   };
-  const onCommit = (): void => {
+  const run = async (): Promise<void> => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
     try {
-      run();
+      do {
+        again = false;
+        const end = endInclusive === undefined ? sim.store.ledgerEnd() : Math.min(endInclusive, sim.store.ledgerEnd());
+        let advanced = false;
+        while (cursor < end) {
+          if (stopped || sink.closed) return;
+          if (!sink.writable()) {
+            sink.setPaused(true);
+            await sink.drained();
+            sink.setPaused(false);
+            continue;
+          }
+          const from = cursor;
+          cursor = sink.batch(() => step(from, end));
+          advanced = true;
+        }
+        if (advanced) caughtUp(end);
+      } while (again && !stopped);
+      if (endInclusive !== undefined && cursor >= endInclusive && !stopped) {
+        stop();
+        sink.complete();
+      }
     } catch (err) {
       stop();
       sink.fail(err);
+    } finally {
+      running = false;
     }
   };
-  const stop = (): void => {
-    sim.events.off('commit', onCommit);
+  const onCommit = (): void => {
+    void run();
   };
   sim.events.on('commit', onCommit);
   sink.onClose(stop);
-  run();
+  void run();
 }
 
 export function streamUpdates(sim: SimContext, text: string, sink: StreamSink, kind: 'flat' | 'tree'): void {
   const req = decodeJson(text, GetUpdatesRequestSchema);
-  if (req.descendingOrder) throw new CantonError('INVALID_ARGUMENT', 'descendingOrder is not supported on streams');
   const uf = updateFormatOfRequest(req, sim.registry, kind === 'tree' ? 'LEDGER_EFFECTS' : 'ACS_DELTA');
-  const treeFmt = uf.transactions?.events ?? uf.reassignments;
+  if (kind === 'tree' && !(uf.transactions?.events ?? uf.reassignments))
+    throw new CantonError('INVALID_ARGUMENT', 'Tree streams need transactions or reassignments in the format');
+  checkDescending(req.descendingOrder, req.endInclusive);
   checkBegin(sim, req.beginExclusive);
   if (req.endInclusive !== undefined) {
     checkEnd(sim, req.endInclusive);
     if (req.endInclusive < req.beginExclusive)
       throw new CantonError('OFFSET_OUT_OF_RANGE', `End offset ${req.endInclusive} is before begin offset ${req.beginExclusive}`);
   }
-  tail(sim, sink, req.beginExclusive, req.endInclusive, (from, to) => {
-    let last = from;
-    scanUpdates(sim, from, to, false, (u) => {
-      const p = kind === 'tree' ? (treeFmt ? projectUpdateTree(u, treeFmt, sim.registry) : undefined) : projectUpdate(u, uf, sim.registry);
-      if (p) {
-        sink.send({ update: p });
-        last = u.offset;
+  const planner = updatePlanner(sim, kind, uf);
+  const out = new JsonOut();
+  /** Sends the update of a row if visible; true when sent. */
+  const project = (r: UpdateRow): boolean => {
+    const w = planner(r);
+    if (w === undefined) return false;
+    out.str('{"update":');
+    w(out);
+    out.str('}');
+    sink.sendRaw(out.takeOne());
+    return true;
+  };
+  if (req.descendingOrder && req.endInclusive !== undefined) {
+    void streamDescending(sim, sink, req.beginExclusive, req.endInclusive, project);
+    return;
+  }
+  let lastSent = req.beginExclusive;
+  tail(
+    sim,
+    sink,
+    req.beginExclusive,
+    req.endInclusive,
+    (cursor, end) => {
+      let next = end;
+      let n = 0;
+      scanUpdateRows(sim, cursor, end, false, (r) => {
+        if (project(r)) lastSent = r.offset;
+        if (++n >= BATCH) {
+          next = r.offset;
+          return false;
+        }
+        return true;
+      }, BATCH);
+      return next;
+    },
+    (end) => {
+      if (lastSent < end) {
+        sink.send({ update: { OffsetCheckpoint: { value: { offset: end, synchronizerTimes: synchronizerTimes(sim) } } } });
+        lastSent = end;
       }
-      return true;
-    });
-    if (last < to) sink.send({ update: { OffsetCheckpoint: { value: { offset: to, synchronizerTimes: synchronizerTimes(sim) } } } });
-  });
+    },
+  );
+}
+
+/** Descending order (only with endInclusive): from endInclusive down to beginExclusive, then close. */
+async function streamDescending(
+  sim: SimContext,
+  sink: StreamSink,
+  begin: number,
+  endInclusive: number,
+  project: (r: UpdateRow) => boolean,
+): Promise<void> {
+  try {
+    let high = endInclusive;
+    while (high > begin) {
+      if (sink.closed) return;
+      if (!sink.writable()) {
+        sink.setPaused(true);
+        await sink.drained();
+        sink.setPaused(false);
+        continue;
+      }
+      let n = 0;
+      let next = begin;
+      const from = high;
+      sink.batch(() =>
+        scanUpdateRows(sim, begin, from, true, (r) => {
+          project(r);
+          if (++n >= BATCH) {
+            next = r.offset - 1;
+            return false;
+          }
+          return true;
+        }, BATCH),
+      );
+      high = next;
+    }
+    sink.complete();
+  } catch (err) {
+    sink.fail(err);
+  }
 }
 
 export function streamActiveContracts(sim: SimContext, text: string, sink: StreamSink): void {
   const req = decodeJson(text, GetActiveContractsRequestSchema);
   const fmt = acsFormatOf(sim, req);
   checkActiveAt(sim, req.activeAtOffset);
-  for (const item of activeContracts(sim, req.activeAtOffset, fmt)) sink.send(item);
-  sink.complete();
+  void (async () => {
+    try {
+      let after = 0;
+      for (;;) {
+        if (sink.closed) return;
+        if (!sink.writable()) {
+          sink.setPaused(true);
+          await sink.drained();
+          sink.setPaused(false);
+          continue;
+        }
+        let n = 0;
+        let more = false;
+        const from = after;
+        sink.batch(() =>
+          scanActiveContracts(sim, req.activeAtOffset, fmt, from, (e, seq) => {
+            sink.send(e);
+            after = seq;
+            if (++n >= BATCH) {
+              more = true;
+              return false;
+            }
+            return true;
+          }, BATCH + 1),
+        );
+        if (!more) break;
+      }
+      sink.complete();
+    } catch (err) {
+      sink.fail(err);
+    }
+  })();
 }
 
 export function streamCompletions(sim: SimContext, text: string, sink: StreamSink, user: string, kind: 'legacy' | 'new'): void {
@@ -103,15 +262,33 @@ export function streamCompletions(sim: SimContext, text: string, sink: StreamSin
   }
   checkBegin(sim, begin);
   const set = new Set(parties);
-  tail(sim, sink, begin, undefined, (from, to) => {
-    let last = from;
-    scanCompletions(sim, from, to, (c) => {
-      if (completionVisible(c, set, userId)) {
-        sink.send(completionJson(c));
-        last = c.offset;
+  let lastSent = begin;
+  tail(
+    sim,
+    sink,
+    begin,
+    undefined,
+    (cursor, end) => {
+      let next = end;
+      let n = 0;
+      scanCompletions(sim, cursor, end, (c) => {
+        if (completionVisible(c, set, userId)) {
+          sink.send(completionJson(c));
+          lastSent = c.offset;
+        }
+        if (++n >= BATCH) {
+          next = c.offset;
+          return false;
+        }
+        return true;
+      });
+      return next;
+    },
+    (end) => {
+      if (lastSent < end) {
+        sink.send({ completionResponse: { OffsetCheckpoint: { value: { offset: end, synchronizerTimes: synchronizerTimes(sim) } } } });
+        lastSent = end;
       }
-      return true;
-    });
-    if (last < to) sink.send({ completionResponse: { OffsetCheckpoint: { value: { offset: to, synchronizerTimes: synchronizerTimes(sim) } } } });
-  });
+    },
+  );
 }
