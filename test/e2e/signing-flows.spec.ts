@@ -6,6 +6,8 @@
  * audit chain verified and exported. Screenshots of every screen in both themes.
  */
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { Entry } from '@napi-rs/keyring';
 import { test, expect, type Page, type Download } from '@playwright/test';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
@@ -311,6 +313,15 @@ test('audit: decisions listed with reasons, chain verified, NDJSON exported', as
   await expect(air.getByTestId('audit-table')).toContainText('offline');
   await air.getByTestId('audit-verify').click();
   await expect(air.getByTestId('chain-status')).toContainText('Chain OK');
+  // Someone edits a refusal into a signature behind the console's back: the chain says so.
+  const db = new Database(path.join(airGapped.dataDir, 'console.sqlite'));
+  const edited = db.prepare("UPDATE signing_audit SET entry_json = replace(entry_json, '\"decision\":\"refused\"', '\"decision\":\"signed\"') WHERE seq = 1").run();
+  db.close();
+  expect(edited.changes).toBe(1);
+  await air.getByTestId('audit-verify').click();
+  await expect(air.getByTestId('chain-status')).toContainText('The chain is broken');
+  await expect(air.getByTestId('chain-status')).toContainText('#1');
+  await shoot(air, 'audit-broken');
   await air.close();
 });
 

@@ -436,7 +436,7 @@ export class SigningFlows {
           fingerprint: ctx.fingerprint,
           party: ctx.party,
           hash: ctx.hash,
-          summary: '(refused before signing: verification failed)',
+          summary: '(refused before signing: the request did not pass verification)',
         }).entry.seq;
       }
       return { status: 'refused', reason: err.reason, message: err.message, auditSeq: auditSeq === before ? null : auditSeq };

@@ -386,6 +386,28 @@ describe('signing flows through the contract', () => {
     expect(await call(online, 'signing.offline.execute', { requestId: req.requestId, mode: 'executeAndWait' })).toMatchObject({ status: 'executed' });
   });
 
+  it('keeps keys in the passphrase-encrypted key file when chosen: locked until the passphrase, wrong passphrase refused', async () => {
+    expect((await call(airGapped, 'signing.keys.list', {})).backends).toEqual({ encryptedFileExists: false, encryptedFileUnlocked: false });
+    expect(await callError(airGapped, 'signing.keys.create', { label: 'File key', backend: 'encrypted-file' })).toMatchObject({ code: 'BAD_REQUEST', issues: [{ path: 'passphrase' }] });
+    expect(await callError(airGapped, 'signing.keys.create', { label: 'File key', backend: 'encrypted-file', passphrase: 'short' })).toMatchObject({ code: 'BAD_REQUEST' });
+    const k = await call(airGapped, 'signing.keys.create', { label: 'File key', backend: 'encrypted-file', passphrase: 'a long enough file passphrase' });
+    expect(k.backend).toBe('encrypted-file');
+    expect((await call(airGapped, 'signing.keys.list', {})).backends).toEqual({ encryptedFileExists: true, encryptedFileUnlocked: true });
+    // a second console on the same data directory starts locked; the wrong passphrase is refused, the right one unlocks
+    const again = await startConsoleApp({ dataDir: dirB, demo: false, transport: 'browser-host', keychainService: SERVICE_B });
+    try {
+      const r = await again.router.invoke('signing.keys.unlockFile', { passphrase: 'not the passphrase at all' });
+      expect(r).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+      expect(await again.router.invoke('signing.keys.unlockFile', { passphrase: 'a long enough file passphrase' })).toMatchObject({
+        ok: true,
+        value: { encryptedFileExists: true, encryptedFileUnlocked: true },
+      });
+      expect(await again.router.invoke('signing.keys.delete', { fingerprint: k.fingerprint })).toMatchObject({ ok: true, value: { deleted: true } });
+    } finally {
+      await again.close();
+    }
+  });
+
   it('never lets a private key byte cross the contract or reach the console output', async () => {
     const keys = [...(await call(online, 'signing.keys.list', {})).keys.map((k) => [SERVICE_A, k.fingerprint] as const),
       ...(await call(airGapped, 'signing.keys.list', {})).keys.map((k) => [SERVICE_B, k.fingerprint] as const)];
