@@ -13,12 +13,15 @@ export function downloadText(fileName: string, text: string, type = 'application
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** Text of the first file chosen in an `<input type=file>` change event (null when none was chosen). */
-export async function pickedText(event: Event): Promise<{ name: string; text: string } | null> {
+/**
+ * Text of the first file chosen in an `<input type=file>` change event (null when none was chosen). With `reset`, the
+ * input is emptied afterwards so picking the same file again fires another change (imports); forms keep the choice.
+ */
+export async function pickedText(event: Event, opts: { reset?: boolean } = { reset: true }): Promise<{ name: string; text: string } | null> {
   const input = event.currentTarget as HTMLInputElement;
   const file = input.files?.[0];
   if (!file) return null;
   const text = await file.text();
-  input.value = '';
+  if (opts.reset) input.value = '';
   return { name: file.name, text };
 }
