@@ -15,6 +15,7 @@ import Audit from './views/Audit.svelte';
 import Parties from './views/Parties.svelte';
 import Users from './views/Users.svelte';
 import IdentityProviders from './views/IdentityProviders.svelte';
+import Packages from './views/Packages.svelte';
 
 export interface ViewDef {
   /** Route id: `#/<id>`. */
@@ -30,6 +31,7 @@ export const views: readonly ViewDef[] = [
   { id: 'parties', label: 'Parties', icon: 'party', component: Parties },
   { id: 'users', label: 'Users', icon: 'users', component: Users },
   { id: 'idps', label: 'Identity providers', icon: 'shield', component: IdentityProviders },
+  { id: 'packages', label: 'Packages', icon: 'server', component: Packages },
   { id: 'keys', label: 'Keys', icon: 'key', component: Keys },
   { id: 'signing', label: 'Signing', icon: 'edit', component: Signing },
   { id: 'offline', label: 'Offline signer', icon: 'copy', component: Offline },

@@ -9,11 +9,13 @@ import { coreChannels, coreSubscriptions } from './channels/core.js';
 import { updatesChannels, updatesSubscriptions } from './channels/updates.js';
 import { adminChannels } from './channels/admin.js';
 import { signingChannels } from './channels/signing.js';
+import { packagesChannels } from './channels/packages.js';
 
 export * from './channels/core.js';
 export * from './channels/updates.js';
 export * from './channels/admin.js';
 export * from './channels/signing.js';
+export * from './channels/packages.js';
 
 /** Request/response channels. */
 export const channels = {
@@ -21,6 +23,7 @@ export const channels = {
   ...updatesChannels,
   ...adminChannels,
   ...signingChannels,
+  ...packagesChannels,
 } as const;
 
 /** Streaming channels: the renderer subscribes with params and receives events until it unsubscribes. */

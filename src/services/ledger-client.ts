@@ -71,6 +71,43 @@ export class LedgerClient {
     return this.readJson<T>(res, path);
   }
 
+  /** Binary body of a GET (e.g. `GET /v2/packages/{id}`: a Daml-LF archive). */
+  async getBytes(path: string): Promise<Uint8Array> {
+    const res = await this.fetch('GET', path, undefined, 'application/octet-stream');
+    if (!res.ok) throw ledgerError(res.status, path, await res.text());
+    return new Uint8Array(await res.arrayBuffer());
+  }
+
+  /**
+   * POST of an `application/octet-stream` body (DAR upload and validation). The answer is JSON, possibly empty.
+   * Uploads can be large, so the timeout is at least a minute.
+   */
+  async postBytes<T>(path: string, bytes: Uint8Array, timeoutMs?: number): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/octet-stream' };
+    const token = this.opts.getToken ? await this.opts.getToken() : null;
+    if (token) headers.authorization = `Bearer ${token}`;
+    let res: globalThis.Response;
+    try {
+      res = await fetch(this.baseUrl + path, {
+        method: 'POST',
+        headers,
+        body: bytes as Uint8Array<ArrayBuffer>,
+        signal: AbortSignal.timeout(timeoutMs ?? Math.max(this.opts.timeoutMs ?? 10_000, 60_000)),
+      });
+    } catch (err) {
+      const reason = err instanceof Error && err.name === 'TimeoutError' ? 'timed out' : 'could not connect';
+      throw new ConsoleError('UNREACHABLE', `POST ${this.baseUrl}${path}: ${reason}`);
+    }
+    const text = await res.text();
+    if (!res.ok) throw ledgerError(res.status, path, text);
+    if (text.trim() === '') return {} as T;
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new ConsoleError('LEDGER_API_ERROR', `${path}: the participant answered ${res.status} with a body that is not JSON`);
+    }
+  }
+
   async postJson<T>(path: string, body: unknown): Promise<T> {
     const res = await this.fetch('POST', path, body);
     return this.readJson<T>(res, path);
@@ -86,8 +123,8 @@ export class LedgerClient {
     return this.readJson<T>(res, path);
   }
 
-  private async fetch(method: string, path: string, body?: unknown): Promise<globalThis.Response> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+  private async fetch(method: string, path: string, body?: unknown, accept = 'application/json'): Promise<globalThis.Response> {
+    const headers: Record<string, string> = { accept };
     const token = this.opts.getToken ? await this.opts.getToken() : null;
     if (token) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';

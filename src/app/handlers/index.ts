@@ -4,11 +4,12 @@ import { coreHandlers, coreSubscriptionHandlers, type HandlerDeps } from './core
 import { updatesHandlers, updatesSubscriptionHandlers } from './updates.js';
 import { adminHandlers } from './admin.js';
 import { signingHandlers } from './signing.js';
+import { packagesHandlers } from './packages.js';
 
 export type { HandlerDeps };
 
 export function createHandlers(d: HandlerDeps): Handlers {
-  return { ...coreHandlers(d), ...updatesHandlers(d), ...adminHandlers(d), ...signingHandlers(d) };
+  return { ...coreHandlers(d), ...updatesHandlers(d), ...adminHandlers(d), ...signingHandlers(d), ...packagesHandlers(d) };
 }
 
 export function createSubscriptionHandlers(d: HandlerDeps): SubscriptionHandlers {
