@@ -11,6 +11,7 @@ import type { PackageSummary } from '../../daml-lf/index.js';
 import { CantonError } from '../errors.js';
 import type { PackageStore, StoredPackage, VettingBounds } from '../store/packages.js';
 import { demoPackage } from './demo.js';
+import { amuletPackage } from '../wallet/package.js';
 import { archiveOf } from './lf.js';
 import type { ChoiceDef, InterfaceDef, PackageDef, TemplateDef } from './types.js';
 import { toFieldDefs, uploadedBehaviour, type UploadedTemplateBehaviour } from './uploaded.js';
@@ -87,7 +88,7 @@ export class PackageRegistry {
   private vettingState: Map<string, Map<string, VettingBounds>> | undefined;
   private serials = new Map<string, number>();
 
-  constructor(defs: PackageDef[] = [demoPackage]) {
+  constructor(defs: PackageDef[] = [demoPackage, amuletPackage]) {
     this.builtins = defs.map((def) => {
       const a = archiveOf(def);
       return { id: a.packageId, def, archive: a.bytes, summary: readDalf(a.bytes), uploaded: false };

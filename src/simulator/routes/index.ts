@@ -15,6 +15,7 @@ import { registerSystemRoutes } from './system.js';
 import { registerUpdateRoutes } from './updates.js';
 import { registerUserIdpRoute } from './user-idp.js';
 import { registerUserRoutes } from './users.js';
+import { registerValidatorRoutes } from '../wallet/routes.js';
 
 export interface Ledger {
   writer: LedgerWriter;
@@ -36,5 +37,6 @@ export function registerAllRoutes(router: Router, sim: SimContext): Ledger {
   registerAdminRoutes(router, sim);
   registerIdpRoutes(router, sim);
   registerUserIdpRoute(router, sim);
+  registerValidatorRoutes(router, sim, writer);
   return { writer };
 }

@@ -1,0 +1,521 @@
+/**
+ * The simulator's validator app: wallet users (on-ledger `WalletAppInstall`), rounds, amulets, two-step transfer offers
+ * and traffic purchases. Every state change is a command submitted through the ledger writer (so it is a transaction in
+ * `/v2/updates`); the app keeps only tracking ids and its transaction log in its own tables (`wallet_*`).
+ */
+import { randomUUID } from 'node:crypto';
+import { microsToIso } from '../clock.js';
+import type { SimContext } from '../context.js';
+import type { LedgerWriter, SubmitResult } from '../ledger.js';
+import type { ContractRow, LfValue } from '../model.js';
+import type { LfRecord } from '../packages/types.js';
+import { AMULET_PACKAGE_NAME, effectiveAmount, fmt, MAX_TRANSFER_INPUTS, num } from './package.js';
+
+export interface WalletConfig {
+  /** The validator operator's wallet user (admin endpoints need it). */
+  validatorWalletUser: string;
+  /** Simulated mining round length (Splice: 10 minutes). */
+  roundDurationSeconds: number;
+  /** USD per amulet. */
+  amuletPrice: string;
+  /** Holding fee in amulet per amulet holding per round. */
+  holdingFeeRate: string;
+  /** Sender automation completes accepted transfer offers at once (else they stay in accepted-transfer-offers). */
+  autoCompleteAcceptedOffers: boolean;
+  /** Expire offers whose expiresAt passed, before serving each request. */
+  autoExpireOffers: boolean;
+  /** USD per MB of traffic. */
+  trafficPriceUsdPerMb: string;
+}
+
+export const defaultWalletConfig = (): WalletConfig => ({
+  validatorWalletUser: 'validator-operator',
+  roundDurationSeconds: 600,
+  amuletPrice: '0.005',
+  holdingFeeRate: '0.0038051800',
+  autoCompleteAcceptedOffers: true,
+  autoExpireOffers: true,
+  trafficPriceUsdPerMb: '60',
+});
+
+/** An error answered with the Splice `ErrorResponse` shape. */
+export class WalletError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+export interface SpliceContract {
+  template_id: string;
+  contract_id: string;
+  payload: LfRecord;
+  created_event_blob: string;
+  created_at: string;
+}
+
+export type OfferStatus =
+  | { status: 'created' | 'accepted' | 'completed'; contract_id: string; transaction_id: string }
+  | { status: 'failed'; failure_kind: 'expired' | 'rejected' | 'withdrawn'; withdrawn_reason?: string };
+
+type Tracking = { user: string; kind: 'offer' | 'traffic'; status: Record<string, unknown> };
+
+const T = {
+  amulet: 'Splice.Amulet:Amulet',
+  locked: 'Splice.Amulet:LockedAmulet',
+  round: 'Splice.Round:OpenMiningRound',
+  rules: 'Splice.AmuletRules:AmuletRules',
+  offer: 'Splice.Wallet.TransferOffer:TransferOffer',
+  accepted: 'Splice.Wallet.TransferOffer:AcceptedTransferOffer',
+  install: 'Splice.Wallet.Install:WalletAppInstall',
+  traffic: 'Splice.DecentralizedSynchronizer:MemberTraffic',
+} as const;
+const args = (c: ContractRow): LfRecord => (c.node.createArgument ?? {}) as LfRecord;
+const tid = (qn: string): string => `#${AMULET_PACKAGE_NAME}:${qn}`;
+
+export class WalletApp {
+  readonly config: WalletConfig;
+  private initialized = false;
+
+  constructor(private readonly sim: SimContext, private readonly writer: LedgerWriter, config: Partial<WalletConfig> = {}) {
+    this.config = { ...defaultWalletConfig(), ...config };
+  }
+
+  private get db() {
+    return this.sim.store.db;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Setup: DSO + validator parties, AmuletRules, rounds
+  // ---------------------------------------------------------------------------------------------
+
+  /** Lazily (first wallet request) allocates the DSO and validator parties and creates AmuletRules. Idempotent. */
+  init(): void {
+    if (this.initialized) return;
+    this.db.exec(`CREATE TABLE IF NOT EXISTS wallet_tracking (kind TEXT NOT NULL, tracking_id TEXT NOT NULL, payload TEXT NOT NULL, PRIMARY KEY (kind, tracking_id));
+      CREATE TABLE IF NOT EXISTS wallet_txlog (seq INTEGER PRIMARY KEY AUTOINCREMENT, party TEXT NOT NULL, payload TEXT NOT NULL);
+      CREATE INDEX IF NOT EXISTS wallet_txlog_party ON wallet_txlog (party, seq);`);
+    const meta = this.sim.store.meta;
+    const ensureParty = (hint: string): string => {
+      const p = `${hint}::${this.sim.namespace}`;
+      if (!this.sim.store.party(p)) this.writer.allocateParty({ partyIdHint: hint });
+      return p;
+    };
+    const dso = ensureParty('DSO');
+    const validator = ensureParty(this.config.validatorWalletUser);
+    meta.getOrInit('wallet_genesis_micros', () => String(this.sim.clock.nowMicros()));
+    if (this.contracts(dso, T.rules).length === 0)
+      this.submit([dso], [{ CreateCommand: { templateId: tid(T.rules), createArguments: { dso, isDevNet: true } } }]);
+    this.initialized = true;
+    if (!this.installOf(this.config.validatorWalletUser)) this.onboard(this.config.validatorWalletUser, validator);
+  }
+
+  get dso(): string {
+    return `DSO::${this.sim.namespace}`;
+  }
+  get validatorParty(): string {
+    return `${this.config.validatorWalletUser}::${this.sim.namespace}`;
+  }
+
+  /** The round for the current (simulated) time. */
+  currentRoundNumber(): bigint {
+    const genesis = BigInt(this.sim.store.meta.get('wallet_genesis_micros') ?? '0');
+    return (this.sim.clock.nowMicros() - genesis) / (BigInt(this.config.roundDurationSeconds) * 1_000_000n);
+  }
+
+  /** The open mining round contract for the current time (advancing it with a ledger transaction when time moved on). */
+  openRound(): { cid: string; round: bigint } {
+    const want = this.currentRoundNumber();
+    const rounds = this.contracts(this.dso, T.round);
+    const current = rounds.find((r) => BigInt(String(args(r).round)) === want);
+    if (current) return { cid: current.contractId, round: want };
+    const genesis = BigInt(this.sim.store.meta.get('wallet_genesis_micros') ?? '0');
+    const len = BigInt(this.config.roundDurationSeconds) * 1_000_000n;
+    const rate = fmt((num(this.config.holdingFeeRate)));
+    const r = this.submit([this.dso], [
+      ...rounds.map((o) => ({ ExerciseCommand: { templateId: tid(T.round), contractId: o.contractId, choice: 'Archive', choiceArgument: {} } })),
+      {
+        CreateCommand: {
+          templateId: tid(T.round),
+          createArguments: {
+            dso: this.dso, round: String(want), amuletPrice: this.config.amuletPrice, holdingFeeRate: rate,
+            opensAt: microsToIso(genesis + want * len), targetClosesAt: microsToIso(genesis + (want + 2n) * len),
+          },
+        },
+      },
+    ]);
+    const created = r.tx.nodes.find((n) => n.kind === 'create');
+    return { cid: created?.contractId ?? '', round: want };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Users
+  // ---------------------------------------------------------------------------------------------
+
+  private installOf(user: string): ContractRow | undefined {
+    return this.contracts(this.validatorParty, T.install).find((c) => args(c).endUserName === user);
+  }
+
+  /** The party of an onboarded wallet user, or 404. */
+  partyOf(user: string): string {
+    this.init();
+    const i = this.installOf(user);
+    if (!i) throw new WalletError(404, `User ${user} is not onboarded to this validator's wallet`);
+    return String(args(i).endUserParty);
+  }
+
+  isOnboarded(user: string): boolean {
+    this.init();
+    return this.installOf(user) !== undefined;
+  }
+
+  onboard(user: string, partyId?: string, createPartyIfMissing = false): string {
+    this.init();
+    if (!/^[a-zA-Z0-9@^$.!`\-#+'~_|:()]{1,128}$/.test(user)) throw new WalletError(400, `Invalid user name '${user}'`);
+    const existing = this.installOf(user);
+    if (existing) return String(args(existing).endUserParty);
+    let party = partyId;
+    if (party === undefined) {
+      const hint = user.replace(/[^a-zA-Z0-9:_ -]/g, '-').replaceAll('::', '-');
+      let p = `${hint}::${this.sim.namespace}`;
+      // a fresh party: add a suffix when the hint is already taken
+      if (this.sim.store.party(p) && user !== this.config.validatorWalletUser) p = `${hint}-${randomUUID().slice(0, 8)}::${this.sim.namespace}`;
+      if (!this.sim.store.party(p)) this.writer.allocateParty({ partyIdHint: p.split('::')[0] as string });
+      party = p;
+    } else if (!this.sim.store.party(party)) {
+      if (!createPartyIfMissing) throw new WalletError(400, `Party ${party} does not exist and createPartyIfMissing is false`);
+      const [hint, ns] = party.split('::');
+      if (ns !== this.sim.namespace || !hint) throw new WalletError(400, `Party ${party} cannot be created on this participant (namespace ${this.sim.namespace})`);
+      this.writer.allocateParty({ partyIdHint: hint });
+    }
+    // the ledger API user, with actAs its party
+    const stored = this.sim.store.userGet<{ user: unknown; rights: unknown[] }>(user);
+    const right = { kind: { CanActAs: { value: { party } } } };
+    this.sim.store.userPut(user, {
+      user: stored?.user ?? { id: user, primaryParty: party, isDeactivated: false, metadata: { resourceVersion: '0', annotations: {} }, identityProviderId: '' },
+      rights: [...(stored?.rights ?? []).filter((r) => JSON.stringify(r) !== JSON.stringify(right)), right],
+    });
+    this.submit([this.validatorParty], [
+      { CreateCommand: { templateId: tid(T.install), createArguments: { dsoParty: this.dso, validatorParty: this.validatorParty, endUserName: user, endUserParty: party } } },
+    ]);
+    return party;
+  }
+
+  listUsers(): string[] {
+    this.init();
+    return this.contracts(this.validatorParty, T.install).map((c) => String(args(c).endUserName)).sort();
+  }
+
+  offboard(user: string): void {
+    this.init();
+    const i = this.installOf(user);
+    if (!i) throw new WalletError(404, `User ${user} is not onboarded`);
+    if (user === this.config.validatorWalletUser) throw new WalletError(400, 'The validator operator cannot be offboarded');
+    this.submit([this.validatorParty], [{ ExerciseCommand: { templateId: tid(T.install), contractId: i.contractId, choice: 'Archive', choiceArgument: {} } }]);
+    this.sim.store.userDelete(user);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Holdings
+  // ---------------------------------------------------------------------------------------------
+
+  contractJson(c: ContractRow): SpliceContract {
+    return {
+      template_id: `${c.node.packageId}:${c.node.qualifiedName}`,
+      contract_id: c.contractId,
+      payload: c.node.createArgument as LfRecord,
+      created_event_blob: '',
+      created_at: c.node.createdAt,
+    };
+  }
+
+  /** Active contracts of a template of the coin package that `party` is a stakeholder of, oldest first. */
+  contracts(party: string, qn: string): ContractRow[] {
+    return this.sim.store
+      .activeContractsOfPartyAfter(party, this.sim.store.ledgerEnd(), 0, 1_000_000)
+      .filter((c) => c.node.packageName === AMULET_PACKAGE_NAME && c.node.qualifiedName === qn);
+  }
+
+  amulets(party: string): ContractRow[] {
+    return this.contracts(party, T.amulet).filter((c) => args(c).owner === party);
+  }
+  lockedAmulets(party: string): ContractRow[] {
+    return this.contracts(party, T.locked).filter((c) => args(c).owner === party);
+  }
+
+  positions(party: string): { round: bigint; amulets: { c: ContractRow; effective: bigint; fee: bigint }[]; locked: { c: ContractRow; effective: bigint; fee: bigint }[] } {
+    const round = this.openRound().round;
+    const pos = (c: ContractRow) => ({ c, ...effectiveAmount(c.node.createArgument as LfRecord, round) });
+    return { round, amulets: this.amulets(party).map(pos), locked: this.lockedAmulets(party).map(pos) };
+  }
+
+  balance(party: string): { round: bigint; unlocked: bigint; locked: bigint; fees: bigint } {
+    const p = this.positions(party);
+    const sum = (xs: { effective: bigint }[]) => xs.reduce((s, x) => s + x.effective, 0n);
+    const fees = [...p.amulets, ...p.locked].reduce((s, x) => s + x.fee, 0n);
+    return { round: p.round, unlocked: sum(p.amulets), locked: sum(p.locked), fees };
+  }
+
+  tap(user: string, amount: string): string {
+    const party = this.partyOf(user);
+    if (parseFloatStrict(amount) === undefined || num(amount) <= 0n) throw new WalletError(400, `Invalid amount '${amount}': a positive decimal is required`);
+    const rules = this.rules();
+    const r = this.exercise([party, this.dso], T.rules, rules, 'AmuletRules_DevNet_Tap', { receiver: party, amount, openRound: this.openRound().cid });
+    const cid = String(r.result);
+    this.log([party], { transaction_type: 'balance_change', choice: 'AmuletRules_DevNet_Tap', template: T.rules, amulet_operation: 'tap', event_id: r.res.updateId, receivers: [{ party, amount: fmt(num(amount)) }] }, r.res);
+    return cid;
+  }
+
+  private rules(): string {
+    const r = this.contracts(this.dso, T.rules)[0];
+    if (!r) throw new WalletError(503, 'AmuletRules not initialized');
+    return r.contractId;
+  }
+
+  /**
+   * Picks input amulets (largest first) worth at least `amount`; at most 100 (`MAX_TRANSFER_INPUTS`).
+   * Traffic cost of a transfer grows with its inputs (see `trafficCostBytes`).
+   */
+  selectInputs(party: string, amount: bigint): string[] {
+    const round = this.openRound().round;
+    const all = this.amulets(party)
+      .map((c) => ({ c, e: effectiveAmount(c.node.createArgument as LfRecord, round).effective }))
+      .sort((a, b) => (b.e > a.e ? 1 : b.e < a.e ? -1 : 0));
+    const picked: string[] = [];
+    let total = 0n;
+    for (const x of all) {
+      if (total >= amount) break;
+      if (picked.length === MAX_TRANSFER_INPUTS)
+        throw new WalletError(400, `Insufficient funds within ${MAX_TRANSFER_INPUTS} input holdings (worth ${fmt(total)}): merge holdings first`);
+      picked.push(x.c.contractId);
+      total += x.e;
+    }
+    if (total < amount) throw new WalletError(400, `Insufficient funds: balance ${fmt(total)}, needed ${fmt(amount)}`);
+    return picked;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Transfer offers
+  // ---------------------------------------------------------------------------------------------
+
+  createOffer(user: string, req: { receiver_party_id: string; amount: string; description: string; expires_at: number; tracking_id: string }): string {
+    const sender = this.partyOf(user);
+    this.runAutomation();
+    if (this.tracking('offer', req.tracking_id)) throw new WalletError(409, `A transfer offer with tracking id ${req.tracking_id} already exists`);
+    if (!this.sim.store.party(req.receiver_party_id)) throw new WalletError(400, `Unknown receiver party ${req.receiver_party_id}`);
+    if (req.receiver_party_id === sender) throw new WalletError(400, 'Sender and receiver must differ');
+    const amount = parseFloatStrict(req.amount) !== undefined ? num(req.amount) : 0n;
+    if (amount <= 0n) throw new WalletError(400, `Invalid amount '${req.amount}': a positive decimal is required`);
+    const expires = BigInt(req.expires_at);
+    if (expires <= this.sim.clock.nowMicros()) throw new WalletError(400, 'expires_at must be in the future');
+    const inputs = this.selectInputs(sender, amount);
+    const r = this.exercise([sender, this.dso], T.rules, this.rules(), 'AmuletRules_CreateTransferOffer', {
+      sender, receiver: req.receiver_party_id, inputs, amount: fmt(amount), description: req.description,
+      expiresAt: microsToIso(expires), trackingId: req.tracking_id, openRound: this.openRound().cid,
+    });
+    const offerCid = String(r.result);
+    this.setTracking('offer', req.tracking_id, { user, kind: 'offer', status: { status: 'created', contract_id: offerCid, transaction_id: r.res.updateId } });
+    this.log([sender, req.receiver_party_id], { transaction_type: 'notification', choice: 'AmuletRules_CreateTransferOffer', template: T.rules, event_id: r.res.updateId, details: `Transfer offer of ${fmt(amount)} to ${req.receiver_party_id} created (${inputs.length} inputs, ${trafficCostBytes(inputs.length)} bytes of traffic)` }, r.res);
+    return offerCid;
+  }
+
+  listOffers(user: string): SpliceContract[] {
+    const party = this.partyOf(user);
+    this.runAutomation();
+    return this.contracts(party, T.offer).map((c) => this.contractJson(c));
+  }
+
+  listAccepted(user: string): SpliceContract[] {
+    const party = this.partyOf(user);
+    this.runAutomation();
+    return this.contracts(party, T.accepted).map((c) => this.contractJson(c));
+  }
+
+  private offerFor(party: string, contractId: string, qn: string = T.offer): ContractRow {
+    const c = this.contracts(party, qn).find((x) => x.contractId === contractId);
+    if (!c) throw new WalletError(404, `No active transfer offer ${contractId} visible to ${party}`);
+    return c;
+  }
+
+  accept(user: string, contractId: string): string {
+    const party = this.partyOf(user);
+    this.runAutomation();
+    const o = this.offerFor(party, contractId);
+    if (args(o).receiver !== party) throw new WalletError(403, 'Only the receiver can accept a transfer offer');
+    const r = this.exercise([party], T.offer, contractId, 'TransferOffer_Accept', {});
+    const acceptedCid = String(r.result);
+    this.setOfferStatus(o, { status: 'accepted', contract_id: acceptedCid, transaction_id: r.res.updateId });
+    if (this.config.autoCompleteAcceptedOffers) this.completeAccepted(acceptedCid);
+    return acceptedCid;
+  }
+
+  /** Sender automation: delivers an accepted offer's locked amount to the receiver. */
+  completeAccepted(acceptedCid: string): void {
+    const c = this.sim.store.contract(acceptedCid);
+    if (!c || c.archivedOffset !== null) throw new WalletError(404, `No active accepted transfer offer ${acceptedCid}`);
+    const a = c.node.createArgument as LfRecord;
+    const r = this.exercise([String(a.sender)], T.accepted, acceptedCid, 'AcceptedTransferOffer_Complete', { openRound: this.openRound().cid });
+    const amuletCid = String(r.result);
+    this.setOfferStatus(c, { status: 'completed', contract_id: amuletCid, transaction_id: r.res.updateId });
+    const received = (() => { const x = this.sim.store.contract(amuletCid); return x ? args(x).initialAmount : undefined; })();
+    this.log([String(a.sender), String(a.receiver)], {
+      transaction_type: 'transfer', choice: 'AcceptedTransferOffer_Complete', template: T.accepted, amulet_operation: 'transfer', event_id: r.res.updateId,
+      sender: { party: String(a.sender), amount: `-${fmt(num(a.amount))}` }, receivers: [{ party: String(a.receiver), amount: fmt(num(received ?? a.amount)) }],
+      description: String(a.description ?? ''),
+    }, r.res);
+  }
+
+  reject(user: string, contractId: string): void {
+    const party = this.partyOf(user);
+    this.runAutomation();
+    const o = this.offerFor(party, contractId);
+    if (args(o).receiver !== party) throw new WalletError(403, 'Only the receiver can reject a transfer offer');
+    const r = this.exercise([party], T.offer, contractId, 'TransferOffer_Reject', { openRound: this.openRound().cid });
+    this.closed(o, r.res, { status: 'failed', failure_kind: 'rejected' });
+  }
+
+  withdraw(user: string, contractId: string, reason = 'withdrawn by the sender'): void {
+    const party = this.partyOf(user);
+    this.runAutomation();
+    const o = this.offerFor(party, contractId);
+    if (args(o).sender !== party) throw new WalletError(403, 'Only the sender can withdraw a transfer offer');
+    const r = this.exercise([party], T.offer, contractId, 'TransferOffer_Withdraw', { openRound: this.openRound().cid, reason });
+    this.closed(o, r.res, { status: 'failed', failure_kind: 'withdrawn', withdrawn_reason: reason });
+  }
+
+  private closed(o: ContractRow, res: SubmitResult, status: OfferStatus): void {
+    const a = o.node.createArgument as LfRecord;
+    this.setOfferStatus(o, status);
+    this.log([String(a.sender), String(a.receiver)], {
+      transaction_type: 'notification', choice: String((res.tx.nodes[0] as { choice?: string }).choice ?? ''), template: o.node.qualifiedName, event_id: res.updateId,
+      details: `Transfer offer of ${fmt(num(a.amount))} from ${String(a.sender)} to ${String(a.receiver)} ${status.status === 'failed' ? status.failure_kind : status.status}; locked funds returned to the sender`,
+    }, res);
+  }
+
+  /** Expiry automation: offers and accepted offers past expiresAt are expired and their funds unlocked. */
+  expireOffers(): number {
+    const now = this.sim.clock.nowMicros();
+    let n = 0;
+    for (const qn of [T.offer, T.accepted]) {
+      for (const o of this.contracts(this.dso, qn)) {
+        const exp = Date.parse(String(args(o).expiresAt)) * 1000;
+        if (BigInt(exp) > now) continue;
+        const r = this.exercise([this.dso], qn, o.contractId, qn === T.offer ? 'TransferOffer_Expire' : 'AcceptedTransferOffer_Expire', { openRound: this.openRound().cid });
+        this.closed(o, r.res, { status: 'failed', failure_kind: 'expired' });
+        n++;
+      }
+    }
+    return n;
+  }
+
+  runAutomation(): void {
+    this.init();
+    if (this.config.autoExpireOffers) this.expireOffers();
+  }
+
+  offerStatus(user: string, trackingId: string): Record<string, unknown> {
+    this.partyOf(user);
+    this.runAutomation();
+    const t = this.tracking('offer', trackingId);
+    if (!t) throw new WalletError(404, `No transfer offer with tracking id ${trackingId}`);
+    return t.status;
+  }
+
+  private setOfferStatus(o: ContractRow, status: OfferStatus): void {
+    const tracking = String(args(o).trackingId ?? '');
+    const t = this.tracking('offer', tracking);
+    if (t) this.setTracking('offer', tracking, { ...t, status });
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Traffic
+  // ---------------------------------------------------------------------------------------------
+
+  buyTraffic(user: string, req: { receiving_validator_party_id: string; domain_id: string; traffic_amount: number; tracking_id: string; expires_at: number }): string {
+    const buyer = this.partyOf(user);
+    this.runAutomation();
+    if (this.tracking('traffic', req.tracking_id)) throw new WalletError(409, `A buy-traffic request with tracking id ${req.tracking_id} already exists`);
+    if (!this.sim.synchronizers.some((s) => s.id === req.domain_id)) throw new WalletError(400, `Unknown domain ${req.domain_id}`);
+    if (!this.sim.store.party(req.receiving_validator_party_id)) throw new WalletError(400, `Unknown party ${req.receiving_validator_party_id}`);
+    if (!Number.isSafeInteger(req.traffic_amount) || req.traffic_amount <= 0) throw new WalletError(400, 'traffic_amount must be a positive number of bytes');
+    const usd = (num(this.config.trafficPriceUsdPerMb) * BigInt(req.traffic_amount)) / 1_000_000n;
+    const cost = (usd * 10_000_000_000n) / num(this.config.amuletPrice);
+    const inputs = this.selectInputs(buyer, cost);
+    const r = this.exercise([buyer, this.dso], T.rules, this.rules(), 'AmuletRules_BuyMemberTraffic', {
+      buyer, inputs, memberId: this.sim.participantId, synchronizerId: req.domain_id, trafficAmount: String(req.traffic_amount), amuletCost: fmt(cost), openRound: this.openRound().cid,
+    });
+    const cid = String(r.result);
+    this.setTracking('traffic', req.tracking_id, { user, kind: 'traffic', status: { status: 'completed', transaction_id: r.res.updateId } });
+    this.log([buyer], { transaction_type: 'balance_change', choice: 'AmuletRules_BuyMemberTraffic', template: T.rules, amulet_operation: 'buy_member_traffic', event_id: r.res.updateId, receivers: [{ party: buyer, amount: `-${fmt(cost)}` }] }, r.res);
+    return cid;
+  }
+
+  trafficStatus(user: string, trackingId: string): Record<string, unknown> {
+    this.partyOf(user);
+    const t = this.tracking('traffic', trackingId);
+    if (!t) throw new WalletError(404, `No buy-traffic request with tracking id ${trackingId}`);
+    return t.status;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Transaction log
+  // ---------------------------------------------------------------------------------------------
+
+  private log(partiesInvolved: string[], item: Record<string, unknown>, res: SubmitResult): void {
+    const { choice, template, amulet_operation, ...rest } = item as { choice: string; template: string; amulet_operation?: string } & Record<string, unknown>;
+    const full = {
+      ...rest,
+      date: res.tx.effectiveAt ?? microsToIso(this.sim.clock.nowMicros()),
+      transaction_subtype: { template_id: `${this.pkgId()}:${template}`, choice, ...(amulet_operation ? { amulet_operation } : {}) },
+      ...(rest.transaction_type === 'transfer' ? { holding_fees: '0.0000000000', app_rewards_used: '0.0000000000', validator_rewards_used: '0.0000000000', sv_rewards_used: '0.0000000000', development_fund_coupons_used: '0.0000000000' } : {}),
+    };
+    const ins = this.db.prepare('INSERT INTO wallet_txlog (party, payload) VALUES (?, ?)');
+    for (const p of new Set(partiesInvolved)) ins.run(p, JSON.stringify(full));
+  }
+
+  transactions(user: string, pageSize: number, beginAfterId?: string): Record<string, unknown>[] {
+    const party = this.partyOf(user);
+    this.runAutomation();
+    const rows = this.db.prepare('SELECT seq, payload FROM wallet_txlog WHERE party = ? ORDER BY seq DESC').all(party) as { seq: number; payload: string }[];
+    const items = rows.map((r) => JSON.parse(r.payload) as Record<string, unknown>);
+    let start = 0;
+    if (beginAfterId !== undefined) {
+      const i = items.findIndex((x) => x.event_id === beginAfterId);
+      start = i < 0 ? items.length : i + 1;
+    }
+    return items.slice(start, start + Math.max(0, pageSize));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Plumbing
+  // ---------------------------------------------------------------------------------------------
+
+  private pkgId(): string {
+    return this.sim.registry.packages.find((p) => p.def.name === AMULET_PACKAGE_NAME)?.id ?? AMULET_PACKAGE_NAME;
+  }
+
+  private tracking(kind: string, id: string): Tracking | undefined {
+    const r = this.db.prepare('SELECT payload FROM wallet_tracking WHERE kind = ? AND tracking_id = ?').get(kind, id) as { payload: string } | undefined;
+    return r ? (JSON.parse(r.payload) as Tracking) : undefined;
+  }
+  private setTracking(kind: string, id: string, t: Tracking): void {
+    this.db.prepare('INSERT INTO wallet_tracking (kind, tracking_id, payload) VALUES (?, ?, ?) ON CONFLICT(kind, tracking_id) DO UPDATE SET payload = excluded.payload').run(kind, id, JSON.stringify(t));
+  }
+
+  submit(actAs: string[], commands: unknown[]): SubmitResult {
+    return this.writer.submitCommands(
+      { commandId: `wallet-${randomUUID()}`, actAs, commands, workflowId: 'validator-wallet' } as Parameters<LedgerWriter['submitCommands']>[0],
+      this.config.validatorWalletUser,
+    );
+  }
+
+  private exercise(actAs: string[], qn: string, contractId: string, choice: string, choiceArgument: LfRecord): { res: SubmitResult; result: LfValue } {
+    const res = this.submit(actAs, [{ ExerciseCommand: { templateId: tid(qn), contractId, choice, choiceArgument } }]);
+    const root = res.tx.nodes[0];
+    return { res, result: root && root.kind === 'exercise' ? root.exerciseResult : null };
+  }
+}
+
+/** Traffic (bytes) a transfer with `inputs` input holdings costs the validator: grows linearly with the inputs. */
+export const trafficCostBytes = (inputs: number): number => 2_000 + 600 * inputs;
+
+const parseFloatStrict = (s: string): number | undefined => (/^\d+(\.\d{1,10})?$/.test(s) ? Number(s) : undefined);

@@ -1,0 +1,357 @@
+/**
+ * The `splice-amulet` built-in package: a Daml-like model of Canton Coin (Amulet) executed by the ledger core, so every
+ * wallet action is a ledger transaction visible in `/v2/updates`. Module and template names follow Splice
+ * (`Splice.Amulet:Amulet`, `Splice.Amulet:LockedAmulet`, `Splice.Round:OpenMiningRound`, `Splice.AmuletRules:AmuletRules`,
+ * `Splice.Wallet.TransferOffer:TransferOffer` / `AcceptedTransferOffer`, `Splice.Wallet.Install:WalletAppInstall`,
+ * `Splice.DecentralizedSynchronizer:MemberTraffic`); field layouts are simplified (flat expiring amount).
+ *
+ * Holding fee: an amulet created in round `createdAtRound` with `initialAmount` and `ratePerRound` is worth
+ * `max(0, initialAmount - (round - createdAtRound) * ratePerRound)` in `round`.
+ */
+import { formatNumeric, parseNumeric } from '../engine/numeric.js';
+import type { LfValue } from '../model.js';
+import type { ChoiceContext, FieldDef, LfRecord, PackageDef, TemplateDef } from '../packages/types.js';
+
+export const AMULET_PACKAGE_NAME = 'splice-amulet';
+export const MAX_TRANSFER_INPUTS = 100;
+
+const party = { kind: 'Party' } as const;
+const text = { kind: 'Text' } as const;
+const int = { kind: 'Int64' } as const;
+const time = { kind: 'Time' } as const;
+const numeric = { kind: 'Numeric', scale: 10 } as const;
+const parties = { kind: 'List', elem: party } as const;
+const unit = { kind: 'Unit' } as const;
+const cid = (template: string) => ({ kind: 'ContractId', template }) as const;
+const cids = (template: string) => ({ kind: 'List', elem: cid(template) }) as const;
+
+export const num = (v: LfValue | undefined): bigint => parseNumeric(String(v), 10) ?? 0n;
+export const fmt = (v: bigint): string => formatNumeric(v, 10);
+const int64 = (v: LfValue | undefined): bigint => BigInt(String(v ?? '0'));
+
+/** Effective amount of an (un)locked amulet in a round, and the holding fee accrued so far. */
+export function effectiveAmount(a: LfRecord, round: bigint): { effective: bigint; fee: bigint } {
+  const initial = num(a.initialAmount);
+  const elapsed = round - int64(a.createdAtRound);
+  let fee = (elapsed > 0n ? elapsed : 0n) * num(a.ratePerRound);
+  if (fee > initial) fee = initial;
+  return { effective: initial - fee, fee };
+}
+
+const amuletFields: FieldDef[] = [
+  { name: 'dso', type: party },
+  { name: 'owner', type: party },
+  { name: 'initialAmount', type: numeric },
+  { name: 'createdAtRound', type: int },
+  { name: 'ratePerRound', type: numeric },
+];
+
+const offerFields: FieldDef[] = [
+  { name: 'sender', type: party },
+  { name: 'receiver', type: party },
+  { name: 'dso', type: party },
+  { name: 'amount', type: numeric },
+  { name: 'description', type: text },
+  { name: 'expiresAt', type: time },
+  { name: 'trackingId', type: text },
+  { name: 'lockedAmulet', type: cid('Splice.Amulet:LockedAmulet') },
+];
+
+const roundOf = (ctx: ChoiceContext, roundCid: LfValue | undefined): LfRecord => ctx.fetch(String(roundCid), 'Splice.Round:OpenMiningRound');
+
+const newAmulet = (ctx: ChoiceContext, dso: LfValue, owner: LfValue, amount: bigint, round: LfRecord): string =>
+  ctx.create('Splice.Amulet:Amulet', { dso, owner, initialAmount: fmt(amount), createdAtRound: String(round.round), ratePerRound: round.holdingFeeRate ?? '0' });
+
+/** Archives the inputs (owned by `owner`, at most 100) and returns their summed effective amount and fees. */
+function consumeInputs(ctx: ChoiceContext, owner: string, inputs: LfValue | undefined, round: LfRecord): { total: bigint; fees: bigint } {
+  const list = (inputs as LfValue[] | undefined) ?? [];
+  if (list.length === 0) ctx.fail('at least one input amulet is required');
+  if (list.length > MAX_TRANSFER_INPUTS) ctx.fail(`a transfer takes at most ${MAX_TRANSFER_INPUTS} inputs, got ${list.length}`);
+  if (new Set(list.map(String)).size !== list.length) ctx.fail('duplicate input amulet');
+  let total = 0n;
+  let fees = 0n;
+  for (const c of list) {
+    const a = ctx.fetch(String(c), 'Splice.Amulet:Amulet');
+    if (a.owner !== owner) ctx.fail(`input ${String(c)} is not owned by ${owner}`);
+    const e = effectiveAmount(a, int64(round.round));
+    total += e.effective;
+    fees += e.fee;
+    ctx.exercise(String(c), 'Archive', {});
+  }
+  return { total, fees };
+}
+
+/** Unlocks a locked amulet back to its owner (the lock's amount minus the fees accrued meanwhile). */
+function unlock(ctx: ChoiceContext, lockedCid: LfValue | undefined, roundCid: LfValue | undefined): LfValue {
+  const round = roundOf(ctx, roundCid);
+  const l = ctx.fetch(String(lockedCid), 'Splice.Amulet:LockedAmulet');
+  ctx.exercise(String(lockedCid), 'Archive', {});
+  const { effective } = effectiveAmount(l, int64(round.round));
+  return newAmulet(ctx, l.dso ?? null, l.owner ?? null, effective, round);
+}
+
+const Amulet: TemplateDef = {
+  module: 'Splice.Amulet',
+  entity: 'Amulet',
+  fields: amuletFields,
+  signatories: ['dso', 'owner'],
+  observers: [],
+  ensureDescription: 'initialAmount > 0',
+  ensure: (a) => (num(a.initialAmount) <= 0n ? 'amulet amount must be positive' : undefined),
+  implements: [],
+  choices: [],
+};
+
+const LockedAmulet: TemplateDef = {
+  module: 'Splice.Amulet',
+  entity: 'LockedAmulet',
+  fields: [...amuletFields, { name: 'lockHolders', type: parties }, { name: 'lockExpiresAt', type: time }],
+  signatories: ['dso', 'owner'],
+  observers: ['lockHolders'],
+  ensureDescription: 'initialAmount > 0',
+  ensure: (a) => (num(a.initialAmount) <= 0n ? 'locked amount must be positive' : undefined),
+  implements: [],
+  choices: [],
+};
+
+const OpenMiningRound: TemplateDef = {
+  module: 'Splice.Round',
+  entity: 'OpenMiningRound',
+  fields: [
+    { name: 'dso', type: party },
+    { name: 'round', type: int },
+    { name: 'amuletPrice', type: numeric },
+    { name: 'opensAt', type: time },
+    { name: 'targetClosesAt', type: time },
+    { name: 'holdingFeeRate', type: numeric },
+  ],
+  signatories: ['dso'],
+  observers: [],
+  implements: [],
+  choices: [],
+};
+
+const AmuletRules: TemplateDef = {
+  module: 'Splice.AmuletRules',
+  entity: 'AmuletRules',
+  fields: [{ name: 'dso', type: party }, { name: 'isDevNet', type: { kind: 'Bool' } }],
+  signatories: ['dso'],
+  observers: [],
+  implements: [],
+  choices: [
+    {
+      name: 'AmuletRules_DevNet_Tap',
+      consuming: false,
+      argument: [{ name: 'receiver', type: party }, { name: 'amount', type: numeric }, { name: 'openRound', type: cid('Splice.Round:OpenMiningRound') }],
+      returnType: cid('Splice.Amulet:Amulet'),
+      controllers: [{ argument: 'receiver' }],
+      description: 'DevNet faucet: mints a new amulet for the receiver',
+      body: (ctx) => {
+        if (ctx.contract.isDevNet !== true) ctx.fail('tap is only available on DevNet');
+        if (num(ctx.arg.amount) <= 0n) ctx.fail('tap amount must be positive');
+        return newAmulet(ctx, ctx.contract.dso ?? null, ctx.arg.receiver ?? null, num(ctx.arg.amount), roundOf(ctx, ctx.arg.openRound));
+      },
+    },
+    {
+      name: 'AmuletRules_CreateTransferOffer',
+      consuming: false,
+      argument: [
+        { name: 'sender', type: party },
+        { name: 'receiver', type: party },
+        { name: 'inputs', type: cids('Splice.Amulet:Amulet') },
+        { name: 'amount', type: numeric },
+        { name: 'description', type: text },
+        { name: 'expiresAt', type: time },
+        { name: 'trackingId', type: text },
+        { name: 'openRound', type: cid('Splice.Round:OpenMiningRound') },
+      ],
+      returnType: cid('Splice.Wallet.TransferOffer:TransferOffer'),
+      controllers: [{ argument: 'sender' }],
+      description: 'two-step transfer: archives the inputs, locks the amount (no fee), returns the change, creates the offer',
+      body: (ctx) => {
+        const a = ctx.arg;
+        const amount = num(a.amount);
+        if (amount <= 0n) ctx.fail('transfer amount must be positive');
+        if (a.sender === a.receiver) ctx.fail('sender and receiver must differ');
+        const round = roundOf(ctx, a.openRound);
+        const { total } = consumeInputs(ctx, String(a.sender), a.inputs, round);
+        if (total < amount) ctx.fail(`insufficient funds: inputs are worth ${fmt(total)}, the offer needs ${fmt(amount)}`);
+        const dso = ctx.contract.dso ?? null;
+        const locked = ctx.create('Splice.Amulet:LockedAmulet', {
+          dso, owner: a.sender ?? null, initialAmount: fmt(amount), createdAtRound: String(round.round), ratePerRound: round.holdingFeeRate ?? '0',
+          lockHolders: [a.receiver ?? null], lockExpiresAt: a.expiresAt ?? null,
+        });
+        if (total > amount) newAmulet(ctx, dso, a.sender ?? null, total - amount, round);
+        return ctx.create('Splice.Wallet.TransferOffer:TransferOffer', {
+          sender: a.sender ?? null, receiver: a.receiver ?? null, dso, amount: a.amount ?? null, description: a.description ?? '',
+          expiresAt: a.expiresAt ?? null, trackingId: a.trackingId ?? '', lockedAmulet: locked,
+        });
+      },
+    },
+    {
+      name: 'AmuletRules_Merge',
+      consuming: false,
+      argument: [{ name: 'owner', type: party }, { name: 'inputs', type: cids('Splice.Amulet:Amulet') }, { name: 'openRound', type: cid('Splice.Round:OpenMiningRound') }],
+      returnType: cid('Splice.Amulet:Amulet'),
+      controllers: [{ argument: 'owner' }],
+      description: 'merges up to 100 amulets of the owner into one',
+      body: (ctx) => {
+        const round = roundOf(ctx, ctx.arg.openRound);
+        const { total } = consumeInputs(ctx, String(ctx.arg.owner), ctx.arg.inputs, round);
+        if (total <= 0n) ctx.fail('merged amount is zero');
+        return newAmulet(ctx, ctx.contract.dso ?? null, ctx.arg.owner ?? null, total, round);
+      },
+    },
+    {
+      name: 'AmuletRules_BuyMemberTraffic',
+      consuming: false,
+      argument: [
+        { name: 'buyer', type: party },
+        { name: 'inputs', type: cids('Splice.Amulet:Amulet') },
+        { name: 'memberId', type: text },
+        { name: 'synchronizerId', type: text },
+        { name: 'trafficAmount', type: int },
+        { name: 'amuletCost', type: numeric },
+        { name: 'openRound', type: cid('Splice.Round:OpenMiningRound') },
+      ],
+      returnType: cid('Splice.DecentralizedSynchronizer:MemberTraffic'),
+      controllers: [{ argument: 'buyer' }],
+      description: 'burns amuletCost from the inputs (change returned) and records the purchased traffic',
+      body: (ctx) => {
+        const a = ctx.arg;
+        const round = roundOf(ctx, a.openRound);
+        const cost = num(a.amuletCost);
+        const { total } = consumeInputs(ctx, String(a.buyer), a.inputs, round);
+        if (total < cost) ctx.fail(`insufficient funds: inputs are worth ${fmt(total)}, the traffic costs ${fmt(cost)}`);
+        const dso = ctx.contract.dso ?? null;
+        if (total > cost) newAmulet(ctx, dso, a.buyer ?? null, total - cost, round);
+        return ctx.create('Splice.DecentralizedSynchronizer:MemberTraffic', {
+          dso, memberId: a.memberId ?? '', synchronizerId: a.synchronizerId ?? '', totalPurchased: String(a.trafficAmount), amuletSpent: a.amuletCost ?? '0',
+        });
+      },
+    },
+  ],
+};
+
+const unlockArg: FieldDef[] = [{ name: 'openRound', type: cid('Splice.Round:OpenMiningRound') }];
+
+const TransferOffer: TemplateDef = {
+  module: 'Splice.Wallet.TransferOffer',
+  entity: 'TransferOffer',
+  fields: offerFields,
+  signatories: ['sender', 'dso'],
+  observers: ['receiver'],
+  implements: [],
+  choices: [
+    {
+      name: 'TransferOffer_Accept',
+      consuming: true,
+      argument: [],
+      returnType: cid('Splice.Wallet.TransferOffer:AcceptedTransferOffer'),
+      controllers: [{ contract: 'receiver' }],
+      description: 'the receiver accepts; the sender wallet automation completes the accepted offer',
+      body: (ctx) => ctx.create('Splice.Wallet.TransferOffer:AcceptedTransferOffer', { ...ctx.contract }),
+    },
+    {
+      name: 'TransferOffer_Reject',
+      consuming: true,
+      argument: unlockArg,
+      returnType: cid('Splice.Amulet:Amulet'),
+      controllers: [{ contract: 'receiver' }],
+      description: 'the receiver rejects; the locked amulet returns to the sender',
+      body: (ctx) => unlock(ctx, ctx.contract.lockedAmulet, ctx.arg.openRound),
+    },
+    {
+      name: 'TransferOffer_Withdraw',
+      consuming: true,
+      argument: [...unlockArg, { name: 'reason', type: text }],
+      returnType: cid('Splice.Amulet:Amulet'),
+      controllers: [{ contract: 'sender' }],
+      description: 'the sender withdraws; the locked amulet returns to the sender',
+      body: (ctx) => unlock(ctx, ctx.contract.lockedAmulet, ctx.arg.openRound),
+    },
+    {
+      name: 'TransferOffer_Expire',
+      consuming: true,
+      argument: unlockArg,
+      returnType: cid('Splice.Amulet:Amulet'),
+      controllers: [{ contract: 'dso' }],
+      description: 'expiry automation (after expiresAt); the locked amulet returns to the sender',
+      body: (ctx) => unlock(ctx, ctx.contract.lockedAmulet, ctx.arg.openRound),
+    },
+  ],
+};
+
+const AcceptedTransferOffer: TemplateDef = {
+  module: 'Splice.Wallet.TransferOffer',
+  entity: 'AcceptedTransferOffer',
+  fields: offerFields,
+  signatories: ['sender', 'receiver', 'dso'],
+  observers: [],
+  implements: [],
+  choices: [
+    {
+      name: 'AcceptedTransferOffer_Complete',
+      consuming: true,
+      argument: unlockArg,
+      returnType: cid('Splice.Amulet:Amulet'),
+      controllers: [{ contract: 'sender' }],
+      description: 'delivers the locked amount to the receiver (no fee on two-step transfers); the holding fee accrued while locked is borne by the sender',
+      body: (ctx) => {
+        const round = roundOf(ctx, ctx.arg.openRound);
+        const l = ctx.fetch(String(ctx.contract.lockedAmulet), 'Splice.Amulet:LockedAmulet');
+        ctx.exercise(String(ctx.contract.lockedAmulet), 'Archive', {});
+        return newAmulet(ctx, ctx.contract.dso ?? null, ctx.contract.receiver ?? null, effectiveAmount(l, BigInt(String(round.round))).effective, round);
+      },
+    },
+    {
+      name: 'AcceptedTransferOffer_Expire',
+      consuming: true,
+      argument: unlockArg,
+      returnType: cid('Splice.Amulet:Amulet'),
+      controllers: [{ contract: 'dso' }],
+      description: 'expiry automation: the locked amulet returns to the sender',
+      body: (ctx) => unlock(ctx, ctx.contract.lockedAmulet, ctx.arg.openRound),
+    },
+  ],
+};
+
+const WalletAppInstall: TemplateDef = {
+  module: 'Splice.Wallet.Install',
+  entity: 'WalletAppInstall',
+  fields: [
+    { name: 'dsoParty', type: party },
+    { name: 'validatorParty', type: party },
+    { name: 'endUserName', type: text },
+    { name: 'endUserParty', type: party },
+  ],
+  signatories: ['validatorParty'],
+  observers: ['endUserParty'],
+  implements: [],
+  choices: [],
+};
+
+const MemberTraffic: TemplateDef = {
+  module: 'Splice.DecentralizedSynchronizer',
+  entity: 'MemberTraffic',
+  fields: [
+    { name: 'dso', type: party },
+    { name: 'memberId', type: text },
+    { name: 'synchronizerId', type: text },
+    { name: 'totalPurchased', type: int },
+    { name: 'amuletSpent', type: numeric },
+  ],
+  signatories: ['dso'],
+  observers: [],
+  implements: [],
+  choices: [],
+};
+
+void unit;
+
+export const amuletPackage: PackageDef = {
+  name: AMULET_PACKAGE_NAME,
+  version: '0.1.0',
+  templates: [Amulet, LockedAmulet, OpenMiningRound, AmuletRules, TransferOffer, AcceptedTransferOffer, WalletAppInstall, MemberTraffic],
+  interfaces: [],
+};

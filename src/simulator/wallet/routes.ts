@@ -1,0 +1,174 @@
+/**
+ * Validator app HTTP API under `/api/validator` (the base of the Splice specs' `servers`): validator admin
+ * (`/v0/admin/users`), wallet internal and wallet external endpoints. Errors use the Splice `ErrorResponse` shape
+ * `{ "error": "..." }`.
+ */
+import type { SimContext } from '../context.js';
+import { CantonError, DecodeError } from '../errors.js';
+import type { LedgerWriter } from '../ledger.js';
+import type { Handler, HandlerResult, RequestCtx, Router } from '../router.js';
+import { fmt } from './package.js';
+import type { WalletConfig } from './app.js';
+import { WalletApp, WalletError } from './app.js';
+
+export const VALIDATOR_BASE = '/api/validator';
+
+/** The wallet user: `sub` of the bearer JWT (decoded, not verified: demo mode). Missing → 401. */
+function walletUser(ctx: RequestCtx): string {
+  const h = ctx.req.headers.authorization;
+  if (h === undefined || h.trim() === '') throw new WalletError(401, 'Authorization header with a bearer JWT is required');
+  const m = /^Bearer\s+([^.\s]+)\.([^.\s]+)\.([^.\s]*)$/i.exec(h.trim());
+  let sub: unknown;
+  try {
+    sub = m ? (JSON.parse(Buffer.from(m[2] as string, 'base64url').toString('utf8')) as Record<string, unknown>).sub : undefined;
+  } catch {
+    sub = undefined;
+  }
+  if (typeof sub !== 'string' || sub === '') throw new WalletError(401, 'The bearer token is not a JWT with a subject (sub)');
+  return sub;
+}
+
+async function jsonBody(ctx: RequestCtx): Promise<Record<string, unknown>> {
+  const text = await ctx.body();
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    throw new WalletError(400, 'The request body is not valid JSON');
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new WalletError(400, 'The request body must be a JSON object');
+  return v as Record<string, unknown>;
+}
+
+function field<T extends 'string' | 'number' | 'boolean'>(b: Record<string, unknown>, name: string, type: T, required = true): (T extends 'string' ? string : T extends 'number' ? number : boolean) | undefined {
+  const v = b[name];
+  if (v === undefined || v === null) {
+    if (required) throw new WalletError(400, `Missing required field '${name}'`);
+    return undefined;
+  }
+  if (typeof v !== type || (type === 'number' && !Number.isInteger(v))) throw new WalletError(400, `Field '${name}' must be ${type === 'number' ? 'an integer' : `a ${type}`}`);
+  return v as never;
+}
+
+const wrap = (h: (ctx: RequestCtx) => Promise<HandlerResult> | HandlerResult): Handler => async (ctx) => {
+  try {
+    return await h(ctx);
+  } catch (err) {
+    if (err instanceof WalletError) return { status: err.status, json: { error: err.message } };
+    if (err instanceof DecodeError) return { status: 400, json: { error: err.message } };
+    if (err instanceof CantonError) {
+      const status = err.httpStatus >= 500 ? err.httpStatus : err.kind.code === 'DAML_INTERPRETATION_ERROR' || err.kind.code === 'CONTRACT_NOT_FOUND' ? (err.kind.code === 'CONTRACT_NOT_FOUND' ? 404 : 400) : err.httpStatus;
+      return { status, json: { error: `${err.kind.code}: ${err.message}` } };
+    }
+    console.error('[simulator wallet] internal error', err);
+    return { status: 500, json: { error: `Internal error: ${(err as Error)?.message ?? String(err)}` } };
+  }
+};
+
+const ok = (json: unknown): HandlerResult => ({ status: 200, json });
+const empty = (): HandlerResult => ({ status: 200, json: {} });
+
+export function registerValidatorRoutes(router: Router, sim: SimContext, writer: LedgerWriter, config: Partial<WalletConfig> = {}): WalletApp {
+  const app = new WalletApp(sim, writer, config);
+  const add = (method: string, path: string, h: (ctx: RequestCtx) => Promise<HandlerResult> | HandlerResult) => router.add(method, VALIDATOR_BASE + path, wrap(h));
+  const admin = (ctx: RequestCtx): void => {
+    const u = walletUser(ctx);
+    if (u !== app.config.validatorWalletUser) throw new WalletError(403, `User ${u} is not the validator operator (${app.config.validatorWalletUser})`);
+  };
+
+  // --- validator admin ---
+  add('POST', '/v0/admin/users', async (ctx) => {
+    admin(ctx);
+    const b = await jsonBody(ctx);
+    const name = field(b, 'name', 'string') as string;
+    const party = app.onboard(name, field(b, 'party_id', 'string', false), field(b, 'createPartyIfMissing', 'boolean', false) ?? false);
+    return ok({ party_id: party });
+  });
+  add('GET', '/v0/admin/users', (ctx) => {
+    admin(ctx);
+    return ok({ usernames: app.listUsers() });
+  });
+  add('POST', '/v0/admin/users/offboard', (ctx) => {
+    admin(ctx);
+    const username = ctx.query.get('username');
+    if (!username) throw new WalletError(400, "Missing required query parameter 'username'");
+    app.offboard(username);
+    return empty();
+  });
+
+  // --- wallet internal ---
+  add('GET', '/v0/wallet/user-status', (ctx) => {
+    const u = walletUser(ctx);
+    const onboarded = app.isOnboarded(u);
+    return ok({ party_id: onboarded ? app.partyOf(u) : '', user_onboarded: onboarded, user_wallet_installed: onboarded, has_featured_app_right: false });
+  });
+  add('GET', '/v0/wallet/balance', (ctx) => {
+    const party = app.partyOf(walletUser(ctx));
+    app.runAutomation();
+    const b = app.balance(party);
+    return ok({ round: Number(b.round), effective_unlocked_qty: fmt(b.unlocked), effective_locked_qty: fmt(b.locked), total_holding_fees: fmt(b.fees) });
+  });
+  add('GET', '/v0/wallet/amulets', (ctx) => {
+    const party = app.partyOf(walletUser(ctx));
+    app.runAutomation();
+    const p = app.positions(party);
+    const pos = (x: (typeof p.amulets)[number]) => ({
+      contract: { contract: app.contractJson(x.c), domain_id: x.c.synchronizerId },
+      round: Number(p.round),
+      accrued_holding_fee: fmt(x.fee),
+      effective_amount: fmt(x.effective),
+    });
+    return ok({ amulets: p.amulets.map(pos), locked_amulets: p.locked.map(pos) });
+  });
+  add('POST', '/v0/wallet/tap', async (ctx) => {
+    const u = walletUser(ctx);
+    const b = await jsonBody(ctx);
+    return ok({ contract_id: app.tap(u, field(b, 'amount', 'string') as string) });
+  });
+  add('POST', '/v0/wallet/transactions', async (ctx) => {
+    const u = walletUser(ctx);
+    const b = await jsonBody(ctx);
+    const size = field(b, 'page_size', 'number') as number;
+    return ok({ items: app.transactions(u, size, field(b, 'begin_after_id', 'string', false)) });
+  });
+  add('POST', '/v0/wallet/transfer-offers/{contract_id}/accept', (ctx) => ok({ accepted_offer_contract_id: app.accept(walletUser(ctx), ctx.params.contract_id ?? '') }));
+  add('POST', '/v0/wallet/transfer-offers/{contract_id}/reject', (ctx) => {
+    app.reject(walletUser(ctx), ctx.params.contract_id ?? '');
+    return empty();
+  });
+  add('POST', '/v0/wallet/transfer-offers/{contract_id}/withdraw', (ctx) => {
+    app.withdraw(walletUser(ctx), ctx.params.contract_id ?? '');
+    return empty();
+  });
+  add('GET', '/v0/wallet/accepted-transfer-offers', (ctx) => ok({ accepted_offers: app.listAccepted(walletUser(ctx)) }));
+
+  // --- wallet external ---
+  add('POST', '/v0/wallet/transfer-offers', async (ctx) => {
+    const u = walletUser(ctx);
+    const b = await jsonBody(ctx);
+    const cid = app.createOffer(u, {
+      receiver_party_id: field(b, 'receiver_party_id', 'string') as string,
+      amount: field(b, 'amount', 'string') as string,
+      description: field(b, 'description', 'string') as string,
+      expires_at: field(b, 'expires_at', 'number') as number,
+      tracking_id: field(b, 'tracking_id', 'string') as string,
+    });
+    return ok({ offer_contract_id: cid });
+  });
+  add('GET', '/v0/wallet/transfer-offers', (ctx) => ok({ offers: app.listOffers(walletUser(ctx)) }));
+  add('POST', '/v0/wallet/transfer-offers/{tracking_id}/status', (ctx) => ok(app.offerStatus(walletUser(ctx), ctx.params.tracking_id ?? '')));
+  add('POST', '/v0/wallet/buy-traffic-requests', async (ctx) => {
+    const u = walletUser(ctx);
+    const b = await jsonBody(ctx);
+    const cid = app.buyTraffic(u, {
+      receiving_validator_party_id: field(b, 'receiving_validator_party_id', 'string') as string,
+      domain_id: field(b, 'domain_id', 'string') as string,
+      traffic_amount: field(b, 'traffic_amount', 'number') as number,
+      tracking_id: field(b, 'tracking_id', 'string') as string,
+      expires_at: field(b, 'expires_at', 'number') as number,
+    });
+    return ok({ request_contract_id: cid });
+  });
+  add('POST', '/v0/wallet/buy-traffic-requests/{tracking_id}/status', (ctx) => ok(app.trafficStatus(walletUser(ctx), ctx.params.tracking_id ?? '')));
+  return app;
+}
