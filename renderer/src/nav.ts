@@ -15,6 +15,8 @@ import Audit from './views/Audit.svelte';
 import Parties from './views/Parties.svelte';
 import Users from './views/Users.svelte';
 import IdentityProviders from './views/IdentityProviders.svelte';
+import Contracts from './views/Contracts.svelte';
+import Commands from './views/Commands.svelte';
 import Packages from './views/Packages.svelte';
 
 export interface ViewDef {
@@ -28,6 +30,8 @@ export interface ViewDef {
 export const views: readonly ViewDef[] = [
   { id: 'dashboard', label: 'Dashboard', icon: 'dashboard', component: Dashboard },
   { id: 'updates', label: 'Updates', icon: 'refresh', component: Updates },
+  { id: 'contracts', label: 'Contracts', icon: 'copy', component: Contracts },
+  { id: 'commands', label: 'Commands', icon: 'edit', component: Commands },
   { id: 'parties', label: 'Parties', icon: 'party', component: Parties },
   { id: 'users', label: 'Users', icon: 'users', component: Users },
   { id: 'idps', label: 'Identity providers', icon: 'shield', component: IdentityProviders },

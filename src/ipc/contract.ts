@@ -10,12 +10,16 @@ import { updatesChannels, updatesSubscriptions } from './channels/updates.js';
 import { adminChannels } from './channels/admin.js';
 import { signingChannels } from './channels/signing.js';
 import { packagesChannels } from './channels/packages.js';
+import { contractsChannels } from './channels/contracts.js';
+import { commandsChannels, commandsSubscriptions } from './channels/commands.js';
 
 export * from './channels/core.js';
 export * from './channels/updates.js';
 export * from './channels/admin.js';
 export * from './channels/signing.js';
 export * from './channels/packages.js';
+export * from './channels/contracts.js';
+export * from './channels/commands.js';
 
 /** Request/response channels. */
 export const channels = {
@@ -24,12 +28,15 @@ export const channels = {
   ...adminChannels,
   ...signingChannels,
   ...packagesChannels,
+  ...contractsChannels,
+  ...commandsChannels,
 } as const;
 
 /** Streaming channels: the renderer subscribes with params and receives events until it unsubscribes. */
 export const subscriptions = {
   ...coreSubscriptions,
   ...updatesSubscriptions,
+  ...commandsSubscriptions,
 } as const;
 
 export type Channels = typeof channels;

@@ -5,13 +5,15 @@ import { updatesHandlers, updatesSubscriptionHandlers } from './updates.js';
 import { adminHandlers } from './admin.js';
 import { signingHandlers } from './signing.js';
 import { packagesHandlers } from './packages.js';
+import { contractsHandlers } from './contracts.js';
+import { commandsHandlers, commandsSubscriptionHandlers } from './commands.js';
 
 export type { HandlerDeps };
 
 export function createHandlers(d: HandlerDeps): Handlers {
-  return { ...coreHandlers(d), ...updatesHandlers(d), ...adminHandlers(d), ...signingHandlers(d), ...packagesHandlers(d) };
+  return { ...coreHandlers(d), ...updatesHandlers(d), ...adminHandlers(d), ...signingHandlers(d), ...packagesHandlers(d), ...contractsHandlers(d), ...commandsHandlers(d) };
 }
 
 export function createSubscriptionHandlers(d: HandlerDeps): SubscriptionHandlers {
-  return { ...coreSubscriptionHandlers(d), ...updatesSubscriptionHandlers(d) };
+  return { ...coreSubscriptionHandlers(d), ...updatesSubscriptionHandlers(d), ...commandsSubscriptionHandlers(d) };
 }

@@ -1,0 +1,133 @@
+/**
+ * WebSocket client for a participant's `/v2/commands/completions` (AsyncAPI): sends the
+ * `CompletionStreamRequest` first, then receives `CompletionStreamResponse` items (completions and
+ * offset checkpoints) until closed, or one JsCantonError. Auth as for the update stream.
+ */
+import { WebSocket, type RawData } from 'ws';
+import type { v3_5 } from '@canton-network/core-ledger-client-types';
+import type { CompletionRow } from '../../ipc/contract.js';
+import { ConsoleError } from '../../ipc/errors.js';
+import { authSubprotocols } from './update-stream.js';
+
+type S = v3_5.components['schemas'];
+
+export interface CompletionStreamOptions {
+  baseUrl: string;
+  token: string | null;
+  request: S['CompletionStreamRequest'];
+  onCompletion: (row: CompletionRow) => void;
+  /** An offset checkpoint (the stream has seen everything up to it). */
+  onCheckpoint?: (offset: number) => void;
+  onOpen?: () => void;
+  onError: (error: ConsoleError) => void;
+  onEnd: () => void;
+}
+
+export function completionsWebSocketUrl(baseUrl: string): string {
+  const url = new URL(baseUrl.replace(/\/+$/, '') + '/v2/commands/completions');
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  return url.toString();
+}
+
+/**
+ * The Canton error code at the start of a status message, e.g.
+ * `DUPLICATE_COMMAND(10,abc): A command with the given command id …` → `DUPLICATE_COMMAND`.
+ */
+export function cantonCodeOf(message: string): string | null {
+  const m = /^\s*([A-Z][A-Z0-9_]{2,})(?=[(:\s]|$)/.exec(message);
+  return m?.[1] ?? null;
+}
+
+export function completionRow(c: S['Completion1']): CompletionRow {
+  const message = c.status?.message ?? '';
+  const statusCode = c.status?.code ?? 0;
+  return {
+    commandId: c.commandId,
+    submissionId: c.submissionId || null,
+    updateId: c.updateId || null,
+    userId: c.userId,
+    actAs: c.actAs ?? [],
+    offset: c.offset,
+    recordTime: c.synchronizerTime?.recordTime ?? null,
+    synchronizerId: c.synchronizerTime?.synchronizerId ?? null,
+    statusCode,
+    cantonCode: statusCode === 0 ? null : cantonCodeOf(message),
+    message,
+  };
+}
+
+function text(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data).toString('utf8');
+}
+
+export function openCompletionStream(opts: CompletionStreamOptions): { close(): void } {
+  const url = completionsWebSocketUrl(opts.baseUrl);
+  const ws = new WebSocket(url, authSubprotocols(opts.token), { handshakeTimeout: 10_000, maxPayload: 16 * 1024 * 1024 });
+  let ended = false;
+  let closedByUs = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    opts.onEnd();
+  };
+  const fail = (err: ConsoleError) => {
+    if (ended || closedByUs) return;
+    opts.onError(err);
+  };
+  ws.on('open', () => {
+    ws.send(JSON.stringify(opts.request));
+    opts.onOpen?.();
+  });
+  ws.on('message', (data) => {
+    if (ended || closedByUs) return;
+    let msg: unknown;
+    try {
+      msg = JSON.parse(text(data));
+    } catch {
+      fail(new ConsoleError('LEDGER_API_ERROR', `${url}: the participant sent a message that is not JSON`));
+      ws.close();
+      return;
+    }
+    const r = (msg as S['CompletionStreamResponse'] | null)?.completionResponse;
+    if (r && typeof r === 'object') {
+      if ('Completion' in r) opts.onCompletion(completionRow(r.Completion.value));
+      else if ('OffsetCheckpoint' in r) opts.onCheckpoint?.(r.OffsetCheckpoint.value.offset);
+      return;
+    }
+    const e = msg as { code?: unknown; cause?: unknown; context?: Record<string, string> };
+    if (e && typeof e.code === 'string' && typeof e.cause === 'string') {
+      fail(new ConsoleError('LEDGER_API_ERROR', `${e.code}: ${e.cause}`, { code: e.code, cause: e.cause, context: e.context ?? {} }));
+      ws.close();
+    }
+  });
+  ws.on('unexpected-response', (_req, res) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (c: Buffer) => chunks.push(c));
+    res.on('end', () => {
+      const status = res.statusCode ?? 0;
+      const body = Buffer.concat(chunks).toString('utf8').trim().slice(0, 300);
+      fail(
+        new ConsoleError(status === 401 || status === 403 ? 'FORBIDDEN' : 'LEDGER_API_ERROR', `WebSocket ${url} refused with HTTP ${status}`, {
+          code: `HTTP_${status}`,
+          cause: body || `HTTP ${status}`,
+          context: {},
+          httpStatus: status,
+        }),
+      );
+      end();
+    });
+  });
+  ws.on('error', (err) => fail(new ConsoleError('UNREACHABLE', `WebSocket ${url}: could not connect (${err.message})`)));
+  ws.on('close', () => end());
+  return {
+    close() {
+      if (closedByUs) return;
+      closedByUs = true;
+      if (ws.readyState === WebSocket.CONNECTING) ws.terminate();
+      else if (ws.readyState === WebSocket.OPEN) ws.close(1000);
+      end();
+    },
+  };
+}
