@@ -4,47 +4,30 @@
  * (hash verified). Field types are resolved across packages with `PackageIndex` and converted to the
  * contract's `FieldType`, which is all the renderer needs to build create/exercise forms.
  *
- * Package ids are content hashes, so decoded packages are cached by id for the life of the process;
- * failures are not cached (a participant may start serving a package properly later).
+ * Decoding and its cache (package ids are content hashes) are shared with the Packages service
+ * (`./packages.ts`).
  */
-import { PackageIndex, readDalf, typeToString, isDamlLfError, type PackageSummary, type Type, type Choice } from '../../daml-lf/index.js';
+import { PackageIndex, typeToString, type PackageSummary, type Type, type Choice } from '../../daml-lf/index.js';
 import type { ChoiceDef, FieldType, InterfaceDef, TemplateCatalog, TemplateDef } from '../../ipc/contract.js';
 import { ConsoleError } from '../../ipc/errors.js';
 import type { LedgerClient } from '../ledger-client.js';
+import { decodedPackage } from './packages.js';
 
 /** At most this many packages are fetched at once. */
 const FETCH_CONCURRENCY = 8;
 /** Nesting deeper than this is left to the JSON editor. */
 const MAX_DEPTH = 12;
 
-const decoded = new Map<string, PackageSummary>();
-
 export interface CatalogResult {
   catalog: TemplateCatalog;
   index: PackageIndex;
 }
 
-/** Forget every decoded package (tests; a "refresh" only re-lists ids, since ids are content hashes). */
-export function clearPackageCache(): void {
-  decoded.clear();
-}
-
+/** Decoded through the Packages service's cache (one fetch and decode per package id for the whole console). */
 async function fetchPackage(client: LedgerClient, packageId: string): Promise<PackageSummary> {
-  const cached = decoded.get(packageId);
-  if (cached) return cached;
-  const bytes = await client.getBytes(`/v2/packages/${encodeURIComponent(packageId)}`);
-  let summary: PackageSummary;
-  try {
-    summary = readDalf(bytes);
-  } catch (err) {
-    if (isDamlLfError(err)) throw new ConsoleError('LEDGER_API_ERROR', `package ${packageId.slice(0, 12)}…: ${err.message}`);
-    throw err;
-  }
-  if (summary.packageId !== packageId) {
-    throw new ConsoleError('LEDGER_API_ERROR', `package ${packageId.slice(0, 12)}…: the archive's id is ${summary.packageId}`);
-  }
-  decoded.set(packageId, summary);
-  return summary;
+  const d = await decodedPackage(client, packageId);
+  if (!d.summary) throw new ConsoleError('LEDGER_API_ERROR', `package ${packageId.slice(0, 12)}…: ${d.error ?? 'not decodable'}`);
+  return d.summary;
 }
 
 /** Every package of the participant, decoded; unreadable ones are reported in `problems`. */
