@@ -2,6 +2,7 @@
 import type { SimContext } from './context.js';
 import type { Ledger } from './routes/index.js';
 import { demoPackage } from './packages/demo.js';
+import { seedWalletDemo } from './wallet/seed.js';
 
 export const DEMO_PARTY_HINTS = ['Alice', 'Bob', 'Bank'] as const;
 
@@ -27,5 +28,6 @@ export function seedDemo(sim: SimContext, ledger: Ledger): void {
     { CreateCommand: { templateId: `${pkg}:Demo.Account:Account`, createArguments: { bank, holder: alice, accountId: 'ACC-001', label: 'Alice main' } } },
     { CreateCommand: { templateId: `${pkg}:Demo.Account:Account`, createArguments: { bank, holder: bob, accountId: 'ACC-002', label: 'Bob main' } } },
   ]);
+  seedWalletDemo(sim, ledger.writer);
   sim.store.meta.set('demo_seeded', '1');
 }

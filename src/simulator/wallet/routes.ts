@@ -69,7 +69,9 @@ const ok = (json: unknown): HandlerResult => ({ status: 200, json });
 const empty = (): HandlerResult => ({ status: 200, json: {} });
 
 export function registerValidatorRoutes(router: Router, sim: SimContext, writer: LedgerWriter, config: Partial<WalletConfig> = {}): WalletApp {
-  const app = new WalletApp(sim, writer, config);
+  // `settings.wallet` (startSimulator({ settings: { wallet: {...} } })) overrides the defaults; `config` overrides both
+  const fromSettings = (sim.settings as unknown as { wallet?: Partial<WalletConfig> }).wallet ?? {};
+  const app = new WalletApp(sim, writer, { ...fromSettings, ...config });
   const add = (method: string, path: string, h: (ctx: RequestCtx) => Promise<HandlerResult> | HandlerResult) => router.add(method, VALIDATOR_BASE + path, wrap(h));
   const admin = (ctx: RequestCtx): void => {
     const u = walletUser(ctx);
