@@ -26,6 +26,12 @@ export interface WalletConfig {
   autoExpireOffers: boolean;
   /** USD per MB of traffic. */
   trafficPriceUsdPerMb: string;
+  /**
+   * Merge automation: a user holding more than this many amulets gets them merged in batches of at most
+   * `mergeBatchSize` (≤ 100 inputs per transfer) into few holdings. 0 = off (default).
+   */
+  mergeThreshold: number;
+  mergeBatchSize: number;
 }
 
 export const defaultWalletConfig = (): WalletConfig => ({
@@ -36,6 +42,8 @@ export const defaultWalletConfig = (): WalletConfig => ({
   autoCompleteAcceptedOffers: true,
   autoExpireOffers: true,
   trafficPriceUsdPerMb: '60',
+  mergeThreshold: 0,
+  mergeBatchSize: 100,
 });
 
 /** An error answered with the Splice `ErrorResponse` shape. */
@@ -410,6 +418,22 @@ export class WalletApp {
   runAutomation(): void {
     this.init();
     if (this.config.autoExpireOffers) this.expireOffers();
+    if (this.config.mergeThreshold > 0) for (const u of this.listUsers()) this.mergeHoldings(this.partyOf(u));
+  }
+
+  /** Merge automation for one party: batches of ≤ mergeBatchSize inputs until at most mergeThreshold holdings remain. Returns the merges done. */
+  mergeHoldings(party: string): number {
+    const batch = Math.min(Math.max(2, this.config.mergeBatchSize), MAX_TRANSFER_INPUTS);
+    let merges = 0;
+    for (;;) {
+      const holdings = this.amulets(party);
+      if (holdings.length <= Math.max(1, this.config.mergeThreshold)) return merges;
+      const round = this.openRound();
+      const inputs = holdings.slice(0, batch).map((c) => c.contractId);
+      const r = this.exercise([party, this.dso], T.rules, this.rules(), 'AmuletRules_Merge', { owner: party, inputs, openRound: round.cid });
+      this.log([party], { transaction_type: 'balance_change', choice: 'AmuletRules_Merge', template: T.rules, amulet_operation: 'merge', event_id: r.res.updateId, receivers: [] }, r.res);
+      merges++;
+    }
   }
 
   offerStatus(user: string, trackingId: string): Record<string, unknown> {

@@ -60,3 +60,29 @@ describe('configurable automation', () => {
     expect((await wcall(base, 'bob', 'POST', '/v0/wallet/transfer-offers/{contract_id}/accept', { path: '/v0/wallet/transfer-offers/00ff/accept' })).status).toBe(404);
   });
 });
+
+describe('merge automation', () => {
+  it('merges a user with 250 holdings into few, in batches of at most 100 inputs, keeping the balance', async () => {
+    const sim = await startTestSim({ staticTime: true, settings: { wallet: { mergeThreshold: 10 } } as never });
+    sims.push(sim);
+    const base = sim.url;
+    const party = await onboard(base, 'erin');
+    for (let i = 0; i < 250; i++) await wok(base, 'erin', 'POST', '/v0/wallet/tap', { body: { amount: '2' } });
+    const start = ((await (await fetch(`${base}/v2/state/ledger-end`)).json()) as { offset: number }).offset;
+    const list = await wok(base, 'erin', 'GET', '/v0/wallet/amulets'); // automation runs before serving
+    expect((list.amulets as unknown[]).length).toBeLessThanOrEqual(10);
+    expect(await balance(base, 'erin')).toEqual({ unlocked: 500, locked: 0 });
+    // each merge is one transaction with at most 100 archived inputs
+    const r = await fetch(`${base}/v2/updates`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ beginExclusive: start, updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [party]: {} } }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } } }),
+    });
+    const txs = ((await r.json()) as { update: { Transaction?: { value: { events: Record<string, unknown>[] } } } }[]).flatMap((u) => (u.update.Transaction ? [u.update.Transaction.value] : []));
+    const merges = txs.filter((t) => t.events.filter((e) => 'ArchivedEvent' in e).length > 1);
+    expect(merges.length).toBeGreaterThanOrEqual(2);
+    for (const m of merges) expect(m.events.filter((e) => 'ArchivedEvent' in e).length).toBeLessThanOrEqual(100);
+    const items = (await wok(base, 'erin', 'POST', '/v0/wallet/transactions', { body: { page_size: 5 } })).items as { transaction_subtype: { choice: string } }[];
+    expect(items[0]?.transaction_subtype.choice).toBe('AmuletRules_Merge');
+  });
+});
