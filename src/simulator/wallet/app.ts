@@ -76,6 +76,7 @@ const T = {
   accepted: 'Splice.Wallet.TransferOffer:AcceptedTransferOffer',
   install: 'Splice.Wallet.Install:WalletAppInstall',
   traffic: 'Splice.DecentralizedSynchronizer:MemberTraffic',
+  preapproval: 'Splice.AmuletRules:TransferPreapproval',
 } as const;
 const args = (c: ContractRow): LfRecord => (c.node.createArgument ?? {}) as LfRecord;
 const tid = (qn: string): string => `#${AMULET_PACKAGE_NAME}:${qn}`;
@@ -448,6 +449,55 @@ export class WalletApp {
     const tracking = String(args(o).trackingId ?? '');
     const t = this.tracking('offer', tracking);
     if (t) this.setTracking('offer', tracking, { ...t, status });
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Transfer preapprovals (one-step transfers)
+  // ---------------------------------------------------------------------------------------------
+
+  preapprovalOf(receiver: string): ContractRow | undefined {
+    return this.contracts(receiver, T.preapproval).find((c) => args(c).receiver === receiver);
+  }
+
+  /** Creates the user's TransferPreapproval (provider: the validator). `created: false` when one exists already. */
+  createPreapproval(user: string): { cid: string; created: boolean } {
+    const receiver = this.partyOf(user);
+    const existing = this.preapprovalOf(receiver);
+    if (existing) return { cid: existing.contractId, created: false };
+    const now = this.sim.clock.nowMicros();
+    const r = this.submit([receiver, this.validatorParty, this.dso], [
+      {
+        CreateCommand: {
+          templateId: tid(T.preapproval),
+          createArguments: { dso: this.dso, receiver, provider: this.validatorParty, validFrom: microsToIso(now), expiresAt: microsToIso(now + 90n * 24n * 3600n * 1_000_000n) },
+        },
+      },
+    ]);
+    const cid = r.tx.nodes.find((n) => n.kind === 'create')?.contractId ?? '';
+    this.log([receiver], { transaction_type: 'notification', choice: 'Create', template: T.preapproval, event_id: r.updateId, details: 'Transfer preapproval created' }, r);
+    return { cid, created: true };
+  }
+
+  /** One-step transfer to a party with a TransferPreapproval; deduplicated by `deduplication_id` (24 h). */
+  preapprovalSend(user: string, req: { receiver_party_id: string; amount: string; deduplication_id: string; description?: string }): void {
+    const sender = this.partyOf(user);
+    this.runAutomation();
+    const dedup = this.tracking('preapproval-send', `${sender}:${req.deduplication_id}`);
+    if (dedup && this.sim.clock.nowMicros() - BigInt(String(dedup.status.at)) < 24n * 3600n * 1_000_000n)
+      throw new WalletError(409, `A transfer with deduplication id ${req.deduplication_id} was already sent`);
+    const amount = parseFloatStrict(req.amount) !== undefined ? num(req.amount) : 0n;
+    if (amount <= 0n) throw new WalletError(400, `Invalid amount '${req.amount}': a positive decimal is required`);
+    const pre = this.preapprovalOf(req.receiver_party_id);
+    if (!pre) throw new WalletError(404, `Party ${req.receiver_party_id} has no transfer preapproval`);
+    const inputs = this.selectInputs(sender, amount);
+    const r = this.exercise([sender, this.dso], T.preapproval, pre.contractId, 'TransferPreapproval_Send', {
+      sender, inputs, amount: fmt(amount), description: req.description ?? null, openRound: this.openRound().cid,
+    });
+    this.setTracking('preapproval-send', `${sender}:${req.deduplication_id}`, { user, kind: 'offer', status: { at: String(this.sim.clock.nowMicros()), transaction_id: r.res.updateId } });
+    this.log([sender, req.receiver_party_id], {
+      transaction_type: 'transfer', choice: 'TransferPreapproval_Send', template: T.preapproval, amulet_operation: 'transfer', event_id: r.res.updateId,
+      sender: { party: sender, amount: `-${fmt(amount)}` }, receivers: [{ party: req.receiver_party_id, amount: fmt(amount) }], description: req.description ?? '',
+    }, r.res);
   }
 
   // ---------------------------------------------------------------------------------------------

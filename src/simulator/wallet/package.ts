@@ -316,6 +316,49 @@ const AcceptedTransferOffer: TemplateDef = {
   ],
 };
 
+const TransferPreapproval: TemplateDef = {
+  module: 'Splice.AmuletRules',
+  entity: 'TransferPreapproval',
+  fields: [
+    { name: 'dso', type: party },
+    { name: 'receiver', type: party },
+    { name: 'provider', type: party },
+    { name: 'validFrom', type: time },
+    { name: 'expiresAt', type: time },
+  ],
+  signatories: ['receiver', 'provider', 'dso'],
+  observers: [],
+  implements: [],
+  choices: [
+    {
+      name: 'TransferPreapproval_Send',
+      consuming: false,
+      argument: [
+        { name: 'sender', type: party },
+        { name: 'inputs', type: cids('Splice.Amulet:Amulet') },
+        { name: 'amount', type: numeric },
+        { name: 'description', type: { kind: 'Optional', elem: text } },
+        { name: 'openRound', type: cid('Splice.Round:OpenMiningRound') },
+      ],
+      returnType: cid('Splice.Amulet:Amulet'),
+      controllers: [{ argument: 'sender' }],
+      description: 'one-step transfer to a receiver that pre-approved incoming transfers (≤ 100 inputs, change to the sender)',
+      body: (ctx) => {
+        const a = ctx.arg;
+        const amount = num(a.amount);
+        if (amount <= 0n) ctx.fail('transfer amount must be positive');
+        if (a.sender === ctx.contract.receiver) ctx.fail('sender and receiver must differ');
+        const round = roundOf(ctx, a.openRound);
+        const { total } = consumeInputs(ctx, String(a.sender), a.inputs, round);
+        if (total < amount) ctx.fail(`insufficient funds: inputs are worth ${fmt(total)}, the transfer needs ${fmt(amount)}`);
+        const dso = ctx.contract.dso ?? null;
+        if (total > amount) newAmulet(ctx, dso, a.sender ?? null, total - amount, round);
+        return newAmulet(ctx, dso, ctx.contract.receiver ?? null, amount, round);
+      },
+    },
+  ],
+};
+
 const WalletAppInstall: TemplateDef = {
   module: 'Splice.Wallet.Install',
   entity: 'WalletAppInstall',
@@ -352,6 +395,6 @@ void unit;
 export const amuletPackage: PackageDef = {
   name: AMULET_PACKAGE_NAME,
   version: '0.1.0',
-  templates: [Amulet, LockedAmulet, OpenMiningRound, AmuletRules, TransferOffer, AcceptedTransferOffer, WalletAppInstall, MemberTraffic],
+  templates: [Amulet, LockedAmulet, OpenMiningRound, AmuletRules, TransferPreapproval, TransferOffer, AcceptedTransferOffer, WalletAppInstall, MemberTraffic],
   interfaces: [],
 };

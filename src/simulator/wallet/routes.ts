@@ -144,6 +144,22 @@ export function registerValidatorRoutes(router: Router, sim: SimContext, writer:
   });
   add('GET', '/v0/wallet/accepted-transfer-offers', (ctx) => ok({ accepted_offers: app.listAccepted(walletUser(ctx)) }));
 
+  add('POST', '/v0/wallet/transfer-preapproval', (ctx) => {
+    const r = app.createPreapproval(walletUser(ctx));
+    return { status: r.created ? 200 : 409, json: { transfer_preapproval_contract_id: r.cid } };
+  });
+  add('POST', '/v0/wallet/transfer-preapproval/send', async (ctx) => {
+    const u = walletUser(ctx);
+    const b = await jsonBody(ctx);
+    app.preapprovalSend(u, {
+      receiver_party_id: field(b, 'receiver_party_id', 'string') as string,
+      amount: field(b, 'amount', 'string') as string,
+      deduplication_id: field(b, 'deduplication_id', 'string') as string,
+      ...(typeof b.description === 'string' ? { description: b.description } : {}),
+    });
+    return empty();
+  });
+
   // --- wallet external ---
   add('POST', '/v0/wallet/transfer-offers', async (ctx) => {
     const u = walletUser(ctx);

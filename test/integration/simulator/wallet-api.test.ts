@@ -217,3 +217,24 @@ describe('traffic', () => {
     expect((await wcall(base, 'alice', 'POST', '/v0/wallet/buy-traffic-requests/{tracking_id}/status', { path: '/v0/wallet/buy-traffic-requests/nope/status' })).status).toBe(404);
   });
 });
+
+describe('transfer preapproval (one-step)', () => {
+  it('bob pre-approves; alice sends in one transaction; dedup id and missing preapproval are refused', async () => {
+    const noPre = await wcall(base, 'bob', 'POST', '/v0/wallet/transfer-preapproval/send', { body: { receiver_party_id: alice, amount: '1', deduplication_id: 'd0' } });
+    expect(noPre.status).toBe(404); // alice has no preapproval
+    const created = await wcall(base, 'bob', 'POST', '/v0/wallet/transfer-preapproval');
+    expect(created.status).toBe(200);
+    const again = await wcall(base, 'bob', 'POST', '/v0/wallet/transfer-preapproval');
+    expect(again.status).toBe(409);
+    expect(again.json.transfer_preapproval_contract_id).toBe(created.json.transfer_preapproval_contract_id);
+    await tap('alice', '40');
+    const [a0, b0] = [await balance('alice'), await balance('bob')];
+    const start = await ledgerEnd();
+    const send = await wcall(base, 'alice', 'POST', '/v0/wallet/transfer-preapproval/send', { body: { receiver_party_id: bob, amount: '12.5', deduplication_id: 'd1', description: 'one-step' } });
+    expect(send.status).toBe(200);
+    expect(await ledgerEnd()).toBe(start + 1); // one transaction, no offer
+    expect((await balance('alice')).unlocked).toBeCloseTo(a0.unlocked - 12.5, 8);
+    expect((await balance('bob')).unlocked).toBeCloseTo(b0.unlocked + 12.5, 8);
+    expect((await wcall(base, 'alice', 'POST', '/v0/wallet/transfer-preapproval/send', { body: { receiver_party_id: bob, amount: '1', deduplication_id: 'd1' } })).status).toBe(409);
+  });
+});
