@@ -5,20 +5,11 @@
  */
 import { test, expect, type Page } from '@playwright/test';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
+import { themedScreenshots, simulatorUrl, callSimulator } from '../support/e2e.js';
 
 let consoleProc: ConsoleProcess;
 
-/** Light and dark screenshots; the shell scrolls inside its main pane, so the window is made tall enough instead of fullPage. */
-async function screenshots(page: Page, name: string, height: number) {
-  const size = page.viewportSize();
-  await page.setViewportSize({ width: 1400, height });
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.screenshot({ path: `test/e2e/screenshots/${name}.png` });
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.screenshot({ path: `test/e2e/screenshots/${name}-dark.png` });
-  await page.emulateMedia({ colorScheme: 'light' });
-  if (size) await page.setViewportSize(size);
-}
+const screenshots = themedScreenshots;
 
 test.beforeAll(async () => {
   consoleProc = await startConsoleProcess();
@@ -27,19 +18,8 @@ test.afterAll(async () => {
   await consoleProc?.stop();
 });
 
-function simUrl(): string {
-  const m = /Embedded simulator \(demo mode\): (\S+)/.exec(consoleProc.output());
-  if (!m) throw new Error('embedded simulator URL not printed');
-  return m[1]!;
-}
-async function simulator<T>(path: string, body?: unknown): Promise<T> {
-  const res = await fetch(
-    simUrl() + path,
-    body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
-  );
-  if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
+const simUrl = () => simulatorUrl(consoleProc);
+const simulator = <T>(path: string, body?: unknown) => callSimulator<T>(consoleProc, path, body);
 const allocate = async (hint: string) => (await simulator<{ partyDetails: { party: string } }>('/v2/parties', { partyIdHint: hint })).partyDetails.party;
 const apiRights = async (userId: string) =>
   (await simulator<{ rights: Array<{ kind: Record<string, { value: { party?: string } }> }> }>(`/v2/users/${userId}/rights`)).rights

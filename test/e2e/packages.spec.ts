@@ -10,20 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildDar, type Field, type PackageDescription, type Type } from '../../src/daml-lf/index.js';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
+import { themedScreenshots, callSimulator } from '../support/e2e.js';
 
 let consoleProc: ConsoleProcess;
 let tmp: string;
 
-async function screenshots(page: Page, name: string, height: number) {
-  const size = page.viewportSize();
-  await page.setViewportSize({ width: 1400, height });
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.screenshot({ path: `test/e2e/screenshots/${name}.png` });
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.screenshot({ path: `test/e2e/screenshots/${name}-dark.png` });
-  await page.emulateMedia({ colorScheme: 'light' });
-  if (size) await page.setViewportSize(size);
-}
+const screenshots = themedScreenshots;
 
 test.beforeAll(async () => {
   consoleProc = await startConsoleProcess();
@@ -34,16 +26,7 @@ test.afterAll(async () => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-function simUrl(): string {
-  const m = /Embedded simulator \(demo mode\): (\S+)/.exec(consoleProc.output());
-  if (!m) throw new Error('embedded simulator URL not printed');
-  return m[1]!;
-}
-async function simulator<T>(p: string, body?: unknown): Promise<T> {
-  const res = await fetch(simUrl() + p, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  if (!res.ok) throw new Error(`${p}: HTTP ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
+const simulator = <T>(path: string, body?: unknown) => callSimulator<T>(consoleProc, path, body);
 const vettedOn = async (packageId: string) =>
   (await simulator<{ vettedPackages: Array<{ synchronizerId: string; packages: Array<{ packageId: string }> }> }>('/v2/package-vetting/list', {})).vettedPackages
     .filter((v) => v.packages.some((p) => p.packageId === packageId))

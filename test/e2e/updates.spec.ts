@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { test, expect, type Page } from '@playwright/test';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
+import { callSimulator } from '../support/e2e.js';
 
 let consoleProc: ConsoleProcess;
 
@@ -13,16 +14,7 @@ test.afterAll(async () => {
 
 const IOU = '#simulator-demo:Demo.Iou:Iou';
 
-async function simulator<T>(path: string, body?: unknown): Promise<T> {
-  const m = /Embedded simulator \(demo mode\): (\S+)/.exec(consoleProc.output());
-  if (!m) throw new Error('embedded simulator URL not printed');
-  const res = await fetch(
-    m[1] + path,
-    body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
-  );
-  if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
+const simulator = <T>(path: string, body?: unknown) => callSimulator<T>(consoleProc, path, body);
 
 async function allocate(hint: string): Promise<string> {
   const r = await simulator<{ partyDetails: { party: string } }>('/v2/parties', { partyIdHint: hint, identityProviderId: '' });

@@ -1,0 +1,32 @@
+/** Helpers the end-to-end specs share: themed screenshots and direct calls to the embedded simulator. */
+import type { Page } from '@playwright/test';
+import type { ConsoleProcess } from './console-process.js';
+
+/** Light and dark screenshots; the shell scrolls inside its main pane, so the window is made tall enough instead of fullPage. */
+export async function themedScreenshots(page: Page, name: string, height: number): Promise<void> {
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 1400, height });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.screenshot({ path: `test/e2e/screenshots/${name}.png` });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: `test/e2e/screenshots/${name}-dark.png` });
+  await page.emulateMedia({ colorScheme: 'light' });
+  if (size) await page.setViewportSize(size);
+}
+
+/** The embedded simulator's URL, as the console process printed it. */
+export function simulatorUrl(proc: ConsoleProcess): string {
+  const m = /Embedded simulator \(demo mode\): (\S+)/.exec(proc.output());
+  if (!m) throw new Error('embedded simulator URL not printed');
+  return m[1]!;
+}
+
+/** GET (no body) or POST (JSON body) to the simulator; a non-2xx answer fails the test with its text. */
+export async function callSimulator<T>(proc: ConsoleProcess, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(
+    simulatorUrl(proc) + path,
+    body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+  );
+  if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
