@@ -243,6 +243,23 @@ class Decoder {
   }
 
   /** Decodes a `Type` message. */
+  /** Type.Con and Type.Syn share one layout: a reference (field 1) applied to type arguments (field 2). */
+  private appliedReference(m: ProtoReader, idMessage: string, depth: number): { ref: TypeConRef | undefined; args: Type[] } {
+    let ref: TypeConRef | undefined;
+    const args: Type[] = [];
+    while (!m.done) {
+      const t = m.tag();
+      if (t.field === 1) {
+        m.expect(t.field, t.wireType, WireType.LEN);
+        ref = this.typeConId(m.message(idMessage));
+      } else if (t.field === 2) {
+        m.expect(t.field, t.wireType, WireType.LEN);
+        args.push(this.type(m.message('Type'), depth + 1));
+      } else m.skip(t.wireType);
+    }
+    return { ref, args };
+  }
+
   type(r: ProtoReader, depth: number): Type {
     if (depth > MAX_TYPE_DEPTH) fail(`type nesting deeper than ${MAX_TYPE_DEPTH}`);
     let result: Type | undefined;
@@ -272,19 +289,7 @@ class Decoder {
         case 2: {
           // Type.con = 2; Type.Con.tycon = 1, args = 2
           r.expect(field, wireType, WireType.LEN);
-          const m = r.message('Type.Con');
-          let ref: TypeConRef | undefined;
-          const args: Type[] = [];
-          while (!m.done) {
-            const t = m.tag();
-            if (t.field === 1) {
-              m.expect(t.field, t.wireType, WireType.LEN);
-              ref = this.typeConId(m.message('TypeConId'));
-            } else if (t.field === 2) {
-              m.expect(t.field, t.wireType, WireType.LEN);
-              args.push(this.type(m.message('Type'), depth + 1));
-            } else m.skip(t.wireType);
-          }
+          const { ref, args } = this.appliedReference(r.message('Type.Con'), 'TypeConId', depth);
           if (ref === undefined) fail('Type.Con without tycon');
           result = { kind: 'con', packageId: ref.packageId, module: ref.module, name: ref.name, args };
           break;
@@ -356,19 +361,7 @@ class Decoder {
         case 7: {
           // Type.syn = 7; Type.Syn.tysyn = 1, args = 2
           r.expect(field, wireType, WireType.LEN);
-          const m = r.message('Type.Syn');
-          let ref: TypeConRef | undefined;
-          const args: Type[] = [];
-          while (!m.done) {
-            const t = m.tag();
-            if (t.field === 1) {
-              m.expect(t.field, t.wireType, WireType.LEN);
-              ref = this.typeConId(m.message('TypeSynId'));
-            } else if (t.field === 2) {
-              m.expect(t.field, t.wireType, WireType.LEN);
-              args.push(this.type(m.message('Type'), depth + 1));
-            } else m.skip(t.wireType);
-          }
+          const { ref, args } = this.appliedReference(r.message('Type.Syn'), 'TypeSynId', depth);
           if (ref === undefined) fail('Type.Syn without tysyn');
           result = { kind: 'syn', synonym: ref, args };
           break;
