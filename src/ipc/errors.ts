@@ -23,7 +23,9 @@ export const IpcErrorCodeSchema = z.enum([
   'UNREACHABLE', // no answer from the participant
   'KEYCHAIN_UNAVAILABLE',
   'FORBIDDEN',
+  'AUTH_FAILED', // the profile's credentials gave no token (token endpoint error or timeout, missing secret)
   'INTERNAL',
+  'CANCELLED', // the caller cancelled the call; its HTTP requests to the participant were aborted
 ]);
 export type IpcErrorCode = z.infer<typeof IpcErrorCodeSchema>;
 

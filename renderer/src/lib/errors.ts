@@ -40,7 +40,12 @@ const DESCRIPTIONS: Record<IpcErrorCode, { title: string; hint?: string }> = {
     title: 'Access denied',
     hint: 'The bearer token of this profile is missing, expired or lacks the required rights. Update it in Connections.',
   },
+  AUTH_FAILED: {
+    title: 'Could not obtain an access token',
+    hint: 'Check the token endpoint, client id and client secret of this profile (Connections), then test the connection.',
+  },
   INTERNAL: { title: 'Internal error' },
+  CANCELLED: { title: 'Cancelled', hint: 'The read was stopped, also at the participant. Run it again when ready.' },
 };
 
 export function describeError(error: IpcError): { title: string; hint?: string } {
