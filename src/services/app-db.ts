@@ -45,6 +45,19 @@ const MIGRATIONS: string[] = [
      seq INTEGER NOT NULL,
      hash TEXT NOT NULL
    );`,
+  // Profile authentication modes. Only non-secret configuration lives here; the bearer token and the
+  // OAuth2 client secret stay in the OS keychain (has_token / has_client_secret say whether one is stored).
+  // Existing profiles with a stored token become 'static', the others 'none'.
+  `ALTER TABLE profiles ADD COLUMN auth_mode TEXT NOT NULL DEFAULT 'none'
+     CHECK (auth_mode IN ('none', 'static', 'oauth2-client-credentials'));
+   UPDATE profiles SET auth_mode = 'static' WHERE has_token = 1;
+   ALTER TABLE profiles ADD COLUMN oauth2_token_url TEXT;
+   ALTER TABLE profiles ADD COLUMN oauth2_client_id TEXT;
+   ALTER TABLE profiles ADD COLUMN oauth2_audience TEXT;
+   ALTER TABLE profiles ADD COLUMN oauth2_scope TEXT;
+   ALTER TABLE profiles ADD COLUMN oauth2_client_auth TEXT NOT NULL DEFAULT 'client_secret_post'
+     CHECK (oauth2_client_auth IN ('client_secret_post', 'client_secret_basic'));
+   ALTER TABLE profiles ADD COLUMN has_client_secret INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 export function openAppDb(dataDir: string): AppDb {
