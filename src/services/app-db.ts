@@ -58,6 +58,25 @@ const MIGRATIONS: string[] = [
    ALTER TABLE profiles ADD COLUMN oauth2_client_auth TEXT NOT NULL DEFAULT 'client_secret_post'
      CHECK (oauth2_client_auth IN ('client_secret_post', 'client_secret_basic'));
    ALTER TABLE profiles ADD COLUMN has_client_secret INTEGER NOT NULL DEFAULT 0;`,
+  // Wallet: balance samples for the balance chart and the tracking ids of requests the console sent (no secrets).
+  `CREATE TABLE wallet_balance_samples (
+     profile_id TEXT NOT NULL,
+     wallet_user TEXT NOT NULL,
+     at TEXT NOT NULL,
+     unlocked TEXT NOT NULL,
+     locked TEXT NOT NULL,
+     source TEXT NOT NULL CHECK (source IN ('sample', 'history'))
+   );
+   CREATE INDEX wallet_balance_samples_user ON wallet_balance_samples (profile_id, wallet_user, at);
+   CREATE TABLE wallet_tracked (
+     profile_id TEXT NOT NULL,
+     wallet_user TEXT NOT NULL,
+     kind TEXT NOT NULL CHECK (kind IN ('offer', 'traffic')),
+     tracking_id TEXT NOT NULL,
+     summary TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     PRIMARY KEY (profile_id, kind, tracking_id)
+   );`,
 ];
 
 export function openAppDb(dataDir: string): AppDb {
