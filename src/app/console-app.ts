@@ -13,6 +13,9 @@ import { createHandlers, createSubscriptionHandlers } from './handlers/index.js'
 import { APP_NAME, APP_VERSION } from './app-info.js';
 import { createSigningServices } from '../services/signing/index.js';
 import { LockableFileSecretStore, SigningFlows } from '../services/signing-flows/index.js';
+import { ExternalWallet, WalletService, WalletStore } from '../services/wallet/index.js';
+import { WalletAutomation } from '../services/wallet/automation.js';
+import { defaultWalletConfig } from '../simulator/wallet/app.js';
 
 export interface ConsoleAppOptions {
   dataDir: string;
@@ -47,6 +50,20 @@ export async function startConsoleApp(opts: ConsoleAppOptions): Promise<ConsoleA
   const activeLedger = () => clientFor(profiles.active().id);
   const signing = { services: signingServices, flows: new SigningFlows(signingServices, activeLedger), fileStore };
 
+  // Wallet: the active profile's validator API; in demo mode the embedded validator's operator runs its admin endpoints.
+  const walletService = new WalletService({
+    profile: () => profiles.active(),
+    profileToken: (id) => profiles.token(id),
+    ledger: activeLedger,
+    store: new WalletStore(db),
+    demoOperatorUser: simulator ? defaultWalletConfig().validatorWalletUser : null,
+  });
+  const wallet = {
+    service: walletService,
+    external: new ExternalWallet({ signing: signingServices, wallet: walletService, ledger: activeLedger, parties: () => signing.flows.parties() }),
+    automation: new WalletAutomation(walletService, () => profiles.active().kind === 'demo'),
+  };
+
   const deps = {
     info: { name: APP_NAME, version: APP_VERSION, transport: opts.transport, demoMode: opts.demo },
     profiles,
@@ -57,6 +74,7 @@ export async function startConsoleApp(opts: ConsoleAppOptions): Promise<ConsoleA
     },
     signing,
     externalPartyKeys: async () => new Map(signingServices.keys.list().map((k) => [k.fingerprint, k.label] as const)),
+    wallet,
   };
   const router = createRouter(createHandlers(deps), createSubscriptionHandlers(deps));
 

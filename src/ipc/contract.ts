@@ -12,6 +12,7 @@ import { signingChannels } from './channels/signing.js';
 import { packagesChannels } from './channels/packages.js';
 import { contractsChannels } from './channels/contracts.js';
 import { commandsChannels, commandsSubscriptions } from './channels/commands.js';
+import { walletChannels, walletSubscriptions } from './channels/wallet.js';
 
 export * from './channels/core.js';
 export * from './channels/updates.js';
@@ -20,6 +21,7 @@ export * from './channels/signing.js';
 export * from './channels/packages.js';
 export * from './channels/contracts.js';
 export * from './channels/commands.js';
+export * from './channels/wallet.js';
 
 /** Request/response channels. */
 export const channels = {
@@ -30,6 +32,7 @@ export const channels = {
   ...packagesChannels,
   ...contractsChannels,
   ...commandsChannels,
+  ...walletChannels,
 } as const;
 
 /** Streaming channels: the renderer subscribes with params and receives events until it unsubscribes. */
@@ -37,6 +40,7 @@ export const subscriptions = {
   ...coreSubscriptions,
   ...updatesSubscriptions,
   ...commandsSubscriptions,
+  ...walletSubscriptions,
 } as const;
 
 export type Channels = typeof channels;

@@ -7,13 +7,14 @@ import { signingHandlers } from './signing.js';
 import { packagesHandlers } from './packages.js';
 import { contractsHandlers } from './contracts.js';
 import { commandsHandlers, commandsSubscriptionHandlers } from './commands.js';
+import { walletHandlers, walletSubscriptionHandlers, type WalletDeps } from './wallet.js';
 
 export type { HandlerDeps };
 
-export function createHandlers(d: HandlerDeps): Handlers {
-  return { ...coreHandlers(d), ...updatesHandlers(d), ...adminHandlers(d), ...signingHandlers(d), ...packagesHandlers(d), ...contractsHandlers(d), ...commandsHandlers(d) };
+export function createHandlers(d: HandlerDeps & WalletDeps): Handlers {
+  return { ...coreHandlers(d), ...updatesHandlers(d), ...adminHandlers(d), ...signingHandlers(d), ...packagesHandlers(d), ...contractsHandlers(d), ...commandsHandlers(d), ...walletHandlers(d) };
 }
 
-export function createSubscriptionHandlers(d: HandlerDeps): SubscriptionHandlers {
-  return { ...coreSubscriptionHandlers(d), ...updatesSubscriptionHandlers(d), ...commandsSubscriptionHandlers(d) };
+export function createSubscriptionHandlers(d: HandlerDeps & WalletDeps): SubscriptionHandlers {
+  return { ...coreSubscriptionHandlers(d), ...updatesSubscriptionHandlers(d), ...commandsSubscriptionHandlers(d), ...walletSubscriptionHandlers(d) };
 }

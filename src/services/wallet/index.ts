@@ -1,0 +1,6 @@
+/** Splice wallet services: validator client, internal-user wallet, external-party wallet, local wallet store. */
+export { ValidatorClient } from './validator-client.js';
+export { WalletService, type WalletDeps } from './wallet-service.js';
+export { ExternalWallet, type ExternalWalletDeps } from './external-wallet.js';
+export { WalletStore } from './wallet-store.js';
+export { mintDemoToken, tokenSubject } from './demo-token.js';

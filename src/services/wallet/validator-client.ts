@@ -1,0 +1,104 @@
+/**
+ * HTTP client for a Splice validator app (`…/api/validator`), built on LedgerClient for transport, timeouts and
+ * the bearer token. Every answer is parsed with the schema transcribed from the Splice OpenAPI files, and the
+ * Splice `ErrorResponse` (`{ "error": "…" }`) becomes a ConsoleError whose cause is the validator's own message.
+ */
+import type { z } from 'zod';
+import { ConsoleError, zodIssues } from '../../ipc/errors.js';
+import { LedgerClient } from '../ledger-client.js';
+import { SpliceErrorSchema } from './splice-schemas.js';
+
+export interface ValidatorClientOptions {
+  /** The profile's validator API URL, e.g. `https://validator.example.com/api/validator`. */
+  baseUrl: string;
+  /** Bearer JWT whose `sub` is the wallet user (or the validator operator for `/v0/admin/*`). */
+  getToken: () => Promise<string | null>;
+  timeoutMs?: number;
+}
+
+export class ValidatorClient {
+  private readonly http: LedgerClient;
+  constructor(private readonly opts: ValidatorClientOptions) {
+    this.http = new LedgerClient({ baseUrl: opts.baseUrl, getToken: opts.getToken, timeoutMs: opts.timeoutMs ?? 15_000 });
+  }
+
+  get url(): string {
+    return this.http.url;
+  }
+
+  get<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S>> {
+    return this.call(path, schema, () => this.http.getJson<unknown>(path));
+  }
+
+  post<S extends z.ZodType>(path: string, body: unknown, schema: S): Promise<z.output<S>> {
+    return this.call(path, schema, () => this.http.postJson<unknown>(path, body));
+  }
+
+  delete<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S>> {
+    return this.call(path, schema, () => this.http.deleteJson<unknown>(path));
+  }
+
+  /**
+   * PUT of a JSON body. No Splice endpoint uses PUT; the embedded simulator's automation settings do, and the
+   * Ledger API client has no PUT, so this one request is sent here with the same token, timeout and error shape.
+   */
+  put<S extends z.ZodType>(path: string, body: unknown, schema: S): Promise<z.output<S>> {
+    return this.call(path, schema, async () => {
+      const url = this.http.url + path;
+      const token = await this.opts.getToken();
+      let res: Response;
+      try {
+        res = await fetch(url, {
+          method: 'PUT',
+          headers: { accept: 'application/json', 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(this.opts.timeoutMs ?? 15_000),
+        });
+      } catch (err) {
+        throw new ConsoleError('UNREACHABLE', `PUT ${url}: ${err instanceof Error && err.name === 'TimeoutError' ? 'timed out' : 'could not connect'}`);
+      }
+      const text = await res.text();
+      if (!res.ok) {
+        const snippet = text.trim().slice(0, 300);
+        throw new ConsoleError('LEDGER_API_ERROR', `${path} failed with HTTP ${res.status}`, { code: `HTTP_${res.status}`, cause: snippet || `HTTP ${res.status}`, context: {}, httpStatus: res.status });
+      }
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        throw new ConsoleError('LEDGER_API_ERROR', `${path}: the validator answered ${res.status} with a body that is not JSON`);
+      }
+    });
+  }
+
+  private async call<S extends z.ZodType>(path: string, schema: S, send: () => Promise<unknown>): Promise<z.output<S>> {
+    let raw: unknown;
+    try {
+      raw = await send();
+    } catch (err) {
+      throw spliceError(err);
+    }
+    const parsed = schema.safeParse(raw);
+    if (!parsed.success) {
+      throw new ConsoleError('LEDGER_API_ERROR', `${path}: the validator answered with a shape the Splice API does not define`, undefined, zodIssues(parsed.error));
+    }
+    return parsed.data;
+  }
+}
+
+/** A ledger-client error whose body is a Splice `ErrorResponse` gets the validator's message as its cause. */
+function spliceError(err: unknown): unknown {
+  if (!(err instanceof ConsoleError) || !err.canton || !/^HTTP_\d+$/.test(err.canton.code)) return err;
+  let body: unknown;
+  try {
+    body = JSON.parse(err.canton.cause);
+  } catch {
+    return err;
+  }
+  const parsed = SpliceErrorSchema.safeParse(body);
+  if (!parsed.success) return err;
+  const status = err.canton.httpStatus ?? 0;
+  return new ConsoleError(status === 404 ? 'NOT_FOUND' : status === 409 ? 'CONFLICT' : status === 401 || status === 403 ? 'FORBIDDEN' : 'LEDGER_API_ERROR', `Validator: ${parsed.data.error}`, {
+    ...err.canton,
+    cause: parsed.data.error,
+  });
+}
