@@ -42,7 +42,7 @@ export async function startConsoleApp(opts: ConsoleAppOptions): Promise<ConsoleA
   const profiles = new ProfileService(db, secrets, simulator?.url ?? null);
 
   const clientFor = (profileId: string) =>
-    new LedgerClient({ baseUrl: profiles.get(profileId).ledgerApiUrl, getToken: () => profiles.token(profileId) });
+    new LedgerClient({ baseUrl: profiles.get(profileId).ledgerApiUrl, ...profiles.tokenSource(profileId) });
 
   // Signing keys: OS keychain by default (same keychain service as the profiles' tokens), or the passphrase-encrypted key file.
   const fileStore = new LockableFileSecretStore(opts.dataDir);
@@ -72,6 +72,7 @@ export async function startConsoleApp(opts: ConsoleAppOptions): Promise<ConsoleA
       const p = profiles.active();
       return { profile: p, client: clientFor(p.id) };
     },
+    clientFor,
     signing,
     externalPartyKeys: async () => new Map(signingServices.keys.list().map((k) => [k.fingerprint, k.label] as const)),
     wallet,

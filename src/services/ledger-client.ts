@@ -27,7 +27,14 @@ export interface LedgerClientOptions {
   baseUrl: string;
   /** Called per request so a refreshed token is picked up; null = no Authorization header. */
   getToken?: () => Promise<string | null>;
+  /**
+   * The participant answered 401 to `rejected`: return a different token to resend the request with
+   * once (e.g. a refreshed OAuth2 token), or null to report the 401.
+   */
+  onUnauthorized?: (rejected: string) => Promise<string | null>;
   timeoutMs?: number;
+  /** Aborts every request of this client (the caller cancelled); see `withSignal`. */
+  signal?: AbortSignal;
 }
 
 export class LedgerClient {
@@ -38,6 +45,23 @@ export class LedgerClient {
 
   get url(): string {
     return this.baseUrl;
+  }
+
+  /** The same participant, with every request aborted when `signal` fires (a cancelled IPC call). */
+  withSignal(signal: AbortSignal): LedgerClient {
+    return new LedgerClient({ ...this.opts, signal });
+  }
+
+  /** The request's deadline, joined with the caller's cancel signal when there is one. */
+  private requestSignal(timeoutMs: number): AbortSignal {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    return this.opts.signal ? AbortSignal.any([timeout, this.opts.signal]) : timeout;
+  }
+
+  private failure(method: string, path: string, err: unknown): ConsoleError {
+    if (this.opts.signal?.aborted) return new ConsoleError('CANCELLED', `${method} ${this.baseUrl}${path}: cancelled`);
+    const reason = err instanceof Error && err.name === 'TimeoutError' ? 'timed out' : 'could not connect';
+    return new ConsoleError('UNREACHABLE', `${method} ${this.baseUrl}${path}: ${reason}`);
   }
 
   version() {
@@ -83,21 +107,18 @@ export class LedgerClient {
    * Uploads can be large, so the timeout is at least a minute.
    */
   async postBytes<T>(path: string, bytes: Uint8Array, timeoutMs?: number): Promise<T> {
-    const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/octet-stream' };
-    const token = this.opts.getToken ? await this.opts.getToken() : null;
-    if (token) headers.authorization = `Bearer ${token}`;
-    let res: globalThis.Response;
-    try {
-      res = await fetch(this.baseUrl + path, {
-        method: 'POST',
-        headers,
-        body: bytes as Uint8Array<ArrayBuffer>,
-        signal: AbortSignal.timeout(timeoutMs ?? Math.max(this.opts.timeoutMs ?? 10_000, 60_000)),
-      });
-    } catch (err) {
-      const reason = err instanceof Error && err.name === 'TimeoutError' ? 'timed out' : 'could not connect';
-      throw new ConsoleError('UNREACHABLE', `POST ${this.baseUrl}${path}: ${reason}`);
-    }
+    const res = await this.authorized({ accept: 'application/json', 'content-type': 'application/octet-stream' }, async (headers) => {
+      try {
+        return await fetch(this.baseUrl + path, {
+          method: 'POST',
+          headers,
+          body: bytes as Uint8Array<ArrayBuffer>,
+          signal: this.requestSignal(timeoutMs ?? Math.max(this.opts.timeoutMs ?? 10_000, 60_000)),
+        });
+      } catch (err) {
+        throw this.failure('POST', path, err);
+      }
+    });
     const text = await res.text();
     if (!res.ok) throw ledgerError(res.status, path, text);
     if (text.trim() === '') return {} as T;
@@ -124,21 +145,38 @@ export class LedgerClient {
   }
 
   private async fetch(method: string, path: string, body?: unknown, accept = 'application/json'): Promise<globalThis.Response> {
-    const headers: Record<string, string> = { accept };
+    const base: Record<string, string> = { accept };
+    if (body !== undefined) base['content-type'] = 'application/json';
+    return this.authorized(base, async (headers) => {
+      try {
+        return await fetch(this.baseUrl + path, {
+          method,
+          headers,
+          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+          signal: this.requestSignal(this.opts.timeoutMs ?? 10_000),
+        });
+      } catch (err) {
+        throw this.failure(method, path, err);
+      }
+    });
+  }
+
+  /**
+   * Sends with the profile's current token. A 401 to a request that carried a token is answered by
+   * asking for a different one and resending once; a second 401 is reported as it is.
+   */
+  private async authorized(
+    base: Record<string, string>,
+    send: (headers: Record<string, string>) => Promise<globalThis.Response>,
+  ): Promise<globalThis.Response> {
+    const withToken = (t: string | null) => (t ? { ...base, authorization: `Bearer ${t}` } : base);
     const token = this.opts.getToken ? await this.opts.getToken() : null;
-    if (token) headers.authorization = `Bearer ${token}`;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    try {
-      return await fetch(this.baseUrl + path, {
-        method,
-        headers,
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-        signal: AbortSignal.timeout(this.opts.timeoutMs ?? 10_000),
-      });
-    } catch (err) {
-      const reason = err instanceof Error && err.name === 'TimeoutError' ? 'timed out' : 'could not connect';
-      throw new ConsoleError('UNREACHABLE', `${method} ${this.baseUrl}${path}: ${reason}`);
-    }
+    const res = await send(withToken(token));
+    if (res.status !== 401 || !token || !this.opts.onUnauthorized) return res;
+    const fresh = await this.opts.onUnauthorized(token);
+    if (!fresh || fresh === token) return res;
+    await res.body?.cancel();
+    return send(withToken(fresh));
   }
 
   private async readJson<T>(res: globalThis.Response, path: string): Promise<T> {

@@ -1,12 +1,17 @@
 /**
  * Connection profiles: the built-in demo profile (embedded simulator, present only in demo mode)
- * and remote participants persisted in SQLite. Bearer tokens go to the SecretStore, never SQLite.
+ * and remote participants persisted in SQLite. SQLite holds only the non-secret configuration; the
+ * bearer token (`static`) and the OAuth2 client secret (`oauth2-client-credentials`) live in the
+ * SecretStore (OS keychain). Tokens are produced per profile by a TokenProvider and never leave
+ * the main process.
  */
 import { randomUUID } from 'node:crypto';
 import { ConsoleError } from '../ipc/errors.js';
-import type { Profile, SaveProfileRequest } from '../ipc/contract.js';
+import type { Profile, ProfileAuth, SaveProfileAuth, SaveProfileRequest } from '../ipc/contract.js';
 import type { AppDb } from './app-db.js';
 import type { SecretStore } from './secret-store.js';
+import { createTokenProvider } from './auth/providers.js';
+import type { AccessToken, TokenProvider } from './auth/token-provider.js';
 
 export const DEMO_PROFILE_ID = 'demo';
 
@@ -16,11 +21,50 @@ interface ProfileRow {
   ledger_api_url: string;
   validator_api_url: string | null;
   has_token: number;
+  auth_mode: ProfileAuth['mode'];
+  oauth2_token_url: string | null;
+  oauth2_client_id: string | null;
+  oauth2_audience: string | null;
+  oauth2_scope: string | null;
+  oauth2_client_auth: 'client_secret_post' | 'client_secret_basic';
+  has_client_secret: number;
 }
 
-const tokenAccount = (id: string) => `profile:${id}:bearer-token`;
+/** Keychain accounts; the bearer-token one predates auth modes and is kept so stored tokens stay valid. */
+export const tokenAccount = (id: string) => `profile:${id}:bearer-token`;
+export const clientSecretAccount = (id: string) => `profile:${id}:oauth2-client-secret`;
+
+/** What LedgerClient (and clients built on it) need: a token per request and one refresh after a 401. */
+export interface ProfileTokenSource {
+  getToken: () => Promise<string | null>;
+  onUnauthorized: (rejected: string) => Promise<string | null>;
+}
+
+function authOf(r: ProfileRow): ProfileAuth {
+  switch (r.auth_mode) {
+    case 'static':
+      return { mode: 'static', hasToken: r.has_token === 1 };
+    case 'oauth2-client-credentials':
+      return {
+        mode: 'oauth2-client-credentials',
+        tokenUrl: r.oauth2_token_url ?? '',
+        clientId: r.oauth2_client_id ?? '',
+        audience: r.oauth2_audience,
+        scope: r.oauth2_scope,
+        clientAuthMethod: r.oauth2_client_auth,
+        hasClientSecret: r.has_client_secret === 1,
+      };
+    default:
+      return { mode: 'none' };
+  }
+}
+
+const badAuth = (field: string, message: string) =>
+  new ConsoleError('BAD_REQUEST', `Invalid request for profiles.save: auth.${field}: ${message}`, undefined, [{ path: `auth.${field}`, message }]);
 
 export class ProfileService {
+  private readonly providers = new Map<string, TokenProvider>();
+
   constructor(
     private readonly db: AppDb,
     private readonly secrets: SecretStore,
@@ -36,20 +80,22 @@ export class ProfileService {
       kind: 'demo',
       ledgerApiUrl: this.demoUrl,
       validatorApiUrl: `${this.demoUrl}/api/validator`,
-      hasToken: false,
+      auth: { mode: 'none' },
     };
   }
 
   list(): Profile[] {
     const rows = this.db.prepare('SELECT * FROM profiles ORDER BY created_at, id').all() as ProfileRow[];
-    const remote = rows.map((r): Profile => ({
-      id: r.id,
-      name: r.name,
-      kind: 'remote',
-      ledgerApiUrl: r.ledger_api_url,
-      validatorApiUrl: r.validator_api_url,
-      hasToken: r.has_token === 1,
-    }));
+    const remote = rows.map(
+      (r): Profile => ({
+        id: r.id,
+        name: r.name,
+        kind: 'remote',
+        ledgerApiUrl: r.ledger_api_url,
+        validatorApiUrl: r.validator_api_url,
+        auth: authOf(r),
+      }),
+    );
     const demo = this.demoProfile();
     return demo ? [demo, ...remote] : remote;
   }
@@ -84,21 +130,49 @@ export class ProfileService {
     const existing = req.id ? (this.db.prepare('SELECT * FROM profiles WHERE id = ?').get(req.id) as ProfileRow | undefined) : undefined;
     if (req.id && !existing) throw new ConsoleError('NOT_FOUND', `No connection profile with id "${req.id}"`);
     const id = req.id ?? randomUUID();
-    // Keychain first: if it is unavailable nothing is written and the error says why.
-    let hasToken = existing?.has_token === 1;
-    if (req.token === null) {
+    const hadToken = existing?.has_token === 1;
+    const hadClientSecret = existing?.has_client_secret === 1;
+    const auth: SaveProfileAuth = req.auth ?? keepAuth(existing);
+
+    // Validate fully before touching the keychain, so bad input changes nothing.
+    if (auth.mode === 'static' && auth.token === undefined && !(hadToken && existing?.auth_mode === 'static')) {
+      throw badAuth('token', 'a bearer token is required');
+    }
+    if (auth.mode === 'oauth2-client-credentials' && auth.clientSecret === undefined && !(hadClientSecret && existing?.auth_mode === auth.mode)) {
+      throw badAuth('clientSecret', 'a client secret is required');
+    }
+
+    // Keychain first: if it is unavailable nothing is written to SQLite and the error says why.
+    // A secret that the new mode does not use is deleted, so switching modes leaves nothing behind.
+    let hasToken = hadToken;
+    let hasClientSecret = hadClientSecret;
+    if (auth.mode === 'static' && auth.token !== undefined) {
+      await this.secrets.set(tokenAccount(id), auth.token);
+      hasToken = true;
+    } else if (auth.mode !== 'static' && hadToken) {
       await this.secrets.delete(tokenAccount(id));
       hasToken = false;
-    } else if (typeof req.token === 'string') {
-      await this.secrets.set(tokenAccount(id), req.token);
-      hasToken = true;
     }
+    if (auth.mode === 'oauth2-client-credentials' && auth.clientSecret !== undefined) {
+      await this.secrets.set(clientSecretAccount(id), auth.clientSecret);
+      hasClientSecret = true;
+    } else if (auth.mode !== 'oauth2-client-credentials' && hadClientSecret) {
+      await this.secrets.delete(clientSecretAccount(id));
+      hasClientSecret = false;
+    }
+
+    const oauth = auth.mode === 'oauth2-client-credentials' ? auth : null;
     this.db
       .prepare(
-        `INSERT INTO profiles (id, name, ledger_api_url, validator_api_url, has_token, created_at)
-         VALUES (@id, @name, @ledger, @validator, @hasToken, @createdAt)
+        `INSERT INTO profiles (id, name, ledger_api_url, validator_api_url, has_token, created_at, auth_mode,
+           oauth2_token_url, oauth2_client_id, oauth2_audience, oauth2_scope, oauth2_client_auth, has_client_secret)
+         VALUES (@id, @name, @ledger, @validator, @hasToken, @createdAt, @mode,
+           @tokenUrl, @clientId, @audience, @scope, @clientAuth, @hasClientSecret)
          ON CONFLICT(id) DO UPDATE SET name = excluded.name, ledger_api_url = excluded.ledger_api_url,
-           validator_api_url = excluded.validator_api_url, has_token = excluded.has_token`,
+           validator_api_url = excluded.validator_api_url, has_token = excluded.has_token, auth_mode = excluded.auth_mode,
+           oauth2_token_url = excluded.oauth2_token_url, oauth2_client_id = excluded.oauth2_client_id,
+           oauth2_audience = excluded.oauth2_audience, oauth2_scope = excluded.oauth2_scope,
+           oauth2_client_auth = excluded.oauth2_client_auth, has_client_secret = excluded.has_client_secret`,
       )
       .run({
         id,
@@ -107,22 +181,73 @@ export class ProfileService {
         validator: req.validatorApiUrl?.replace(/\/+$/, '') ?? null,
         hasToken: hasToken ? 1 : 0,
         createdAt: new Date().toISOString(),
+        mode: auth.mode,
+        tokenUrl: oauth?.tokenUrl ?? null,
+        clientId: oauth?.clientId ?? null,
+        audience: oauth?.audience ?? null,
+        scope: oauth?.scope ?? null,
+        clientAuth: oauth?.clientAuthMethod ?? 'client_secret_post',
+        hasClientSecret: hasClientSecret ? 1 : 0,
       });
+    // New configuration or secret: the next request obtains a new token.
+    this.providers.delete(id);
     return this.get(id);
   }
 
   async delete(id: string): Promise<boolean> {
     if (id === DEMO_PROFILE_ID) throw new ConsoleError('CONFLICT', 'The demo profile is built in and cannot be deleted');
-    const row = this.db.prepare('SELECT has_token FROM profiles WHERE id = ?').get(id) as { has_token: number } | undefined;
+    const row = this.db.prepare('SELECT has_token, has_client_secret FROM profiles WHERE id = ?').get(id) as
+      | Pick<ProfileRow, 'has_token' | 'has_client_secret'>
+      | undefined;
     if (!row) return false;
     if (row.has_token === 1) await this.secrets.delete(tokenAccount(id));
+    if (row.has_client_secret === 1) await this.secrets.delete(clientSecretAccount(id));
     this.db.prepare('DELETE FROM profiles WHERE id = ?').run(id);
+    this.providers.delete(id);
     return true;
   }
 
-  /** Token for outgoing requests only; it never leaves the main process. */
-  async token(id: string): Promise<string | null> {
-    const p = this.get(id);
-    return p.hasToken ? this.secrets.get(tokenAccount(id)) : null;
+  /** The profile's token provider, kept per profile so an OAuth2 token is cached across requests. */
+  tokenProvider(id: string): TokenProvider {
+    const profile = this.get(id);
+    let provider = this.providers.get(id);
+    if (!provider) {
+      provider = createTokenProvider(profile.name, profile.auth, {
+        bearerToken: () => this.secrets.get(tokenAccount(id)),
+        clientSecret: () => this.secrets.get(clientSecretAccount(id)),
+      });
+      this.providers.set(id, provider);
+    }
+    return provider;
   }
+
+  /** Token with its expiry, for "Test connection"; it never leaves the main process. */
+  accessToken(id: string): Promise<AccessToken | null> {
+    return this.tokenProvider(id).token();
+  }
+
+  /** Token for outgoing requests only (HTTP `Authorization`, WebSocket subprotocol); null = send none. */
+  async token(id: string): Promise<string | null> {
+    return (await this.tokenProvider(id).token())?.value ?? null;
+  }
+
+  /** After a 401: a different token to retry once with, or null. */
+  async refreshToken(id: string, rejected: string): Promise<string | null> {
+    return (await this.tokenProvider(id).refresh(rejected))?.value ?? null;
+  }
+
+  /** Spread into `LedgerClient` options (ledger and validator clients alike). */
+  tokenSource(id: string): ProfileTokenSource {
+    return { getToken: () => this.token(id), onUnauthorized: (rejected) => this.refreshToken(id, rejected) };
+  }
+}
+
+/** An edit without `auth` keeps the stored configuration and secrets as they are. */
+function keepAuth(existing: ProfileRow | undefined): SaveProfileAuth {
+  if (!existing) return { mode: 'none' };
+  const a = authOf(existing);
+  if (a.mode === 'oauth2-client-credentials') {
+    return { mode: a.mode, tokenUrl: a.tokenUrl, clientId: a.clientId, audience: a.audience, scope: a.scope, clientAuthMethod: a.clientAuthMethod };
+  }
+  return a.mode === 'static' ? { mode: 'static' } : { mode: 'none' };
 }

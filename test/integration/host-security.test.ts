@@ -22,7 +22,7 @@ const handlers = {
   'profiles.list': async () => ({ profiles: [], activeId: null }),
   'profiles.save': async (req) => {
     calls.push(req);
-    return { id: 'x', name: req.name, kind: 'remote' as const, ledgerApiUrl: req.ledgerApiUrl, validatorApiUrl: null, hasToken: false };
+    return { id: 'x', name: req.name, kind: 'remote' as const, ledgerApiUrl: req.ledgerApiUrl, validatorApiUrl: null, auth: { mode: 'none' as const } };
   },
   'profiles.delete': async () => ({ deleted: false }),
   'profiles.select': async ({ id }) => {

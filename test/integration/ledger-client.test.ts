@@ -25,7 +25,7 @@ const jwtFor = (sub: string) => `${b64url({ alg: 'HS256', typ: 'JWT' })}.${b64ur
 describe('LedgerClient', () => {
   it('reads the dashboard from the participant', async () => {
     const client = new LedgerClient({ baseUrl: sim.url + '/' });
-    const snap = await fetchDashboard(client, { id: 'demo', name: 'Demo', kind: 'demo', ledgerApiUrl: sim.url, validatorApiUrl: null, hasToken: false });
+    const snap = await fetchDashboard(client, { id: 'demo', name: 'Demo', kind: 'demo', ledgerApiUrl: sim.url, validatorApiUrl: null, auth: { mode: 'none' as const } });
     expect(snap.participantId).toBe(sim.participantId);
     expect(snap.health).toEqual({ live: true, ready: true });
     expect(snap.synchronizers.length).toBe(2);

@@ -43,9 +43,9 @@ describe('connection profiles', () => {
   });
 
   it('stores the bearer token in the OS keychain only, never in SQLite', async () => {
-    const p = await service.save({ name: 'Prod', ledgerApiUrl: 'https://p1.example.com/', validatorApiUrl: null, token: TOKEN });
+    const p = await service.save({ name: 'Prod', ledgerApiUrl: 'https://p1.example.com/', validatorApiUrl: null, auth: { mode: 'static', token: TOKEN } });
     created.push(p.id);
-    expect(p).toMatchObject({ kind: 'remote', hasToken: true, ledgerApiUrl: 'https://p1.example.com' });
+    expect(p).toMatchObject({ kind: 'remote', auth: { mode: 'static', hasToken: true }, ledgerApiUrl: 'https://p1.example.com' });
     expect(new Entry(SERVICE, `profile:${p.id}:bearer-token`).getPassword()).toBe(TOKEN);
     expect(await service.token(p.id)).toBe(TOKEN);
     db.pragma('wal_checkpoint(TRUNCATE)');
@@ -54,15 +54,15 @@ describe('connection profiles', () => {
   });
 
   it('keeps the token on edit without one, removes it with null and on delete', async () => {
-    const p = await service.save({ name: 'A', ledgerApiUrl: 'http://a.example', validatorApiUrl: null, token: TOKEN });
+    const p = await service.save({ name: 'A', ledgerApiUrl: 'http://a.example', validatorApiUrl: null, auth: { mode: 'static', token: TOKEN } });
     created.push(p.id);
     const edited = await service.save({ id: p.id, name: 'A2', ledgerApiUrl: 'http://a.example', validatorApiUrl: null });
-    expect(edited).toMatchObject({ name: 'A2', hasToken: true });
-    const cleared = await service.save({ id: p.id, name: 'A2', ledgerApiUrl: 'http://a.example', validatorApiUrl: null, token: null });
-    expect(cleared.hasToken).toBe(false);
+    expect(edited).toMatchObject({ name: 'A2', auth: { mode: 'static', hasToken: true } });
+    const cleared = await service.save({ id: p.id, name: 'A2', ledgerApiUrl: 'http://a.example', validatorApiUrl: null, auth: { mode: 'none' } });
+    expect(cleared.auth).toEqual({ mode: 'none' });
     expect(new Entry(SERVICE, `profile:${p.id}:bearer-token`).getPassword()).toBeNull();
 
-    const q = await service.save({ name: 'B', ledgerApiUrl: 'http://b.example', validatorApiUrl: null, token: TOKEN });
+    const q = await service.save({ name: 'B', ledgerApiUrl: 'http://b.example', validatorApiUrl: null, auth: { mode: 'static', token: TOKEN } });
     created.push(q.id);
     expect(await service.delete(q.id)).toBe(true);
     expect(new Entry(SERVICE, `profile:${q.id}:bearer-token`).getPassword()).toBeNull();
@@ -93,7 +93,7 @@ describe('connection profiles', () => {
       import { KeychainSecretStore } from './src/services/secret-store.ts';
       const db = openAppDb(process.argv[1]);
       const s = new ProfileService(db, new KeychainSecretStore('${SERVICE}'), null);
-      try { await s.save({ name: 'X', ledgerApiUrl: 'http://x', validatorApiUrl: null, token: 'abc' }); console.log('SAVED'); }
+      try { await s.save({ name: 'X', ledgerApiUrl: 'http://x', validatorApiUrl: null, auth: { mode: 'static', token: 'abc' } }); console.log('SAVED'); }
       catch (e) { console.log(e.code + ' ' + e.message); }
       console.log('COUNT ' + s.list().length);`;
     const env = { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' };

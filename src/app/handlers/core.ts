@@ -6,11 +6,14 @@ import type { coreChannels, coreSubscriptions } from '../../ipc/channels/core.js
 import { fetchDashboard } from '../../services/dashboard.js';
 import type { LedgerClient } from '../../services/ledger-client.js';
 import type { ProfileService } from '../../services/profiles.js';
+import { testConnection } from '../../services/auth/connection-test.js';
 
 export interface HandlerDeps {
   info: AppInfo;
   profiles: ProfileService;
   activeClient: () => { profile: Profile; client: LedgerClient };
+  /** A client for any profile (with that profile's token source), e.g. to test a profile that is not active. */
+  clientFor: (profileId: string) => LedgerClient;
   /** The console's data directory; NDJSON exports go to its `exports/` folder. */
   dataDir?: string;
   /**
@@ -33,6 +36,8 @@ export function coreHandlers(d: HandlerDeps): HandlersOf<typeof coreChannels> {
     'profiles.save': (req) => d.profiles.save(req),
     'profiles.delete': async ({ id }) => ({ deleted: await d.profiles.delete(id) }),
     'profiles.select': async ({ id }) => d.profiles.select(id),
+    'profiles.test': async ({ id }) =>
+      testConnection({ profile: d.profiles.get(id), accessToken: () => d.profiles.accessToken(id), client: d.clientFor(id) }),
     'dashboard.snapshot': async () => {
       const { profile, client } = d.activeClient();
       return fetchDashboard(client, profile);

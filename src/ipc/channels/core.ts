@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { IpcErrorSchema } from '../errors.js';
 import { EmptyRequest } from './shared.js';
+import { RightSchema } from './admin.js';
 
 const Url = z
   .string()
@@ -11,26 +12,110 @@ const Url = z
 
 export const ProfileIdSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only');
 
+/** How a profile authenticates to its participant. Secrets never cross the contract, only whether one is stored. */
+export const AUTH_MODES = ['none', 'static', 'oauth2-client-credentials'] as const;
+export const AuthModeSchema = z.enum(AUTH_MODES);
+export type AuthMode = z.infer<typeof AuthModeSchema>;
+
+/** RFC 6749 §2.3.1: the client secret goes in the form body (`client_secret_post`) or in HTTP Basic (`client_secret_basic`). */
+export const ClientAuthMethodSchema = z.enum(['client_secret_post', 'client_secret_basic']);
+export type ClientAuthMethod = z.infer<typeof ClientAuthMethodSchema>;
+
+export const ProfileAuthSchema = z.discriminatedUnion('mode', [
+  z.object({ mode: z.literal('none') }),
+  z.object({
+    mode: z.literal('static'),
+    /** Whether the bearer token is stored in the OS keychain. */
+    hasToken: z.boolean(),
+  }),
+  z.object({
+    mode: z.literal('oauth2-client-credentials'),
+    tokenUrl: z.string(),
+    clientId: z.string(),
+    audience: z.string().nullable(),
+    scope: z.string().nullable(),
+    clientAuthMethod: ClientAuthMethodSchema,
+    /** Whether the client secret is stored in the OS keychain. */
+    hasClientSecret: z.boolean(),
+  }),
+]);
+export type ProfileAuth = z.infer<typeof ProfileAuthSchema>;
+
 export const ProfileSchema = z.object({
   id: ProfileIdSchema,
   name: z.string().min(1).max(100),
   kind: z.enum(['demo', 'remote']),
   ledgerApiUrl: z.string(),
   validatorApiUrl: z.string().nullable(),
-  /** Whether a bearer token is stored in the OS keychain; the token itself never crosses the contract. */
-  hasToken: z.boolean(),
+  auth: ProfileAuthSchema,
 });
 export type Profile = z.infer<typeof ProfileSchema>;
+
+/** A secret pasted into the form: a JWT or a client secret. Write-only. */
+const Secret = z.string().trim().min(1, 'must not be empty').max(16_384);
+/** Optional free text (audience, scope): empty means absent. */
+const OptionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .nullable()
+    .default(null)
+    .transform((v) => (v === null || v === '' ? null : v));
+
+export const SaveProfileAuthSchema = z.discriminatedUnion('mode', [
+  /** Switching to `none` deletes any stored token or client secret of the profile. */
+  z.object({ mode: z.literal('none') }).strict(),
+  z
+    .object({
+      mode: z.literal('static'),
+      /** undefined = keep the stored token (required when none is stored yet); string = replace it. */
+      token: Secret.optional(),
+    })
+    .strict(),
+  z
+    .object({
+      mode: z.literal('oauth2-client-credentials'),
+      tokenUrl: Url,
+      clientId: z.string().trim().min(1, 'client id is required').max(1_024),
+      /** undefined = keep the stored client secret (required when none is stored yet); string = replace it. */
+      clientSecret: Secret.optional(),
+      audience: OptionalText(1_024),
+      scope: OptionalText(1_024),
+      clientAuthMethod: ClientAuthMethodSchema.default('client_secret_post'),
+    })
+    .strict(),
+]);
+export type SaveProfileAuth = z.infer<typeof SaveProfileAuthSchema>;
 
 export const SaveProfileRequestSchema = z.object({
   id: ProfileIdSchema.optional(),
   name: z.string().trim().min(1, 'name is required').max(100),
   ledgerApiUrl: Url,
   validatorApiUrl: Url.nullable().default(null),
-  /** undefined = keep the stored token; null = remove it; string = replace it. */
-  token: z.string().min(1).max(16_384).nullable().optional(),
+  /** undefined = keep the profile's authentication as it is (`none` for a new profile). */
+  auth: SaveProfileAuthSchema.optional(),
 });
 export type SaveProfileRequest = z.infer<typeof SaveProfileRequestSchema>;
+
+/** One step of "Test connection": passed, failed with an error, or not attempted because an earlier one failed. */
+const stepOf = <T extends z.ZodRawShape>(okShape: T) =>
+  z.discriminatedUnion('status', [
+    z.object({ status: z.literal('ok'), ...okShape }),
+    z.object({ status: z.literal('failed'), error: IpcErrorSchema }),
+    z.object({ status: z.literal('skipped') }),
+  ]);
+
+export const ConnectionTestSchema = z.object({
+  profileId: ProfileIdSchema,
+  ok: z.boolean(),
+  /** `expiresAt`: from the token endpoint's `expires_in`, or the JWT's `exp` claim; null when unknown. No token is ever included. */
+  token: stepOf({ source: z.enum(['none', 'static', 'oauth2-client-credentials']), expiresAt: z.string().nullable() }),
+  ledger: stepOf({ apiVersion: z.string() }),
+  user: stepOf({ userId: z.string(), primaryParty: z.string().nullable(), isDeactivated: z.boolean(), identityProviderId: z.string() }),
+  rights: stepOf({ rights: z.array(RightSchema) }),
+});
+export type ConnectionTest = z.infer<typeof ConnectionTestSchema>;
 
 export const SynchronizerSchema = z.object({
   alias: z.string(),
@@ -73,6 +158,8 @@ export const coreChannels = {
   'profiles.save': { request: SaveProfileRequestSchema, response: ProfileSchema },
   'profiles.delete': { request: z.object({ id: ProfileIdSchema }).strict(), response: z.object({ deleted: z.boolean() }) },
   'profiles.select': { request: z.object({ id: ProfileIdSchema }).strict(), response: ProfileSchema },
+  /** Obtains a token, then reads the version, the authenticated user and its rights with it. */
+  'profiles.test': { request: z.object({ id: ProfileIdSchema }).strict(), response: ConnectionTestSchema },
   'dashboard.snapshot': { request: EmptyRequest, response: DashboardSnapshotSchema },
 } as const;
 

@@ -1,0 +1,68 @@
+/**
+ * "Test connection" for a profile: obtain a token, then with it read the Ledger API version, the
+ * authenticated user (`GET /v2/authenticated-user`) and that user's rights. Each step reports ok,
+ * failed (with the error) or skipped (an earlier step failed); the token itself is never returned.
+ */
+import type { v3_5 } from '@canton-network/core-ledger-client-types';
+import type { ConnectionTest, Profile } from '../../ipc/contract.js';
+import { toIpcError } from '../../ipc/errors.js';
+import type { LedgerClient } from '../ledger-client.js';
+import { fromApiRight, toUserRow } from '../ledger/users.js';
+import type { Right } from '../../ipc/channels/admin.js';
+import type { AccessToken } from './token-provider.js';
+
+type S = v3_5.components['schemas'];
+
+export interface ConnectionTestDeps {
+  profile: Profile;
+  /** The profile's token provider, asked exactly like every ledger request asks it. */
+  accessToken: () => Promise<AccessToken | null>;
+  client: LedgerClient;
+}
+
+export async function testConnection({ profile, accessToken, client }: ConnectionTestDeps): Promise<ConnectionTest> {
+  const result: ConnectionTest = {
+    profileId: profile.id,
+    ok: false,
+    token: { status: 'skipped' },
+    ledger: { status: 'skipped' },
+    user: { status: 'skipped' },
+    rights: { status: 'skipped' },
+  };
+  try {
+    const token = await accessToken();
+    const expiresAt = token?.expiresAt != null ? new Date(token.expiresAt).toISOString() : null;
+    result.token = { status: 'ok', source: profile.auth.mode, expiresAt };
+  } catch (err) {
+    result.token = { status: 'failed', error: toIpcError(err) };
+    return result;
+  }
+  try {
+    const v = await client.version();
+    result.ledger = { status: 'ok', apiVersion: v.version };
+  } catch (err) {
+    result.ledger = { status: 'failed', error: toIpcError(err) };
+    return result;
+  }
+  let userId: string;
+  try {
+    const res = await client.getJson<S['GetUserResponse']>('/v2/authenticated-user');
+    if (!res.user) throw new Error('the participant answered without a user');
+    const row = toUserRow(res.user);
+    userId = row.id;
+    result.user = { status: 'ok', userId: row.id, primaryParty: row.primaryParty, isDeactivated: row.isDeactivated, identityProviderId: row.identityProviderId };
+  } catch (err) {
+    result.user = { status: 'failed', error: toIpcError(err) };
+    return result;
+  }
+  try {
+    const res = await client.getJson<S['ListUserRightsResponse']>(`/v2/users/${encodeURIComponent(userId)}/rights`);
+    const rights = (res.rights ?? []).map(fromApiRight).filter((r): r is Right => r !== null);
+    result.rights = { status: 'ok', rights };
+  } catch (err) {
+    result.rights = { status: 'failed', error: toIpcError(err) };
+    return result;
+  }
+  result.ok = true;
+  return result;
+}
