@@ -77,6 +77,9 @@ const T = {
   install: 'Splice.Wallet.Install:WalletAppInstall',
   traffic: 'Splice.DecentralizedSynchronizer:MemberTraffic',
   preapproval: 'Splice.AmuletRules:TransferPreapproval',
+  externalRules: 'Splice.ExternalPartyAmuletRules:ExternalPartyAmuletRules',
+  command: 'Splice.ExternalPartyAmuletRules:TransferCommand',
+  counter: 'Splice.ExternalPartyAmuletRules:TransferCommandCounter',
 } as const;
 const args = (c: ContractRow): LfRecord => (c.node.createArgument ?? {}) as LfRecord;
 const tid = (qn: string): string => `#${AMULET_PACKAGE_NAME}:${qn}`;
@@ -114,6 +117,8 @@ export class WalletApp {
     meta.getOrInit('wallet_genesis_micros', () => String(this.sim.clock.nowMicros()));
     if (this.contracts(dso, T.rules).length === 0)
       this.submit([dso], [{ CreateCommand: { templateId: tid(T.rules), createArguments: { dso, isDevNet: true } } }]);
+    if (this.contracts(dso, T.externalRules).length === 0)
+      this.submit([dso], [{ CreateCommand: { templateId: tid(T.externalRules), createArguments: { dso } } }]);
     this.initialized = true;
     if (!this.installOf(this.config.validatorWalletUser)) this.onboard(this.config.validatorWalletUser, validator);
   }
@@ -275,9 +280,27 @@ export class WalletApp {
   }
 
   private rules(): string {
+    return this.rulesContract().contractId;
+  }
+
+  rulesContract(): ContractRow {
     const r = this.contracts(this.dso, T.rules)[0];
     if (!r) throw new WalletError(503, 'AmuletRules not initialized');
-    return r.contractId;
+    return r;
+  }
+
+  externalRulesContract(): ContractRow {
+    const r = this.contracts(this.dso, T.externalRules)[0];
+    if (!r) throw new WalletError(503, 'ExternalPartyAmuletRules not initialized');
+    return r;
+  }
+
+  /** The current OpenMiningRound contract (advancing rounds first). */
+  openRoundContract(): ContractRow {
+    const { cid } = this.openRound();
+    const c = this.sim.store.contract(cid);
+    if (!c) throw new WalletError(503, 'No open mining round');
+    return c;
   }
 
   /**
@@ -419,7 +442,57 @@ export class WalletApp {
   runAutomation(): void {
     this.init();
     if (this.config.autoExpireOffers) this.expireOffers();
+    this.processTransferCommands();
     if (this.config.mergeThreshold > 0) for (const u of this.listUsers()) this.mergeHoldings(this.partyOf(u));
+  }
+
+  /**
+   * The DSO delegate's automation for external parties' TransferCommands (Splice runs it on the SVs): expired commands
+   * are archived; a command whose nonce is the sender's counter is executed through the receiver's preapproval (a
+   * command with a later nonce waits for its turn). The sender's `TransferCommandCounter` is created on first use.
+   */
+  processTransferCommands(): number {
+    let n = 0;
+    const now = this.sim.clock.nowMicros();
+    const commands = this.contracts(this.dso, T.command).sort((a, b) => Number(BigInt(String(args(a).nonce)) - BigInt(String(args(b).nonce))));
+    for (const c of commands) {
+      const a = args(c);
+      const sender = String(a.sender);
+      if (BigInt(Date.parse(String(a.expiresAt))) * 1000n <= now) {
+        const r = this.exercise([this.dso], T.command, c.contractId, 'TransferCommand_Expire', { p: this.dso });
+        this.log([sender], { transaction_type: 'notification', choice: 'TransferCommand_Expire', template: T.command, event_id: r.res.updateId, details: `Transfer command with nonce ${String(a.nonce)} expired` }, r.res);
+        n++;
+        continue;
+      }
+      let counter = this.contracts(this.dso, T.counter).find((x) => args(x).sender === sender);
+      if (!counter) {
+        const created = this.submit([this.dso], [{ CreateCommand: { templateId: tid(T.counter), createArguments: { dso: this.dso, sender, nextNonce: '0' } } }]);
+        counter = this.sim.store.contract(created.tx.nodes.find((x) => x.kind === 'create')?.contractId ?? '');
+        if (!counter) continue;
+      }
+      if (BigInt(String(args(counter).nextNonce)) < BigInt(String(a.nonce))) continue; // an earlier nonce is still in flight
+      const amount = num(a.amount);
+      let inputs: string[] = [];
+      try {
+        inputs = this.selectInputs(sender, amount);
+      } catch {
+        inputs = []; // insufficient funds: the command fails and spends its nonce, as on Splice
+      }
+      const pre = this.preapprovalOf(String(a.receiver));
+      const r = this.exercise([this.dso], T.command, c.contractId, 'TransferCommand_Send', {
+        inputs, transferPreapprovalCidO: pre?.contractId ?? null, transferCounterCid: counter.contractId, openRound: this.openRound().cid,
+      });
+      const result = (r.result ?? {}) as LfRecord;
+      if (result.succeeded === true)
+        this.log([sender, String(a.receiver)], {
+          transaction_type: 'transfer', choice: 'TransferCommand_Send', template: T.command, amulet_operation: 'transfer', event_id: r.res.updateId,
+          sender: { party: sender, amount: `-${fmt(amount)}` }, receivers: [{ party: String(a.receiver), amount: fmt(amount) }], description: String(a.description ?? ''),
+        }, r.res);
+      else
+        this.log([sender], { transaction_type: 'notification', choice: 'TransferCommand_Send', template: T.command, event_id: r.res.updateId, details: `Transfer command with nonce ${String(a.nonce)} failed: ${String(result.failureReason ?? '')}` }, r.res);
+      n++;
+    }
+    return n;
   }
 
   /** Merge automation for one party: batches of ≤ mergeBatchSize inputs until at most mergeThreshold holdings remain. Returns the merges done. */
@@ -582,7 +655,7 @@ export class WalletApp {
     );
   }
 
-  private exercise(actAs: string[], qn: string, contractId: string, choice: string, choiceArgument: LfRecord): { res: SubmitResult; result: LfValue } {
+  exercise(actAs: string[], qn: string, contractId: string, choice: string, choiceArgument: LfRecord): { res: SubmitResult; result: LfValue } {
     const res = this.submit(actAs, [{ ExerciseCommand: { templateId: tid(qn), contractId, choice, choiceArgument } }]);
     const root = res.tx.nodes[0];
     return { res, result: root && root.kind === 'exercise' ? root.exerciseResult : null };

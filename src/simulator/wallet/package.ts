@@ -8,87 +8,13 @@
  * Holding fee: an amulet created in round `createdAtRound` with `initialAmount` and `ratePerRound` is worth
  * `max(0, initialAmount - (round - createdAtRound) * ratePerRound)` in `round`.
  */
-import { formatNumeric, parseNumeric } from '../engine/numeric.js';
-import type { LfValue } from '../model.js';
-import type { ChoiceContext, FieldDef, LfRecord, PackageDef, TemplateDef } from '../packages/types.js';
+import type { FieldDef, PackageDef, TemplateDef } from '../packages/types.js';
+import {
+  AMULET_PACKAGE_NAME, amuletFields, cid, cids, consumeInputs, effectiveAmount, fmt, int, newAmulet, num, numeric, offerFields, parties, party, roundOf, text, time, unlock,
+} from './coin.js';
+import { externalPartyTemplates } from './templates-external.js';
 
-export const AMULET_PACKAGE_NAME = 'splice-amulet';
-export const MAX_TRANSFER_INPUTS = 100;
-
-const party = { kind: 'Party' } as const;
-const text = { kind: 'Text' } as const;
-const int = { kind: 'Int64' } as const;
-const time = { kind: 'Time' } as const;
-const numeric = { kind: 'Numeric', scale: 10 } as const;
-const parties = { kind: 'List', elem: party } as const;
-const unit = { kind: 'Unit' } as const;
-const cid = (template: string) => ({ kind: 'ContractId', template }) as const;
-const cids = (template: string) => ({ kind: 'List', elem: cid(template) }) as const;
-
-export const num = (v: LfValue | undefined): bigint => parseNumeric(String(v), 10) ?? 0n;
-export const fmt = (v: bigint): string => formatNumeric(v, 10);
-const int64 = (v: LfValue | undefined): bigint => BigInt(String(v ?? '0'));
-
-/** Effective amount of an (un)locked amulet in a round, and the holding fee accrued so far. */
-export function effectiveAmount(a: LfRecord, round: bigint): { effective: bigint; fee: bigint } {
-  const initial = num(a.initialAmount);
-  const elapsed = round - int64(a.createdAtRound);
-  let fee = (elapsed > 0n ? elapsed : 0n) * num(a.ratePerRound);
-  if (fee > initial) fee = initial;
-  return { effective: initial - fee, fee };
-}
-
-const amuletFields: FieldDef[] = [
-  { name: 'dso', type: party },
-  { name: 'owner', type: party },
-  { name: 'initialAmount', type: numeric },
-  { name: 'createdAtRound', type: int },
-  { name: 'ratePerRound', type: numeric },
-];
-
-const offerFields: FieldDef[] = [
-  { name: 'sender', type: party },
-  { name: 'receiver', type: party },
-  { name: 'dso', type: party },
-  { name: 'amount', type: numeric },
-  { name: 'description', type: text },
-  { name: 'expiresAt', type: time },
-  { name: 'trackingId', type: text },
-  { name: 'lockedAmulet', type: cid('Splice.Amulet:LockedAmulet') },
-];
-
-const roundOf = (ctx: ChoiceContext, roundCid: LfValue | undefined): LfRecord => ctx.fetch(String(roundCid), 'Splice.Round:OpenMiningRound');
-
-const newAmulet = (ctx: ChoiceContext, dso: LfValue, owner: LfValue, amount: bigint, round: LfRecord): string =>
-  ctx.create('Splice.Amulet:Amulet', { dso, owner, initialAmount: fmt(amount), createdAtRound: String(round.round), ratePerRound: round.holdingFeeRate ?? '0' });
-
-/** Archives the inputs (owned by `owner`, at most 100) and returns their summed effective amount and fees. */
-function consumeInputs(ctx: ChoiceContext, owner: string, inputs: LfValue | undefined, round: LfRecord): { total: bigint; fees: bigint } {
-  const list = (inputs as LfValue[] | undefined) ?? [];
-  if (list.length === 0) ctx.fail('at least one input amulet is required');
-  if (list.length > MAX_TRANSFER_INPUTS) ctx.fail(`a transfer takes at most ${MAX_TRANSFER_INPUTS} inputs, got ${list.length}`);
-  if (new Set(list.map(String)).size !== list.length) ctx.fail('duplicate input amulet');
-  let total = 0n;
-  let fees = 0n;
-  for (const c of list) {
-    const a = ctx.fetch(String(c), 'Splice.Amulet:Amulet');
-    if (a.owner !== owner) ctx.fail(`input ${String(c)} is not owned by ${owner}`);
-    const e = effectiveAmount(a, int64(round.round));
-    total += e.effective;
-    fees += e.fee;
-    ctx.exercise(String(c), 'Archive', {});
-  }
-  return { total, fees };
-}
-
-/** Unlocks a locked amulet back to its owner (the lock's amount minus the fees accrued meanwhile). */
-function unlock(ctx: ChoiceContext, lockedCid: LfValue | undefined, roundCid: LfValue | undefined): LfValue {
-  const round = roundOf(ctx, roundCid);
-  const l = ctx.fetch(String(lockedCid), 'Splice.Amulet:LockedAmulet');
-  ctx.exercise(String(lockedCid), 'Archive', {});
-  const { effective } = effectiveAmount(l, int64(round.round));
-  return newAmulet(ctx, l.dso ?? null, l.owner ?? null, effective, round);
-}
+export { AMULET_PACKAGE_NAME, effectiveAmount, fmt, MAX_TRANSFER_INPUTS, num } from './coin.js';
 
 const Amulet: TemplateDef = {
   module: 'Splice.Amulet',
@@ -185,6 +111,21 @@ const AmuletRules: TemplateDef = {
         return ctx.create('Splice.Wallet.TransferOffer:TransferOffer', {
           sender: a.sender ?? null, receiver: a.receiver ?? null, dso, amount: a.amount ?? null, description: a.description ?? '',
           expiresAt: a.expiresAt ?? null, trackingId: a.trackingId ?? '', lockedAmulet: locked,
+        });
+      },
+    },
+    {
+      name: 'AmuletRules_CreateTransferPreapproval',
+      consuming: false,
+      argument: [{ name: 'receiver', type: party }, { name: 'provider', type: party }, { name: 'validFrom', type: time }, { name: 'expiresAt', type: time }],
+      returnType: cid('Splice.AmuletRules:TransferPreapproval'),
+      controllers: [{ argument: 'receiver' }, { argument: 'provider' }],
+      description: 'creates the receiver TransferPreapproval with the provider (the DSO co-signs through the rules)',
+      body: (ctx) => {
+        const a = ctx.arg;
+        if (Date.parse(String(a.expiresAt)) <= Date.parse(String(a.validFrom))) ctx.fail('expiresAt must be after validFrom');
+        return ctx.create('Splice.AmuletRules:TransferPreapproval', {
+          dso: ctx.contract.dso ?? null, receiver: a.receiver ?? null, provider: a.provider ?? null, validFrom: a.validFrom ?? null, expiresAt: a.expiresAt ?? null,
         });
       },
     },
@@ -390,11 +331,12 @@ const MemberTraffic: TemplateDef = {
   choices: [],
 };
 
-void unit;
-
 export const amuletPackage: PackageDef = {
   name: AMULET_PACKAGE_NAME,
   version: '0.1.0',
-  templates: [Amulet, LockedAmulet, OpenMiningRound, AmuletRules, TransferPreapproval, TransferOffer, AcceptedTransferOffer, WalletAppInstall, MemberTraffic],
+  templates: [
+    Amulet, LockedAmulet, OpenMiningRound, AmuletRules, TransferPreapproval, TransferOffer, AcceptedTransferOffer, WalletAppInstall, MemberTraffic,
+    ...externalPartyTemplates,
+  ],
   interfaces: [],
 };

@@ -4,12 +4,15 @@
  * `{ "error": "..." }`.
  */
 import type { SimContext } from '../context.js';
-import { CantonError, DecodeError } from '../errors.js';
 import type { LedgerWriter } from '../ledger.js';
-import type { Handler, HandlerResult, RequestCtx, Router } from '../router.js';
+import type { RequestCtx, Router } from '../router.js';
+import { empty, field, jsonBody, ok, wrap } from './http.js';
+import type { WalletHandler } from './http.js';
 import { fmt } from './package.js';
 import type { WalletConfig } from './app.js';
 import { WalletApp, WalletError } from './app.js';
+import { ExternalPartyWallet } from './external-party.js';
+import { registerExternalPartyRoutes } from './routes-external-party.js';
 
 export const VALIDATOR_BASE = '/api/validator';
 
@@ -28,51 +31,11 @@ function walletUser(ctx: RequestCtx): string {
   return sub;
 }
 
-async function jsonBody(ctx: RequestCtx): Promise<Record<string, unknown>> {
-  const text = await ctx.body();
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch {
-    throw new WalletError(400, 'The request body is not valid JSON');
-  }
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new WalletError(400, 'The request body must be a JSON object');
-  return v as Record<string, unknown>;
-}
-
-function field<T extends 'string' | 'number' | 'boolean'>(b: Record<string, unknown>, name: string, type: T, required = true): (T extends 'string' ? string : T extends 'number' ? number : boolean) | undefined {
-  const v = b[name];
-  if (v === undefined || v === null) {
-    if (required) throw new WalletError(400, `Missing required field '${name}'`);
-    return undefined;
-  }
-  if (typeof v !== type || (type === 'number' && !Number.isInteger(v))) throw new WalletError(400, `Field '${name}' must be ${type === 'number' ? 'an integer' : `a ${type}`}`);
-  return v as never;
-}
-
-const wrap = (h: (ctx: RequestCtx) => Promise<HandlerResult> | HandlerResult): Handler => async (ctx) => {
-  try {
-    return await h(ctx);
-  } catch (err) {
-    if (err instanceof WalletError) return { status: err.status, json: { error: err.message } };
-    if (err instanceof DecodeError) return { status: 400, json: { error: err.message } };
-    if (err instanceof CantonError) {
-      const status = err.httpStatus >= 500 ? err.httpStatus : err.kind.code === 'DAML_INTERPRETATION_ERROR' || err.kind.code === 'CONTRACT_NOT_FOUND' ? (err.kind.code === 'CONTRACT_NOT_FOUND' ? 404 : 400) : err.httpStatus;
-      return { status, json: { error: `${err.kind.code}: ${err.message}` } };
-    }
-    console.error('[simulator wallet] internal error', err);
-    return { status: 500, json: { error: `Internal error: ${(err as Error)?.message ?? String(err)}` } };
-  }
-};
-
-const ok = (json: unknown): HandlerResult => ({ status: 200, json });
-const empty = (): HandlerResult => ({ status: 200, json: {} });
-
 export function registerValidatorRoutes(router: Router, sim: SimContext, writer: LedgerWriter, config: Partial<WalletConfig> = {}): WalletApp {
   // `settings.wallet` (startSimulator({ settings: { wallet: {...} } })) overrides the defaults; `config` overrides both
   const fromSettings = (sim.settings as unknown as { wallet?: Partial<WalletConfig> }).wallet ?? {};
   const app = new WalletApp(sim, writer, { ...fromSettings, ...config });
-  const add = (method: string, path: string, h: (ctx: RequestCtx) => Promise<HandlerResult> | HandlerResult) => router.add(method, VALIDATOR_BASE + path, wrap(h));
+  const add = (method: string, path: string, h: WalletHandler) => router.add(method, VALIDATOR_BASE + path, wrap(h));
   const admin = (ctx: RequestCtx): void => {
     const u = walletUser(ctx);
     if (u !== app.config.validatorWalletUser) throw new WalletError(403, `User ${u} is not the validator operator (${app.config.validatorWalletUser})`);
@@ -97,6 +60,8 @@ export function registerValidatorRoutes(router: Router, sim: SimContext, writer:
     app.offboard(username);
     return empty();
   });
+
+  registerExternalPartyRoutes(add, admin, new ExternalPartyWallet(sim, writer, app));
 
   // --- wallet internal ---
   add('GET', '/v0/wallet/user-status', (ctx) => {
