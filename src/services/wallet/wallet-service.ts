@@ -239,11 +239,10 @@ export class WalletService {
     try {
       return { contractId: (await client.post('/v0/wallet/transfer-preapproval', {}, CreateTransferPreapprovalResponseSchema)).transfer_preapproval_contract_id, created: true };
     } catch (err) {
-      // 409: the user has one already (the body still names it).
-      if (err instanceof ConsoleError && err.code === 'CONFLICT') {
-        const party = (await client.get('/v0/wallet/user-status', UserStatusResponseSchema)).party_id;
-        const existing = await this.lookupPreapproval(party);
-        if (existing.contractId) return { contractId: existing.contractId, created: false };
+      // Per the spec, 409 = the user has one already, and its body names it (CreateTransferPreapprovalResponse).
+      if (err instanceof ConsoleError && err.canton?.httpStatus === 409) {
+        const existing = CreateTransferPreapprovalResponseSchema.safeParse(safeJson(err.canton.cause));
+        if (existing.success) return { contractId: existing.data.transfer_preapproval_contract_id, created: false };
       }
       throw err;
     }
@@ -341,6 +340,14 @@ export class WalletService {
 }
 
 // ------------------------------------------------------------------ mapping helpers
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
 
 function holding(a: z.infer<typeof ListAmuletsResponseSchema>['amulets'][number], locked: boolean): Holding {
   const c = a.contract.contract;
