@@ -1,6 +1,10 @@
 /** Public entry point of the embedded Canton ledger simulator. */
 import type { AddressInfo } from 'node:net';
 import { EventEmitter } from 'node:events';
+import { parseAuthConfig } from './auth-config.js';
+import type { SimAuthConfig } from './auth-config.js';
+import { loadJwksFile } from './auth-jwt.js';
+import { createAccess } from './authz.js';
 import { isoToMicros, microsToIso, staticClock, wallClock } from './clock.js';
 import type { Clock } from './clock.js';
 import { SIMULATOR_LEDGER_API_VERSION } from './context.js';
@@ -30,7 +34,11 @@ export interface SimulatorOptions {
   staticTime?: boolean;
   /** Overrides of tunables such as `httpListMaxElementsLimit`. */
   settings?: Partial<SimulatorSettings>;
+  /** Authentication mode (auth-config.ts); default `{ mode: 'none' }` (demo mode: no token needed, everything allowed). */
+  auth?: SimAuthConfig;
 }
+
+export type { SimAuthConfig } from './auth-config.js';
 
 export interface RunningSimulator {
   /** http://127.0.0.1:PORT */
@@ -79,14 +87,24 @@ export function openSimContext(opts: Pick<SimulatorOptions, 'dataDir' | 'reset' 
 }
 
 export async function startSimulator(opts: SimulatorOptions): Promise<RunningSimulator> {
+  // validated before the data dir is touched, so a bad config changes nothing
+  const authConfig = parseAuthConfig(opts.auth ?? { mode: 'none' });
+  if (authConfig.mode === 'rs256') loadJwksFile(authConfig.jwksFile);
   const { sim, db } = openSimContext(opts);
   const participantId = sim.participantId;
   const router = new Router();
   const ledger = registerAllRoutes(router, sim);
   if (opts.seedDemo) seedDemo(sim, ledger);
 
-  const server = createHttpServer(router);
-  const ws = attachWebSockets(server, sim);
+  let access;
+  try {
+    access = createAccess(sim, authConfig);
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+  const server = createHttpServer(router, access);
+  const ws = attachWebSockets(server, sim, access);
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

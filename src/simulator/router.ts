@@ -1,13 +1,21 @@
 /** Minimal method + path router with `{param}` segments. */
 import type { IncomingMessage } from 'node:http';
+import type { RequestAuth } from './auth.js';
 
 export interface RequestCtx {
   method: string;
   path: string;
   query: URLSearchParams;
   params: Record<string, string>;
-  /** Authenticated user (from the bearer token, or the default admin user). */
+  /** Authenticated user (from the bearer token, or the default admin user; '' when a JWT mode found no valid token). */
   user: string;
+  /** How the request authenticated (see auth.ts); the wallet API reads it to name its user. */
+  auth: RequestAuth;
+  /**
+   * Set when the caller manages users/parties only as IdentityProviderAdmin (not ParticipantAdmin):
+   * the identity provider it is confined to, so list endpoints show only that provider's resources.
+   */
+  idpScope?: string;
   req: IncomingMessage;
   /** Raw request body text. */
   body(): Promise<string>;
@@ -25,20 +33,33 @@ export type Handler = (ctx: RequestCtx) => Promise<HandlerResult> | HandlerResul
 
 interface Route {
   method: string;
+  /** The pattern as registered, e.g. `/v2/users/{user-id}` (the key of its authorization rule). */
+  pattern: string;
   segments: string[];
   handler: Handler;
+}
+
+export interface RouteMatch {
+  handler: Handler;
+  params: Record<string, string>;
+  pattern: string;
 }
 
 export class Router {
   private readonly routes: Route[] = [];
 
   add(method: string, pattern: string, handler: Handler): this {
-    this.routes.push({ method, segments: pattern.split('/').filter(Boolean), handler });
+    this.routes.push({ method, pattern, segments: pattern.split('/').filter(Boolean), handler });
     return this;
   }
 
+  /** Every registered route (method + pattern), in registration order. */
+  list(): { method: string; pattern: string }[] {
+    return this.routes.map((r) => ({ method: r.method, pattern: r.pattern }));
+  }
+
   /** Returns the handler and params, `methodMismatch` if the path exists with another method, or undefined. */
-  match(method: string, path: string): { handler: Handler; params: Record<string, string> } | 'methodMismatch' | undefined {
+  match(method: string, path: string): RouteMatch | 'methodMismatch' | undefined {
     const segs = path.split('/').filter(Boolean);
     let pathExists = false;
     for (const r of this.routes) {
@@ -64,7 +85,7 @@ export class Router {
       }
       if (!ok) continue;
       pathExists = true;
-      if (r.method === method) return { handler: r.handler, params };
+      if (r.method === method) return { handler: r.handler, params, pattern: r.pattern };
     }
     return pathExists ? 'methodMismatch' : undefined;
   }

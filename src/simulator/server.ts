@@ -1,18 +1,19 @@
 /** HTTP server: routing, authentication, error mapping. WebSocket upgrades are delegated to `ws/`. */
 import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { userFromHeaders } from './auth.js';
+import type { Access } from './authz.js';
+import { lenientJson } from './authz.js';
 import { CantonError, DecodeError } from './errors.js';
 import { readBody, sendError, sendJson, sendText } from './http.js';
 import type { Router } from './router.js';
 
-export function createHttpServer(router: Router): http.Server {
+export function createHttpServer(router: Router, access: Access): http.Server {
   return http.createServer((req, res) => {
-    void handle(router, req, res);
+    void handle(router, access, req, res);
   });
 }
 
-async function handle(router: Router, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(router: Router, access: Access, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = (req.method ?? 'GET').toUpperCase();
@@ -20,16 +21,26 @@ async function handle(router: Router, req: IncomingMessage, res: ServerResponse)
     if (m === undefined) throw new CantonError('NOT_FOUND', `The requested resource could not be found: ${method} ${url.pathname}`);
     if (m === 'methodMismatch')
       throw new CantonError('METHOD_NOT_ALLOWED', `HTTP method ${method} is not supported for ${url.pathname}`);
-    const user = userFromHeaders(req.headers);
+    // Authentication and authorization (authz.ts) run before the handler; the body is read once and
+    // shared, so rules may look at it without changing the handler's own validation order.
+    const { user, auth } = await access.authenticate(req.headers.authorization);
     let bodyPromise: Promise<string> | undefined;
+    const body = (): Promise<string> => (bodyPromise ??= readBody(req));
+    const { idpScope } = await access.authorize(method, m.pattern, auth, {
+      params: m.params,
+      query: url.searchParams,
+      json: async () => lenientJson(await body()),
+    });
     const result = await m.handler({
       method,
       path: url.pathname,
       query: url.searchParams,
       params: m.params,
       user,
+      auth,
+      ...(idpScope !== undefined ? { idpScope } : {}),
       req,
-      body: () => (bodyPromise ??= readBody(req)),
+      body,
     });
     if ('json' in result) sendJson(res, result.status, result.json);
     else if ('jsonChunks' in result) {

@@ -15,7 +15,7 @@ import { body, decodeToken, encodeToken } from './common.js';
 
 type S = v3_5.components['schemas'];
 
-interface StoredUser {
+export interface StoredUser {
   user: S['User'];
   rights: RightInput[];
 }
@@ -27,7 +27,8 @@ const builtinAdmin = (): StoredUser => ({
   rights: [{ kind: { ParticipantAdmin: { value: {} } } }],
 });
 
-function loadUser(sim: SimContext, id: string): StoredUser | undefined {
+/** A user and its rights as stored (`participant_admin` exists implicitly until it is stored). */
+export function loadUser(sim: SimContext, id: string): StoredUser | undefined {
   return sim.store.userGet<StoredUser>(id) ?? (id === DEFAULT_USER ? builtinAdmin() : undefined);
 }
 

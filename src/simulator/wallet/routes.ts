@@ -16,8 +16,16 @@ import { registerExternalPartyRoutes } from './routes-external-party.js';
 
 export const VALIDATOR_BASE = '/api/validator';
 
-/** The wallet user: `sub` of the bearer JWT (decoded, not verified: demo mode). Missing → 401. */
+/**
+ * The wallet user: `sub` of the bearer JWT. In the JWT auth modes the token was verified by the server
+ * (auth.ts: signature, exp/nbf, audience/scope, issuer) and its outcome is in `ctx.auth`; in demo mode
+ * (`none`) it is decoded, not verified. Missing or invalid → 401.
+ */
 function walletUser(ctx: RequestCtx): string {
+  if (ctx.auth.mode === 'jwt') {
+    if (!ctx.auth.result.ok) throw new WalletError(401, ctx.auth.result.error.message);
+    return ctx.auth.result.userId;
+  }
   const h = ctx.req.headers.authorization;
   if (h === undefined || h.trim() === '') throw new WalletError(401, 'Authorization header with a bearer JWT is required');
   const m = /^Bearer\s+([^.\s]+)\.([^.\s]+)\.([^.\s]*)$/i.exec(h.trim());

@@ -1,12 +1,18 @@
 /**
  * WebSocket endpoints (AsyncAPI channels). The client sends the request JSON as the first message;
  * the server streams items (or one JsCantonError) and, for open-ended streams, keeps tailing the
- * ledger as commits happen. Auth: `Sec-WebSocket-Protocol: daml.ws.auth, jwt.token.<JWT>` (optional in demo mode).
+ * ledger as commits happen. Auth: `Sec-WebSocket-Protocol: daml.ws.auth, jwt.token.<JWT>` (or an
+ * `Authorization` header; optional in demo mode). The token is authenticated at the upgrade; the stream's
+ * authorization (the rule of the HTTP `POST` route of the same path, authz-rules.ts) is checked when the
+ * first request message arrives, and a refusal is sent as one JsCantonError message before closing.
  */
 import type http from 'node:http';
+import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
-import { DEFAULT_USER, userFromHeaders } from '../auth.js';
+import type { Access } from '../authz.js';
+import { lenientJson } from '../authz.js';
+import type { RequestAuth } from '../auth.js';
 import type { SimContext, StreamInfo } from '../context.js';
 import { CantonError, DecodeError } from '../errors.js';
 import { streamActiveContracts, streamCompletions, streamUpdates } from './streams.js';
@@ -23,12 +29,15 @@ const channels: Record<string, ChannelHandler> = {
   '/v2/commands/command-completions': (sim, text, sink, user) => streamCompletions(sim, text, sink, user, 'new'),
 };
 
-function userOf(req: http.IncomingMessage): string {
+/** Paths of the WebSocket channels (each authorized with the rule of `POST <path>`). */
+export const WS_CHANNEL_PATHS: readonly string[] = Object.keys(channels);
+
+/** The `Authorization` value a WebSocket request carries: the `jwt.token.` subprotocol, else the header. */
+function authorizationOf(req: http.IncomingMessage): string | undefined {
   const protocols = (req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
   const token = protocols.find((p) => p.startsWith('jwt.token.'))?.slice('jwt.token.'.length);
-  if (token) return userFromHeaders({ authorization: `Bearer ${token}` });
-  if (req.headers.authorization) return userFromHeaders(req.headers);
-  return DEFAULT_USER;
+  if (token) return `Bearer ${token}`;
+  return req.headers.authorization;
 }
 
 function errorBody(err: unknown): unknown {
@@ -43,7 +52,7 @@ export const HIGH_WATER_MARK = 1024 * 1024;
 export const LOW_WATER_MARK = 256 * 1024;
 let streamIds = 0;
 
-export function attachWebSockets(server: http.Server, sim: SimContext): { close(): void } {
+export function attachWebSockets(server: http.Server, sim: SimContext, access: Access): { close(): void } {
   const wss = new WebSocketServer({
     noServer: true,
     maxPayload: 8 * 1024 * 1024,
@@ -52,15 +61,17 @@ export function attachWebSockets(server: http.Server, sim: SimContext): { close(
   const cleanups = new Set<() => void>();
 
   server.on('upgrade', (req, socket, head) => {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    void access.authenticate(authorizationOf(req)).then(
+      ({ user, auth }) => upgrade(req, socket, head, user, auth),
+      // demo mode: a token that is not a JWT (JWT modes report failures in `auth` instead)
+      () => socket.end('HTTP/1.1 401 Unauthorized\r\ncontent-length: 0\r\n\r\n'),
+    );
+  });
+
+  const upgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer, user: string, auth: RequestAuth): void => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname;
     const handler = channels[path];
-    let user: string;
-    try {
-      user = userOf(req);
-    } catch {
-      socket.end('HTTP/1.1 401 Unauthorized\r\ncontent-length: 0\r\n\r\n');
-      return;
-    }
     if (!handler) {
       const body = JSON.stringify(new CantonError('NOT_FOUND', `No WebSocket channel at ${path}`).toBody());
       socket.end(`HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
@@ -142,11 +153,10 @@ export function attachWebSockets(server: http.Server, sim: SimContext): { close(
         if (started) return; // one request per connection
         started = true;
         const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
-        try {
-          handler(sim, text, sink, user);
-        } catch (err) {
-          sink.fail(err);
-        }
+        access
+          .authorize('POST', path, auth, { params: {}, query: url.searchParams, json: () => Promise.resolve(lenientJson(text)) })
+          .then(() => handler(sim, text, sink, user))
+          .catch((err: unknown) => sink.fail(err));
       });
       ws.on('close', () => {
         closed = true;
@@ -159,7 +169,7 @@ export function attachWebSockets(server: http.Server, sim: SimContext): { close(
       });
       ws.on('error', () => ws.terminate());
     });
-  });
+  };
   return {
     close() {
       for (const c of cleanups) c();
