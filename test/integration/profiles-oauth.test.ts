@@ -1,0 +1,280 @@
+/**
+ * OAuth2 client-credentials profiles through the real composition (startConsoleApp: contract router,
+ * SQLite on disk, the real OS keychain) against the simulator started with HS256 JWT auth and a local
+ * OAuth2 token endpoint that signs its tokens with the simulator's secret. Also: the migration of
+ * token profiles to `static`, mode switches cleaning the keychain, "Test connection", the one retry
+ * after a 401, the WebSocket stream authenticated with the obtained token.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Entry } from '@napi-rs/keyring';
+import { startConsoleApp, type ConsoleApp } from '../../src/app/console-app.js';
+import { startSimulator, type RunningSimulator } from '../../src/simulator/index.js';
+import { openAppDb } from '../../src/services/app-db.js';
+import { ProfileService } from '../../src/services/profiles.js';
+import { KeychainSecretStore } from '../../src/services/secret-store.js';
+import type { ChannelName, Request, Response, SubscriptionEvent } from '../../src/ipc/contract.js';
+import type { IpcError } from '../../src/ipc/errors.js';
+import { signHs256, startOAuth2Server, type RunningOAuth2Server } from '../support/oauth2-server.js';
+
+const SERVICE = `canton-console-test-oauth-${process.pid}-${Date.now()}`;
+const JWT_SECRET = 'simulator-and-idp-shared-hs256-secret';
+const AUDIENCE = 'https://daml.com/jwt/aud/participant/sim-oauth-test';
+const CLIENT_SECRET = 'oauth-client-secret-7c1e9a';
+const USER = 'ops-user';
+
+let dir: string;
+let simDir: string;
+let sim: RunningSimulator;
+let idp: RunningOAuth2Server;
+let app: ConsoleApp;
+let party: string;
+const accounts: string[] = [];
+
+const adminToken = () => signHs256({ sub: 'participant_admin', aud: AUDIENCE, exp: Math.floor(Date.now() / 1000) + 600 }, JWT_SECRET);
+async function simAdmin<T>(p: string, body: unknown): Promise<T> {
+  const res = await fetch(sim.url + p, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken()}` },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${p}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+async function call<C extends ChannelName>(channel: C, req: Request<C>): Promise<Response<C>> {
+  const r = await app.router.invoke(channel, req);
+  if (!r.ok) throw new Error(`${channel}: ${r.error.code} ${r.error.message}`);
+  return r.value as Response<C>;
+}
+async function callError<C extends ChannelName>(channel: C, req: Request<C>): Promise<IpcError> {
+  const r = await app.router.invoke(channel, req);
+  if (r.ok) throw new Error(`${channel} unexpectedly succeeded`);
+  return r.error;
+}
+
+function oauthProfile(extra: Partial<Extract<NonNullable<Request<'profiles.save'>['auth']>, { mode: 'oauth2-client-credentials' }>> = {}) {
+  return {
+    name: 'JWT participant',
+    ledgerApiUrl: sim.url,
+    auth: {
+      mode: 'oauth2-client-credentials' as const,
+      tokenUrl: idp.tokenUrl,
+      clientId: 'console',
+      audience: AUDIENCE,
+      clientSecret: CLIENT_SECRET,
+      ...extra,
+    },
+  };
+}
+const keychain = (account: string) => {
+  accounts.push(account);
+  return new Entry(SERVICE, account).getPassword();
+};
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'profiles-oauth-'));
+  simDir = mkdtempSync(path.join(os.tmpdir(), 'profiles-oauth-sim-'));
+  sim = await startSimulator({ dataDir: simDir, port: 0, auth: { mode: 'hs256', secret: JWT_SECRET, audience: AUDIENCE } });
+  idp = await startOAuth2Server({ clients: { console: { secret: CLIENT_SECRET, subject: USER } }, signingSecret: JWT_SECRET });
+  party = (await simAdmin<{ partyDetails: { party: string } }>('/v2/parties', { partyIdHint: `OAuthOps${Date.now()}` })).partyDetails.party;
+  await simAdmin('/v2/users', {
+    user: { id: USER, primaryParty: party, isDeactivated: false, identityProviderId: '' },
+    // The dashboard reads participant-wide state, which Canton reserves for participant admins.
+    rights: [{ kind: { CanActAs: { value: { party } } } }, { kind: { CanReadAs: { value: { party } } } }, { kind: { ParticipantAdmin: { value: {} } } }],
+  });
+  app = await startConsoleApp({ dataDir: dir, demo: false, transport: 'browser-host', keychainService: SERVICE });
+});
+afterAll(async () => {
+  await app?.close();
+  await sim?.close();
+  await idp?.close();
+  for (const a of new Set(accounts)) new Entry(SERVICE, a).deletePassword();
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(simDir, { recursive: true, force: true });
+});
+
+describe('OAuth2 client-credentials profiles', () => {
+  it('stores the client secret only in the OS keychain and returns only the non-secret config', async () => {
+    const p = await call('profiles.save', oauthProfile());
+    expect(p.auth).toEqual({
+      mode: 'oauth2-client-credentials',
+      tokenUrl: idp.tokenUrl,
+      clientId: 'console',
+      audience: AUDIENCE,
+      scope: null,
+      clientAuthMethod: 'client_secret_post',
+      hasClientSecret: true,
+    });
+    expect(keychain(`profile:${p.id}:oauth2-client-secret`)).toBe(CLIENT_SECRET);
+    expect(JSON.stringify(await call('profiles.list', {}))).not.toContain(CLIENT_SECRET);
+    const db = new Database(path.join(dir, 'console.sqlite'));
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+    const bytes = readdirSync(dir)
+      .filter((f) => f.startsWith('console.sqlite'))
+      .map((f) => readFileSync(path.join(dir, f)).toString('latin1'))
+      .join('');
+    expect(bytes).toContain(idp.tokenUrl);
+    expect(bytes).not.toContain(CLIENT_SECRET);
+    await call('profiles.delete', { id: p.id });
+    expect(keychain(`profile:${p.id}:oauth2-client-secret`)).toBeNull();
+  });
+
+  it('refuses a profile without its secret, or with a bad token URL, with field issues and changes nothing', async () => {
+    const before = (await call('profiles.list', {})).profiles.length;
+    const noSecret = await callError('profiles.save', { ...oauthProfile(), auth: { ...oauthProfile().auth, clientSecret: undefined } });
+    expect(noSecret).toMatchObject({ code: 'BAD_REQUEST', issues: [{ path: 'auth.clientSecret' }] });
+    const noToken = await callError('profiles.save', { name: 'S', ledgerApiUrl: sim.url, auth: { mode: 'static' } });
+    expect(noToken).toMatchObject({ code: 'BAD_REQUEST', issues: [{ path: 'auth.token' }] });
+    const badUrl = await callError('profiles.save', oauthProfile({ tokenUrl: 'ftp://idp/token', clientId: '' }));
+    expect(badUrl.issues?.map((i) => i.path).sort()).toEqual(['auth.clientId', 'auth.tokenUrl']);
+    const unknownField = await callError('profiles.save', { ...oauthProfile(), auth: { ...oauthProfile().auth, password: 'x' } } as never);
+    expect(unknownField.code).toBe('BAD_REQUEST');
+    expect((await call('profiles.list', {})).profiles.length).toBe(before);
+  });
+
+  it('reaches the JWT-protected participant with an obtained token, caching it across requests', async () => {
+    const p = await call('profiles.save', oauthProfile());
+    await call('profiles.select', { id: p.id });
+    idp.requests.length = 0;
+    const snap = await call('dashboard.snapshot', {});
+    expect(snap.participantId).toBe(sim.participantId);
+    await call('dashboard.snapshot', {});
+    expect(idp.requests).toEqual([expect.objectContaining({ clientId: 'console', clientAuth: 'post', audience: AUDIENCE, outcome: 'issued' })]);
+
+    // Without a token the same participant refuses: the token really is what lets the console in.
+    const res = await fetch(`${sim.url}/v2/authenticated-user`);
+    expect(res.status).toBe(401);
+    await call('profiles.delete', { id: p.id });
+  });
+
+  it('tests the connection: token and expiry, API version, authenticated user, rights', async () => {
+    const p = await call('profiles.save', oauthProfile({ clientAuthMethod: 'client_secret_basic' }));
+    idp.requests.length = 0;
+    const before = Date.now();
+    const t = await call('profiles.test', { id: p.id });
+    expect(t.ok).toBe(true);
+    expect(idp.requests).toEqual([expect.objectContaining({ clientAuth: 'basic' })]);
+    expect(t.token).toMatchObject({ status: 'ok', source: 'oauth2-client-credentials' });
+    if (t.token.status !== 'ok') throw new Error('unreachable');
+    expect(Date.parse(t.token.expiresAt ?? '')).toBeGreaterThanOrEqual(before + 3_590_000);
+    expect(t.ledger).toMatchObject({ status: 'ok', apiVersion: expect.stringMatching(/^3\./) });
+    expect(t.user).toEqual({ status: 'ok', userId: USER, primaryParty: party, isDeactivated: false, identityProviderId: '' });
+    expect(t.rights).toEqual({
+      status: 'ok',
+      rights: expect.arrayContaining([
+        { kind: 'CanActAs', party },
+        { kind: 'CanReadAs', party },
+        { kind: 'ParticipantAdmin' },
+      ]),
+    });
+    expect(JSON.stringify(t)).not.toContain(idp.issued.at(-1));
+    await call('profiles.delete', { id: p.id });
+  });
+
+  it('reports a refused client secret as a failed token step (AUTH_FAILED, invalid_client) and skips the rest', async () => {
+    const p = await call('profiles.save', oauthProfile({ clientSecret: 'not-the-secret' }));
+    const t = await call('profiles.test', { id: p.id });
+    expect(t).toMatchObject({
+      ok: false,
+      token: { status: 'failed', error: { code: 'AUTH_FAILED', canton: { code: 'invalid_client', httpStatus: 401 } } },
+      ledger: { status: 'skipped' },
+      user: { status: 'skipped' },
+      rights: { status: 'skipped' },
+    });
+    await call('profiles.select', { id: p.id });
+    expect(await callError('dashboard.snapshot', {})).toMatchObject({ code: 'AUTH_FAILED' });
+    // Fixing only the secret (config kept) makes it work: the cached provider is dropped on save.
+    await call('profiles.save', { id: p.id, name: p.name, ledgerApiUrl: sim.url, auth: { ...oauthProfile().auth } });
+    expect((await call('profiles.test', { id: p.id })).ok).toBe(true);
+    await call('profiles.delete', { id: p.id });
+  });
+
+  it('after a 401 from the participant obtains a new token and retries once', async () => {
+    const p = await call('profiles.save', oauthProfile());
+    await call('profiles.select', { id: p.id });
+    // The endpoint first hands out a token the participant cannot verify (as after a key rotation).
+    const forged = signHs256({ sub: USER, aud: AUDIENCE, exp: Math.floor(Date.now() / 1000) + 3600 }, 'some-other-key');
+    idp.failNext({ kind: 'status', status: 200, body: { access_token: forged, token_type: 'Bearer', expires_in: 3600 } });
+    idp.requests.length = 0;
+    const snap = await call('dashboard.snapshot', {});
+    expect(snap.participantId).toBe(sim.participantId);
+    expect(idp.requests).toHaveLength(2);
+    await call('profiles.delete', { id: p.id });
+  });
+
+  it('opens the participant WebSocket with the obtained token (daml.ws.auth subprotocol)', async () => {
+    const p = await call('profiles.save', oauthProfile());
+    await call('profiles.select', { id: p.id });
+    const events: SubscriptionEvent<'updates.stream'>[] = [];
+    const sub = app.router.subscribe('updates.stream', { streamId: 'oauth-stream-1', filter: { includeTopology: true }, beginExclusive: null, backlog: 0 }, (e) =>
+      events.push(e as SubscriptionEvent<'updates.stream'>),
+    );
+    if (!sub.ok) throw new Error(sub.error.message);
+    try {
+      await expect.poll(() => events.find((e) => e.type === 'state' && e.state === 'live') ?? events.find((e) => e.type === 'error'), { timeout: 10_000 }).toMatchObject({
+        type: 'state',
+        state: 'live',
+      });
+    } finally {
+      sub.unsubscribe();
+      await call('profiles.delete', { id: p.id });
+    }
+  });
+
+  it('switching modes deletes the secret the new mode does not use', async () => {
+    const p = await call('profiles.save', oauthProfile());
+    const kept = await call('profiles.save', { id: p.id, name: 'Renamed', ledgerApiUrl: sim.url });
+    expect(kept.auth).toMatchObject({ mode: 'oauth2-client-credentials', hasClientSecret: true });
+    const toStatic = await call('profiles.save', { id: p.id, name: 'Renamed', ledgerApiUrl: sim.url, auth: { mode: 'static', token: adminToken() } });
+    expect(toStatic.auth).toEqual({ mode: 'static', hasToken: true });
+    expect(keychain(`profile:${p.id}:oauth2-client-secret`)).toBeNull();
+    expect(keychain(`profile:${p.id}:bearer-token`)).not.toBeNull();
+    expect((await call('profiles.test', { id: p.id })).user).toMatchObject({ status: 'ok', userId: 'participant_admin' });
+    const toNone = await call('profiles.save', { id: p.id, name: 'Renamed', ledgerApiUrl: sim.url, auth: { mode: 'none' } });
+    expect(toNone.auth).toEqual({ mode: 'none' });
+    expect(keychain(`profile:${p.id}:bearer-token`)).toBeNull();
+    const t = await call('profiles.test', { id: p.id });
+    expect(t).toMatchObject({ ok: false, token: { status: 'ok', source: 'none', expiresAt: null } });
+    expect(t.ledger.status === 'ok' ? t.user : t.ledger).toMatchObject({ status: 'failed', error: { canton: { httpStatus: 401 } } });
+    await call('profiles.delete', { id: p.id });
+  });
+});
+
+describe('migration of existing profiles', () => {
+  it('turns token profiles into `static` and the others into `none`, keeping the stored token', async () => {
+    const old = mkdtempSync(path.join(os.tmpdir(), 'profiles-migrate-'));
+    try {
+      // A database as the previous release left it (schema version 2).
+      const raw = new Database(path.join(old, 'console.sqlite'));
+      raw.exec(`CREATE TABLE profiles (id TEXT PRIMARY KEY, name TEXT NOT NULL, ledger_api_url TEXT NOT NULL, validator_api_url TEXT,
+                  has_token INTEGER NOT NULL DEFAULT 0, created_at TEXT NOT NULL);
+                CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                INSERT INTO profiles VALUES ('with-token', 'With', 'http://a.example', NULL, 1, '2025-01-01');
+                INSERT INTO profiles VALUES ('without', 'Without', 'http://b.example', NULL, 0, '2025-01-02');`);
+      raw.pragma('user_version = 2');
+      raw.close();
+      const id = 'with-token';
+      accounts.push(`profile:${id}:bearer-token`);
+      new Entry(SERVICE, `profile:${id}:bearer-token`).setPassword('legacy-token');
+      const db = openAppDb(old);
+      try {
+        const profiles = new ProfileService(db, new KeychainSecretStore(SERVICE), null);
+        expect(profiles.list().map((p) => [p.id, p.auth])).toEqual([
+          ['with-token', { mode: 'static', hasToken: true }],
+          ['without', { mode: 'none' }],
+        ]);
+        expect(await profiles.token(id)).toBe('legacy-token');
+        expect(await profiles.token('without')).toBeNull();
+      } finally {
+        db.close();
+      }
+    } finally {
+      rmSync(old, { recursive: true, force: true });
+    }
+  });
+});
