@@ -10,6 +10,7 @@ import { AllocatePartyRequestSchema, UpdatePartyDetailsRequestSchema } from '../
 import { CantonError, partyNotKnown } from '../errors.js';
 import { grantActAs } from './users.js';
 import { body, decodeToken, encodeToken } from './common.js';
+import { checkResourceVersion, concurrentPartyUpdate, mergeAnnotations, nextResourceVersion } from './metadata-update.js';
 
 type S = v3_5.components['schemas'];
 
@@ -42,7 +43,10 @@ export function registerPartyRoutes(router: Router, sim: SimContext, writer: Led
     const filter = ctx.query.get('filter-party') ?? '';
     const token = ctx.query.get('pageToken');
     const after = token ? decodeToken(token, (v): v is { p: string } => typeof v === 'object' && v !== null && typeof (v as { p: unknown }).p === 'string').p : '';
-    const all = sim.store.parties().filter((p) => p.party > after && (filter === '' || p.party.includes(filter)));
+    // an IdentityProviderAdmin sees only the parties of its own identity provider (authz.ts sets the scope)
+    const all = sim.store
+      .parties()
+      .filter((p) => p.party > after && (filter === '' || p.party.includes(filter)) && (ctx.idpScope === undefined || p.idp === ctx.idpScope));
     const pageRows = all.slice(0, size);
     const last = pageRows.at(-1);
     const res: S['ListKnownPartiesResponse'] = {
@@ -68,17 +72,15 @@ export function registerPartyUpdateRoute(router: Router, sim: SimContext): void 
       throw new CantonError('INVALID_ARGUMENT', `partyDetails.party '${req.partyDetails.party}' does not match the path '${party}'`);
     const p = sim.store.party(party);
     if (!p) throw partyNotKnown(party);
-    let metadata = p.metadata;
+    const currentVersion = p.metadata.resourceVersion ?? '0';
+    let annotations = p.metadata.annotations ?? {};
     for (const path of req.updateMask.paths ?? []) {
-      if (['local_metadata', 'localMetadata', 'local_metadata.annotations', 'localMetadata.annotations'].includes(path)) {
-        const given = req.partyDetails.localMetadata;
-        if (given?.resourceVersion && given.resourceVersion !== (p.metadata.resourceVersion ?? '0'))
-          throw new CantonError('INVALID_ARGUMENT', `Concurrent update: resourceVersion ${given.resourceVersion} is stale`, {
-            context: { party },
-          });
-        metadata = { resourceVersion: String(Number(p.metadata.resourceVersion ?? '0') + 1), annotations: given?.annotations ?? {} };
-      } else throw new CantonError('INVALID_FIELD', `Invalid field update_mask: unknown path '${path}'`, { context: { field: 'updateMask' } });
+      if (['local_metadata', 'localMetadata', 'local_metadata.annotations', 'localMetadata.annotations'].includes(path))
+        annotations = mergeAnnotations(annotations, req.partyDetails.localMetadata?.annotations);
+      else throw new CantonError('INVALID_FIELD', `Invalid field update_mask: unknown path '${path}'`, { context: { field: 'updateMask' } });
     }
+    checkResourceVersion(req.partyDetails.localMetadata?.resourceVersion, currentVersion, (given, current) => concurrentPartyUpdate(party, given, current));
+    const metadata = { resourceVersion: nextResourceVersion(currentVersion), annotations };
     sim.store.updatePartyMetadata(party, metadata);
     const res: S['UpdatePartyDetailsResponse'] = { partyDetails: partyDetails({ ...p, metadata }) };
     return ok(res);

@@ -12,6 +12,7 @@ import { ok } from '../router.js';
 import { CreateUserRequestSchema, UpdateUserRequestSchema, UserRightsRequestSchema } from '../schemas.js';
 import type { RightInput } from '../schemas.js';
 import { body, decodeToken, encodeToken } from './common.js';
+import { checkResourceVersion, concurrentUserUpdate, mergeAnnotations, nextResourceVersion } from './metadata-update.js';
 
 type S = v3_5.components['schemas'];
 
@@ -81,6 +82,8 @@ export function registerUserRoutes(router: Router, sim: SimContext): void {
     const stored = sim.store.userList<StoredUser>();
     const all = (stored.some((u) => u.user.id === DEFAULT_USER) ? stored : [builtinAdmin(), ...stored])
       .map((u) => u.user)
+      // an IdentityProviderAdmin sees only the users of its own identity provider (authz.ts sets the scope)
+      .filter((u) => ctx.idpScope === undefined || (u.identityProviderId ?? '') === ctx.idpScope)
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       .filter((u) => u.id > after);
     const pageUsers = all.slice(0, size);
@@ -128,16 +131,20 @@ export function registerUserRoutes(router: Router, sim: SimContext): void {
     const u = loadUser(sim, id);
     if (!u) throw userNotFound(id);
     if (req.user.id !== id) throw new CantonError('INVALID_ARGUMENT', `user.id '${req.user.id}' does not match the path '${id}'`);
+    const currentVersion = u.user.metadata?.resourceVersion ?? '0';
     const next: S['User'] = { ...u.user };
+    let annotations = u.user.metadata?.annotations ?? {};
     for (const p of req.updateMask.paths ?? []) {
       if (p === 'primary_party' || p === 'primaryParty') {
         if (req.user.primaryParty) next.primaryParty = req.user.primaryParty;
         else delete next.primaryParty;
       } else if (p === 'is_deactivated' || p === 'isDeactivated') next.isDeactivated = req.user.isDeactivated ?? false;
-      else if (p === 'metadata' || p === 'metadata.annotations')
-        next.metadata = { resourceVersion: String(Number(u.user.metadata?.resourceVersion ?? '0') + 1), annotations: req.user.metadata?.annotations ?? {} };
+      else if (p === 'metadata' || p === 'metadata.annotations') annotations = mergeAnnotations(annotations, req.user.metadata?.annotations);
       else throw new CantonError('INVALID_FIELD', `Invalid field update_mask: unknown path '${p}'`, { context: { field: 'updateMask' } });
     }
+    // checked after the request is known to be well-formed, as Canton validates before it touches the store
+    checkResourceVersion(req.user.metadata?.resourceVersion, currentVersion, (given, current) => concurrentUserUpdate(id, given, current));
+    next.metadata = { resourceVersion: nextResourceVersion(currentVersion), annotations };
     sim.store.userPut(id, { user: next, rights: u.rights } satisfies StoredUser);
     const res: S['UpdateUserResponse'] = { user: next };
     return ok(res);
