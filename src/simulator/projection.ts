@@ -48,7 +48,7 @@ export function createdEvent(
   if (match.views.length > 0) {
     const t = registry.templateOf(node.packageName, node.qualifiedName);
     ev.interfaceViews = match.views.map((iid) => {
-      const impl = t?.def.implements.find((i) => `${t.pkg.id}:${i.interface}` === iid);
+      const impl = t ? registry.implementation(t, iid) : undefined;
       if (!t || !impl)
         return { interfaceId: iid, viewStatus: { code: 5, message: `Template does not implement ${iid}` } };
       return {

@@ -200,7 +200,7 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
     // through an interface, the choice sees the interface view of the contract
     let subject = c.args;
     if (viaInterface) {
-      const impl = c.template.def.implements.find((i) => `${c.template.pkg.id}:${i.interface}` === viaInterface.interfaceId);
+      const impl = env.registry.implementation(c.template, viaInterface.interfaceId);
       if (!impl)
         throw new CantonError(
           'DAML_INTERPRETATION_ERROR',

@@ -53,6 +53,10 @@ export function encodeValue(packageId: string, type: FieldType, value: LfValue):
       }
       return v({ oneofKind: 'optional', optional: { value: encodeValue(packageId, type.elem, value) } });
     }
+    case 'TextMap': {
+      const entries = Object.entries((value ?? {}) as { [k: string]: LfValue }).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      return v({ oneofKind: 'textMap', textMap: { entries: entries.map(([key, x]) => ({ key, value: encodeValue(packageId, type.elem, x) })) } });
+    }
     case 'Record':
       return encodeRecord(packageId, type.name, type.fields, value);
   }

@@ -70,6 +70,12 @@ export function normalizeValue(type: FieldType, v: unknown, path: string): LfVal
         return v.length === 0 ? [] : [normalizeValue(type.elem, v[0], `${path}[0]`)];
       }
       return normalizeValue(type.elem, v, path);
+    case 'TextMap': {
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) bad(path, `expected a TextMap (JSON object), got ${describe(v)}`);
+      const out: { [k: string]: LfValue } = {};
+      for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = normalizeValue(type.elem, x, `${path}.${k}`);
+      return out;
+    }
     case 'Record':
       return normalizeRecord(type.fields, v, path);
   }

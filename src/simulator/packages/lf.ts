@@ -24,8 +24,18 @@ function splitQn(qn: string): { module: string; name: string } {
   return { module: qn.slice(0, i), name: qn.slice(i + 1) };
 }
 
+/** Resolves an `InterfaceImpl.interface` reference (`Module:Entity` or `#package-name:Module:Entity`) for the archive. */
+export type InterfaceRefResolver = (ref: string) => string;
+
+const selfOnly: InterfaceRefResolver = (ref) => {
+  if (ref.startsWith('#')) throw new Error(`built-in package: cannot resolve interface ${ref} without the registry`);
+  return ref;
+};
+
 class Describer {
   private readonly modules = new Map<string, ModuleDescription>();
+
+  constructor(private readonly resolveInterface: InterfaceRefResolver) {}
 
   module(name: string): ModuleDescription {
     let m = this.modules.get(name);
@@ -70,6 +80,8 @@ class Describer {
         return prim('List', this.type(t.elem));
       case 'Optional':
         return prim('Optional', this.type(t.elem));
+      case 'TextMap':
+        return prim('TextMap', this.type(t.elem));
       case 'Record':
         return this.record(t.name, this.fields(t.fields));
     }
@@ -109,7 +121,7 @@ class Describer {
           { name: 'Archive', consuming: true, argType: archiveArg, returnType: prim('Unit') },
           ...t.choices.map((c) => this.choice(c)),
         ],
-        implements: t.implements.map((i) => i.interface),
+        implements: t.implements.map((i) => this.resolveInterface(i.interface)),
       });
     }
     return { name: def.name, version: def.version, modules: [...this.modules.values()].sort((a, b) => (a.name < b.name ? -1 : 1)) };
@@ -117,12 +129,12 @@ class Describer {
 }
 
 /** The Daml-LF 2 description of a built-in package. */
-export function describePackage(def: PackageDef): PackageDescription {
-  return new Describer().describe(def);
+export function describePackage(def: PackageDef, resolveInterface: InterfaceRefResolver = selfOnly): PackageDescription {
+  return new Describer(resolveInterface).describe(def);
 }
 
 /** The built-in package as an LF archive: `{ packageId, bytes }` (bytes = the `.dalf`). */
-export function archiveOf(def: PackageDef): { packageId: string; bytes: Uint8Array } {
-  const a = encodeArchive(describePackage(def));
+export function archiveOf(def: PackageDef, resolveInterface: InterfaceRefResolver = selfOnly): { packageId: string; bytes: Uint8Array } {
+  const a = encodeArchive(describePackage(def, resolveInterface));
   return { packageId: a.packageId, bytes: a.bytes };
 }

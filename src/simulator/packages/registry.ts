@@ -13,7 +13,8 @@ import type { PackageStore, StoredPackage, VettingBounds } from '../store/packag
 import { demoPackage } from './demo.js';
 import { amuletPackage } from '../wallet/package.js';
 import { archiveOf } from './lf.js';
-import type { ChoiceDef, InterfaceDef, PackageDef, TemplateDef } from './types.js';
+import { tokenStandardPackages } from './token-standard.js';
+import type { ChoiceDef, InterfaceDef, InterfaceImpl, PackageDef, TemplateDef } from './types.js';
 import { toFieldDefs, uploadedBehaviour, type UploadedTemplateBehaviour } from './uploaded.js';
 
 export interface ResolvedPackage {
@@ -88,9 +89,15 @@ export class PackageRegistry {
   private vettingState: Map<string, Map<string, VettingBounds>> | undefined;
   private serials = new Map<string, number>();
 
-  constructor(defs: PackageDef[] = [demoPackage, amuletPackage]) {
+  /**
+   * Built-in packages in dependency order: a template may implement an interface of a package listed before its own
+   * (`#package-name:Module:Entity`), e.g. the token-standard APIs implemented by `splice-amulet`.
+   */
+  constructor(defs: PackageDef[] = [demoPackage, ...tokenStandardPackages, amuletPackage]) {
+    const idByName = new Map<string, string>();
     this.builtins = defs.map((def) => {
-      const a = archiveOf(def);
+      const a = archiveOf(def, (ref) => this.resolveInterfaceRef(ref, idByName));
+      idByName.set(def.name, a.packageId);
       return { id: a.packageId, def, archive: a.bytes, summary: readDalf(a.bytes), uploaded: false };
     });
     for (const pkg of this.builtins) {
@@ -109,11 +116,33 @@ export class PackageRegistry {
           qualifiedName: qn,
           templateId: `${pkg.id}:${qn}`,
           key: `${pkg.def.name}:${qn}`,
-          implementedInterfaces: t.implements.map((impl) => `${pkg.id}:${impl.interface}`),
+          implementedInterfaces: t.implements.map((impl) => this.interfaceIdOf(pkg, impl)),
         };
         this.templates.set(rt.key, rt);
       }
     }
+  }
+
+  /** `pkgId:Module:Entity` of an `InterfaceImpl.interface` reference, given the ids of the packages defined so far. */
+  private resolveInterfaceRef(ref: string, idByName: Map<string, string>): string {
+    if (!ref.startsWith('#')) return ref;
+    const [name, mod, ent] = ref.slice(1).split(':');
+    const id = name ? idByName.get(name) : undefined;
+    if (!id || !mod || !ent) throw new Error(`built-in package: interface ${ref} is not defined by an earlier built-in package`);
+    return `${id}:${mod}:${ent}`;
+  }
+
+  /** The interface id (package-id form) an implementation refers to. */
+  private interfaceIdOf(pkg: ResolvedPackage, impl: InterfaceImpl): string {
+    if (!impl.interface.startsWith('#')) return `${pkg.id}:${impl.interface}`;
+    const i = this.findInterface(impl.interface);
+    if (!i) throw new Error(`built-in package ${pkg.def.name}: unknown interface ${impl.interface}`);
+    return i.interfaceId;
+  }
+
+  /** The template's implementation of interface `interfaceId` (package-id form), if it implements it. */
+  implementation(t: ResolvedTemplate, interfaceId: string): InterfaceImpl | undefined {
+    return t.def.implements.find((impl) => this.interfaceIdOf(t.pkg, impl) === interfaceId);
   }
 
   /** Built-in packages first, then uploaded ones in upload order. */

@@ -17,6 +17,7 @@ export type FieldType =
   | { kind: 'ContractId'; template?: string }
   | { kind: 'List'; elem: FieldType }
   | { kind: 'Optional'; elem: FieldType }
+  | { kind: 'TextMap'; elem: FieldType }
   | { kind: 'Record'; name: string; fields: FieldDef[] };
 
 export interface FieldDef {
@@ -57,7 +58,10 @@ export interface ChoiceDef {
 }
 
 export interface InterfaceImpl {
-  /** `Module:Entity` of an interface in the same package. */
+  /**
+   * The implemented interface: `Module:Entity` of an interface in the same package, or `#package-name:Module:Entity` of
+   * an interface in another built-in package (defined earlier in the registry, e.g. the token-standard APIs).
+   */
   interface: string;
   view: (contract: LfRecord) => LfRecord;
 }

@@ -13,6 +13,7 @@ import {
   AMULET_PACKAGE_NAME, amuletFields, cid, cids, consumeInputs, effectiveAmount, fmt, int, newAmulet, num, numeric, offerFields, parties, party, roundOf, text, time, unlock,
 } from './coin.js';
 import { externalPartyTemplates } from './templates-external.js';
+import { amuletHolding, lockedAmuletHolding } from './token-views.js';
 
 export { AMULET_PACKAGE_NAME, effectiveAmount, fmt, MAX_TRANSFER_INPUTS, num } from './coin.js';
 
@@ -24,7 +25,7 @@ const Amulet: TemplateDef = {
   observers: [],
   ensureDescription: 'initialAmount > 0',
   ensure: (a) => (num(a.initialAmount) <= 0n ? 'amulet amount must be positive' : undefined),
-  implements: [],
+  implements: [amuletHolding],
   choices: [],
 };
 
@@ -36,7 +37,7 @@ const LockedAmulet: TemplateDef = {
   observers: ['lockHolders'],
   ensureDescription: 'initialAmount > 0',
   ensure: (a) => (num(a.initialAmount) <= 0n ? 'locked amount must be positive' : undefined),
-  implements: [],
+  implements: [lockedAmuletHolding],
   choices: [],
 };
 

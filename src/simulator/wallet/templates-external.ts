@@ -18,6 +18,7 @@
 import type { LfValue } from '../model.js';
 import type { ChoiceContext, FieldType, TemplateDef } from '../packages/types.js';
 import { cid, cids, effectiveAmount, int, int64, num, numeric, party, text, time } from './coin.js';
+import { externalRulesFactories } from './token-views.js';
 
 const optional = (elem: FieldType): FieldType => ({ kind: 'Optional', elem });
 
@@ -115,7 +116,7 @@ const ExternalPartyAmuletRules: TemplateDef = {
   fields: [{ name: 'dso', type: party }],
   signatories: ['dso'],
   observers: [],
-  implements: [],
+  implements: externalRulesFactories,
   choices: [
     {
       name: 'ExternalPartyAmuletRules_CreateTransferCommand',

@@ -1,0 +1,76 @@
+/**
+ * Built-in stand-ins for the Splice token-standard API packages (CIP-0056), named after the identifiers of
+ * `@canton-network/core-token-standard` (the official codegen): `HOLDING_INTERFACE_ID`, `TRANSFER_FACTORY_INTERFACE_ID`,
+ * `ALLOCATION_FACTORY_INTERFACE_ID` are `#<package-name>:<module>:<entity>`, and each becomes a built-in package with that
+ * name holding that interface with its view type, so token-standard clients filter and decode with the real ids.
+ * Templates of other built-in packages implement them (`InterfaceImpl.interface` = the `#name:…` id).
+ *
+ * Package ids are the SHA-256 of the simulator's archives (as for every package it serves), not the ids of the
+ * published DARs; clients that address interfaces by package name (as the library's constants do) are unaffected.
+ * Interface choices are not modelled: wallets act through the Splice wallet endpoints.
+ */
+import { ALLOCATION_FACTORY_INTERFACE_ID, HOLDING_INTERFACE_ID, TRANSFER_FACTORY_INTERFACE_ID } from '@canton-network/core-token-standard';
+import type { FieldDef, FieldType, InterfaceDef, PackageDef } from './types.js';
+
+const party: FieldType = { kind: 'Party' };
+const text: FieldType = { kind: 'Text' };
+
+/** `Splice.Api.Token.MetadataV1:Metadata` — `values: TextMap Text`. */
+const metadata: FieldType = { kind: 'Record', name: 'Splice.Api.Token.MetadataV1:Metadata', fields: [{ name: 'values', type: { kind: 'TextMap', elem: text } }] };
+
+const instrumentId: FieldType = {
+  kind: 'Record',
+  name: 'Splice.Api.Token.HoldingV1:InstrumentId',
+  fields: [
+    { name: 'admin', type: party },
+    { name: 'id', type: text },
+  ],
+};
+
+const lock: FieldType = {
+  kind: 'Record',
+  name: 'Splice.Api.Token.HoldingV1:Lock',
+  fields: [
+    { name: 'holders', type: { kind: 'List', elem: party } },
+    { name: 'expiresAt', type: { kind: 'Optional', elem: { kind: 'Time' } } },
+    { name: 'expiresAfter', type: { kind: 'Optional', elem: { kind: 'Record', name: 'DA.Time.Types:RelTime', fields: [{ name: 'microseconds', type: { kind: 'Int64' } }] } } },
+    { name: 'context', type: { kind: 'Optional', elem: text } },
+  ],
+};
+
+/** Splits a `#package-name:Module:Entity` id of the library. */
+function parseLibraryId(id: string): { packageName: string; module: string; entity: string } {
+  const m = /^#([^:]+):([^:]+):([^:]+)$/.exec(id);
+  if (!m) throw new Error(`token standard: unexpected interface id ${id}`);
+  return { packageName: m[1] as string, module: m[2] as string, entity: m[3] as string };
+}
+
+function interfacePackage(id: string, viewFields: FieldDef[]): PackageDef {
+  const { packageName, module, entity } = parseLibraryId(id);
+  const iface: InterfaceDef = { module, entity, view: { name: `${module}:${entity}View`, fields: viewFields } };
+  return { name: packageName, version: '1.0.0', templates: [], interfaces: [iface] };
+}
+
+const factoryView: FieldDef[] = [
+  { name: 'admin', type: party },
+  { name: 'meta', type: metadata },
+];
+
+export const TOKEN_STANDARD = {
+  holding: HOLDING_INTERFACE_ID,
+  transferFactory: TRANSFER_FACTORY_INTERFACE_ID,
+  allocationFactory: ALLOCATION_FACTORY_INTERFACE_ID,
+} as const;
+
+/** The token-standard interface packages, in dependency order (before the packages implementing them). */
+export const tokenStandardPackages: PackageDef[] = [
+  interfacePackage(HOLDING_INTERFACE_ID, [
+    { name: 'owner', type: party },
+    { name: 'instrumentId', type: instrumentId },
+    { name: 'amount', type: { kind: 'Numeric', scale: 10 } },
+    { name: 'lock', type: { kind: 'Optional', elem: lock } },
+    { name: 'meta', type: metadata },
+  ]),
+  interfacePackage(TRANSFER_FACTORY_INTERFACE_ID, factoryView),
+  interfacePackage(ALLOCATION_FACTORY_INTERFACE_ID, factoryView),
+];
