@@ -18,6 +18,8 @@ import IdentityProviders from './views/IdentityProviders.svelte';
 import Contracts from './views/Contracts.svelte';
 import Commands from './views/Commands.svelte';
 import Packages from './views/Packages.svelte';
+import Wallet from './views/Wallet.svelte';
+import ExternalWallet from './views/ExternalWallet.svelte';
 
 export interface ViewDef {
   /** Route id: `#/<id>`. */
@@ -36,6 +38,8 @@ export const views: readonly ViewDef[] = [
   { id: 'users', label: 'Users', icon: 'users', component: Users },
   { id: 'idps', label: 'Identity providers', icon: 'shield', component: IdentityProviders },
   { id: 'packages', label: 'Packages', icon: 'server', component: Packages },
+  { id: 'wallet', label: 'Wallet', icon: 'wallet', component: Wallet },
+  { id: 'external-wallet', label: 'External wallet', icon: 'wallet', component: ExternalWallet },
   { id: 'keys', label: 'Keys', icon: 'key', component: Keys },
   { id: 'signing', label: 'Signing', icon: 'edit', component: Signing },
   { id: 'offline', label: 'Offline signer', icon: 'copy', component: Offline },
