@@ -28,7 +28,8 @@ export function registerPartyRoutes(router: Router, sim: SimContext, writer: Led
     const p = writer.allocateParty({
       ...(req.partyIdHint !== undefined ? { partyIdHint: req.partyIdHint } : {}),
       ...(req.localMetadata?.annotations ? { annotations: req.localMetadata.annotations } : {}),
-      ...(req.identityProviderId !== undefined ? { identityProviderId: req.identityProviderId } : {}),
+      // as in Canton, an IdentityProviderAdmin that names no provider allocates in its own
+      ...(req.identityProviderId || ctx.idpScope ? { identityProviderId: req.identityProviderId || (ctx.idpScope ?? '') } : {}),
       ...(req.synchronizerId !== undefined ? { synchronizerId: req.synchronizerId } : {}),
     });
     if (req.userId) grantActAs(sim, req.userId, p.party);

@@ -104,7 +104,8 @@ export function registerUserRoutes(router: Router, sim: SimContext): void {
       ...(req.user.primaryParty ? { primaryParty: req.user.primaryParty } : {}),
       isDeactivated: req.user.isDeactivated ?? false,
       metadata: { resourceVersion: '0', annotations: req.user.metadata?.annotations ?? {} },
-      identityProviderId: req.user.identityProviderId ?? '',
+      // as in Canton, an IdentityProviderAdmin that names no provider creates the user in its own
+      identityProviderId: req.user.identityProviderId || (ctx.idpScope ?? ''),
     };
     sim.store.userPut(id, { user, rights } satisfies StoredUser);
     const res: S['CreateUserResponse'] = { user };
