@@ -19,7 +19,16 @@ import {
   type WebContents,
 } from 'electron';
 import { startConsoleApp, type ConsoleApp } from '../src/app/console-app.js';
-import { ClientMessageSchema, ELECTRON_EVENT, ELECTRON_INVOKE, ELECTRON_SUBSCRIBE, ELECTRON_UNSUBSCRIBE } from '../src/ipc/wire.js';
+import {
+  ClientMessageSchema,
+  ELECTRON_CANCEL,
+  ELECTRON_EVENT,
+  ELECTRON_INVOKE,
+  ELECTRON_SUBSCRIBE,
+  ELECTRON_UNSUBSCRIBE,
+  ElectronCancelSchema,
+  RequestIdSchema,
+} from '../src/ipc/wire.js';
 import type { IpcError } from '../src/ipc/errors.js';
 import {
   APP_ENTRY_URL,
@@ -127,12 +136,32 @@ function sendEvent(contents: WebContents, message: { id: number; event: unknown 
   if (!contents.isDestroyed()) contents.send(ELECTRON_EVENT, message);
 }
 
+/** Cancellable calls in flight, by `<webContents id>:<request id>` (ids are per renderer). */
+const callsInFlight = new Map<string, AbortController>();
+
 function registerIpc(appInstance: ConsoleApp): void {
   const { router } = appInstance;
 
-  ipcMain.handle(ELECTRON_INVOKE, (event, channel: unknown, payload: unknown) =>
-    guardedInvoke(router, event.senderFrame, channel, payload),
-  );
+  ipcMain.handle(ELECTRON_INVOKE, async (event, channel: unknown, payload: unknown, requestId?: unknown) => {
+    if (requestId === undefined) return guardedInvoke(router, event.senderFrame, channel, payload);
+    const parsed = RequestIdSchema.safeParse(requestId);
+    if (!parsed.success) return { ok: false, error: { code: 'BAD_REQUEST', message: 'Malformed request id' } };
+    const key = `${event.sender.id}:${parsed.data}`;
+    if (callsInFlight.has(key)) return { ok: false, error: { code: 'CONFLICT', message: `Request id ${parsed.data} is in use` } };
+    const controller = new AbortController();
+    callsInFlight.set(key, controller);
+    try {
+      return await guardedInvoke({ invoke: (c, p) => router.invoke(c, p, controller.signal) }, event.senderFrame, channel, payload);
+    } finally {
+      callsInFlight.delete(key);
+    }
+  });
+
+  ipcMain.on(ELECTRON_CANCEL, (event: IpcMainEvent, message: unknown) => {
+    const parsed = ElectronCancelSchema.safeParse(message);
+    if (!parsed.success || !isTrustedSender(event.senderFrame, APP_ORIGIN)) return;
+    callsInFlight.get(`${event.sender.id}:${parsed.data.requestId}`)?.abort();
+  });
 
   ipcMain.on(ELECTRON_SUBSCRIBE, (event: IpcMainEvent, message: unknown) => {
     const parsed = ClientMessageSchema.safeParse(message);

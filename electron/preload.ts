@@ -1,6 +1,6 @@
 /**
  * Sandboxed preload: exposes exactly one object, `window.consoleApi`, implementing the contract's
- * Transport (invoke + subscribe). Only plain functions and cloned values cross the bridge: no
+ * Transport (invoke + cancel + subscribe). Only plain functions and cloned values cross the bridge: no
  * ipcRenderer, no event objects, no Node APIs. Bundled into a single CommonJS file whose only
  * require is 'electron' (a sandboxed preload can load nothing else).
  */
@@ -18,6 +18,7 @@ const ELECTRON_INVOKE = 'console:invoke';
 const ELECTRON_SUBSCRIBE = 'console:subscribe';
 const ELECTRON_UNSUBSCRIBE = 'console:unsubscribe';
 const ELECTRON_EVENT = 'console:event';
+const ELECTRON_CANCEL = 'console:cancel';
 
 interface Subscriber {
   onEvent: (event: unknown) => void;
@@ -55,14 +56,20 @@ ipcRenderer.on(ELECTRON_EVENT, (_event, message: unknown) => {
 });
 
 const api: ConsoleApi = {
-  async invoke(channel: string, payload: unknown): Promise<Result<unknown>> {
+  async invoke(channel: string, payload: unknown, requestId?: string): Promise<Result<unknown>> {
     try {
-      return (await ipcRenderer.invoke(ELECTRON_INVOKE, channel, payload)) as Result<unknown>;
+      // Only a cancellable call carries its id, so main can tell the two apart.
+      const args = requestId === undefined ? [channel, payload] : [channel, payload, requestId];
+      return (await ipcRenderer.invoke(ELECTRON_INVOKE, ...args)) as Result<unknown>;
     } catch (err) {
       // Only a message string crosses back: never an Error object from the IPC layer.
       const message = err instanceof Error ? err.message : String(err);
       return { ok: false, error: { code: 'INTERNAL', message: message || 'IPC call failed' } };
     }
+  },
+
+  cancel(requestId: string) {
+    ipcRenderer.send(ELECTRON_CANCEL, { requestId });
   },
 
   subscribe(channel: string, params: unknown, onEvent: (event: unknown) => void, onError: (error: IpcError) => void) {

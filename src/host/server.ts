@@ -93,6 +93,8 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
 
   function attach(ws: WebSocket) {
     const subs = new Map<number, () => void>();
+    /** Calls in flight by frame id, so a `cancel` frame (or the socket closing) can abort them. */
+    const calls = new Map<number, AbortController>();
     const send = (msg: ServerMessage) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(msg));
     };
@@ -115,8 +117,21 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
       }
       const msg = parsed.data;
       switch (msg.type) {
-        case 'invoke':
-          void opts.router.invoke(msg.channel, msg.payload).then((result) => send({ type: 'result', id: msg.id, result }));
+        case 'invoke': {
+          if (calls.has(msg.id)) {
+            send({ type: 'result', id: msg.id, result: { ok: false, error: { code: 'CONFLICT', message: `Call id ${msg.id} is in use` } } });
+            break;
+          }
+          const controller = new AbortController();
+          calls.set(msg.id, controller);
+          void opts.router.invoke(msg.channel, msg.payload, controller.signal).then((result) => {
+            calls.delete(msg.id);
+            send({ type: 'result', id: msg.id, result });
+          });
+          break;
+        }
+        case 'cancel':
+          calls.get(msg.id)?.abort();
           break;
         case 'subscribe': {
           if (subs.has(msg.id)) {
@@ -137,6 +152,9 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
     ws.on('close', () => {
       for (const un of subs.values()) un();
       subs.clear();
+      // Nobody is left to read the answers: stop the participant requests behind them.
+      for (const c of calls.values()) c.abort();
+      calls.clear();
     });
   }
 

@@ -17,7 +17,13 @@ import {
 import type { IpcError } from './errors.js';
 
 export interface Transport {
-  invoke(channel: string, payload: unknown): Promise<Result<unknown>>;
+  /** With a `requestId` (wire.ts `RequestIdSchema`) the call can be aborted by `cancel(requestId)`. */
+  invoke(channel: string, payload: unknown, requestId?: string): Promise<Result<unknown>>;
+  /**
+   * Aborts the main-process side of the call started with this id (its handler's AbortSignal fires,
+   * which aborts the participant HTTP requests). Unknown or finished ids are ignored.
+   */
+  cancel(requestId: string): void;
   subscribe(
     channel: string,
     params: unknown,
@@ -34,17 +40,50 @@ export class IpcCallError extends Error {
   }
 }
 
+export interface CallOptions {
+  /** Aborting it cancels the call in the main process too and rejects with code `CANCELLED` at once. */
+  signal?: AbortSignal;
+}
+
+export function cancelledError(channel: string): IpcError {
+  return { code: 'CANCELLED', message: `${channel} was cancelled` };
+}
+
 export class ConsoleClient {
+  private nextRequest = 0;
+  /** Request ids must not collide with those of an earlier document in the same window (reload). */
+  private readonly requestPrefix = Math.random().toString(36).slice(2, 10);
+
   constructor(private readonly transport: Transport) {}
 
-  async call<C extends ChannelName>(channel: C, request: Request<C>): Promise<Response<C>> {
-    const result = await this.transport.invoke(channel, request);
+  async call<C extends ChannelName>(channel: C, request: Request<C>, options: CallOptions = {}): Promise<Response<C>> {
+    const result = await this.invoke(channel, request, options.signal);
     if (!result.ok) throw new IpcCallError(result.error);
     const parsed = channels[channel].response.safeParse(result.value);
     if (!parsed.success) {
       throw new IpcCallError({ code: 'INTERNAL', message: `Malformed response on ${channel}` });
     }
     return parsed.data as Response<C>;
+  }
+
+  private async invoke(channel: ChannelName, request: unknown, signal: AbortSignal | undefined): Promise<Result<unknown>> {
+    if (!signal) return this.transport.invoke(channel, request);
+    if (signal.aborted) return { ok: false, error: cancelledError(channel) };
+    const requestId = `${this.requestPrefix}-${++this.nextRequest}`;
+    let onAbort = () => {};
+    // The view stops waiting at once; the main process aborts its work when the cancel arrives.
+    const aborted = new Promise<Result<unknown>>((resolve) => {
+      onAbort = () => {
+        this.transport.cancel(requestId);
+        resolve({ ok: false, error: cancelledError(channel) });
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([this.transport.invoke(channel, request, requestId), aborted]);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
   }
 
   subscribe<S extends SubscriptionName>(

@@ -19,7 +19,12 @@ import {
 } from './contract.js';
 import { ConsoleError, toIpcError, zodIssues, type IpcError } from './errors.js';
 
-export type Handlers = { [C in ChannelName]: (request: ParsedRequest<C>) => Promise<Response<C>> };
+/** What a handler gets besides its request: `signal` fires when the caller cancels the call. */
+export interface CallContext {
+  signal: AbortSignal;
+}
+
+export type Handlers = { [C in ChannelName]: (request: ParsedRequest<C>, context: CallContext) => Promise<Response<C>> };
 
 /** A subscription handler pushes events through `emit` and returns its cleanup. */
 export type SubscriptionHandlers = {
@@ -30,7 +35,8 @@ export type SubscriptionHandlers = {
 };
 
 export interface Router {
-  invoke(channel: unknown, payload: unknown): Promise<Result<unknown>>;
+  /** `signal` comes from the transport's cancel message; once it fires the answer is `CANCELLED`. */
+  invoke(channel: unknown, payload: unknown, signal?: AbortSignal): Promise<Result<unknown>>;
   /** Returns an unsubscribe function, or an error when the channel or params are invalid. */
   subscribe(
     channel: unknown,
@@ -45,26 +51,56 @@ function badRequest(what: string, error: z.ZodError): IpcError {
   return { code: 'BAD_REQUEST', message: `Invalid ${what}: ${detail}`, issues };
 }
 
+function cancelled(channel: string): Result<unknown> {
+  return { ok: false, error: { code: 'CANCELLED', message: `${channel} was cancelled` } };
+}
+
+/** Settles with `CANCELLED` when the signal fires; never settles otherwise. */
+function whenAborted(signal: AbortSignal, channel: string): { promise: Promise<Result<unknown>>; dispose: () => void } {
+  let dispose = () => {};
+  const promise = new Promise<Result<unknown>>((resolve) => {
+    const onAbort = () => resolve(cancelled(channel));
+    signal.addEventListener('abort', onAbort, { once: true });
+    dispose = () => signal.removeEventListener('abort', onAbort);
+  });
+  return { promise, dispose };
+}
+
 export function createRouter(handlers: Handlers, subscriptionHandlers: SubscriptionHandlers): Router {
+  async function run(channel: ChannelName, request: unknown, signal: AbortSignal): Promise<Result<unknown>> {
+    const spec = channels[channel];
+    try {
+      const handler = handlers[channel] as (r: unknown, c: CallContext) => Promise<unknown>;
+      const value = await handler(request, { signal });
+      // The answer is checked too: whatever leaves the main process is exactly what the contract allows.
+      const checked = spec.response.safeParse(value);
+      if (!checked.success) {
+        return { ok: false, error: new ConsoleError('INTERNAL', `Handler for ${channel} produced an invalid response`).toIpcError() };
+      }
+      return { ok: true, value: checked.data };
+    } catch (err) {
+      // An aborted fetch surfaces as whatever error the service wraps it in; the cause is the cancel.
+      if (signal.aborted) return cancelled(channel);
+      return { ok: false, error: toIpcError(err) };
+    }
+  }
+
   return {
-    async invoke(channel, payload) {
+    async invoke(channel, payload, signal) {
       if (!isChannelName(channel)) {
         return { ok: false, error: { code: 'UNKNOWN_CHANNEL', message: `Unknown channel: ${String(channel).slice(0, 100)}` } };
       }
       const spec = channels[channel];
       const parsed = spec.request.safeParse(payload ?? {});
       if (!parsed.success) return { ok: false, error: badRequest(`request for ${channel}`, parsed.error) };
+      if (!signal) return run(channel, parsed.data, new AbortController().signal);
+      if (signal.aborted) return cancelled(channel);
+      // A handler that does not pass the signal on still lets the caller go at once.
+      const aborted = whenAborted(signal, channel);
       try {
-        const handler = handlers[channel] as (r: unknown) => Promise<unknown>;
-        const value = await handler(parsed.data);
-        // The answer is checked too: whatever leaves the main process is exactly what the contract allows.
-        const checked = spec.response.safeParse(value);
-        if (!checked.success) {
-          return { ok: false, error: new ConsoleError('INTERNAL', `Handler for ${channel} produced an invalid response`).toIpcError() };
-        }
-        return { ok: true, value: checked.data };
-      } catch (err) {
-        return { ok: false, error: toIpcError(err) };
+        return await Promise.race([run(channel, parsed.data, signal), aborted.promise]);
+      } finally {
+        aborted.dispose();
       }
     },
 

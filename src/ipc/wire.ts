@@ -4,10 +4,19 @@ import { IpcErrorSchema } from './errors.js';
 
 const Id = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 
+/**
+ * Names one cancellable call on the Electron transport, chosen by the renderer (the WebSocket
+ * transport cancels by its frame id instead). Short and plain so it can key a map in main.
+ */
+export const RequestIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, '1–64 letters, digits, _ or -');
+export const ElectronCancelSchema = z.object({ requestId: RequestIdSchema }).strict();
+
 export const ClientMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('invoke'), id: Id, channel: z.string().max(200), payload: z.unknown() }).strict(),
   z.object({ type: z.literal('subscribe'), id: Id, channel: z.string().max(200), params: z.unknown() }).strict(),
   z.object({ type: z.literal('unsubscribe'), id: Id }).strict(),
+  /** Aborts the `invoke` with this id: its handler's signal fires and the result is `CANCELLED`. */
+  z.object({ type: z.literal('cancel'), id: Id }).strict(),
 ]);
 export type ClientMessage = z.infer<typeof ClientMessageSchema>;
 
@@ -32,3 +41,4 @@ export const ELECTRON_INVOKE = 'console:invoke';
 export const ELECTRON_SUBSCRIBE = 'console:subscribe';
 export const ELECTRON_UNSUBSCRIBE = 'console:unsubscribe';
 export const ELECTRON_EVENT = 'console:event';
+export const ELECTRON_CANCEL = 'console:cancel';

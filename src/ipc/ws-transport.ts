@@ -7,7 +7,7 @@ import type { IpcError } from './errors.js';
 import type { Transport } from './client.js';
 import { ServerMessageSchema, type ClientMessage } from './wire.js';
 
-type Pending = { resolve: (r: Result<unknown>) => void };
+type Pending = { resolve: (r: Result<unknown>) => void; requestId: string | undefined };
 type Sub = { onEvent: (e: unknown) => void; onError: (e: IpcError) => void };
 
 export interface WsLike {
@@ -23,6 +23,8 @@ export class WebSocketTransport implements Transport {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly subs = new Map<number, Sub>();
+  /** Cancellable calls: the caller's request id → this socket's frame id. */
+  private readonly requestIds = new Map<string, number>();
   private readonly ready: Promise<void>;
   private closedError: IpcError | null = null;
 
@@ -51,7 +53,7 @@ export class WebSocketTransport implements Transport {
     this.socket.send(JSON.stringify(msg));
   }
 
-  async invoke(channel: string, payload: unknown): Promise<Result<unknown>> {
+  async invoke(channel: string, payload: unknown, requestId?: string): Promise<Result<unknown>> {
     if (this.closedError) return { ok: false, error: this.closedError };
     try {
       await this.ready;
@@ -59,10 +61,22 @@ export class WebSocketTransport implements Transport {
       return { ok: false, error: { code: 'UNREACHABLE', message: 'The console host refused or dropped the connection' } };
     }
     const id = this.nextId++;
+    if (requestId !== undefined) this.requestIds.set(requestId, id);
     return new Promise((resolve) => {
-      this.pending.set(id, { resolve });
+      this.pending.set(id, { resolve, requestId });
       this.send({ type: 'invoke', id, channel, payload });
     });
+  }
+
+  cancel(requestId: string) {
+    const id = this.requestIds.get(requestId);
+    if (id === undefined) return;
+    this.requestIds.delete(requestId);
+    const p = this.pending.get(id);
+    if (!p) return;
+    this.pending.delete(id);
+    if (this.socket.readyState === OPEN) this.send({ type: 'cancel', id });
+    p.resolve({ ok: false, error: { code: 'CANCELLED', message: 'Cancelled' } });
   }
 
   subscribe(channel: string, params: unknown, onEvent: (e: unknown) => void, onError: (e: IpcError) => void) {
@@ -99,6 +113,7 @@ export class WebSocketTransport implements Transport {
         const p = this.pending.get(msg.id);
         if (p) {
           this.pending.delete(msg.id);
+          if (p.requestId !== undefined) this.requestIds.delete(p.requestId);
           p.resolve(msg.result);
         }
         break;
@@ -121,6 +136,7 @@ export class WebSocketTransport implements Transport {
     this.closedError = { code: 'UNREACHABLE', message: 'Connection to the console host was closed' };
     for (const p of this.pending.values()) p.resolve({ ok: false, error: this.closedError });
     this.pending.clear();
+    this.requestIds.clear();
     for (const s of this.subs.values()) s.onError(this.closedError);
     this.subs.clear();
   }

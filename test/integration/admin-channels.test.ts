@@ -227,9 +227,10 @@ describe('external parties', () => {
     });
     const plain = ((await plainRes.json()) as { partyDetails: { party: string } }).partyDetails.party;
 
+    const ctx = { signal: new AbortController().signal };
     const withoutKeystore = adminHandlers({ activeClient: () => ({ client }) });
-    expect(await withoutKeystore['parties.get']({ party: external })).toMatchObject({ external: true, keystoreKey: null });
-    expect(await withoutKeystore['parties.get']({ party: plain })).toMatchObject({ external: false, keystoreKey: null });
+    expect(await withoutKeystore['parties.get']({ party: external }, ctx)).toMatchObject({ external: true, keystoreKey: null });
+    expect(await withoutKeystore['parties.get']({ party: plain }, ctx)).toMatchObject({ external: false, keystoreKey: null });
 
     // The keystore seam marks a party whose namespace key the console holds, and names the key.
     const plainNamespace = plain.split('::')[1]!;
@@ -237,7 +238,7 @@ describe('external parties', () => {
       activeClient: () => ({ client }),
       externalPartyKeys: async () => new Map([[key.fingerprint, 'treasury-key'], [plainNamespace, 'participant-ns']]),
     });
-    expect(await withKeystore['parties.get']({ party: external })).toMatchObject({ external: true, keystoreKey: 'treasury-key' });
-    expect(await withKeystore['parties.get']({ party: plain })).toMatchObject({ external: true, keystoreKey: 'participant-ns' });
+    expect(await withKeystore['parties.get']({ party: external }, ctx)).toMatchObject({ external: true, keystoreKey: 'treasury-key' });
+    expect(await withKeystore['parties.get']({ party: plain }, ctx)).toMatchObject({ external: true, keystoreKey: 'participant-ns' });
   });
 });

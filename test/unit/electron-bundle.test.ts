@@ -7,13 +7,15 @@
  *   run time but Node built-ins, Electron and the native modules.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire, isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildElectron, MAIN_EXTERNALS } from '../../scripts/build-electron.js';
-import { ClientMessageSchema, ELECTRON_EVENT, ELECTRON_INVOKE, ELECTRON_SUBSCRIBE, ELECTRON_UNSUBSCRIBE } from '../../src/ipc/wire.js';
+import { ClientMessageSchema, ELECTRON_CANCEL, ELECTRON_EVENT, ELECTRON_INVOKE, ELECTRON_SUBSCRIBE, ELECTRON_UNSUBSCRIBE } from '../../src/ipc/wire.js';
 import { PRELOAD_GLOBAL } from '../../src/ipc/preload-api.js';
 import type { ConsoleApi } from '../../src/ipc/preload-api.js';
 import {
@@ -101,11 +103,12 @@ describe('preload bundle', () => {
     expect(preloadCode).not.toMatch(/zod|better-sqlite3|keyring/i);
   });
 
-  it('exposes exactly one object, consoleApi, with invoke and subscribe functions', () => {
+  it('exposes exactly one object, consoleApi, with invoke, cancel and subscribe functions', () => {
     const rec = runPreload();
     expect(rec.exposed.map(([k]) => k)).toEqual([PRELOAD_GLOBAL]);
     const api = rec.exposed[0]?.[1] as Record<string, unknown>;
-    expect(Object.keys(api).sort()).toEqual(['invoke', 'subscribe']);
+    expect(Object.keys(api).sort()).toEqual(['cancel', 'invoke', 'subscribe']);
+    expect(typeof api.cancel).toBe('function');
     expect(typeof api.invoke).toBe('function');
     expect(typeof api.subscribe).toBe('function');
   });
@@ -116,6 +119,16 @@ describe('preload bundle', () => {
     rec.invokeImpl = async () => ({ ok: true, value: { name: 'x' } });
     await expect(api.invoke('app.info', {})).resolves.toEqual({ ok: true, value: { name: 'x' } });
     expect(rec.invoked).toEqual([[ELECTRON_INVOKE, 'app.info', {}]]);
+  });
+
+  it('sends the request id of a cancellable call and cancels it on wire.ts\'s cancel channel', async () => {
+    const rec = runPreload();
+    const api = rec.exposed[0]?.[1] as ConsoleApi;
+    await api.invoke('updates.range', { beginExclusive: 0 }, 'abc-1');
+    expect(rec.invoked).toEqual([[ELECTRON_INVOKE, 'updates.range', { beginExclusive: 0 }, 'abc-1']]);
+    expect(rec.invoked[0]).toHaveLength(4);
+    api.cancel('abc-1');
+    expect(rec.sent).toEqual([[ELECTRON_CANCEL, { requestId: 'abc-1' }]]);
   });
 
   it('turns an IPC failure into an INTERNAL error value instead of throwing', async () => {
@@ -514,6 +527,47 @@ describe('main bundle wiring (with a stand-in for Electron)', () => {
     const count = contents.sent.length;
     await new Promise((r) => setTimeout(r, 700));
     expect(contents.sent.length).toBe(count);
+  });
+
+  it('cancels a call by its request id: the participant request is aborted and the answer is CANCELLED', async () => {
+    // Runs after the subscription tests, which expect no active profile.
+    // A participant that never answers /v2/parties: the read hangs until it is cancelled.
+    const seen: string[] = [];
+    const closed: string[] = [];
+    const server = createServer((req, res) => {
+      if (req.url?.startsWith('/v2/parties')) {
+        seen.push(req.url);
+        res.on('close', () => closed.push(req.url ?? ''));
+        return;
+      }
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const invoke = fake.ipcHandlers.get(ELECTRON_INVOKE)!;
+      const cancel = fake.ipcListeners.get(ELECTRON_CANCEL)!;
+      const contents = new FakeWebContents();
+      const ev = { sender: contents, senderFrame: { url: APP_ENTRY_URL, parent: null } };
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const saved = (await invoke(ev, 'profiles.save', { name: 'Hanging', ledgerApiUrl: url })) as { ok: true; value: { id: string } };
+      expect(saved.ok).toBe(true);
+      await invoke(ev, 'profiles.select', { id: saved.value.id });
+
+      await expect(invoke(ev, 'app.info', {}, 'bad id!')).resolves.toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
+      const pending = invoke(ev, 'updates.parties', {}, 'r-1');
+      await until('the participant request', () => seen.length === 1);
+      cancel({ sender: contents, senderFrame: { url: 'https://evil.example/', parent: null } }, { requestId: 'r-1' });
+      cancel(ev, { requestId: 'bad id!' });
+      await new Promise((r) => setTimeout(r, 200));
+      expect(closed).toEqual([]);
+      cancel(ev, { requestId: 'r-1' });
+      await expect(pending).resolves.toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+      await until('the participant socket closed', () => closed.length === 1);
+      await invoke(ev, 'profiles.delete', { id: saved.value.id });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 
   it('focuses the existing window when a second instance starts', () => {

@@ -61,3 +61,52 @@ describe('IPC router', () => {
     expect(JSON.stringify(res)).not.toContain('SECRET');
   });
 });
+
+describe('IPC router cancellation', () => {
+  it("hands the transport's signal to the handler and answers CANCELLED as soon as it fires", async () => {
+    let seen: AbortSignal | undefined;
+    const r = makeRouter({
+      'app.info': (_req, { signal }) => {
+        seen = signal;
+        // A handler that never finishes on its own: only the cancel ends the call.
+        return new Promise(() => {});
+      },
+    });
+    const controller = new AbortController();
+    const pending = r.invoke('app.info', {}, controller.signal);
+    await Promise.resolve();
+    expect(seen?.aborted).toBe(false);
+    controller.abort();
+    expect(await pending).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+    expect(seen?.aborted).toBe(true);
+  });
+
+  it('reports an error thrown because of the cancel as CANCELLED, not as the wrapped failure', async () => {
+    const controller = new AbortController();
+    const r = makeRouter({
+      'app.info': async (_req, { signal }) => {
+        controller.abort();
+        throw new Error(signal.aborted ? 'fetch failed: This operation was aborted' : 'other');
+      },
+    });
+    expect(await r.invoke('app.info', {}, controller.signal)).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+  });
+
+  it('does not call the handler for a signal that fired before the call, and gives uncancellable calls a quiet signal', async () => {
+    let called = 0;
+    let signal: AbortSignal | undefined;
+    const r = makeRouter({
+      'app.info': async (_req, ctx) => {
+        called++;
+        signal = ctx.signal;
+        return { name: 'n', version: 'v', transport: 'electron', demoMode: true };
+      },
+    });
+    const controller = new AbortController();
+    controller.abort();
+    expect(await r.invoke('app.info', {}, controller.signal)).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+    expect(called).toBe(0);
+    expect(await r.invoke('app.info', {})).toMatchObject({ ok: true });
+    expect(signal?.aborted).toBe(false);
+  });
+});

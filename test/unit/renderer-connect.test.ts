@@ -59,7 +59,7 @@ describe('renderer connect', () => {
   });
 
   it('uses the Electron preload API when present and opens no socket', async () => {
-    const api: Transport = { invoke: async () => ({ ok: true, value: null }), subscribe: () => () => {} };
+    const api: Transport = { invoke: async () => ({ ok: true, value: null }), cancel: () => {}, subscribe: () => () => {} };
     const { env: e, sockets } = env({ hash: '#token=abc' });
     const c = await connect({ ...e, consoleApi: api });
     expect(c.ok && c.kind).toBe('electron');

@@ -62,6 +62,7 @@ function isTransport(value: unknown): value is Transport {
     typeof value === 'object' &&
     value !== null &&
     typeof (value as Transport).invoke === 'function' &&
+    typeof (value as Transport).cancel === 'function' &&
     typeof (value as Transport).subscribe === 'function'
   );
 }

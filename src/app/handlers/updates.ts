@@ -15,7 +15,9 @@ import {
   updateOffset,
 } from '../../services/ledger/updates.js';
 import type { HandlerDeps } from './core.js';
+import type { LedgerClient } from '../../services/ledger-client.js';
 import type { HandlersOf, SubscriptionHandlersOf } from './types.js';
+import type { CallContext } from '../../ipc/router.js';
 
 /** Batching of the live tail towards the renderer. */
 export const STREAM_FLUSH_MS = 100;
@@ -30,24 +32,29 @@ interface StreamControl {
 }
 
 /** Live streams by renderer-chosen id, per composition (handlers and subscriptions share deps). */
-const registries = new WeakMap<HandlerDeps, Map<string, StreamControl>>();
-function streamsOf(d: HandlerDeps): Map<string, StreamControl> {
+const registries = new WeakMap<object, Map<string, StreamControl>>();
+function streamsOf(d: object): Map<string, StreamControl> {
   let m = registries.get(d);
   if (!m) registries.set(d, (m = new Map()));
   return m;
 }
 
-function exportsDir(d: HandlerDeps): string {
+function exportsDir(d: Pick<HandlerDeps, 'dataDir'>): string {
   if (!d.dataDir) throw new ConsoleError('INTERNAL', 'Exports are not available: this host has no data directory');
   return path.join(d.dataDir, 'exports');
 }
 
-export function updatesHandlers(d: HandlerDeps): HandlersOf<typeof updatesChannels> {
+/** What the request/response handlers use of the composition (HandlerDeps satisfies it). */
+export type UpdatesDeps = { activeClient: () => { client: LedgerClient } };
+
+export function updatesHandlers(d: UpdatesDeps): HandlersOf<typeof updatesChannels> {
+  /** Reads that stop at the participant when the caller cancels. */
+  const reader = (ctx: CallContext) => d.activeClient().client.withSignal(ctx.signal);
   return {
-    'updates.parties': async () => ({ parties: await listParties(d.activeClient().client) }),
-    'updates.range': async ({ filter, beginExclusive, endInclusive, descending, limit }) =>
-      fetchUpdateRange(d.activeClient().client, filter, { beginExclusive, endInclusive, descending, limit }),
-    'updates.get': async ({ filter, offset, updateId }) => fetchUpdate(d.activeClient().client, filter, { offset, updateId }),
+    'updates.parties': async (_req, ctx) => ({ parties: await listParties(reader(ctx)) }),
+    'updates.range': async ({ filter, beginExclusive, endInclusive, descending, limit }, ctx) =>
+      fetchUpdateRange(reader(ctx), filter, { beginExclusive, endInclusive, descending, limit }),
+    'updates.get': async ({ filter, offset, updateId }, ctx) => fetchUpdate(reader(ctx), filter, { offset, updateId }),
     'updates.stream.control': async ({ streamId, action }) => {
       const s = streamsOf(d).get(streamId);
       if (!s) throw new ConsoleError('NOT_FOUND', `No live stream ${streamId} (it has ended)`);

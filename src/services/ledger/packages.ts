@@ -84,7 +84,14 @@ export async function decodedPackage(client: LedgerClient, packageId: string): P
   const hit = cache.get(packageId);
   if (hit) return hit;
   const pending = inflight.get(packageId);
-  if (pending) return pending;
+  if (pending) {
+    try {
+      return await pending;
+    } catch (err) {
+      // Another caller's cancel aborted the shared download; this caller still wants the package.
+      if (!(err instanceof ConsoleError && err.code === 'CANCELLED')) throw err;
+    }
+  }
   const p = (async () => {
     try {
       const bytes = await client.getBytes(`/v2/packages/${encodeURIComponent(packageId)}`);

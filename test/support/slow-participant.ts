@@ -1,0 +1,98 @@
+/**
+ * An HTTP reverse proxy in front of a real participant (the simulator) that passes selected
+ * responses on slowly, so a read takes long enough to be cancelled, and records what happened on
+ * both sides: whether the console closed its socket before the answer was complete, and whether
+ * the request to the participant was dropped with it.
+ */
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface SlowRead {
+  url: string;
+  /** Bytes of the participant's answer passed on to the console so far. */
+  bytesSent: number;
+  /** The console closed the connection before the answer was complete. */
+  closedEarly: boolean;
+  /** The proxy dropped its request to the participant because the console went away. */
+  upstreamAborted: boolean;
+  /** The whole answer reached the console. */
+  completed: boolean;
+}
+
+export interface SlowParticipant {
+  url: string;
+  reads: SlowRead[];
+  close(): Promise<void>;
+}
+
+export interface SlowOptions {
+  /** Which request paths are slowed down; every other request passes at full speed. */
+  slow: (path: string) => boolean;
+  /** Passed on per tick (default 2 KiB every 100 ms). */
+  bytesPerTick?: number;
+  tickMs?: number;
+}
+
+export async function startSlowParticipant(target: string, opts: SlowOptions): Promise<SlowParticipant> {
+  const upstream = new URL(target);
+  const bytesPerTick = opts.bytesPerTick ?? 2048;
+  const tickMs = opts.tickMs ?? 100;
+  const reads: SlowRead[] = [];
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const path = req.url ?? '/';
+    const slow = opts.slow(path);
+    const read: SlowRead = { url: path, bytesSent: 0, closedEarly: false, upstreamAborted: false, completed: false };
+    if (slow) reads.push(read);
+    let upstreamEnded = false;
+    const out = httpRequest(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path, headers: { ...req.headers, host: upstream.host } },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        if (!slow) {
+          answer.pipe(res);
+          return;
+        }
+        // Read the participant's answer no faster than it is passed on, so TCP backpressure holds
+        // the participant's socket open mid-answer as a slow network would.
+        answer.pause();
+        answer.on('end', () => (upstreamEnded = true));
+        const timer = setInterval(() => {
+          if (res.destroyed) return clearInterval(timer);
+          const piece = (answer.read(bytesPerTick) ?? (answer.readableLength > 0 ? answer.read(answer.readableLength) : null)) as Buffer | null;
+          if (piece) {
+            res.write(piece);
+            read.bytesSent += piece.length;
+          } else if (answer.readableEnded || upstreamEnded) {
+            clearInterval(timer);
+            read.completed = true;
+            res.end();
+          }
+          // Otherwise nothing is buffered yet: read() above asked the socket for more.
+        }, tickMs);
+      },
+    );
+    out.on('error', () => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+    res.on('close', () => {
+      if (read.completed || res.writableFinished) return;
+      read.closedEarly = true;
+      if (!upstreamEnded) {
+        read.upstreamAborted = true;
+        out.destroy();
+      }
+    });
+    req.pipe(out);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    reads,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
