@@ -7,6 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -242,6 +244,53 @@ describe('OAuth2 client-credentials profiles', () => {
     expect(t).toMatchObject({ ok: false, token: { status: 'ok', source: 'none', expiresAt: null } });
     expect(t.ledger.status === 'ok' ? t.user : t.ledger).toMatchObject({ status: 'failed', error: { canton: { httpStatus: 401 } } });
     await call('profiles.delete', { id: p.id });
+  });
+});
+
+describe('401 from the participant (local server recording Authorization headers)', () => {
+  it('retries once with a different token and never loops; an unchanged static token is not retried', async () => {
+    const seen: Array<string | undefined> = [];
+    let accept = 'Bearer token-B';
+    const participant = http.createServer((req, res) => {
+      seen.push(req.headers.authorization);
+      const ok = req.headers.authorization === accept;
+      res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(ok ? { version: '3.5.0', features: {} } : { code: 'UNAUTHENTICATED', cause: 'bad token', context: {} }));
+    });
+    await new Promise<void>((r) => participant.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(participant.address() as AddressInfo).port}`;
+    try {
+      const p = await call('profiles.save', { name: 'Header recorder', ledgerApiUrl: url, auth: { mode: 'static', token: 'token-A' } });
+      await call('profiles.select', { id: p.id });
+      // Unchanged static token: one request, the 401 is reported.
+      const first = await call('profiles.test', { id: p.id });
+      expect(first.ledger).toMatchObject({ status: 'failed', error: { canton: { httpStatus: 401 } } });
+      expect(seen).toEqual(['Bearer token-A']);
+
+      // A static token is read from the keychain per request: a replaced entry applies at once.
+      new Entry(SERVICE, `profile:${p.id}:bearer-token`).setPassword('token-B');
+      accounts.push(`profile:${p.id}:bearer-token`);
+      seen.length = 0;
+      accept = 'Bearer token-B';
+      const second = await call('profiles.test', { id: p.id });
+      expect(second.ledger).toMatchObject({ status: 'ok', apiVersion: '3.5.0' });
+      expect(seen).toEqual(['Bearer token-B', 'Bearer token-B']);
+
+      // A participant that refuses everything: one resend at most per request, no loop.
+      accept = 'never';
+      const oauth = await call('profiles.save', { ...oauthProfile(), ledgerApiUrl: url });
+      idp.requests.length = 0;
+      seen.length = 0;
+      const third = await call('profiles.test', { id: oauth.id });
+      expect(third.ledger).toMatchObject({ status: 'failed', error: { canton: { httpStatus: 401 } } });
+      expect(seen).toHaveLength(2);
+      expect(seen[0]).not.toBe(seen[1]);
+      expect(idp.requests).toHaveLength(2);
+      await call('profiles.delete', { id: p.id });
+      await call('profiles.delete', { id: oauth.id });
+    } finally {
+      await new Promise<void>((r) => participant.close(() => r()));
+    }
   });
 });
 
