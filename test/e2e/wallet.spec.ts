@@ -1,0 +1,171 @@
+/**
+ * Wallet views end to end in Chromium through the browser host against the embedded validator app: the seeded
+ * wallets, onboarding a user, receiving coin through an offer the receiver accepts, withdrawing another offer, live
+ * offer status, buying traffic, history and delegations; then the external-party wallet — key and party created in
+ * the console, preapproval set up and a preapproved transfer signed in the console (prepare → verify → sign →
+ * submit). Effects are checked again through the validator's own HTTP API. Screenshots of every view, light and dark.
+ */
+import { test, expect, type Page } from '@playwright/test';
+import { Entry } from '@napi-rs/keyring';
+import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
+import { themedScreenshots, simulatorUrl } from '../support/e2e.js';
+import { mintDemoToken } from '../../src/services/wallet/demo-token.js';
+
+test.describe.configure({ mode: 'serial' });
+
+let consoleProc: ConsoleProcess;
+const keys: string[] = [];
+
+test.beforeAll(async () => {
+  consoleProc = await startConsoleProcess();
+  for (let i = 0; i < 100 && !/Embedded simulator \(demo mode\): \S+/.test(consoleProc.output()); i++) await new Promise((r) => setTimeout(r, 50));
+});
+test.afterAll(async () => {
+  for (const fp of keys) {
+    try {
+      new Entry(consoleProc.keychainService, `signing-key:${fp}`).deletePassword();
+    } catch {
+      // deleted already
+    }
+  }
+  await consoleProc?.stop();
+});
+
+/** The validator's own answer for a wallet user (demo tokens: the simulator decodes, does not verify). */
+async function validator<T>(user: string, p: string): Promise<T> {
+  const res = await fetch(`${simulatorUrl(consoleProc)}/api/validator${p}`, { headers: { authorization: `Bearer ${mintDemoToken(user)}` } });
+  if (!res.ok) throw new Error(`${p}: HTTP ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+const unlocked = async (user: string) => Number((await validator<{ effective_unlocked_qty: string }>(user, '/v0/wallet/balance')).effective_unlocked_qty);
+
+async function openWallet(page: Page) {
+  await page.goto(consoleProc.url);
+  await page.getByRole('link', { name: /^Wallet/ }).first().click();
+  await expect(page.getByTestId('wallet')).toBeVisible();
+}
+async function selectUser(page: Page, user: string) {
+  await page.getByTestId('wallet-user').selectOption(user);
+}
+async function openTab(page: Page, name: string) {
+  await page.getByRole('tab', { name }).click();
+  await expect(page.getByRole('tab', { name })).toHaveAttribute('aria-selected', 'true');
+}
+
+test('overview of a seeded wallet: balance, chart, holdings with fees and ages', async ({ page }) => {
+  await openWallet(page);
+  await expect(page.getByTestId('wallet-user')).toHaveValue('alice');
+  await expect(page.getByTestId('wallet-balance')).toBeVisible();
+  const b = await validator<{ effective_unlocked_qty: string; effective_locked_qty: string }>('alice', '/v0/wallet/balance');
+  await expect(page.getByTestId('balance-unlocked')).toHaveText(Number(b.effective_unlocked_qty).toLocaleString('en-US', { maximumFractionDigits: 4 }));
+  await expect(page.getByTestId('balance-locked')).toHaveText(Number(b.effective_locked_qty).toLocaleString('en-US', { maximumFractionDigits: 4 }));
+  await expect(page.getByTestId('balance-chart')).toBeVisible();
+  const rows = page.getByTestId('holding-row');
+  await expect(rows.first()).toBeVisible();
+  expect(await rows.count()).toBeGreaterThanOrEqual(2);
+  await expect(page.getByTestId('holdings-table')).toContainText('Locked');
+  await themedScreenshots(page, 'wallet-overview', 1100);
+});
+
+test('onboard a user, who receives coin through an offer they accept; another offer is withdrawn', async ({ page }) => {
+  await openWallet(page);
+  // Onboard dave: an empty wallet that says what to do.
+  await page.getByTestId('wallet-onboard-open').click();
+  await expect(page.getByTestId('wallet-onboard-name')).toBeFocused();
+  await page.keyboard.type('dave');
+  await themedScreenshots(page, 'wallet-onboard', 700);
+  await page.getByTestId('wallet-onboard-submit').click();
+  await expect(page.getByTestId('wallet-notice')).toContainText('Onboarded dave');
+  await expect(page.getByTestId('wallet-user')).toHaveValue('dave');
+  await expect(page.getByTestId('holdings-empty')).toBeVisible();
+  await expect(page.getByTestId('balance-unlocked')).toHaveText('0');
+  const dave = (await page.getByTestId('wallet-party').textContent())!.trim();
+  expect(dave).toMatch(/^dave.*::/);
+  await themedScreenshots(page, 'wallet-new-user', 900);
+
+  // Alice offers dave 30 CC (picking dave by user name) and 12.5 CC.
+  await selectUser(page, 'alice');
+  await openTab(page, 'Send');
+  await page.getByTestId('send-receiver-user').selectOption('dave');
+  await expect(page.getByTestId('send-receiver')).toHaveValue(dave);
+  await page.getByTestId('send-amount').fill('30');
+  await page.getByTestId('send-description').fill('Welcome, dave');
+  await themedScreenshots(page, 'wallet-send', 800);
+  await page.getByTestId('send-submit').click();
+  await expect(page.getByTestId('send-notice')).toContainText('Offered 30 CC');
+  await page.getByTestId('send-amount').fill('12.5');
+  await page.getByTestId('send-description').fill('To be withdrawn');
+  await page.getByTestId('send-submit').click();
+  await expect(page.getByTestId('send-notice')).toContainText('Offered 12.5 CC');
+  // A bad amount is refused in the form, naming the field.
+  await page.getByTestId('send-amount').fill('-4');
+  await page.getByTestId('send-submit').click();
+  await expect(page.locator('#send-amount-msg')).toContainText('positive amount');
+
+  await openTab(page, 'Offers');
+  const outgoing = page.getByTestId('outgoing-offer');
+  await expect(outgoing.filter({ hasText: 'Welcome, dave' })).toBeVisible();
+  await expect(page.getByTestId('tracked-offer')).toHaveCount(2);
+  await expect(page.getByTestId('tracked-status').first()).toHaveText('Waiting for the receiver');
+
+  // Dave accepts the 30.
+  await selectUser(page, 'dave');
+  await expect(page.getByTestId('incoming-offer')).toHaveCount(2);
+  await themedScreenshots(page, 'wallet-offers-incoming', 1000);
+  await page.getByTestId('incoming-offer').filter({ hasText: 'Welcome, dave' }).getByRole('button', { name: /^Accept/ }).click();
+  await expect(page.getByTestId('offers-notice')).toContainText('Accepted the offer of 30 CC');
+  await expect(page.getByTestId('incoming-offer')).toHaveCount(1);
+  await expect.poll(() => unlocked('dave')).toBeCloseTo(30, 4);
+
+  // Alice withdraws the other; the live status of both offers follows.
+  await selectUser(page, 'alice');
+  await page.getByTestId('outgoing-offer').filter({ hasText: 'To be withdrawn' }).getByRole('button', { name: /^Withdraw/ }).click();
+  await expect(page.getByTestId('offers-notice')).toContainText('Withdrew the offer of 12.5 CC');
+  const tracked = page.getByTestId('tracked-offer');
+  await expect(tracked.filter({ hasText: '30 to' }).getByTestId('tracked-status')).toHaveText('Completed');
+  await expect(tracked.filter({ hasText: '12.5 to' }).getByTestId('tracked-status')).toHaveText('Failed: withdrawn');
+  await themedScreenshots(page, 'wallet-offers', 1100);
+
+  // Dave's overview shows the coin received.
+  await selectUser(page, 'dave');
+  await openTab(page, 'Overview');
+  await expect(page.getByTestId('balance-unlocked')).toHaveText('30');
+  await expect(page.getByTestId('holding-row')).toHaveCount(1);
+});
+
+test('buy traffic and follow its status; history and delegations', async ({ page }) => {
+  await openWallet(page);
+  await openTab(page, 'Traffic');
+  await expect(page.getByTestId('traffic-requests')).toContainText('No traffic bought from this console');
+  await page.getByTestId('traffic-bytes').fill('50000');
+  await page.getByTestId('traffic-submit').click();
+  await expect(page.getByTestId('traffic-notice')).toContainText('Requested 50,000 bytes');
+  await expect(page.getByTestId('traffic-status')).toHaveText('Completed');
+  await themedScreenshots(page, 'wallet-traffic', 700);
+
+  await openTab(page, 'History');
+  const history = page.getByTestId('history-row');
+  await expect(history.filter({ hasText: 'Buy traffic' })).toBeVisible();
+  await expect(page.locator('[data-testid=history-row][data-type=transfer]').first()).toContainText('−30');
+  await expect(history.filter({ hasText: 'Tap (faucet)' }).first()).toContainText('+');
+  await themedScreenshots(page, 'wallet-history', 1000);
+
+  await openTab(page, 'Delegations');
+  await expect(page.getByTestId('delegation-holdings')).toBeVisible();
+  await expect(page.getByTestId('wallet-delegations')).toBeVisible();
+  await themedScreenshots(page, 'wallet-delegations', 700);
+
+  // The chart has grown with the samples of this session.
+  await openTab(page, 'Overview');
+  await expect(page.getByTestId('balance-chart')).toBeVisible();
+});
+
+test('tabs work from the keyboard', async ({ page }) => {
+  await openWallet(page);
+  await page.getByRole('tab', { name: 'Overview' }).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('tab', { name: 'Send' })).toBeFocused();
+  await expect(page.getByRole('tab', { name: 'Send' })).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('End');
+  await expect(page.getByRole('tab').last()).toBeFocused();
+});
