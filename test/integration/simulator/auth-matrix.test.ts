@@ -1,0 +1,354 @@
+/**
+ * Authorization matrix: EVERY route the simulator registers × {no token, a user without the right, a user
+ * with the right}, in HS256 mode over real HTTP. No token → 401 UNAUTHENTICATED, the wrong user → 403
+ * PERMISSION_DENIED, the right user → the operation's own answer (never 401/403). Error bodies are checked
+ * against the JsCantonError schema and, for operations of the reference spec, against the operation's
+ * responses. A route registered without a case here fails the test (as one without a rule fails authz).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSimContext } from '../../../src/simulator/index.js';
+import { Router } from '../../../src/simulator/router.js';
+import { registerAllRoutes } from '../../../src/simulator/routes/index.js';
+import { bearer, hsToken, SECRET, send } from './auth-helpers.js';
+import type { RawResponse } from './auth-helpers.js';
+import { createIou, IOU, openApi, startTestSim } from './helpers.js';
+import type { TestSim } from './helpers.js';
+
+type Who = 'admin' | 'nobody' | 'actor' | 'reader';
+
+interface Data {
+  alice: string;
+  contractId: string;
+  updateId: string;
+  offset: number;
+  sync: [string, string];
+  prepared: string[];
+}
+
+interface Case {
+  /** Request path (default: the pattern); may use the setup data. */
+  path?: (d: Data) => string;
+  body?: (d: Data) => unknown;
+  /** A user holding the right the operation needs. */
+  right: Who;
+  /** A user lacking it; omitted when any authenticated user may call the operation. */
+  wrong?: Who;
+  /** The right user's expected status (default 200). */
+  status?: number;
+  /** Served without a token (Canton's health and version endpoints). */
+  public?: true;
+}
+
+let cmd = 0;
+const commands = (d: Data, extra: Record<string, unknown> = {}) => ({
+  commandId: `matrix-${++cmd}`,
+  actAs: [d.alice],
+  commands: [createIou(d.alice, d.alice, '1')],
+  ...extra,
+});
+const byParty = (d: Data) => ({ filtersByParty: { [d.alice]: {} } });
+const updateFormat = (d: Data) => ({ includeTransactions: { eventFormat: byParty(d), transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } });
+const execute = (i: number) => (d: Data) => ({
+  preparedTransaction: d.prepared[i],
+  partySignatures: { signatures: [] },
+  submissionId: `exec-${i}`,
+  hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
+});
+const enc = encodeURIComponent;
+
+const CASES: Record<string, Case> = {
+  'GET /v2/version': { right: 'nobody', public: true },
+  'GET /livez': { right: 'nobody', public: true },
+  'GET /readyz': { right: 'nobody', public: true },
+
+  'GET /v2/state/ledger-end': { right: 'nobody' },
+  'GET /v2/state/latest-pruned-offsets': { right: 'nobody' },
+  'GET /v2/state/connected-synchronizers': { path: (d) => `/v2/state/connected-synchronizers?party=${enc(d.alice)}`, right: 'reader', wrong: 'nobody' },
+  'GET /v2/parties/participant-id': { right: 'admin', wrong: 'actor' },
+
+  'POST /v2/commands/submit-and-wait': { body: (d) => commands(d), right: 'actor', wrong: 'reader' },
+  'POST /v2/commands/submit-and-wait-for-transaction': {
+    body: (d) => ({ commands: commands(d), transactionFormat: { eventFormat: byParty(d), transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } }),
+    right: 'actor',
+    wrong: 'reader',
+  },
+  'POST /v2/commands/submit-and-wait-for-transaction-tree': { body: (d) => commands(d), right: 'actor', wrong: 'reader' },
+  'POST /v2/commands/async/submit': { body: (d) => commands(d), right: 'actor', wrong: 'reader' },
+  'POST /v2/commands/submit-and-wait-for-reassignment': {
+    body: (d) => ({
+      reassignmentCommands: {
+        commandId: `matrix-r-${++cmd}`,
+        submitter: d.alice,
+        commands: [{ command: { UnassignCommand: { value: { contractId: '00deadbeef', source: d.sync[0], target: d.sync[1] } } } }],
+      },
+    }),
+    right: 'actor',
+    wrong: 'reader',
+    status: 404,
+  },
+  'POST /v2/commands/async/submit-reassignment': {
+    body: (d) => ({
+      reassignmentCommands: {
+        commandId: `matrix-r-${++cmd}`,
+        submitter: d.alice,
+        commands: [{ command: { UnassignCommand: { value: { contractId: '00deadbeef', source: d.sync[0], target: d.sync[1] } } } }],
+      },
+    }),
+    right: 'actor',
+    wrong: 'reader',
+    status: 404,
+  },
+  'POST /v2/commands/completions': { path: () => '/v2/commands/completions?limit=5', body: (d) => ({ parties: [d.alice], beginExclusive: 0 }), right: 'reader', wrong: 'nobody' },
+  'POST /v2/commands/command-completions': { path: () => '/v2/commands/command-completions?limit=5', body: (d) => ({ parties: [d.alice], beginExclusive: 0 }), right: 'reader', wrong: 'nobody' },
+
+  'POST /v2/updates': { body: (d) => ({ beginExclusive: 0, endInclusive: d.offset, updateFormat: updateFormat(d) }), right: 'reader', wrong: 'nobody' },
+  'POST /v2/updates/flats': { body: (d) => ({ beginExclusive: 0, endInclusive: d.offset, filter: byParty(d) }), right: 'reader', wrong: 'nobody' },
+  'POST /v2/updates/trees': { body: (d) => ({ beginExclusive: 0, endInclusive: d.offset, filter: byParty(d) }), right: 'reader', wrong: 'nobody' },
+  'POST /v2/updates/update-by-offset': { body: (d) => ({ offset: d.offset, updateFormat: updateFormat(d) }), right: 'reader', wrong: 'nobody' },
+  'POST /v2/updates/update-by-id': { body: (d) => ({ updateId: d.updateId, updateFormat: updateFormat(d) }), right: 'reader', wrong: 'nobody' },
+  'POST /v2/updates/get-updates-page': { body: (d) => ({ updateFormat: updateFormat(d) }), right: 'reader', wrong: 'nobody' },
+  'POST /v2/updates/transaction-by-offset': { body: (d) => ({ offset: d.offset, requestingParties: [d.alice] }), right: 'reader', wrong: 'nobody' },
+  'POST /v2/updates/transaction-by-id': { body: (d) => ({ updateId: d.updateId, requestingParties: [d.alice] }), right: 'reader', wrong: 'nobody' },
+  'GET /v2/updates/transaction-tree-by-offset/{offset}': {
+    path: (d) => `/v2/updates/transaction-tree-by-offset/${d.offset}?parties=${enc(d.alice)}`,
+    right: 'reader',
+    wrong: 'nobody',
+  },
+  'GET /v2/updates/transaction-tree-by-id/{update-id}': {
+    path: (d) => `/v2/updates/transaction-tree-by-id/${enc(d.updateId)}?parties=${enc(d.alice)}`,
+    right: 'reader',
+    wrong: 'nobody',
+  },
+
+  'POST /v2/state/active-contracts': { body: (d) => ({ activeAtOffset: d.offset, eventFormat: byParty(d) }), right: 'reader', wrong: 'nobody' },
+  'POST /v2/state/active-contracts-page': { body: (d) => ({ activeAtOffset: d.offset, eventFormat: byParty(d) }), right: 'reader', wrong: 'nobody' },
+  'GET /v2/state/active-contracts-page': { body: (d) => ({ activeAtOffset: d.offset, eventFormat: byParty(d) }), right: 'reader', wrong: 'nobody' },
+  'POST /v2/events/events-by-contract-id': { body: (d) => ({ contractId: d.contractId, eventFormat: byParty(d) }), right: 'reader', wrong: 'nobody' },
+  'POST /v2/contracts/contract-by-id': { body: (d) => ({ contractId: d.contractId, queryingParties: [d.alice] }), right: 'reader', wrong: 'nobody' },
+
+  'POST /v2/parties': { body: () => ({ partyIdHint: 'MatrixParty' }), right: 'admin', wrong: 'actor' },
+  'GET /v2/parties': { right: 'admin', wrong: 'actor' },
+  'GET /v2/parties/{party}': { path: (d) => `/v2/parties/${enc(d.alice)}`, right: 'admin', wrong: 'actor' },
+  'PATCH /v2/parties/{party}': {
+    path: (d) => `/v2/parties/${enc(d.alice)}`,
+    body: (d) => ({ partyDetails: { party: d.alice, localMetadata: { annotations: { matrix: 'yes' } } }, updateMask: { paths: ['local_metadata.annotations'] } }),
+    right: 'admin',
+    wrong: 'actor',
+  },
+  'POST /v2/parties/external/generate-topology': { body: () => ({}), right: 'nobody', status: 400 },
+  'POST /v2/parties/external/allocate': { body: () => ({}), right: 'admin', wrong: 'actor', status: 400 },
+
+  'POST /v2/interactive-submission/prepare': {
+    body: (d) => ({ commandId: `matrix-p-${++cmd}`, actAs: [d.alice], commands: [createIou(d.alice, d.alice, '1')] }),
+    right: 'reader',
+    wrong: 'nobody',
+  },
+  'POST /v2/interactive-submission/execute': { body: execute(0), right: 'actor', wrong: 'reader' },
+  'POST /v2/interactive-submission/executeAndWait': { body: execute(1), right: 'actor', wrong: 'reader' },
+  'POST /v2/interactive-submission/executeAndWaitForTransaction': { body: execute(2), right: 'actor', wrong: 'reader' },
+  'POST /v2/interactive-submission/preferred-packages': {
+    body: (d) => ({ packageVettingRequirements: [{ parties: [d.alice], packageName: 'simulator-demo' }] }),
+    right: 'nobody',
+  },
+  'GET /v2/interactive-submission/preferred-package-version': {
+    path: (d) => `/v2/interactive-submission/preferred-package-version?package-name=simulator-demo&parties=${enc(d.alice)}`,
+    right: 'nobody',
+  },
+
+  'GET /v2/authenticated-user': { right: 'nobody' },
+  'GET /v2/users': { right: 'admin', wrong: 'actor' },
+  'POST /v2/users': { body: () => ({ user: { id: 'matrix-new' } }), right: 'admin', wrong: 'actor' },
+  'GET /v2/users/{user-id}': { path: () => '/v2/users/target', right: 'admin', wrong: 'actor' },
+  'DELETE /v2/users/{user-id}': { path: () => '/v2/users/doomed', right: 'admin', wrong: 'actor' },
+  'PATCH /v2/users/{user-id}': {
+    path: () => '/v2/users/target',
+    body: () => ({ user: { id: 'target', metadata: { annotations: { k: 'v' } } }, updateMask: { paths: ['metadata.annotations'] } }),
+    right: 'admin',
+    wrong: 'actor',
+  },
+  'GET /v2/users/{user-id}/rights': { path: () => '/v2/users/target/rights', right: 'admin', wrong: 'actor' },
+  'POST /v2/users/{user-id}/rights': {
+    path: () => '/v2/users/target/rights',
+    body: (d) => ({ userId: 'target', rights: [{ kind: { CanReadAs: { value: { party: d.alice } } } }] }),
+    right: 'admin',
+    wrong: 'actor',
+  },
+  'PATCH /v2/users/{user-id}/rights': {
+    path: () => '/v2/users/target/rights',
+    body: (d) => ({ userId: 'target', rights: [{ kind: { CanReadAs: { value: { party: d.alice } } } }] }),
+    right: 'admin',
+    wrong: 'actor',
+  },
+  'PATCH /v2/users/{user-id}/identity-provider-id': {
+    path: () => '/v2/users/target/identity-provider-id',
+    body: () => ({ userId: 'target', sourceIdentityProviderId: '', targetIdentityProviderId: '' }),
+    right: 'admin',
+    wrong: 'actor',
+  },
+
+  'GET /v2/packages': { right: 'nobody' },
+  'GET /v2/packages/{package-id}': { path: () => '/v2/packages/0000', right: 'nobody', status: 404 },
+  'GET /v2/packages/{package-id}/status': { path: () => '/v2/packages/0000/status', right: 'nobody' },
+  'POST /v2/packages': { body: () => 'not a DAR', right: 'admin', wrong: 'actor', status: 400 },
+  'POST /v2/dars': { body: () => 'not a DAR', right: 'admin', wrong: 'actor', status: 400 },
+  'POST /v2/dars/validate': { body: () => 'not a DAR', right: 'admin', wrong: 'actor', status: 400 },
+  'GET /v2/package-vetting': { right: 'nobody' },
+  'POST /v2/package-vetting/list': { body: () => ({}), right: 'nobody' },
+  'POST /v2/package-vetting/update': { body: () => ({}), right: 'admin', wrong: 'actor', status: 400 },
+  'POST /v2/package-vetting': { body: () => ({}), right: 'admin', wrong: 'actor', status: 400 },
+
+  'POST /v2/idps': {
+    body: () => ({ identityProviderConfig: { identityProviderId: 'idp-new', issuer: 'https://new.example.com', jwksUrl: 'https://new.example.com/jwks' } }),
+    right: 'admin',
+    wrong: 'actor',
+  },
+  'GET /v2/idps': { right: 'admin', wrong: 'actor' },
+  'GET /v2/idps/{idp-id}': { path: () => '/v2/idps/idp-keep', right: 'admin', wrong: 'actor' },
+  'PATCH /v2/idps/{idp-id}': {
+    path: () => '/v2/idps/idp-keep',
+    body: () => ({ identityProviderConfig: { identityProviderId: 'idp-keep', issuer: 'https://keep.example.com', jwksUrl: 'https://keep.example.com/j', audience: 'a' }, updateMask: { paths: ['audience'] } }),
+    right: 'admin',
+    wrong: 'actor',
+  },
+  'DELETE /v2/idps/{idp-id}': { path: () => '/v2/idps/idp-doomed', right: 'admin', wrong: 'actor' },
+
+  'GET /simulator/admin/streams': { right: 'admin', wrong: 'actor' },
+  'GET /simulator/admin/time': { right: 'admin', wrong: 'actor' },
+  'POST /simulator/admin/time/advance': { body: () => ({ seconds: 1 }), right: 'admin', wrong: 'actor', status: 400 },
+  'POST /simulator/admin/prune': { body: () => ({}), right: 'admin', wrong: 'actor', status: 400 },
+  'GET /simulator/admin/packages': { right: 'admin', wrong: 'actor' },
+};
+
+const WALLET = '/api/validator/';
+const WALLET_OPERATOR = 'validator-operator';
+
+function registeredRoutes(): { method: string; pattern: string }[] {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'sim-matrix-routes-'));
+  const { sim, db } = openSimContext({ dataDir: dir });
+  const router = new Router();
+  registerAllRoutes(router, sim);
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+  return router.list();
+}
+
+const inSpec = (method: string, pattern: string): boolean => {
+  const paths = openApi().doc.paths as Record<string, Record<string, unknown>>;
+  return paths[pattern]?.[method.toLowerCase()] !== undefined;
+};
+
+function expectRefusal(r: RawResponse, method: string, pattern: string, status: 401 | 403): void {
+  expect(r.status, `${method} ${pattern}: ${r.text.slice(0, 300)}`).toBe(status);
+  const v = openApi().schema('JsCantonError');
+  expect(v(r.json), `${method} ${pattern}: ${JSON.stringify(v.errors)}`).toBe(true);
+  expect((r.json as { code: string }).code).toBe(status === 401 ? 'UNAUTHENTICATED' : 'PERMISSION_DENIED');
+  if (inSpec(method, pattern)) openApi().assertResponse(method, pattern, status, r.json);
+}
+
+describe('authorization matrix (every route × no token / wrong user / right user)', () => {
+  let sim: TestSim;
+  let data: Data;
+  const tokens = {} as Record<Who, Record<string, string>>;
+  const routes = registeredRoutes();
+
+  beforeAll(async () => {
+    sim = await startTestSim({ auth: { mode: 'hs256', secret: SECRET } });
+    for (const who of ['admin', 'nobody', 'actor', 'reader'] as const) tokens[who] = bearer(await hsToken(who === 'admin' ? 'participant_admin' : who));
+    const post = async (p: string, body: unknown, who: Who = 'admin') => {
+      const r = await send(sim.url, 'POST', p, { headers: tokens[who], body });
+      if (r.status !== 200) throw new Error(`setup ${p}: ${r.status} ${r.text}`);
+      return r.json as Record<string, never>;
+    };
+    const alice = ((await post('/v2/parties', { partyIdHint: 'Alice' })).partyDetails as { party: string }).party;
+    const right = (kind: string, party?: string) => ({ kind: { [kind]: { value: party === undefined ? {} : { party } } } });
+    await post('/v2/users', { user: { id: 'nobody' } });
+    await post('/v2/users', { user: { id: 'actor' }, rights: [right('CanActAs', alice)] });
+    await post('/v2/users', { user: { id: 'reader' }, rights: [right('CanReadAs', alice)] });
+    await post('/v2/users', { user: { id: 'target' } });
+    await post('/v2/users', { user: { id: 'doomed' } });
+    await post('/v2/idps', { identityProviderConfig: { identityProviderId: 'idp-keep', issuer: 'https://keep.example.com', jwksUrl: 'https://keep.example.com/j' } });
+    await post('/v2/idps', { identityProviderConfig: { identityProviderId: 'idp-doomed', issuer: 'https://doomed.example.com', jwksUrl: 'https://doomed.example.com/j' } });
+    const tx = (
+      await post(
+        '/v2/commands/submit-and-wait-for-transaction',
+        { commands: { commandId: 'setup-1', actAs: [alice], commands: [createIou(alice, alice, '5')] }, transactionFormat: { eventFormat: { filtersByParty: { [alice]: {} } }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } },
+        'actor',
+      )
+    ).transaction as { updateId: string; offset: number; events: { CreatedEvent: { contractId: string; templateId: string } }[] };
+    const created = tx.events[0]?.CreatedEvent;
+    if (!created || !created.templateId.endsWith(IOU.split(':').slice(1).join(':'))) throw new Error('setup: no Iou created');
+    const prepared: string[] = [];
+    for (let i = 0; i < 3; i++)
+      prepared.push(((await post('/v2/interactive-submission/prepare', { commandId: `setup-p-${i}`, actAs: [alice], commands: [createIou(alice, alice, '2')] }, 'actor')) as { preparedTransaction: string }).preparedTransaction);
+    const syncs = (await send(sim.url, 'GET', '/v2/state/connected-synchronizers', { headers: tokens.nobody })).json as { connectedSynchronizers: { synchronizerId: string }[] };
+    data = {
+      alice,
+      contractId: created.contractId,
+      updateId: tx.updateId,
+      offset: tx.offset,
+      sync: [syncs.connectedSynchronizers[0]?.synchronizerId ?? '', syncs.connectedSynchronizers[1]?.synchronizerId ?? ''],
+      prepared,
+    };
+  });
+  afterAll(async () => {
+    await sim.dispose();
+  });
+
+  it('has a case for every registered Ledger API and simulator route, and none for a missing one', () => {
+    const keys = routes.filter((r) => !r.pattern.startsWith(WALLET)).map((r) => `${r.method} ${r.pattern}`);
+    expect(keys.filter((k) => !(k in CASES))).toEqual([]);
+    expect(Object.keys(CASES).filter((k) => !keys.includes(k))).toEqual([]);
+  });
+
+  it('Ledger API and simulator routes: 401 without a token, 403 for the wrong user, served for the right one', async () => {
+    let checked = 0;
+    for (const { method, pattern } of routes) {
+      if (pattern.startsWith(WALLET)) continue;
+      const c = CASES[`${method} ${pattern}`];
+      if (!c) continue; // reported by the test above
+      const p = c.path ? c.path(data) : pattern;
+      const body = c.body ? c.body(data) : undefined;
+      const isBinary = typeof body === 'string';
+      const req = (headers: Record<string, string>) =>
+        send(sim.url, method, p, { headers: isBinary ? { ...headers, 'content-type': 'application/octet-stream' } : headers, ...(body !== undefined ? { body } : {}) });
+
+      const anonymous = await req({});
+      if (c.public) expect(anonymous.status, `${method} ${pattern} public`).toBe(200);
+      else expectRefusal(anonymous, method, pattern, 401);
+
+      if (c.wrong) expectRefusal(await req(tokens[c.wrong]), method, pattern, 403);
+
+      const served = await req(tokens[c.right]);
+      expect(served.status, `${method} ${pattern} as ${c.right}: ${served.text.slice(0, 300)}`).toBe(c.status ?? 200);
+      if (served.json !== undefined && inSpec(method, pattern)) openApi().assertResponse(method, pattern, served.status, served.json);
+      checked++;
+    }
+    expect(checked).toBe(Object.keys(CASES).length);
+  });
+
+  it('wallet API routes: 401 without a token; validator admin routes 403 for a non-operator', async () => {
+    const walletRoutes = routes.filter((r) => r.pattern.startsWith(WALLET));
+    expect(walletRoutes.length).toBeGreaterThan(0);
+    const operator = bearer(await hsToken(WALLET_OPERATOR));
+    for (const { method, pattern } of walletRoutes) {
+      const p = pattern.replace(/\{[^}]+\}/g, 'x');
+      const body = method === 'GET' ? undefined : {};
+      const req = (headers: Record<string, string>) => send(sim.url, method, p, { headers, ...(body !== undefined ? { body } : {}) });
+      const anonymous = await req({});
+      expect(anonymous.status, `${method} ${pattern}: ${anonymous.text}`).toBe(401);
+      expect(anonymous.json).toMatchObject({ error: expect.any(String) });
+      if (pattern.startsWith(`${WALLET}v0/admin/`)) {
+        const wrong = await req(tokens.nobody);
+        expect(wrong.status, `${method} ${pattern} as nobody: ${wrong.text}`).toBe(403);
+        const right = await req(operator);
+        expect([401, 403], `${method} ${pattern} as operator: ${right.text}`).not.toContain(right.status);
+      } else {
+        const user = await req(tokens.nobody);
+        expect([401, 403], `${method} ${pattern} as a wallet user: ${user.text}`).not.toContain(user.status);
+      }
+    }
+  });
+});
