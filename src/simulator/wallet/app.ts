@@ -9,9 +9,14 @@ import type { SimContext } from '../context.js';
 import type { LedgerWriter, SubmitResult } from '../ledger.js';
 import type { ContractRow, LfValue } from '../model.js';
 import type { LfRecord } from '../packages/types.js';
-import { AMULET_PACKAGE_NAME, effectiveAmount, fmt, MAX_TRANSFER_INPUTS, num } from './package.js';
+import { AMULET_PACKAGE_NAME, effectiveAmount, fmt, MAX_TRANSFER_INPUTS, num } from './coin.js';
+import type { AutomationConfig } from './automation-config.js';
+import { automationConfigProblem, AutomationConfigSchema, defaultAutomationConfig, loadAutomationConfig, saveAutomationConfig } from './automation-config.js';
+import { WalletAutomation } from './automation.js';
+import { args, T, tid } from './names.js';
 
-export interface WalletConfig {
+/** Validator app settings (`settings.wallet`); the automation fields (`AutomationConfig`) can be changed at run time. */
+export interface WalletConfig extends AutomationConfig {
   /** The validator operator's wallet user (admin endpoints need it). */
   validatorWalletUser: string;
   /** Simulated mining round length (Splice: 10 minutes). */
@@ -20,31 +25,21 @@ export interface WalletConfig {
   amuletPrice: string;
   /** Holding fee in amulet per amulet holding per round. */
   holdingFeeRate: string;
-  /** Sender automation completes accepted transfer offers at once (else they stay in accepted-transfer-offers). */
-  autoCompleteAcceptedOffers: boolean;
-  /** Expire offers whose expiresAt passed, before serving each request. */
-  autoExpireOffers: boolean;
   /** USD per MB of traffic. */
   trafficPriceUsdPerMb: string;
-  /**
-   * Merge automation: a user holding more than this many amulets gets them merged in batches of at most
-   * `mergeBatchSize` (≤ 100 inputs per transfer) into few holdings. 0 = off (default).
-   */
-  mergeThreshold: number;
-  mergeBatchSize: number;
 }
 
-export const defaultWalletConfig = (): WalletConfig => ({
+const baseConfig = {
   validatorWalletUser: 'validator-operator',
   roundDurationSeconds: 600,
   amuletPrice: '0.005',
   holdingFeeRate: '0.0038051800',
-  autoCompleteAcceptedOffers: true,
-  autoExpireOffers: true,
   trafficPriceUsdPerMb: '60',
-  mergeThreshold: 0,
-  mergeBatchSize: 100,
-});
+};
+
+export const defaultWalletConfig = (): WalletConfig => ({ ...baseConfig, ...defaultAutomationConfig() });
+
+const automationKeys = Object.keys(AutomationConfigSchema.shape) as (keyof AutomationConfig)[];
 
 /** An error answered with the Splice `ErrorResponse` shape. */
 export class WalletError extends Error {
@@ -67,29 +62,49 @@ export type OfferStatus =
 
 type Tracking = { user: string; kind: 'offer' | 'traffic'; status: Record<string, unknown> };
 
-const T = {
-  amulet: 'Splice.Amulet:Amulet',
-  locked: 'Splice.Amulet:LockedAmulet',
-  round: 'Splice.Round:OpenMiningRound',
-  rules: 'Splice.AmuletRules:AmuletRules',
-  offer: 'Splice.Wallet.TransferOffer:TransferOffer',
-  accepted: 'Splice.Wallet.TransferOffer:AcceptedTransferOffer',
-  install: 'Splice.Wallet.Install:WalletAppInstall',
-  traffic: 'Splice.DecentralizedSynchronizer:MemberTraffic',
-  preapproval: 'Splice.AmuletRules:TransferPreapproval',
-  externalRules: 'Splice.ExternalPartyAmuletRules:ExternalPartyAmuletRules',
-  command: 'Splice.ExternalPartyAmuletRules:TransferCommand',
-  counter: 'Splice.ExternalPartyAmuletRules:TransferCommandCounter',
-} as const;
-const args = (c: ContractRow): LfRecord => (c.node.createArgument ?? {}) as LfRecord;
-const tid = (qn: string): string => `#${AMULET_PACKAGE_NAME}:${qn}`;
 
 export class WalletApp {
   readonly config: WalletConfig;
   private initialized = false;
+  private readonly automation: WalletAutomation;
+  private automating = false;
 
   constructor(private readonly sim: SimContext, private readonly writer: LedgerWriter, config: Partial<WalletConfig> = {}) {
-    this.config = { ...defaultWalletConfig(), ...config };
+    const initial = Object.fromEntries(automationKeys.filter((k) => config[k] !== undefined).map((k) => [k, config[k]])) as Partial<AutomationConfig>;
+    this.config = { ...baseConfig, ...config, ...loadAutomationConfig(sim.store.meta, initial) };
+    this.automation = new WalletAutomation(sim, this);
+  }
+
+  /** The automation part of the config. */
+  automationConfig(): AutomationConfig {
+    return Object.fromEntries(automationKeys.map((k) => [k, this.config[k]])) as unknown as AutomationConfig;
+  }
+
+  /** Validates and applies a new automation config (persisted); a 400 changes nothing. */
+  setAutomationConfig(input: unknown): AutomationConfig {
+    this.init();
+    const r = AutomationConfigSchema.safeParse(input);
+    if (!r.success) {
+      const i = r.error.issues[0];
+      throw new WalletError(400, `Invalid automation config${i && i.path.length > 0 ? ` field '${i.path.join('.')}'` : ''}: ${i?.message ?? 'invalid'}`);
+    }
+    const problem = automationConfigProblem(r.data, (p) => this.sim.store.party(p) !== undefined);
+    if (problem) throw new WalletError(400, `Invalid automation config: ${problem}`);
+    saveAutomationConfig(this.sim.store.meta, r.data);
+    Object.assign(this.config, r.data);
+    return this.automationConfig();
+  }
+
+  /** Runs the wallet automation (before serving wallet requests); re-entrant calls from automation tasks are no-ops. */
+  runAutomation(): void {
+    this.init();
+    if (this.automating) return;
+    this.automating = true;
+    try {
+      this.automation.run();
+    } finally {
+      this.automating = false;
+    }
   }
 
   private get db() {
@@ -152,6 +167,7 @@ export class WalletApp {
           templateId: tid(T.round),
           createArguments: {
             dso: this.dso, round: String(want), amuletPrice: this.config.amuletPrice, holdingFeeRate: rate,
+            validatorRewardRate: this.config.validatorRewardRate, appRewardRate: this.config.appRewardRate, featuredAppRewardRate: this.config.featuredAppRewardRate,
             opensAt: microsToIso(genesis + want * len), targetClosesAt: microsToIso(genesis + (want + 2n) * len),
           },
         },
@@ -175,6 +191,17 @@ export class WalletApp {
     const i = this.installOf(user);
     if (!i) throw new WalletError(404, `User ${user} is not onboarded to this validator's wallet`);
     return String(args(i).endUserParty);
+  }
+
+  /** The wallet user whose party is `party`, if any. */
+  userOfParty(party: string): string | undefined {
+    const i = this.contracts(this.validatorParty, T.install).find((c) => args(c).endUserParty === party);
+    return i ? String(args(i).endUserName) : undefined;
+  }
+
+  /** The party's FeaturedAppRight, if the DSO granted one. */
+  featuredAppRightOf(party: string): ContractRow | undefined {
+    return this.contracts(party, T.featured).find((c) => args(c).provider === party);
   }
 
   isOnboarded(user: string): boolean {
@@ -208,8 +235,12 @@ export class WalletApp {
       user: stored?.user ?? { id: user, primaryParty: party, isDeactivated: false, metadata: { resourceVersion: '0', annotations: {} }, identityProviderId: '' },
       rights: [...(stored?.rights ?? []).filter((r) => JSON.stringify(r) !== JSON.stringify(right)), right],
     });
-    this.submit([this.validatorParty], [
+    // the user's ValidatorRight (lets the validator collect the user's validator rewards); external parties get theirs
+    // by signing the ExternalPartySetupProposal, and one party hosts at most one
+    const needsRight = !this.sim.store.partyKeys(party) && !this.contracts(party, T.validatorRight).some((c) => args(c).user === party);
+    this.submit(needsRight ? [this.validatorParty, party] : [this.validatorParty], [
       { CreateCommand: { templateId: tid(T.install), createArguments: { dsoParty: this.dso, validatorParty: this.validatorParty, endUserName: user, endUserParty: party } } },
+      ...(needsRight ? [{ CreateCommand: { templateId: tid(T.validatorRight), createArguments: { dso: this.dso, user: party, validator: this.validatorParty } } }] : []),
     ]);
     return party;
   }
@@ -279,7 +310,7 @@ export class WalletApp {
     return cid;
   }
 
-  private rules(): string {
+  rules(): string {
     return this.rulesContract().contractId;
   }
 
@@ -385,7 +416,9 @@ export class WalletApp {
     const c = this.sim.store.contract(acceptedCid);
     if (!c || c.archivedOffset !== null) throw new WalletError(404, `No active accepted transfer offer ${acceptedCid}`);
     const a = c.node.createArgument as LfRecord;
-    const r = this.exercise([String(a.sender)], T.accepted, acceptedCid, 'AcceptedTransferOffer_Complete', { openRound: this.openRound().cid });
+    const r = this.exercise([String(a.sender)], T.accepted, acceptedCid, 'AcceptedTransferOffer_Complete', {
+      openRound: this.openRound().cid, featuredAppRight: this.featuredAppRightOf(String(a.sender))?.contractId ?? null,
+    });
     const amuletCid = String(r.result);
     this.setOfferStatus(c, { status: 'completed', contract_id: amuletCid, transaction_id: r.res.updateId });
     const received = (() => { const x = this.sim.store.contract(amuletCid); return x ? args(x).initialAmount : undefined; })();
@@ -414,100 +447,13 @@ export class WalletApp {
     this.closed(o, r.res, { status: 'failed', failure_kind: 'withdrawn', withdrawn_reason: reason });
   }
 
-  private closed(o: ContractRow, res: SubmitResult, status: OfferStatus): void {
+  closed(o: ContractRow, res: SubmitResult, status: OfferStatus): void {
     const a = o.node.createArgument as LfRecord;
     this.setOfferStatus(o, status);
     this.log([String(a.sender), String(a.receiver)], {
       transaction_type: 'notification', choice: String((res.tx.nodes[0] as { choice?: string }).choice ?? ''), template: o.node.qualifiedName, event_id: res.updateId,
       details: `Transfer offer of ${fmt(num(a.amount))} from ${String(a.sender)} to ${String(a.receiver)} ${status.status === 'failed' ? status.failure_kind : status.status}; locked funds returned to the sender`,
     }, res);
-  }
-
-  /** Expiry automation: offers and accepted offers past expiresAt are expired and their funds unlocked. */
-  expireOffers(): number {
-    const now = this.sim.clock.nowMicros();
-    let n = 0;
-    for (const qn of [T.offer, T.accepted]) {
-      for (const o of this.contracts(this.dso, qn)) {
-        const exp = Date.parse(String(args(o).expiresAt)) * 1000;
-        if (BigInt(exp) > now) continue;
-        const r = this.exercise([this.dso], qn, o.contractId, qn === T.offer ? 'TransferOffer_Expire' : 'AcceptedTransferOffer_Expire', { openRound: this.openRound().cid });
-        this.closed(o, r.res, { status: 'failed', failure_kind: 'expired' });
-        n++;
-      }
-    }
-    return n;
-  }
-
-  runAutomation(): void {
-    this.init();
-    if (this.config.autoExpireOffers) this.expireOffers();
-    this.processTransferCommands();
-    if (this.config.mergeThreshold > 0) for (const u of this.listUsers()) this.mergeHoldings(this.partyOf(u));
-  }
-
-  /**
-   * The DSO delegate's automation for external parties' TransferCommands (Splice runs it on the SVs): expired commands
-   * are archived; a command whose nonce is the sender's counter is executed through the receiver's preapproval (a
-   * command with a later nonce waits for its turn). The sender's `TransferCommandCounter` is created on first use.
-   */
-  processTransferCommands(): number {
-    let n = 0;
-    const now = this.sim.clock.nowMicros();
-    const commands = this.contracts(this.dso, T.command).sort((a, b) => Number(BigInt(String(args(a).nonce)) - BigInt(String(args(b).nonce))));
-    for (const c of commands) {
-      const a = args(c);
-      const sender = String(a.sender);
-      if (BigInt(Date.parse(String(a.expiresAt))) * 1000n <= now) {
-        const r = this.exercise([this.dso], T.command, c.contractId, 'TransferCommand_Expire', { p: this.dso });
-        this.log([sender], { transaction_type: 'notification', choice: 'TransferCommand_Expire', template: T.command, event_id: r.res.updateId, details: `Transfer command with nonce ${String(a.nonce)} expired` }, r.res);
-        n++;
-        continue;
-      }
-      let counter = this.contracts(this.dso, T.counter).find((x) => args(x).sender === sender);
-      if (!counter) {
-        const created = this.submit([this.dso], [{ CreateCommand: { templateId: tid(T.counter), createArguments: { dso: this.dso, sender, nextNonce: '0' } } }]);
-        counter = this.sim.store.contract(created.tx.nodes.find((x) => x.kind === 'create')?.contractId ?? '');
-        if (!counter) continue;
-      }
-      if (BigInt(String(args(counter).nextNonce)) < BigInt(String(a.nonce))) continue; // an earlier nonce is still in flight
-      const amount = num(a.amount);
-      let inputs: string[] = [];
-      try {
-        inputs = this.selectInputs(sender, amount);
-      } catch {
-        inputs = []; // insufficient funds: the command fails and spends its nonce, as on Splice
-      }
-      const pre = this.preapprovalOf(String(a.receiver));
-      const r = this.exercise([this.dso], T.command, c.contractId, 'TransferCommand_Send', {
-        inputs, transferPreapprovalCidO: pre?.contractId ?? null, transferCounterCid: counter.contractId, openRound: this.openRound().cid,
-      });
-      const result = (r.result ?? {}) as LfRecord;
-      if (result.succeeded === true)
-        this.log([sender, String(a.receiver)], {
-          transaction_type: 'transfer', choice: 'TransferCommand_Send', template: T.command, amulet_operation: 'transfer', event_id: r.res.updateId,
-          sender: { party: sender, amount: `-${fmt(amount)}` }, receivers: [{ party: String(a.receiver), amount: fmt(amount) }], description: String(a.description ?? ''),
-        }, r.res);
-      else
-        this.log([sender], { transaction_type: 'notification', choice: 'TransferCommand_Send', template: T.command, event_id: r.res.updateId, details: `Transfer command with nonce ${String(a.nonce)} failed: ${String(result.failureReason ?? '')}` }, r.res);
-      n++;
-    }
-    return n;
-  }
-
-  /** Merge automation for one party: batches of ≤ mergeBatchSize inputs until at most mergeThreshold holdings remain. Returns the merges done. */
-  mergeHoldings(party: string): number {
-    const batch = Math.min(Math.max(2, this.config.mergeBatchSize), MAX_TRANSFER_INPUTS);
-    let merges = 0;
-    for (;;) {
-      const holdings = this.amulets(party);
-      if (holdings.length <= Math.max(1, this.config.mergeThreshold)) return merges;
-      const round = this.openRound();
-      const inputs = holdings.slice(0, batch).map((c) => c.contractId);
-      const r = this.exercise([party, this.dso], T.rules, this.rules(), 'AmuletRules_Merge', { owner: party, inputs, openRound: round.cid });
-      this.log([party], { transaction_type: 'balance_change', choice: 'AmuletRules_Merge', template: T.rules, amulet_operation: 'merge', event_id: r.res.updateId, receivers: [] }, r.res);
-      merges++;
-    }
   }
 
   offerStatus(user: string, trackingId: string): Record<string, unknown> {
@@ -565,6 +511,7 @@ export class WalletApp {
     const inputs = this.selectInputs(sender, amount);
     const r = this.exercise([sender, this.dso], T.preapproval, pre.contractId, 'TransferPreapproval_Send', {
       sender, inputs, amount: fmt(amount), description: req.description ?? null, openRound: this.openRound().cid,
+      featuredAppRight: this.featuredAppRightOf(sender)?.contractId ?? null,
     });
     this.setTracking('preapproval-send', `${sender}:${req.deduplication_id}`, { user, kind: 'offer', status: { at: String(this.sim.clock.nowMicros()), transaction_id: r.res.updateId } });
     this.log([sender, req.receiver_party_id], {
@@ -607,7 +554,7 @@ export class WalletApp {
   // Transaction log
   // ---------------------------------------------------------------------------------------------
 
-  private log(partiesInvolved: string[], item: Record<string, unknown>, res: SubmitResult): void {
+  log(partiesInvolved: string[], item: Record<string, unknown>, res: SubmitResult): void {
     const { choice, template, amulet_operation, ...rest } = item as { choice: string; template: string; amulet_operation?: string } & Record<string, unknown>;
     const full = {
       ...rest,
@@ -648,11 +595,24 @@ export class WalletApp {
     this.db.prepare('INSERT INTO wallet_tracking (kind, tracking_id, payload) VALUES (?, ?, ?) ON CONFLICT(kind, tracking_id) DO UPDATE SET payload = excluded.payload').run(kind, id, JSON.stringify(t));
   }
 
+  /** Submits as the validator's user; the transaction's traffic (growing with the amulets it consumes) is charged to the validator. */
   submit(actAs: string[], commands: unknown[]): SubmitResult {
-    return this.writer.submitCommands(
+    const res = this.writer.submitCommands(
       { commandId: `wallet-${randomUUID()}`, actAs, commands, workflowId: 'validator-wallet' } as Parameters<LedgerWriter['submitCommands']>[0],
       this.config.validatorWalletUser,
     );
+    const inputs = res.tx.nodes.filter((n) => n.kind === 'exercise' && n.consuming && n.qualifiedName === T.amulet).length;
+    const meta = this.sim.store.meta;
+    meta.set(TRAFFIC_CONSUMED_KEY, String(BigInt(meta.get(TRAFFIC_CONSUMED_KEY) ?? '0') + BigInt(trafficCostBytes(inputs))));
+    return res;
+  }
+
+  /** The validator's traffic: bytes bought (MemberTraffic of this participant) and consumed by wallet transactions. */
+  traffic(): { purchased: bigint; consumed: bigint } {
+    const purchased = this.contracts(this.dso, T.traffic)
+      .filter((c) => args(c).memberId === this.sim.participantId)
+      .reduce((s, c) => s + BigInt(String(args(c).totalPurchased)), 0n);
+    return { purchased, consumed: BigInt(this.sim.store.meta.get(TRAFFIC_CONSUMED_KEY) ?? '0') };
   }
 
   exercise(actAs: string[], qn: string, contractId: string, choice: string, choiceArgument: LfRecord): { res: SubmitResult; result: LfValue } {
@@ -661,6 +621,8 @@ export class WalletApp {
     return { res, result: root && root.kind === 'exercise' ? root.exerciseResult : null };
   }
 }
+
+const TRAFFIC_CONSUMED_KEY = 'wallet_traffic_consumed_bytes';
 
 /** Traffic (bytes) a transfer with `inputs` input holdings costs the validator: grows linearly with the inputs. */
 export const trafficCostBytes = (inputs: number): number => 2_000 + 600 * inputs;

@@ -13,6 +13,7 @@ import {
   AMULET_PACKAGE_NAME, amuletFields, cid, cids, consumeInputs, effectiveAmount, fmt, int, newAmulet, num, numeric, offerFields, parties, party, roundOf, text, time, unlock,
 } from './coin.js';
 import { externalPartyTemplates } from './templates-external.js';
+import { amuletExpire, collectRewards, devNetFeatureApp, featuredAppRightArg, issueRewardCoupons, rewardTemplates } from './templates-rewards.js';
 import { amuletHolding, lockedAmuletHolding } from './token-views.js';
 
 export { AMULET_PACKAGE_NAME, effectiveAmount, fmt, MAX_TRANSFER_INPUTS, num } from './coin.js';
@@ -26,7 +27,7 @@ const Amulet: TemplateDef = {
   ensureDescription: 'initialAmount > 0',
   ensure: (a) => (num(a.initialAmount) <= 0n ? 'amulet amount must be positive' : undefined),
   implements: [amuletHolding],
-  choices: [],
+  choices: [amuletExpire],
 };
 
 const LockedAmulet: TemplateDef = {
@@ -51,6 +52,10 @@ const OpenMiningRound: TemplateDef = {
     { name: 'opensAt', type: time },
     { name: 'targetClosesAt', type: time },
     { name: 'holdingFeeRate', type: numeric },
+    // reward issuance of the round (CC minted per CC of coupon weight); see templates-rewards.ts
+    { name: 'validatorRewardRate', type: numeric },
+    { name: 'appRewardRate', type: numeric },
+    { name: 'featuredAppRewardRate', type: numeric },
   ],
   signatories: ['dso'],
   observers: [],
@@ -115,6 +120,8 @@ const AmuletRules: TemplateDef = {
         });
       },
     },
+    devNetFeatureApp,
+    collectRewards,
     {
       name: 'AmuletRules_CreateTransferPreapproval',
       consuming: false,
@@ -235,14 +242,15 @@ const AcceptedTransferOffer: TemplateDef = {
     {
       name: 'AcceptedTransferOffer_Complete',
       consuming: true,
-      argument: unlockArg,
+      argument: [...unlockArg, featuredAppRightArg],
       returnType: cid('Splice.Amulet:Amulet'),
       controllers: [{ contract: 'sender' }],
-      description: 'delivers the locked amount to the receiver (no fee on two-step transfers); the holding fee accrued while locked is borne by the sender',
+      description: 'delivers the locked amount to the receiver (no fee on two-step transfers); the holding fee accrued while locked is borne by the sender; issues reward coupons',
       body: (ctx) => {
         const round = roundOf(ctx, ctx.arg.openRound);
         const l = ctx.fetch(String(ctx.contract.lockedAmulet), 'Splice.Amulet:LockedAmulet');
         ctx.exercise(String(ctx.contract.lockedAmulet), 'Archive', {});
+        issueRewardCoupons(ctx, ctx.contract.dso ?? null, ctx.contract.sender ?? null, num(ctx.contract.amount), round, ctx.arg.featuredAppRight);
         return newAmulet(ctx, ctx.contract.dso ?? null, ctx.contract.receiver ?? null, effectiveAmount(l, BigInt(String(round.round))).effective, round);
       },
     },
@@ -281,6 +289,7 @@ const TransferPreapproval: TemplateDef = {
         { name: 'amount', type: numeric },
         { name: 'description', type: { kind: 'Optional', elem: text } },
         { name: 'openRound', type: cid('Splice.Round:OpenMiningRound') },
+        featuredAppRightArg,
       ],
       returnType: cid('Splice.Amulet:Amulet'),
       controllers: [{ argument: 'sender' }],
@@ -295,6 +304,7 @@ const TransferPreapproval: TemplateDef = {
         if (total < amount) ctx.fail(`insufficient funds: inputs are worth ${fmt(total)}, the transfer needs ${fmt(amount)}`);
         const dso = ctx.contract.dso ?? null;
         if (total > amount) newAmulet(ctx, dso, a.sender ?? null, total - amount, round);
+        issueRewardCoupons(ctx, dso, a.sender ?? null, amount, round, a.featuredAppRight);
         return newAmulet(ctx, dso, ctx.contract.receiver ?? null, amount, round);
       },
     },
@@ -338,6 +348,7 @@ export const amuletPackage: PackageDef = {
   templates: [
     Amulet, LockedAmulet, OpenMiningRound, AmuletRules, TransferPreapproval, TransferOffer, AcceptedTransferOffer, WalletAppInstall, MemberTraffic,
     ...externalPartyTemplates,
+    ...rewardTemplates,
   ],
   interfaces: [],
 };

@@ -71,6 +71,18 @@ export function registerValidatorRoutes(router: Router, sim: SimContext, writer:
 
   registerExternalPartyRoutes(add, admin, new ExternalPartyWallet(sim, writer, app));
 
+  // --- simulator-specific: the automation settings (see automation-config.ts) ---
+  add('GET', '/v0/sim/automation', (ctx) => {
+    admin(ctx);
+    return ok(app.automationConfig());
+  });
+  add('PUT', '/v0/sim/automation', async (ctx) => {
+    admin(ctx);
+    const updated = app.setAutomationConfig(await jsonBody(ctx));
+    app.runAutomation();
+    return ok(updated);
+  });
+
   // --- wallet internal ---
   add('GET', '/v0/wallet/user-status', (ctx) => {
     const u = walletUser(ctx);

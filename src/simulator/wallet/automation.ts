@@ -1,0 +1,257 @@
+/**
+ * The validator's and the DSO's background automation, run before each wallet request (the simulator has no
+ * background threads; with static time nothing happens between requests anyway). Each task submits ordinary ledger
+ * transactions, so its effects are in `/v2/updates`. Tasks, in order:
+ *
+ * 1. offer expiry (`autoExpireOffers`) — TransferOffer_Expire / AcceptedTransferOffer_Expire, funds back to the sender;
+ * 2. external parties' TransferCommands (DSO delegate) — TransferCommand_Send in nonce order, or _Expire;
+ * 3. auto-accept (`autoAcceptTransfers`) — receivers accept offers from the configured senders;
+ * 4. dust expiry (`expireDustHoldings`) — Amulet_Expire of amulets whose accrued fee reached their amount;
+ * 5. reward collection (`collectRewards`) — closed-round validator / app reward coupons minted into amulets;
+ * 6. sweeps (`sweeps`) — a sender above maxBalanceUSD sends down to minBalanceUSD (preapproval or transfer offer);
+ * 7. merges (`mergeThreshold`) — AmuletRules_Merge in batches of ≤ 100 inputs;
+ * 8. traffic top-up (`trafficTopup`) — AmuletRules_BuyMemberTraffic for the validator.
+ */
+import { randomUUID } from 'node:crypto';
+import type { SimContext } from '../context.js';
+import type { ContractRow } from '../model.js';
+import type { LfRecord } from '../packages/types.js';
+import type { WalletApp } from './app.js';
+import { effectiveAmount, fmt, MAX_TRANSFER_INPUTS, num } from './coin.js';
+import { args, T } from './names.js';
+
+const SCALE = 10_000_000_000n;
+const DAY_MICROS = 24n * 3600n * 1_000_000n;
+const LAST_TOPUP_KEY = 'wallet_last_topup_micros';
+
+export class WalletAutomation {
+  constructor(
+    private readonly sim: SimContext,
+    private readonly app: WalletApp,
+  ) {}
+
+  private get config() {
+    return this.app.config;
+  }
+
+  run(): void {
+    if (this.config.autoExpireOffers) this.expireOffers();
+    this.processTransferCommands();
+    this.autoAccept();
+    if (this.config.expireDustHoldings) this.expireDust();
+    if (this.config.collectRewards) this.collectRewards();
+    this.sweeps();
+    if (this.config.mergeThreshold > 0) for (const u of this.app.listUsers()) this.mergeHoldings(this.app.partyOf(u));
+    this.trafficTopup();
+  }
+
+  /** Offers and accepted offers past expiresAt are expired and their funds unlocked. */
+  expireOffers(): number {
+    const now = this.sim.clock.nowMicros();
+    let n = 0;
+    for (const qn of [T.offer, T.accepted]) {
+      for (const o of this.app.contracts(this.app.dso, qn)) {
+        const exp = Date.parse(String(args(o).expiresAt)) * 1000;
+        if (BigInt(exp) > now) continue;
+        const r = this.app.exercise([this.app.dso], qn, o.contractId, qn === T.offer ? 'TransferOffer_Expire' : 'AcceptedTransferOffer_Expire', { openRound: this.app.openRound().cid });
+        this.app.closed(o, r.res, { status: 'failed', failure_kind: 'expired' });
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /**
+   * The DSO delegate's automation for external parties' TransferCommands (Splice runs it on the SVs): expired commands
+   * are archived; a command whose nonce is the sender's counter is executed through the receiver's preapproval (a
+   * command with a later nonce waits for its turn). The sender's `TransferCommandCounter` is created on first use.
+   */
+  processTransferCommands(): number {
+    const app = this.app;
+    let n = 0;
+    const now = this.sim.clock.nowMicros();
+    const commands = app.contracts(app.dso, T.command).sort((a, b) => Number(BigInt(String(args(a).nonce)) - BigInt(String(args(b).nonce))));
+    for (const c of commands) {
+      const a = args(c);
+      const sender = String(a.sender);
+      if (BigInt(Date.parse(String(a.expiresAt))) * 1000n <= now) {
+        const r = app.exercise([app.dso], T.command, c.contractId, 'TransferCommand_Expire', { p: app.dso });
+        app.log([sender], { transaction_type: 'notification', choice: 'TransferCommand_Expire', template: T.command, event_id: r.res.updateId, details: `Transfer command with nonce ${String(a.nonce)} expired` }, r.res);
+        n++;
+        continue;
+      }
+      let counter = app.contracts(app.dso, T.counter).find((x) => args(x).sender === sender);
+      if (!counter) {
+        const created = app.submit([app.dso], [{ CreateCommand: { templateId: `#splice-amulet:${T.counter}`, createArguments: { dso: app.dso, sender, nextNonce: '0' } } }]);
+        counter = this.sim.store.contract(created.tx.nodes.find((x) => x.kind === 'create')?.contractId ?? '');
+        if (!counter) continue;
+      }
+      if (BigInt(String(args(counter).nextNonce)) < BigInt(String(a.nonce))) continue; // an earlier nonce is still in flight
+      const amount = num(a.amount);
+      let inputs: string[] = [];
+      try {
+        inputs = app.selectInputs(sender, amount);
+      } catch {
+        inputs = []; // insufficient funds: the command fails and spends its nonce, as on Splice
+      }
+      const pre = app.preapprovalOf(String(a.receiver));
+      const r = app.exercise([app.dso], T.command, c.contractId, 'TransferCommand_Send', {
+        inputs, transferPreapprovalCidO: pre?.contractId ?? null, transferCounterCid: counter.contractId, openRound: app.openRound().cid,
+      });
+      const result = (r.result ?? {}) as LfRecord;
+      if (result.succeeded === true)
+        app.log([sender, String(a.receiver)], {
+          transaction_type: 'transfer', choice: 'TransferCommand_Send', template: T.command, amulet_operation: 'transfer', event_id: r.res.updateId,
+          sender: { party: sender, amount: `-${fmt(amount)}` }, receivers: [{ party: String(a.receiver), amount: fmt(amount) }], description: String(a.description ?? ''),
+        }, r.res);
+      else
+        app.log([sender], { transaction_type: 'notification', choice: 'TransferCommand_Send', template: T.command, event_id: r.res.updateId, details: `Transfer command with nonce ${String(a.nonce)} failed: ${String(result.failureReason ?? '')}` }, r.res);
+      n++;
+    }
+    return n;
+  }
+
+  /** Receivers listed in `autoAcceptTransfers` accept pending offers from their listed senders. */
+  autoAccept(): number {
+    let n = 0;
+    for (const [receiver, rule] of Object.entries(this.config.autoAcceptTransfers)) {
+      const user = this.app.userOfParty(receiver);
+      if (!user) continue; // not (or no longer) a wallet user of this validator
+      const from = new Set(rule.fromParties);
+      for (const o of this.app.contracts(receiver, T.offer)) {
+        if (args(o).receiver !== receiver || !from.has(String(args(o).sender))) continue;
+        this.app.accept(user, o.contractId);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** The DSO archives dust: unlocked amulets whose accrued holding fee is at least their amount. */
+  expireDust(): number {
+    const round = this.app.openRound();
+    let n = 0;
+    for (const c of this.app.contracts(this.app.dso, T.amulet)) {
+      const a = args(c);
+      const elapsed = round.round - BigInt(String(a.createdAtRound));
+      if (elapsed * num(a.ratePerRound) < num(a.initialAmount)) continue;
+      const r = this.app.exercise([this.app.dso], T.amulet, c.contractId, 'Amulet_Expire', { roundCid: round.cid });
+      this.app.log([String(a.owner)], {
+        transaction_type: 'notification', choice: 'Amulet_Expire', template: T.amulet, event_id: r.res.updateId,
+        details: `Dust amulet of ${fmt(num(a.initialAmount))} expired: its holding fee reached its amount`,
+      }, r.res);
+      n++;
+    }
+    return n;
+  }
+
+  /**
+   * Coupons of closed rounds (round < the open round) are minted: the validator collects the validator coupons of the
+   * users it holds a ValidatorRight for; each wallet user collects the app coupons it is the provider of.
+   */
+  collectRewards(): number {
+    const app = this.app;
+    const round = app.openRound();
+    const closed = (c: ContractRow) => BigInt(String(args(c).round)) < round.round;
+    let n = 0;
+    const collect = (beneficiary: string, rights: ContractRow[], validatorCoupons: ContractRow[], appCoupons: ContractRow[]): void => {
+      for (let i = 0; i < Math.max(validatorCoupons.length, appCoupons.length); i += MAX_TRANSFER_INPUTS) {
+        const vc = validatorCoupons.slice(i, i + MAX_TRANSFER_INPUTS);
+        const ac = appCoupons.slice(i, i + MAX_TRANSFER_INPUTS);
+        const r = app.exercise([beneficiary, app.dso], T.rules, app.rules(), 'AmuletRules_CollectRewards', {
+          beneficiary, validatorRights: rights.map((x) => x.contractId), validatorRewardCoupons: vc.map((x) => x.contractId), appRewardCoupons: ac.map((x) => x.contractId), openRound: round.cid,
+        });
+        const minted = r.result === null ? undefined : this.sim.store.contract(String(r.result));
+        app.log([beneficiary], {
+          transaction_type: 'balance_change', choice: 'AmuletRules_CollectRewards', template: T.rules, amulet_operation: 'collect_rewards', event_id: r.res.updateId,
+          receivers: minted ? [{ party: beneficiary, amount: fmt(num(args(minted).initialAmount)) }] : [],
+          ...(vc.length > 0 ? { validator_rewards_used: fmt(vc.reduce((s, x) => s + num(args(x).amount), 0n)) } : {}),
+          ...(ac.length > 0 ? { app_rewards_used: fmt(ac.reduce((s, x) => s + num(args(x).amount), 0n)) } : {}),
+        }, r.res);
+        n++;
+      }
+    };
+    const validator = app.validatorParty;
+    const rights = app.contracts(validator, T.validatorRight).filter((r) => args(r).validator === validator);
+    const hosted = new Set(rights.map((r) => String(args(r).user)));
+    const vCoupons = app.contracts(app.dso, T.validatorCoupon).filter((c) => closed(c) && hosted.has(String(args(c).user)));
+    const usedRights = rights.filter((r) => vCoupons.some((c) => args(c).user === args(r).user));
+    const appCoupons = app.contracts(app.dso, T.appCoupon).filter(closed);
+    const providers = new Set(app.listUsers().map((u) => app.partyOf(u)));
+    collect(validator, usedRights, vCoupons, appCoupons.filter((c) => args(c).provider === validator));
+    for (const p of providers) {
+      if (p === validator) continue;
+      const mine = appCoupons.filter((c) => args(c).provider === p);
+      if (mine.length > 0) collect(p, [], [], mine);
+    }
+    return n;
+  }
+
+  /** A configured sender above maxBalanceUSD sends (balance − minBalanceUSD) to its receiver. */
+  sweeps(): number {
+    let n = 0;
+    const price = num(this.config.amuletPrice);
+    if (price <= 0n) return 0;
+    for (const [sender, s] of Object.entries(this.config.sweeps)) {
+      const user = this.app.userOfParty(sender);
+      if (!user) continue;
+      const round = this.app.openRound().round;
+      const balance = this.app.amulets(sender).reduce((sum, c) => sum + effectiveAmount(c.node.createArgument as LfRecord, round).effective, 0n);
+      const usd = (balance * price) / SCALE;
+      if (usd <= num(s.maxBalanceUSD)) continue;
+      const amount = ((usd - num(s.minBalanceUSD)) * SCALE) / price;
+      if (amount <= 0n) continue;
+      const id = `sweep-${randomUUID()}`;
+      if (s.useTransferPreapproval && this.app.preapprovalOf(s.receiver))
+        this.app.preapprovalSend(user, { receiver_party_id: s.receiver, amount: fmt(amount), deduplication_id: id, description: 'sweep' });
+      else
+        this.app.createOffer(user, {
+          receiver_party_id: s.receiver, amount: fmt(amount), description: 'sweep', tracking_id: id,
+          expires_at: Number(this.sim.clock.nowMicros() + DAY_MICROS),
+        });
+      n++;
+    }
+    return n;
+  }
+
+  /** Merge automation for one party: batches of ≤ mergeBatchSize inputs until at most mergeThreshold holdings remain. Returns the merges done. */
+  mergeHoldings(party: string): number {
+    const batch = Math.min(Math.max(2, this.config.mergeBatchSize), MAX_TRANSFER_INPUTS);
+    let merges = 0;
+    for (;;) {
+      const holdings = this.app.amulets(party);
+      if (holdings.length <= Math.max(1, this.config.mergeThreshold)) return merges;
+      const round = this.app.openRound();
+      const inputs = holdings.slice(0, batch).map((c) => c.contractId);
+      const r = this.app.exercise([party, this.app.dso], T.rules, this.app.rules(), 'AmuletRules_Merge', { owner: party, inputs, openRound: round.cid });
+      this.app.log([party], { transaction_type: 'balance_change', choice: 'AmuletRules_Merge', template: T.rules, amulet_operation: 'merge', event_id: r.res.updateId, receivers: [] }, r.res);
+      merges++;
+    }
+  }
+
+  /**
+   * Buys `targetThroughput × minTopupIntervalSeconds` bytes for the validator when its unused traffic is below that and
+   * the last top-up is at least `minTopupIntervalSeconds` old. Without enough amulets the top-up is skipped (retried
+   * on the next run).
+   */
+  trafficTopup(): boolean {
+    const { targetThroughput, minTopupIntervalSeconds } = this.config.trafficTopup;
+    if (targetThroughput <= 0) return false;
+    const now = this.sim.clock.nowMicros();
+    const last = BigInt(this.sim.store.meta.get(LAST_TOPUP_KEY) ?? '-1');
+    if (last >= 0n && now - last < BigInt(minTopupIntervalSeconds) * 1_000_000n) return false;
+    const want = BigInt(targetThroughput) * BigInt(minTopupIntervalSeconds);
+    const t = this.app.traffic();
+    if (t.purchased - t.consumed >= want) return false;
+    try {
+      this.app.buyTraffic(this.config.validatorWalletUser, {
+        receiving_validator_party_id: this.app.validatorParty, domain_id: this.sim.synchronizers[0].id, traffic_amount: Number(want),
+        tracking_id: `topup-${randomUUID()}`, expires_at: Number(now + DAY_MICROS),
+      });
+    } catch {
+      return false; // e.g. insufficient funds: try again on the next run
+    }
+    this.sim.store.meta.set(LAST_TOPUP_KEY, String(now));
+    return true;
+  }
+}
