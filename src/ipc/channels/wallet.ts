@@ -153,11 +153,17 @@ export const WalletDelegationsSchema = z.object({
   holdingCount: z.number().int(),
 });
 
-/** Simulator-only automation configuration (`/v0/sim/automation`); fields are whatever the simulator reports. */
+/**
+ * Simulator-only automation configuration (`/v0/sim/automation`), flattened: nested objects become dotted keys
+ * (`trafficTopup.targetThroughput`), maps keyed by party (sweeps, auto-accept) are edited as JSON text.
+ */
+const AutomationValue = z.union([z.boolean(), z.number(), z.string().max(100_000)]);
 export const AutomationSettingSchema = z.object({
   key: z.string(),
-  value: z.union([z.boolean(), z.number(), z.string()]),
+  kind: z.enum(['boolean', 'number', 'text', 'json']),
+  value: AutomationValue,
 });
+export type AutomationSetting = z.infer<typeof AutomationSettingSchema>;
 export const WalletAutomationSchema = z.object({ settings: z.array(AutomationSettingSchema) });
 
 export const ExternalPartyWalletSchema = z.object({
@@ -254,7 +260,9 @@ export const walletChannels = {
   'wallet.delegations': { request: UserRequest, response: WalletDelegationsSchema },
   'wallet.automation.get': { request: EmptyRequest, response: WalletAutomationSchema },
   'wallet.automation.set': {
-    request: z.object({ settings: z.array(AutomationSettingSchema).min(1).max(50) }).strict(),
+    request: z
+      .object({ settings: z.array(z.object({ key: z.string().min(1).max(200), value: AutomationValue }).strict()).min(1, 'nothing to change').max(50) })
+      .strict(),
     response: WalletAutomationSchema,
   },
 
