@@ -64,7 +64,9 @@ test('create an Iou through the generated form, split and transfer it, see the l
 
   await openContracts(page);
   // Empty state for a party that has nothing yet.
-  await page.getByTestId('acs-party').selectOption(recipient);
+  await expect(page.getByTestId('acs-parties-none')).toHaveText(/Any party/);
+  await page.getByTestId('acs-parties-input').fill(recipient);
+  await page.getByTestId('acs-parties-input').press('Enter');
   await page.getByTestId('acs-load').click();
   await expect(page.getByTestId('acs-empty')).toContainText('No contract matches');
 
@@ -123,11 +125,25 @@ test('create an Iou through the generated form, split and transfer it, see the l
     eventFormat: { filtersByParty: { [issuer]: { cumulative: [] } }, verbose: true },
   });
   await expect(entries.nth(2).getByTestId('timeline-offset')).toHaveText(String(archived.archived!.archivedEvent.offset));
-  // The new contracts are in the list, filtered by party and template.
-  await page.getByTestId('acs-party').selectOption(owner);
-  await page.getByTestId('acs-template').selectOption({ label: 'Demo.Iou:Iou (simulator-demo 1.0.0)' });
+  // The new contracts are in the list, filtered by several parties, a template and an interface together.
+  await page.getByTestId('acs-parties-input').fill(owner);
+  await page.getByTestId('acs-parties-input').press('Enter');
+  await page.getByTestId('acs-shapes-choice').selectOption({ label: 'Demo.Iou:Iou (simulator-demo 1.0.0)' });
+  await page.getByTestId('acs-shapes-add').click();
+  await page.getByTestId('acs-shapes-choice').selectOption({ label: 'Demo.Asset:Asset (interface)' });
+  await page.getByTestId('acs-shapes-add').click();
+  await expect(page.getByTestId('acs-shapes-chip')).toHaveCount(2);
   await page.getByTestId('acs-load').click();
   await expect(page.getByTestId('contract-row')).toHaveCount(2);
+  // The issuer alone with only the interface: the same two Ious, seen through Asset.
+  await page.getByRole('button', { name: `Remove ${recipient}` }).click();
+  await page.getByRole('button', { name: `Remove ${owner}` }).click();
+  await page.getByTestId('acs-parties-input').fill(issuer);
+  await page.getByTestId('acs-parties-input').press('Enter');
+  await page.getByRole('button', { name: 'Remove Demo.Iou:Iou (simulator-demo 1.0.0)' }).click();
+  await page.getByTestId('acs-load').click();
+  await expect(page.getByTestId('contract-row')).toHaveCount(2);
+  await expect(page.getByTestId('acs-progress')).toHaveCount(0);
   await expect(page.locator('[data-testid=contract-row][data-cid="' + api2[0]!.contractId + '"]')).toBeVisible();
   await screenshots(page, 'contracts', 1300);
 
