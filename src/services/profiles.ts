@@ -141,6 +141,14 @@ export class ProfileService {
     if (auth.mode === 'oauth2-client-credentials' && auth.clientSecret === undefined && !(hadClientSecret && existing?.auth_mode === auth.mode)) {
       throw badAuth('clientSecret', 'a client secret is required');
     }
+    // A stored secret is only ever sent to the origin it was entered for: moving the token endpoint
+    // (or, for a static token, the participant) to another origin needs the secret entered again.
+    if (existing && auth.mode === 'oauth2-client-credentials' && auth.clientSecret === undefined && !sameOrigin(existing.oauth2_token_url, auth.tokenUrl)) {
+      throw badAuth('clientSecret', 'enter the client secret again: the token endpoint moved to another origin');
+    }
+    if (existing && auth.mode === 'static' && auth.token === undefined && !sameOrigin(existing.ledger_api_url, req.ledgerApiUrl)) {
+      throw badAuth('token', 'enter the bearer token again: the Ledger API URL moved to another origin');
+    }
 
     // Keychain first: if it is unavailable nothing is written to SQLite and the error says why.
     // A secret that the new mode does not use is deleted, so switching modes leaves nothing behind.
@@ -239,6 +247,15 @@ export class ProfileService {
   /** Spread into `LedgerClient` options (ledger and validator clients alike). */
   tokenSource(id: string): ProfileTokenSource {
     return { getToken: () => this.token(id), onUnauthorized: (rejected) => this.refreshToken(id, rejected) };
+  }
+}
+
+function sameOrigin(a: string | null, b: string): boolean {
+  if (a === null) return false;
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
   }
 }
 

@@ -228,6 +228,22 @@ describe('OAuth2 client-credentials profiles', () => {
     }
   });
 
+  it('asks for the secret again before sending it to another origin', async () => {
+    const p = await call('profiles.save', oauthProfile());
+    const moved = await callError('profiles.save', { id: p.id, name: p.name, ledgerApiUrl: sim.url, auth: { ...oauthProfile().auth, clientSecret: undefined, tokenUrl: 'https://idp.elsewhere.example/token' } });
+    expect(moved).toMatchObject({ code: 'BAD_REQUEST', issues: [{ path: 'auth.clientSecret', message: expect.stringContaining('another origin') }] });
+    expect((await call('profiles.list', {})).profiles.find((x) => x.id === p.id)?.auth).toMatchObject({ tokenUrl: idp.tokenUrl });
+    // Same origin, other path: the stored secret is kept.
+    const samePlace = await call('profiles.save', { id: p.id, name: p.name, ledgerApiUrl: sim.url, auth: { ...oauthProfile().auth, clientSecret: undefined, tokenUrl: `${idp.url}/other` } });
+    expect(samePlace.auth).toMatchObject({ tokenUrl: `${idp.url}/other`, hasClientSecret: true });
+    const s = await call('profiles.save', { name: 'Static', ledgerApiUrl: sim.url, auth: { mode: 'static', token: adminToken() } });
+    const otherParticipant = await callError('profiles.save', { id: s.id, name: 'Static', ledgerApiUrl: 'https://participant.elsewhere.example' });
+    expect(otherParticipant).toMatchObject({ code: 'BAD_REQUEST', issues: [{ path: 'auth.token' }] });
+    accounts.push(`profile:${s.id}:bearer-token`, `profile:${p.id}:oauth2-client-secret`);
+    await call('profiles.delete', { id: p.id });
+    await call('profiles.delete', { id: s.id });
+  });
+
   it('switching modes deletes the secret the new mode does not use', async () => {
     const p = await call('profiles.save', oauthProfile());
     const kept = await call('profiles.save', { id: p.id, name: 'Renamed', ledgerApiUrl: sim.url });
