@@ -1,17 +1,20 @@
 /**
  * Standalone simulator: `npm run sim -- --port 0 --data DIR [--reset] [--seed-demo] [--static-time] [--host H]`
  * plus the auth flags (default: no authentication, demo mode):
- * `--auth-hs256-secret S | --auth-hs256-secret-file F | --auth-jwks FILE`, `[--auth-audience A] [--auth-issuer I]`.
+ * `--auth-hs256-secret S | --auth-hs256-secret-file F | --auth-jwks FILE`, `[--auth-audience A] [--auth-issuer I]`,
+ * and `--fault-inject-prepare kind[,kind…]` (tampered prepare answers for tests and demos, see simulator/fault-injection.ts).
  * First stdout line: `listening on http://127.0.0.1:PORT`.
  */
 import { readFileSync } from 'node:fs';
 import { loadJwksFile } from '../simulator/auth-jwt.js';
+import { parseTamperKinds } from '../simulator/fault-injection.js';
 import { startSimulator } from '../simulator/index.js';
 import type { SimAuthConfig, SimulatorOptions } from '../simulator/index.js';
 
 const USAGE =
   'usage: sim --data DIR [--port N] [--host H] [--reset] [--seed-demo] [--static-time] [--http-list-max-elements-limit N]\n' +
-  '           [--auth-hs256-secret S | --auth-hs256-secret-file F | --auth-jwks FILE] [--auth-audience A] [--auth-issuer I]';
+  '           [--auth-hs256-secret S | --auth-hs256-secret-file F | --auth-jwks FILE] [--auth-audience A] [--auth-issuer I]\n' +
+  '           [--fault-inject-prepare kind[,kind...]]';
 
 interface AuthFlags {
   secret?: string;
@@ -115,6 +118,15 @@ export function parseArgs(argv: string[]): SimulatorOptions {
       case '--auth-issuer':
         auth.issuer = value();
         break;
+      case '--fault-inject-prepare': {
+        const v = value();
+        try {
+          opts.faultInjection = { prepare: parseTamperKinds(v) };
+        } catch (e) {
+          fail(`--fault-inject-prepare: ${(e as Error).message}`);
+        }
+        break;
+      }
       case '--help':
       case '-h':
         process.stdout.write(`${USAGE}\n`);

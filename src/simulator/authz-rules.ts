@@ -260,6 +260,8 @@ export const AUTHZ_RULES: Readonly<Record<string, Rule>> = {
   'POST /simulator/admin/time/advance': ADMIN,
   'POST /simulator/admin/prune': ADMIN,
   'GET /simulator/admin/packages': ADMIN,
+  'GET /simulator/admin/fault-injection': ADMIN,
+  'POST /simulator/admin/fault-injection': ADMIN,
 };
 
 /** The rule of a route, or undefined when it has none (the server then refuses it: fail closed). */

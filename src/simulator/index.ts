@@ -5,6 +5,8 @@ import { parseAuthConfig } from './auth-config.js';
 import type { SimAuthConfig } from './auth-config.js';
 import { loadJwksFile } from './auth-jwt.js';
 import { createAccess } from './authz.js';
+import { FaultInjectionConfigSchema, faultInjectorOf } from './fault-injection.js';
+import type { FaultInjectionConfig } from './fault-injection.js';
 import { isoToMicros, microsToIso, staticClock, wallClock } from './clock.js';
 import type { Clock } from './clock.js';
 import { SIMULATOR_LEDGER_API_VERSION } from './context.js';
@@ -36,6 +38,8 @@ export interface SimulatorOptions {
   settings?: Partial<SimulatorSettings>;
   /** Authentication mode (auth-config.ts); default `{ mode: 'none' }` (demo mode: no token needed, everything allowed). */
   auth?: SimAuthConfig;
+  /** Tampering with prepare answers for tests and demos (fault-injection.ts); default off. Switchable at runtime via /simulator/admin/fault-injection. */
+  faultInjection?: FaultInjectionConfig;
 }
 
 export type { SimAuthConfig } from './auth-config.js';
@@ -90,11 +94,13 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
   // validated before the data dir is touched, so a bad config changes nothing
   const authConfig = parseAuthConfig(opts.auth ?? { mode: 'none' });
   if (authConfig.mode === 'rs256') loadJwksFile(authConfig.jwksFile);
+  const faultInjection = FaultInjectionConfigSchema.parse(opts.faultInjection ?? { prepare: 'off' });
   const { sim, db } = openSimContext(opts);
   const participantId = sim.participantId;
   const router = new Router();
   const ledger = registerAllRoutes(router, sim);
   if (opts.seedDemo) seedDemo(sim, ledger);
+  faultInjectorOf(sim).configure(faultInjection);
 
   let access;
   try {

@@ -6,6 +6,7 @@ import { registerAdminRoutes } from './admin.js';
 import { registerCommandRoutes } from './commands.js';
 import { registerContractRoutes } from './contracts.js';
 import { registerExternalPartyRoutes } from './external-parties.js';
+import { registerFaultInjectionRoutes } from './fault-injection.js';
 import { registerIdpRoutes } from './idps.js';
 import { registerInteractiveRoutes } from './interactive.js';
 import { registerPackageRoutes } from './packages.js';
@@ -35,6 +36,7 @@ export function registerAllRoutes(router: Router, sim: SimContext): Ledger {
   registerUserRoutes(router, sim);
   registerPackageRoutes(router, sim);
   registerAdminRoutes(router, sim);
+  registerFaultInjectionRoutes(router, sim);
   registerIdpRoutes(router, sim);
   registerUserIdpRoute(router, sim);
   registerValidatorRoutes(router, sim, writer);

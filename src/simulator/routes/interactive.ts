@@ -3,6 +3,7 @@ import type { v3_5 } from '@canton-network/core-ledger-client-types';
 import type { SimContext } from '../context.js';
 import type { ResolvedTransactionFormat } from '../filters.js';
 import { resolveTransactionFormat, wildcardFormat } from '../filters.js';
+import { faultInjectorOf } from '../fault-injection.js';
 import { InteractiveSubmission } from '../interactive.js';
 import type { LedgerWriter } from '../ledger.js';
 import { projectTransaction } from '../projection.js';
@@ -15,11 +16,13 @@ type S = v3_5.components['schemas'];
 
 export function registerInteractiveRoutes(router: Router, sim: SimContext, writer: LedgerWriter): void {
   const service = new InteractiveSubmission(sim, writer);
+  const faults = faultInjectorOf(sim);
 
   router.add('POST', '/v2/interactive-submission/prepare', async (ctx) => {
     const req = await body(ctx, JsPrepareSubmissionRequestSchema);
     const r = await service.prepare(req, ctx.user);
-    const res: S['JsPrepareSubmissionResponse'] = { ...r, hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2' };
+    // with fault injection on, the answer is tampered with here (the simulator keeps the honest one for execute)
+    const res: S['JsPrepareSubmissionResponse'] = await faults.onPrepare({ ...r, hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2' });
     return ok(res);
   });
 
