@@ -220,6 +220,8 @@ const CASES: Record<string, Case> = {
   'POST /simulator/admin/time/advance': { body: () => ({ seconds: 1 }), right: 'admin', wrong: 'actor', status: 400 },
   'POST /simulator/admin/prune': { body: () => ({}), right: 'admin', wrong: 'actor', status: 400 },
   'GET /simulator/admin/packages': { right: 'admin', wrong: 'actor' },
+  'GET /simulator/admin/fault-injection': { right: 'admin', wrong: 'actor' },
+  'POST /simulator/admin/fault-injection': { body: () => ({ prepare: 'off' }), right: 'admin', wrong: 'actor' },
 };
 
 const WALLET = '/api/validator/';
@@ -329,26 +331,29 @@ describe('authorization matrix (every route × no token / wrong user / right use
     expect(checked).toBe(Object.keys(CASES).length);
   });
 
-  it('wallet API routes: 401 without a token; validator admin routes 403 for a non-operator', async () => {
+  it('wallet API routes: 401 without a token or with a forged one; the validator operator is never refused', async () => {
     const walletRoutes = routes.filter((r) => r.pattern.startsWith(WALLET));
     expect(walletRoutes.length).toBeGreaterThan(0);
     const operator = bearer(await hsToken(WALLET_OPERATOR));
+    const forged = bearer(await hsToken(WALLET_OPERATOR, {}, 'forged-secret-forged-secret-000000'));
+    let operatorOnly = 0;
     for (const { method, pattern } of walletRoutes) {
       const p = pattern.replace(/\{[^}]+\}/g, 'x');
       const body = method === 'GET' ? undefined : {};
       const req = (headers: Record<string, string>) => send(sim.url, method, p, { headers, ...(body !== undefined ? { body } : {}) });
-      const anonymous = await req({});
-      expect(anonymous.status, `${method} ${pattern}: ${anonymous.text}`).toBe(401);
-      expect(anonymous.json).toMatchObject({ error: expect.any(String) });
-      if (pattern.startsWith(`${WALLET}v0/admin/`)) {
-        const wrong = await req(tokens.nobody);
-        expect(wrong.status, `${method} ${pattern} as nobody: ${wrong.text}`).toBe(403);
-        const right = await req(operator);
-        expect([401, 403], `${method} ${pattern} as operator: ${right.text}`).not.toContain(right.status);
-      } else {
-        const user = await req(tokens.nobody);
-        expect([401, 403], `${method} ${pattern} as a wallet user: ${user.text}`).not.toContain(user.status);
+      for (const headers of [{}, forged]) {
+        const refused = await req(headers);
+        expect(refused.status, `${method} ${pattern}: ${refused.text}`).toBe(401);
+        expect(refused.json).toMatchObject({ error: expect.any(String) });
       }
+      // a verified user that is not the operator: authenticated (never 401); operator-only routes answer 403
+      const user = await req(tokens.nobody);
+      expect(user.status, `${method} ${pattern} as a wallet user: ${user.text}`).not.toBe(401);
+      if (user.status === 403) operatorOnly++;
+      const asOperator = await req(operator);
+      expect([401, 403], `${method} ${pattern} as operator: ${asOperator.text}`).not.toContain(asOperator.status);
     }
+    // the validator admin API is operator-only
+    expect(operatorOnly).toBeGreaterThanOrEqual(walletRoutes.filter((r) => r.pattern.startsWith(`${WALLET}v0/admin/`)).length);
   });
 });
