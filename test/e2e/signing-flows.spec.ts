@@ -1,7 +1,7 @@
 /**
  * Signing end to end in Chromium through the browser host, against the embedded simulator, with the real keychain:
  * key creation, onboarding of an external party, compose → verify → sign → execute with the resulting transaction,
- * a lying participant refused (a tampering proxy in front of the simulator), the offline round trip between two
+ * a lying participant refused (the simulator's fault injection tampering with its prepare answers), the offline round trip between two
  * console processes (online demo + `--no-demo` air-gapped signer) with files moved through download/upload, and the
  * audit chain verified and exported. Screenshots of every screen in both themes.
  */
@@ -11,14 +11,12 @@ import Database from 'better-sqlite3';
 import { Entry } from '@napi-rs/keyring';
 import { test, expect, type Page, type Download } from '@playwright/test';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
-import { startTamperProxy, type TamperProxy } from '../integration/signing-flows/tamper-proxy.js';
 
 test.describe.configure({ mode: 'serial' });
 
 const IOU = '#simulator-demo:Demo.Iou:Iou';
 let online: ConsoleProcess;
 let airGapped: ConsoleProcess;
-let proxy: TamperProxy;
 let simUrl: string;
 let party = '';
 let bob = '';
@@ -29,7 +27,6 @@ test.beforeAll(async () => {
   // printed right after "Console ready"; give the pipe a moment
   for (let i = 0; i < 100 && !/Embedded simulator \(demo mode\): \S+/.test(online.output()); i++) await new Promise((r) => setTimeout(r, 50));
   simUrl = /Embedded simulator \(demo mode\): (\S+)/.exec(online.output())![1]!;
-  proxy = await startTamperProxy(simUrl);
   bob = await allocate('E2EBob');
 });
 test.afterAll(async () => {
@@ -40,7 +37,6 @@ test.afterAll(async () => {
       // already deleted by the test
     }
   }
-  await proxy?.close();
   await online?.stop();
   await airGapped?.stop();
 });
@@ -188,31 +184,36 @@ test('compose, verify, sign and execute a create and a transfer; the transaction
 });
 
 test('a participant that tampers with the prepared transaction is refused on a big screen', async ({ page }) => {
+  // the embedded simulator plays the lying participant (its fault injection, switched at runtime)
   await page.goto(online.url);
-  await page.getByRole('link', { name: /Connections/ }).first().click();
-  await page.getByRole('button', { name: 'New remote profile' }).click();
-  await page.getByLabel('Name').fill('Lying participant');
-  await page.getByLabel('Ledger API URL').fill(proxy.url);
-  await page.getByRole('button', { name: 'Create profile' }).click();
-  await page.getByRole('button', { name: 'Use profile Lying participant' }).click();
-  proxy.otherParty = bob;
-  for (const [kind, reason] of [
-    ['node-argument-changed', 'HASH_MISMATCH'],
-    ['hash-replaced', 'HASH_MISMATCH'],
-    ['act-as-changed-rehashed', 'PARTY_NOT_SUBMITTER'],
-  ] as const) {
-    proxy.kind = kind;
-    await go(page, /^Signing/);
-    await page.getByLabel(/Create arguments/).fill(JSON.stringify({ issuer: party, owner: party, currency: 'EUR', amount: '1', observers: [] }));
-    await page.getByTestId('prepare-button').click();
-    await expect(page.getByTestId('refusal')).toBeVisible();
-    await expect(page.getByTestId('refusal-reason')).toHaveText(reason);
-    if (kind === 'node-argument-changed') await shoot(page, 'refused-tampered');
-    await page.getByRole('button', { name: 'Back' }).click();
+  const endBefore = (await sim<{ offset: number }>('/v2/state/ledger-end')).offset;
+  try {
+    for (const [kind, reason] of [
+      ['amount', 'HASH_MISMATCH'],
+      ['receiver', 'HASH_MISMATCH'],
+      ['hash', 'HASH_MISMATCH'],
+      ['submitter-rehashed', 'PARTY_NOT_SUBMITTER'],
+      ['scheme-v3', 'UNSUPPORTED_HASHING_SCHEME'],
+    ] as const) {
+      await sim('/simulator/admin/fault-injection', { prepare: [kind] });
+      await go(page, /^Signing/);
+      await page.getByLabel(/Create arguments/).fill(JSON.stringify({ issuer: party, owner: party, currency: 'EUR', amount: '1', observers: [] }));
+      await page.getByTestId('prepare-button').click();
+      await expect(page.getByTestId('refusal')).toBeVisible();
+      await expect(page.getByTestId('refusal-reason')).toHaveText(reason);
+      if (kind === 'amount') await shoot(page, 'refused-tampered');
+      await page.getByRole('button', { name: 'Back' }).click();
+    }
+  } finally {
+    await sim('/simulator/admin/fault-injection', { prepare: 'off' });
   }
-  expect(proxy.executes).toBe(0);
-  proxy.kind = 'none';
-  await page.getByLabel('Connection profile').selectOption({ label: 'Demo — embedded simulator' });
+  const injected = (await sim<{ injections: Array<{ kind: string; applied: boolean }> }>('/simulator/admin/fault-injection')).injections.slice(-5);
+  expect(injected.every((x) => x.applied)).toBe(true);
+  // nothing reached the ledger, and each refusal is in the audit log
+  expect((await sim<{ offset: number }>('/v2/state/ledger-end')).offset).toBe(endBefore);
+  await go(page, /^Audit/);
+  await expect(page.getByText('HASH_MISMATCH').first()).toBeVisible();
+  await expect(page.getByText('UNSUPPORTED_HASHING_SCHEME').first()).toBeVisible();
 });
 
 test('offline round trip between two consoles: request out, verified and signed air-gapped, response in, executed', async ({ browser }) => {

@@ -1,7 +1,7 @@
 /**
  * The signing channels through the real composition (startConsoleApp: contract router, real keychain, embedded
  * simulator over HTTP): onboarding, compose → prepare → verify → confirm → execute (three variants), blind-signing
- * and policy refusals, every tamper kind of a lying participant refused with nothing executed, the offline round trip
+ * and policy refusals, every tamper kind of the simulator's fault injection refused (audited) with nothing executed, the offline round trip
  * between two consoles (one without network), and no private key byte in any IPC answer or console output.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -13,7 +13,7 @@ import { startConsoleApp, type ConsoleApp } from '../../../src/app/console-app.j
 import type { Response, ChannelName, Request } from '../../../src/ipc/contract.js';
 import { secretAccount } from '../../../src/services/signing/key-store.js';
 import { createSigningRequest } from '../../../src/services/signing/index.js';
-import { startTamperProxy, TAMPER_KINDS, type TamperProxy } from './tamper-proxy.js';
+import { TAMPER_KINDS as FAULT_KINDS } from '../../../src/simulator/fault-injection.js';
 
 const IOU = '#simulator-demo:Demo.Iou:Iou';
 const SERVICE_A = `signing-flows-a-${process.pid}-${Date.now()}`;
@@ -23,7 +23,6 @@ let online: ConsoleApp;
 let airGapped: ConsoleApp;
 let dirA: string;
 let dirB: string;
-let proxy: TamperProxy;
 
 /** Every answer and event that crossed the contract, for the leak check. */
 const wire: string[] = [];
@@ -73,7 +72,6 @@ beforeAll(async () => {
   dirB = mkdtempSync(path.join(os.tmpdir(), 'signing-flows-b-'));
   online = await startConsoleApp({ dataDir: dirA, demo: true, transport: 'browser-host', keychainService: SERVICE_A });
   airGapped = await startConsoleApp({ dataDir: dirB, demo: false, transport: 'browser-host', keychainService: SERVICE_B });
-  proxy = await startTamperProxy(online.demoLedgerUrl!);
   bank = await allocate('FlowsBank');
   bob = await allocate('FlowsBob');
 }, 60_000);
@@ -89,7 +87,6 @@ afterAll(async () => {
     for (const k of keys.ok ? keys.value.keys : []) new Entry(service, secretAccount(k.fingerprint)).deletePassword();
     await app.close();
   }
-  await proxy?.close();
   rmSync(dirA, { recursive: true, force: true });
   rmSync(dirB, { recursive: true, force: true });
 });
@@ -180,52 +177,55 @@ describe('signing flows through the contract', () => {
     expect(bad).toMatchObject({ code: 'BAD_REQUEST', issues: [{ path: 'argumentsJson' }] });
   });
 
-  it('refuses every tampered prepare from a lying participant; nothing reaches execute', async () => {
-    const profile = await call(online, 'profiles.save', { name: 'Lying participant', ledgerApiUrl: proxy.url });
-    const before = (await call(online, 'profiles.list', {})).activeId!;
-    await call(online, 'profiles.select', { id: profile.id });
-    proxy.otherParty = bob;
-    try {
-      proxy.kind = 'none';
-      const honest = await call(online, 'signing.prepare', {
+  it('refuses 100 % of the prepares the simulator tampers with (every kind, several rounds), audited, nothing executed', async () => {
+    const iou = await iouFor(bank, party, '25');
+    const transfer = () =>
+      call(online, 'signing.prepare', {
         party,
         fingerprint: key.fingerprint,
-        command: { kind: 'create', templateId: IOU, argumentsJson: JSON.stringify({ issuer: party, owner: party, currency: 'USD', amount: '2', observers: [] }) },
+        command: { kind: 'exercise', templateId: IOU, contractId: iou, choice: 'Iou_Transfer', argumentsJson: JSON.stringify({ newOwner: bob }) },
       });
-      expect(honest.status).toBe('verified');
-      const reasons: Record<string, string> = {};
-      for (const kind of TAMPER_KINDS) {
-        proxy.kind = kind;
-        const r = await call(online, 'signing.prepare', {
-          party,
-          fingerprint: key.fingerprint,
-          command: { kind: 'create', templateId: IOU, argumentsJson: JSON.stringify({ issuer: party, owner: party, currency: 'USD', amount: '3', observers: [] }) },
-        });
-        expect(r.status, kind).toBe('refused');
-        if (r.status === 'refused') {
-          reasons[kind] = r.reason;
-          expect(r.auditSeq, kind).not.toBeNull();
-        }
+    // honest first, so `other-transaction` has a previous transaction to send
+    expect((await transfer()).status).toBe('verified');
+    const end = async () => (await sim<{ offset: number }>('/v2/state/ledger-end')).offset;
+    const endBefore = await end();
+    const auditBefore = (await call(online, 'signing.audit.list', {})).records.length;
+    await sim('/simulator/admin/fault-injection', { prepare: FAULT_KINDS });
+    const rounds = 3;
+    const reasons = new Map<string, Set<string>>();
+    try {
+      for (let i = 0; i < rounds * FAULT_KINDS.length; i++) {
+        const kind = FAULT_KINDS[i % FAULT_KINDS.length]!;
+        const r = await transfer();
+        expect(r.status, `${kind} (round ${Math.floor(i / FAULT_KINDS.length) + 1})`).toBe('refused');
+        if (r.status !== 'refused') continue;
+        expect(r.auditSeq, kind).not.toBeNull();
+        reasons.set(kind, (reasons.get(kind) ?? new Set()).add(r.reason));
       }
-      expect(reasons).toMatchObject({
-        'hash-replaced': 'HASH_MISMATCH',
-        'command-id-changed': 'HASH_MISMATCH',
-        'node-argument-changed': 'HASH_MISMATCH',
-        'other-transaction': 'HASH_MISMATCH',
-        'scheme-v3': 'UNSUPPORTED_HASHING_SCHEME',
-        'act-as-changed-rehashed': 'PARTY_NOT_SUBMITTER',
-        'not-base64': 'UNDECODABLE_TRANSACTION',
-      });
-      expect(['HASH_MISMATCH', 'UNDECODABLE_TRANSACTION']).toContain(reasons['byte-flipped']);
-      expect(['HASH_MISMATCH', 'UNDECODABLE_TRANSACTION']).toContain(reasons['truncated']);
-      expect(proxy.executes).toBe(0);
-      const audit = (await call(online, 'signing.audit.list', { limit: TAMPER_KINDS.length })).records;
-      expect(audit.every((r) => r.decision === 'refused')).toBe(true);
-      expect(new Set(audit.map((r) => r.reason))).toEqual(new Set(Object.values(reasons)));
     } finally {
-      proxy.kind = 'none';
-      await call(online, 'profiles.select', { id: before });
+      await sim('/simulator/admin/fault-injection', { prepare: 'off' });
     }
+    // the simulator really tampered every answer (no kind was inapplicable to this transaction)
+    const status = await sim<{ prepare: string; injections: Array<{ kind: string; applied: boolean }> }>('/simulator/admin/fault-injection');
+    expect(status.prepare).toBe('off');
+    const injected = status.injections.slice(-rounds * FAULT_KINDS.length);
+    expect(injected.map((x) => x.kind)).toEqual(Array.from({ length: rounds }, () => FAULT_KINDS).flat());
+    expect(injected.every((x) => x.applied)).toBe(true);
+
+    const expected: Record<string, string[]> = Object.fromEntries(FAULT_KINDS.map((k) => [k, ['HASH_MISMATCH']]));
+    expected['scheme-v3'] = ['UNSUPPORTED_HASHING_SCHEME'];
+    expected['submitter-rehashed'] = ['PARTY_NOT_SUBMITTER'];
+    expected['truncated'] = ['HASH_MISMATCH', 'UNDECODABLE_TRANSACTION'];
+    for (const kind of FAULT_KINDS) for (const reason of reasons.get(kind) ?? []) expect(expected[kind], kind).toContain(reason);
+    expect([...reasons.keys()].sort()).toEqual([...FAULT_KINDS].sort());
+
+    // every refusal is in the audit log (newest first), and nothing reached the ledger
+    const audit = (await call(online, 'signing.audit.list', {})).records;
+    expect(audit.length - auditBefore).toBe(rounds * FAULT_KINDS.length);
+    expect(audit.slice(0, rounds * FAULT_KINDS.length).every((r) => r.decision === 'refused' && r.party === party)).toBe(true);
+    expect(await end()).toBe(endBefore);
+    // with fault injection off again, the same command verifies
+    expect((await transfer()).status).toBe('verified');
   });
 
   it('offline round trip: request file → air-gapped console (no network) verifies and signs → response imported → executed', async () => {
