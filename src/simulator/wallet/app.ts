@@ -9,6 +9,7 @@ import type { SimContext } from '../context.js';
 import type { LedgerWriter, SubmitResult } from '../ledger.js';
 import type { ContractRow, LfValue } from '../model.js';
 import type { LfRecord } from '../packages/types.js';
+import { createdEventBlob } from '../projection.js';
 import { AMULET_PACKAGE_NAME, effectiveAmount, fmt, MAX_TRANSFER_INPUTS, num } from './coin.js';
 import type { AutomationConfig } from './automation-config.js';
 import { automationConfigProblem, AutomationConfigSchema, defaultAutomationConfig, loadAutomationConfig, saveAutomationConfig } from './automation-config.js';
@@ -268,7 +269,7 @@ export class WalletApp {
       template_id: `${c.node.packageId}:${c.node.qualifiedName}`,
       contract_id: c.contractId,
       payload: c.node.createArgument as LfRecord,
-      created_event_blob: '',
+      created_event_blob: createdEventBlob(c.node),
       created_at: c.node.createdAt,
     };
   }
@@ -537,6 +538,7 @@ export class WalletApp {
     const r = this.exercise([buyer, this.dso], T.rules, this.rules(), 'AmuletRules_BuyMemberTraffic', {
       buyer, inputs, memberId: this.sim.participantId, synchronizerId: req.domain_id, trafficAmount: String(req.traffic_amount), amuletCost: fmt(cost), openRound: this.openRound().cid,
     });
+    if (req.receiving_validator_party_id === this.validatorParty && req.domain_id === this.sim.synchronizers[0].id) this.addPurchasedTraffic(req.traffic_amount);
     const cid = String(r.result);
     this.setTracking('traffic', req.tracking_id, { user, kind: 'traffic', status: { status: 'completed', transaction_id: r.res.updateId } });
     this.log([buyer], { transaction_type: 'balance_change', choice: 'AmuletRules_BuyMemberTraffic', template: T.rules, amulet_operation: 'buy_member_traffic', event_id: r.res.updateId, receivers: [{ party: buyer, amount: `-${fmt(cost)}` }] }, r.res);
@@ -595,24 +597,37 @@ export class WalletApp {
     this.db.prepare('INSERT INTO wallet_tracking (kind, tracking_id, payload) VALUES (?, ?, ?) ON CONFLICT(kind, tracking_id) DO UPDATE SET payload = excluded.payload').run(kind, id, JSON.stringify(t));
   }
 
-  /** Submits as the validator's user; the transaction's traffic (growing with the amulets it consumes) is charged to the validator. */
+  /**
+   * Submits as the validator's user. The traffic of the transaction (`trafficCostBytes` of the amulets it consumes) is
+   * charged to the validator's extra traffic; the DSO's own transactions (rounds, expiries, transfer commands) are the
+   * SVs' traffic and are not charged.
+   */
   submit(actAs: string[], commands: unknown[]): SubmitResult {
     const res = this.writer.submitCommands(
       { commandId: `wallet-${randomUUID()}`, actAs, commands, workflowId: 'validator-wallet' } as Parameters<LedgerWriter['submitCommands']>[0],
       this.config.validatorWalletUser,
     );
-    const inputs = res.tx.nodes.filter((n) => n.kind === 'exercise' && n.consuming && n.qualifiedName === T.amulet).length;
-    const meta = this.sim.store.meta;
-    meta.set(TRAFFIC_CONSUMED_KEY, String(BigInt(meta.get(TRAFFIC_CONSUMED_KEY) ?? '0') + BigInt(trafficCostBytes(inputs))));
+    if (actAs.some((p) => p !== this.dso)) {
+      const inputs = res.tx.nodes.filter((n) => n.kind === 'exercise' && n.consuming && n.qualifiedName === T.amulet).length;
+      const t = this.traffic();
+      this.sim.store.meta.set(TRAFFIC_KEY, JSON.stringify({ ...t, consumed: t.consumed + trafficCostBytes(inputs), extra: Math.max(0, t.extra - trafficCostBytes(inputs)) }));
+    }
     return res;
   }
 
-  /** The validator's traffic: bytes bought (MemberTraffic of this participant) and consumed by wallet transactions. */
-  traffic(): { purchased: bigint; consumed: bigint } {
-    const purchased = this.contracts(this.dso, T.traffic)
-      .filter((c) => args(c).memberId === this.sim.participantId)
-      .reduce((s, c) => s + BigInt(String(args(c).totalPurchased)), 0n);
-    return { purchased, consumed: BigInt(this.sim.store.meta.get(TRAFFIC_CONSUMED_KEY) ?? '0') };
+  /**
+   * The validator's traffic in bytes: `purchased` (all top-ups and buy-traffic requests for this participant),
+   * `consumed` by its wallet transactions, and the unused `extra` traffic. Like Canton's base rate, free base traffic
+   * covers what the extra traffic cannot: `extra` never goes below 0.
+   */
+  traffic(): { purchased: number; consumed: number; extra: number } {
+    const stored = this.sim.store.meta.get(TRAFFIC_KEY);
+    return stored ? (JSON.parse(stored) as { purchased: number; consumed: number; extra: number }) : { purchased: 0, consumed: 0, extra: 0 };
+  }
+
+  private addPurchasedTraffic(bytes: number): void {
+    const t = this.traffic();
+    this.sim.store.meta.set(TRAFFIC_KEY, JSON.stringify({ ...t, purchased: t.purchased + bytes, extra: t.extra + bytes }));
   }
 
   exercise(actAs: string[], qn: string, contractId: string, choice: string, choiceArgument: LfRecord): { res: SubmitResult; result: LfValue } {
@@ -622,7 +637,7 @@ export class WalletApp {
   }
 }
 
-const TRAFFIC_CONSUMED_KEY = 'wallet_traffic_consumed_bytes';
+const TRAFFIC_KEY = 'wallet_validator_traffic';
 
 /** Traffic (bytes) a transfer with `inputs` input holdings costs the validator: grows linearly with the inputs. */
 export const trafficCostBytes = (inputs: number): number => 2_000 + 600 * inputs;

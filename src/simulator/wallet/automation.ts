@@ -241,8 +241,7 @@ export class WalletAutomation {
     const last = BigInt(this.sim.store.meta.get(LAST_TOPUP_KEY) ?? '-1');
     if (last >= 0n && now - last < BigInt(minTopupIntervalSeconds) * 1_000_000n) return false;
     const want = BigInt(targetThroughput) * BigInt(minTopupIntervalSeconds);
-    const t = this.app.traffic();
-    if (t.purchased - t.consumed >= want) return false;
+    if (BigInt(this.app.traffic().extra) >= want) return false;
     try {
       this.app.buyTraffic(this.config.validatorWalletUser, {
         receiving_validator_party_id: this.app.validatorParty, domain_id: this.sim.synchronizers[0].id, traffic_amount: Number(want),

@@ -13,6 +13,7 @@ import type { WalletConfig } from './app.js';
 import { WalletApp, WalletError } from './app.js';
 import { ExternalPartyWallet } from './external-party.js';
 import { registerExternalPartyRoutes } from './routes-external-party.js';
+import { registerRewardRoutes } from './routes-rewards.js';
 
 export const VALIDATOR_BASE = '/api/validator';
 
@@ -70,6 +71,7 @@ export function registerValidatorRoutes(router: Router, sim: SimContext, writer:
   });
 
   registerExternalPartyRoutes(add, admin, new ExternalPartyWallet(sim, writer, app));
+  registerRewardRoutes(add, walletUser, app);
 
   // --- simulator-specific: the automation settings (see automation-config.ts) ---
   add('GET', '/v0/sim/automation', (ctx) => {
@@ -87,7 +89,8 @@ export function registerValidatorRoutes(router: Router, sim: SimContext, writer:
   add('GET', '/v0/wallet/user-status', (ctx) => {
     const u = walletUser(ctx);
     const onboarded = app.isOnboarded(u);
-    return ok({ party_id: onboarded ? app.partyOf(u) : '', user_onboarded: onboarded, user_wallet_installed: onboarded, has_featured_app_right: false });
+    const party = onboarded ? app.partyOf(u) : '';
+    return ok({ party_id: party, user_onboarded: onboarded, user_wallet_installed: onboarded, has_featured_app_right: onboarded && app.featuredAppRightOf(party) !== undefined });
   });
   add('GET', '/v0/wallet/balance', (ctx) => {
     const party = app.partyOf(walletUser(ctx));

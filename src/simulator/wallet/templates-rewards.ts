@@ -58,6 +58,15 @@ const FeaturedAppRight: TemplateDef = {
   implements: [],
   choices: [
     {
+      name: 'FeaturedAppRight_Cancel',
+      consuming: true,
+      argument: [],
+      returnType: { kind: 'Unit' },
+      controllers: [{ contract: 'provider' }],
+      description: 'the provider gives up its featured status',
+      body: () => ({}),
+    },
+    {
       name: 'FeaturedAppRight_Withdraw',
       consuming: true,
       argument: [],
