@@ -34,6 +34,7 @@ import type { WalletService } from './wallet-service.js';
 type Kind = 'preapproval-setup' | 'send';
 const SESSION_TTL_MS = 30 * 60_000;
 const COUNTER_TEMPLATE = '#splice-amulet:Splice.ExternalPartyAmuletRules:TransferCommandCounter';
+const PREAPPROVAL_TEMPLATE = '#splice-amulet:Splice.AmuletRules:TransferPreapproval';
 
 interface Session {
   kind: Kind;
@@ -107,14 +108,14 @@ export class ExternalWallet {
               }),
               (err: unknown) => ({ value: null, error: toIpcError(err) }),
             ),
-          this.d.wallet.lookupPreapproval(party),
+          this.preapprovalOf(party),
         ]);
         return {
           party,
           keys,
           balance: balance.value,
           balanceError: balance.error,
-          preapproval: preapproval.contractId ? { contractId: preapproval.contractId, expiresAt: null } : null,
+          preapproval,
         };
       }),
     );
@@ -165,19 +166,34 @@ export class ExternalWallet {
   }
 
   /**
+   * The party's TransferPreapproval (it is the receiver, so it sees the contract in the participant's ACS). Read from
+   * the ledger rather than the admin lookup so it works with the operator's rights on any participant hosting the party.
+   */
+  async preapprovalOf(party: string): Promise<{ contractId: string; expiresAt: string | null } | null> {
+    const rows = await this.activeOf(party, PREAPPROVAL_TEMPLATE);
+    for (const c of rows) {
+      const arg = c.argument as { receiver?: unknown; expiresAt?: unknown } | null;
+      if (arg && arg.receiver === party) return { contractId: c.contractId, expiresAt: typeof arg.expiresAt === 'string' ? arg.expiresAt : null };
+    }
+    return null;
+  }
+
+  /** Active contracts of a Splice template visible to `party`; none when the participant does not know the package. */
+  private async activeOf(party: string, template: string): Promise<AcsPage['items']> {
+    try {
+      return (await fetchActiveContracts(this.d.ledger(), { parties: [party], templates: [template], interfaces: [], activeAtOffset: null, pageSize: 100, pageToken: null })).items;
+    } catch (err) {
+      if (err instanceof ConsoleError && err.code === 'LEDGER_API_ERROR') return [];
+      throw err;
+    }
+  }
+
+  /**
    * The sender's next TransferCommand nonce: `nextNonce` of its `TransferCommandCounter` in the participant's ACS
    * (the party is hosted here and observes it), 0 before its first send.
    */
   async nextNonce(party: string): Promise<number> {
-    let page: AcsPage;
-    try {
-      page = await fetchActiveContracts(this.d.ledger(), { parties: [party], templates: [COUNTER_TEMPLATE], interfaces: [], activeAtOffset: null, pageSize: 10, pageToken: null });
-    } catch (err) {
-      // A participant without the splice-amulet package has no counter to read: the first nonce is 0.
-      if (err instanceof ConsoleError && err.code === 'LEDGER_API_ERROR') return 0;
-      throw err;
-    }
-    for (const c of page.items) {
+    for (const c of await this.activeOf(party, COUNTER_TEMPLATE)) {
       const arg = c.argument as { sender?: unknown; nextNonce?: unknown } | null;
       if (arg && arg.sender === party && (typeof arg.nextNonce === 'string' || typeof arg.nextNonce === 'number')) return Number(arg.nextNonce);
     }
