@@ -32,6 +32,17 @@ const vettedOn = async (packageId: string) =>
     .filter((v) => v.packages.some((p) => p.packageId === packageId))
     .map((v) => v.synchronizerId);
 
+/** The package's validity bounds on the participant, per synchronizer. */
+const boundsOn = async (packageId: string) =>
+  (
+    await simulator<{ vettedPackages: Array<{ synchronizerId: string; packages: Array<{ packageId: string; validFromInclusive?: string; validUntilExclusive?: string }> }> }>(
+      '/v2/package-vetting/list',
+      {},
+    )
+  ).vettedPackages.flatMap((v) =>
+    v.packages.filter((p) => p.packageId === packageId).map((p) => ({ synchronizerId: v.synchronizerId, from: p.validFromInclusive ?? null, until: p.validUntilExclusive ?? null })),
+  );
+
 const P = (prim: string, args: Type[] = []): Type => ({ kind: 'prim', prim, args }) as Type;
 function description(name: string, version: string, fields: Field[], upgradedPackageId?: string): PackageDescription {
   return {
@@ -212,6 +223,44 @@ test('vet and unvet with a dry run and confirmation; preferred packages; keyboar
   await page.getByTestId('vetting-apply').click();
   await expect(result.getByTestId('vetting-result-vet')).toContainText(name);
   expect(await vettedOn(dar.mainPackageId)).toEqual([target]);
+
+  // Validity bounds: edited per cell (keyboard), checked, dry-run first, then applied and shown in the table.
+  await row.locator(`[data-testid=vet-bounds-edit][data-sync="${target}"]`).click();
+  const editor = page.getByTestId('bounds-editor');
+  await expect(page.getByTestId('bounds-from')).toBeFocused();
+  await page.getByTestId('bounds-from').fill('2026-01-01T00:00');
+  await page.getByTestId('bounds-until').fill('2025-01-01T00:00');
+  await expect(editor.getByRole('alert')).toContainText('must be after');
+  await expect(page.getByTestId('bounds-stage')).toBeDisabled();
+  await page.getByTestId('bounds-until').fill('2030-06-01T12:00');
+  await page.getByTestId('bounds-until').press('Enter');
+  await expect(editor).toHaveCount(0);
+  await expect(page.getByTestId('vetting-staged')).toHaveText('1 change staged');
+  const cellBounds = row.locator(`[data-testid=vet-bounds][data-sync="${target}"]`);
+  await expect(cellBounds).toContainText('from');
+  await expect(cellBounds).toContainText('until');
+  await page.getByTestId('vetting-dry-run').click();
+  await expect(result).toHaveAttribute('data-dry-run', 'true');
+  await expect(result.getByTestId('vetting-result-bounds')).toContainText(`change the validity of ${name}`);
+  expect(await boundsOn(dar.mainPackageId)).toEqual([{ synchronizerId: target, from: null, until: null }]);
+  await screenshots(page, 'packages-vetting-bounds', 900);
+  await page.getByTestId('vetting-apply').click();
+  await expect(result).toHaveAttribute('data-dry-run', 'false');
+  const applied = await boundsOn(dar.mainPackageId);
+  expect(applied).toHaveLength(1);
+  expect(Date.parse(applied[0]!.from!)).toBe(Date.parse('2026-01-01T00:00'));
+  expect(Date.parse(applied[0]!.until!)).toBe(Date.parse('2030-06-01T12:00'));
+  await expect(page.getByTestId('vetting-staged')).toHaveCount(0);
+  await expect(cellBounds).toContainText('until');
+  // Clearing both bounds vets it unbounded again.
+  await row.locator(`[data-testid=vet-bounds-edit][data-sync="${target}"]`).click();
+  await expect(page.getByTestId('bounds-from')).not.toHaveValue('');
+  await page.getByTestId('bounds-from').fill('');
+  await page.getByTestId('bounds-until').fill('');
+  await page.getByTestId('bounds-stage').click();
+  await page.getByTestId('vetting-apply').click();
+  await expect.poll(() => boundsOn(dar.mainPackageId)).toEqual([{ synchronizerId: target, from: null, until: null }]);
+  await expect(cellBounds).toHaveCount(0);
 
   // Preferred packages for a party, per synchronizer.
   const party = (await simulator<{ partyDetails: { party: string } }>('/v2/parties', { partyIdHint: `Pref${Date.now()}` })).partyDetails.party;

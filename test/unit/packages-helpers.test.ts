@@ -9,7 +9,7 @@ import { DAR_CHUNK_BYTES, MAX_DAR_BYTES, PackageDetailSchema, type PackageRow, t
 import { DarUploads, decodeArchiveBytes, packageDetail, problemsFromCanton } from '../../src/services/ledger/packages.js';
 import { diffVetting, toApiChange } from '../../src/services/ledger/vetting.js';
 import { filterPackages, syncLabel, vettingStatus } from '../../renderer/src/lib/packages/filter.js';
-import { changesFor, parseParties, stagedCount, toggleStaged, vettingMatrix } from '../../renderer/src/lib/packages/vetting.js';
+import { boundsError, changesFor, isoToLocalInput, localInputToIso, parseParties, stageBounds, stagedCount, toggleStaged, vettingMatrix } from '../../renderer/src/lib/packages/vetting.js';
 import { checkFile, chunkRanges, percent, stepState, toBase64 } from '../../renderer/src/lib/packages/upload.js';
 
 const party: Type = { kind: 'prim', prim: 'Party', args: [] };
@@ -187,6 +187,33 @@ describe('renderer: vetting matrix and staged changes', () => {
     s = toggleStaged(s, 'P1|S1', 'y', false);
     expect(s).toEqual({});
     expect(changesFor(s, 'P1|S1')).toEqual([]);
+  });
+  it('stages validity bounds: vet with them (also an already vetted package), never with an unvet', () => {
+    const bounds = { validFrom: '2026-12-01T00:00:00.000Z', validUntil: null };
+    let b = stageBounds({}, 'P1|S1', 'a', bounds);
+    expect(changesFor({}, 'P1|S1', b)).toEqual([{ op: 'vet', packageId: 'a', validFrom: '2026-12-01T00:00:00.000Z', validUntil: null }]);
+    expect(stagedCount({}, b)).toBe(1);
+    const s = toggleStaged(toggleStaged({}, 'P1|S1', 'a', false), 'P1|S1', 'z', true);
+    expect(changesFor(s, 'P1|S1', b)).toEqual([
+      { op: 'vet', packageId: 'a', validFrom: '2026-12-01T00:00:00.000Z', validUntil: null },
+      { op: 'unvet', packageId: 'z' },
+    ]);
+    expect(stagedCount(s, b)).toBe(2);
+    // Unvetting wins over staged bounds.
+    expect(changesFor(toggleStaged({}, 'P1|S1', 'a', true), 'P1|S1', b)).toEqual([{ op: 'unvet', packageId: 'a' }]);
+    b = stageBounds(b, 'P1|S1', 'a', null);
+    expect(b).toEqual({});
+  });
+  it('converts bounds between datetime-local inputs and ISO instants, and checks their order', () => {
+    expect(localInputToIso('')).toBeNull();
+    expect(localInputToIso('not a time')).toBeUndefined();
+    const iso = localInputToIso('2026-12-01T10:30')!;
+    expect(isoToLocalInput(iso)).toBe('2026-12-01T10:30');
+    expect(boundsError({ validFrom: '2026-12-02T00:00:00Z', validUntil: '2026-12-01T00:00:00Z' })).toMatch(/after/);
+    expect(boundsError({ validFrom: '2026-12-01T00:00:00Z', validUntil: null })).toBe('');
+    expect(toApiChange({ op: 'vet', packageId: 'a', validFrom: '2026-12-01T00:00:00Z', validUntil: '2027-01-01T00:00:00Z' })).toEqual({
+      operation: { Vet: { value: { packages: [{ packageId: 'a' }], newValidFromInclusive: '2026-12-01T00:00:00Z', newValidUntilExclusive: '2027-01-01T00:00:00Z' } } },
+    });
   });
   it('parses party lists', () => {
     expect(parseParties(' a::1, b::2\nc::3  a::1 ')).toEqual(['a::1', 'b::2', 'c::3']);

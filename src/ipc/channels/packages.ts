@@ -241,12 +241,23 @@ export const VettingListSchema = z.object({
 });
 export type VettingList = z.infer<typeof VettingListSchema>;
 
+/** A vetting bound: an instant with its UTC offset (the participant compares record times). */
+const VettingBound = z.iso.datetime({ offset: true, message: 'an ISO 8601 time with offset, e.g. 2026-12-01T00:00:00Z' }).nullable().optional();
+
 export const VettingChangeSchema = z
   .object({
     op: z.enum(['vet', 'unvet']),
     packageId: PackageId,
+    /** Vet only: the package counts as vetted from (inclusive) / until (exclusive); absent or null = unbounded. Vetting again overwrites both. */
+    validFrom: VettingBound,
+    validUntil: VettingBound,
   })
-  .strict();
+  .strict()
+  .refine((c) => c.op === 'vet' || (!c.validFrom && !c.validUntil), { message: 'validity bounds go with vet, not unvet', path: ['validFrom'] })
+  .refine((c) => !c.validFrom || !c.validUntil || Date.parse(c.validUntil) > Date.parse(c.validFrom), {
+    message: '"valid until" must be after "valid from"',
+    path: ['validUntil'],
+  });
 export type VettingChange = z.infer<typeof VettingChangeSchema>;
 
 export const VETTING_FORCE_FLAGS = ['ALLOW_VET_INCOMPATIBLE_UPGRADES', 'ALLOW_UNVETTED_DEPENDENCIES'] as const;

@@ -62,7 +62,12 @@ export async function listVetting(client: LedgerClient): Promise<VettingList> {
 /** Contract change → Ledger API change (one operation per package, in the operator's order). */
 export function toApiChange(c: VettingChange): S['VettedPackagesChange'] {
   const packages = [{ packageId: c.packageId }];
-  return c.op === 'vet' ? { operation: { Vet: { value: { packages } } } } : { operation: { Unvet: { value: { packages } } } };
+  if (c.op === 'unvet') return { operation: { Unvet: { value: { packages } } } };
+  const bounds = {
+    ...(c.validFrom ? { newValidFromInclusive: c.validFrom } : {}),
+    ...(c.validUntil ? { newValidUntilExclusive: c.validUntil } : {}),
+  };
+  return { operation: { Vet: { value: { packages, ...bounds } } } };
 }
 
 /** What changed between two vetting states of one participant and synchronizer. */

@@ -18,6 +18,8 @@ export interface VettingMatrixRow {
   version: string;
   /** Column key → vetted there. */
   cells: Record<string, boolean>;
+  /** Column key → validity bounds there, for cells vetted with at least one bound. */
+  bounds: Record<string, Bounds>;
 }
 
 export const columnKey = (participantId: string, synchronizerId: string): string => `${participantId}|${synchronizerId}`;
@@ -43,7 +45,7 @@ export function vettingMatrix(list: VettingList, packages: readonly PackageRow[]
     let r = rows.get(id);
     if (!r) {
       const known = names.get(id);
-      r = { packageId: id, name: known?.name || name, version: known?.version || version, cells: {} };
+      r = { packageId: id, name: known?.name || name, version: known?.version || version, cells: {}, bounds: {} };
       rows.set(id, r);
     }
     if (!r.name && name) r.name = name;
@@ -61,7 +63,11 @@ export function vettingMatrix(list: VettingList, packages: readonly PackageRow[]
     };
     col.topologySerial = st.topologySerial;
     columns.set(key, col);
-    for (const p of st.packages) row(p.packageId, p.packageName, p.packageVersion).cells[key] = true;
+    for (const p of st.packages) {
+      const r = row(p.packageId, p.packageName, p.packageVersion);
+      r.cells[key] = true;
+      if (p.validFrom || p.validUntil) r.bounds[key] = { validFrom: p.validFrom, validUntil: p.validUntil };
+    }
   }
   for (const p of packages) if (p.uploaded) row(p.packageId, p.name, p.version);
   const cols = [...columns.values()].sort(
@@ -87,18 +93,77 @@ export function toggleStaged(staged: StagedChanges, column: string, packageId: s
   return next;
 }
 
-/** The contract changes for one column (vet first, then unvet, each by package id). */
-export function changesFor(staged: StagedChanges, column: string): VettingChange[] {
+/** Validity bounds staged for a package (ISO instants; null = unbounded on that side). */
+export interface Bounds {
+  validFrom: string | null;
+  validUntil: string | null;
+}
+/** Staged bounds per local column: packageId → bounds to vet with. */
+export type StagedBounds = Record<string, Record<string, Bounds>>;
+
+/** Stages bounds for a cell (vetting with bounds overwrites the current ones); `null` drops the staged bounds. */
+export function stageBounds(staged: StagedBounds, column: string, packageId: string, bounds: Bounds | null): StagedBounds {
+  const col = { ...(staged[column] ?? {}) };
+  if (bounds) col[packageId] = bounds;
+  else delete col[packageId];
+  const next = { ...staged, [column]: col };
+  if (Object.keys(col).length === 0) delete next[column];
+  return next;
+}
+
+/**
+ * The contract changes for one column (vet first, then unvet, each by package id). A package with staged
+ * bounds is vetted with them, whether it was vetted before or not, unless it is being unvetted.
+ */
+export function changesFor(staged: StagedChanges, column: string, bounds: StagedBounds = {}): VettingChange[] {
   const col = staged[column] ?? {};
-  const ids = Object.keys(col).sort();
+  const b = bounds[column] ?? {};
+  const vet = [...new Set([...Object.keys(col).filter((id) => col[id]), ...Object.keys(b).filter((id) => col[id] !== false)])].sort();
+  const unvet = Object.keys(col)
+    .filter((id) => !col[id])
+    .sort();
   return [
-    ...ids.filter((id) => col[id]).map((packageId) => ({ op: 'vet' as const, packageId })),
-    ...ids.filter((id) => !col[id]).map((packageId) => ({ op: 'unvet' as const, packageId })),
+    ...vet.map((packageId) => {
+      const bound = b[packageId];
+      return bound ? { op: 'vet' as const, packageId, validFrom: bound.validFrom, validUntil: bound.validUntil } : { op: 'vet' as const, packageId };
+    }),
+    ...unvet.map((packageId) => ({ op: 'unvet' as const, packageId })),
   ];
 }
 
-export function stagedCount(staged: StagedChanges): number {
-  return Object.values(staged).reduce((n, col) => n + Object.keys(col).length, 0);
+export function stagedCount(staged: StagedChanges, bounds: StagedBounds = {}): number {
+  const columns = new Set([...Object.keys(staged), ...Object.keys(bounds)]);
+  let n = 0;
+  for (const c of columns) n += new Set([...Object.keys(staged[c] ?? {}), ...Object.keys(bounds[c] ?? {})]).size;
+  return n;
+}
+
+/** `datetime-local` input value (local time, no zone) → ISO instant; '' → null; undefined when not a time. */
+export function localInputToIso(value: string): string | null | undefined {
+  if (value.trim() === '') return null;
+  const t = Date.parse(value);
+  return Number.isNaN(t) ? undefined : new Date(t).toISOString();
+}
+
+/** ISO instant → `datetime-local` input value in local time (minutes). */
+export function isoToLocalInput(iso: string | null): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** A short statement of validity bounds, or '' when unbounded. */
+export function boundsLabel(b: Bounds, format: (iso: string) => string = (iso) => new Date(iso).toLocaleString()): string {
+  const parts = [b.validFrom ? `from ${format(b.validFrom)}` : '', b.validUntil ? `until ${format(b.validUntil)}` : ''].filter(Boolean);
+  return parts.join(' · ');
+}
+
+/** Error in a bounds pair, or '' when it is usable. */
+export function boundsError(b: Bounds): string {
+  if (b.validFrom && b.validUntil && Date.parse(b.validUntil) <= Date.parse(b.validFrom)) return '“Valid until” must be after “valid from”.';
+  return '';
 }
 
 /** Parties typed into one box: separated by commas, spaces or new lines, duplicates dropped. */
