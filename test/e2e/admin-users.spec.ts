@@ -143,3 +143,44 @@ test('creating a duplicate user shows the Canton error', async ({ page }) => {
   await page.getByTestId('user-create').click();
   await expect(page.locator('#user-id-msg')).toContainText('lower-case letters');
 });
+
+test('search the users by id, primary party and identity provider, from the keyboard', async ({ page }) => {
+  const stamp = Date.now();
+  const idp = `search-idp-${stamp}`;
+  const party = await allocate(`Searchy${stamp}`);
+  await simulator('/v2/idps', { identityProviderConfig: { identityProviderId: idp, issuer: `https://idp.example.com/${stamp}`, jwksUrl: 'https://idp.example.com/jwks' } });
+  await simulator('/v2/users', { user: { id: `finder-${stamp}`, primaryParty: party, isDeactivated: false, identityProviderId: '' } });
+  await simulator('/v2/users', { user: { id: `other-${stamp}`, primaryParty: '', isDeactivated: false, identityProviderId: idp } });
+
+  await openView(page, /Users/, 'users');
+  const visible = () => page.getByTestId('user-row').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.user));
+  await expect(page.locator(`[data-testid=user-row][data-user="finder-${stamp}"]`)).toBeVisible();
+
+  const search = page.getByTestId('user-search');
+  await search.focus();
+  await page.keyboard.type(`finder-${stamp}`);
+  await expect.poll(visible).toEqual([`finder-${stamp}`]);
+  await expect(page.getByTestId('users-count')).toHaveText(/^1 of \d+$/);
+
+  // By primary party (its hint) and by identity provider.
+  await search.fill(`Searchy${stamp}`);
+  await expect.poll(visible).toEqual([`finder-${stamp}`]);
+  await search.fill(idp);
+  await expect.poll(visible).toEqual([`other-${stamp}`]);
+
+  // ↓ moves from the search into the list, Enter opens the user.
+  await search.focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('button', { name: `Show user other-${stamp}` })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('user-detail-idp')).toHaveText(idp);
+
+  // No match says so and offers to clear; Escape in the box clears too.
+  await search.fill(`nobody-${stamp}`);
+  await expect(page.getByTestId('users-no-match')).toContainText(`nobody-${stamp}`);
+  await screenshots(page, 'users-search', 700);
+  await search.focus();
+  await page.keyboard.press('Escape');
+  await expect(search).toHaveValue('');
+  await expect(page.locator(`[data-testid=user-row][data-user="finder-${stamp}"]`)).toBeVisible();
+});

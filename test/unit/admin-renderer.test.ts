@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildRight, rightKey, RIGHT_KINDS, sortRights } from '../../renderer/src/lib/admin/rights.js';
 import { diffAnnotations, newRow, rowsFrom } from '../../renderer/src/lib/admin/annotations.js';
 import { idpLabel, isConcurrentChange, shortParty } from '../../renderer/src/lib/admin/party.js';
+import { filterUsers } from '../../renderer/src/lib/admin/users-filter.js';
 import { AnnotationsSchema, IdpInputSchema, RightSchema, channels } from '../../src/ipc/contract.js';
 import { fromApiRight, toApiRight } from '../../src/services/ledger/users.js';
 import { splitPartyId, toPartyRow } from '../../src/services/ledger/parties.js';
@@ -103,5 +104,27 @@ describe('parties and identity providers', () => {
     expect(bad.success).toBe(false);
     expect(bad.error?.issues.map((i) => i.path.join('.')).sort()).toEqual(['identityProviderId', 'issuer', 'jwksUrl']);
     expect(Object.keys(channels)).toEqual(expect.arrayContaining(['parties.list', 'users.rights.grant', 'users.idp.move', 'idps.create']));
+  });
+});
+
+describe('users search', () => {
+  const user = (id: string, primaryParty: string | null, identityProviderId: string) => ({
+    id,
+    primaryParty,
+    identityProviderId,
+    isDeactivated: false,
+    annotations: {},
+    resourceVersion: '1',
+  });
+  const users = [user('alice', 'Alice::1220aa', ''), user('bob-bot', 'Bob::1220bb', 'corp-idp'), user('carol', null, 'corp-idp')];
+
+  it('matches id, primary party and identity provider, case-insensitively, every word', () => {
+    expect(filterUsers(users, '').map((u) => u.id)).toEqual(['alice', 'bob-bot', 'carol']);
+    expect(filterUsers(users, 'BOT').map((u) => u.id)).toEqual(['bob-bot']);
+    expect(filterUsers(users, 'alice::1220').map((u) => u.id)).toEqual(['alice']);
+    expect(filterUsers(users, 'corp').map((u) => u.id)).toEqual(['bob-bot', 'carol']);
+    expect(filterUsers(users, 'corp car').map((u) => u.id)).toEqual(['carol']);
+    expect(filterUsers(users, 'default').map((u) => u.id)).toEqual(['alice']);
+    expect(filterUsers(users, 'nobody')).toEqual([]);
   });
 });
