@@ -169,3 +169,75 @@ test('tabs work from the keyboard', async ({ page }) => {
   await page.keyboard.press('End');
   await expect(page.getByRole('tab').last()).toBeFocused();
 });
+
+test('external party: preapproval set up and a preapproved transfer, each signed in the console', async ({ page }) => {
+  // A key in the OS keychain and an external party onboarded with it (Keys and Signing views).
+  await page.goto(consoleProc.url);
+  await page.getByRole('link', { name: /^External wallet/ }).click();
+  await expect(page.getByTestId('external-empty')).toBeVisible();
+  await themedScreenshots(page, 'wallet-external-empty', 600);
+  await page.getByRole('link', { name: /^Keys/ }).click();
+  await page.getByTestId('keys-empty').getByRole('button', { name: 'New key' }).click();
+  await page.getByLabel('Label').fill('Wallet key');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await expect(page.getByTestId('key-row')).toHaveCount(1);
+  const fp = (await page.getByTestId('key-row').getByRole('button', { name: 'Copy fingerprint' }).locator('..').getAttribute('title'))!;
+  keys.push(fp);
+  await page.getByRole('link', { name: /^Signing/ }).click();
+  await page.getByRole('tab', { name: 'Onboard a party' }).click();
+  await page.getByLabel('Party hint').fill('walletext');
+  await page.getByTestId('onboard-prepare').click();
+  await page.getByRole('button', { name: 'Sign and allocate the party' }).click();
+  await expect(page.getByTestId('onboard-done')).toBeVisible();
+  const party = `walletext::${fp}`;
+
+  // Its wallet: no coin, no preapproval.
+  await page.getByRole('link', { name: /^External wallet/ }).click();
+  const row = page.getByTestId('external-party-row');
+  await expect(row).toHaveAttribute('data-party', party);
+  await expect(row.getByTestId('external-balance')).toHaveText('0');
+  await expect(row.getByTestId('external-preapproval')).toHaveText('None');
+
+  // Preapproval setup: the validator prepares, the console verifies and shows what it does, the key signs.
+  await page.getByTestId('external-preapproval-setup').click();
+  const signing = page.getByTestId('external-signing');
+  await expect(signing.getByTestId('verified-banner')).toBeVisible();
+  await expect(signing.getByTestId('validator-hash')).toHaveText(/^[0-9a-f]{64,}$/);
+  await themedScreenshots(page, 'wallet-external-sign-preapproval', 1300);
+  if (await signing.getByTestId('blind-word').isVisible()) await signing.getByTestId('blind-word').fill('BLIND');
+  await signing.getByTestId('confirm-button').click();
+  await expect(page.getByTestId('external-done')).toContainText('Transfer preapproval set up');
+  await expect(row.getByTestId('external-preapproval')).toHaveText('Set up');
+
+  // Alice funds it in one step (preapproved transfer from her wallet); bob sets up his own preapproval.
+  await page.getByRole('link', { name: /^Wallet/ }).first().click();
+  await openTab(page, 'Send');
+  await page.getByTestId('send-mode-preapproval').check();
+  await page.getByTestId('send-receiver').fill(party);
+  await page.getByTestId('send-amount').fill('100');
+  await page.getByTestId('send-submit').click();
+  await expect(page.getByTestId('send-notice')).toContainText('Sent 100 CC');
+  await selectUser(page, 'bob');
+  await page.getByTestId('preapproval-create').click();
+  await expect(page.getByTestId('preapproval-notice')).toContainText(/preapproval/);
+  await openTab(page, 'Overview');
+  const bob = (await page.getByTestId('wallet-party').textContent())!.trim();
+  const bobBefore = await unlocked('bob');
+
+  // The external party sends 25 to bob: prepare → verify → confirm → sign with the keychain key → submit.
+  await page.getByRole('link', { name: /^External wallet/ }).click();
+  await expect(row.getByTestId('external-balance')).toHaveText('100');
+  await page.getByTestId('external-receiver').fill(bob);
+  await page.getByTestId('external-amount').fill('25');
+  await themedScreenshots(page, 'wallet-external', 900);
+  await page.getByTestId('external-send-prepare').click();
+  await expect(signing.getByTestId('tx-summary')).toBeVisible();
+  await expect(signing.getByTestId('tx-summary')).toContainText('25');
+  await themedScreenshots(page, 'wallet-external-sign-send', 1300);
+  if (await signing.getByTestId('blind-word').isVisible()) await signing.getByTestId('blind-word').fill('BLIND');
+  await signing.getByTestId('confirm-button').click();
+  await expect(page.getByTestId('external-done')).toContainText('Transfer submitted');
+  await expect.poll(async () => (await unlocked('bob')) - bobBefore).toBeCloseTo(25, 4);
+  await expect(row.getByTestId('external-balance')).toHaveText('75');
+  await themedScreenshots(page, 'wallet-external-done', 900);
+});
