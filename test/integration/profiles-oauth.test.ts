@@ -85,8 +85,14 @@ beforeAll(async () => {
   party = (await simAdmin<{ partyDetails: { party: string } }>('/v2/parties', { partyIdHint: `OAuthOps${Date.now()}` })).partyDetails.party;
   await simAdmin('/v2/users', {
     user: { id: USER, primaryParty: party, isDeactivated: false, identityProviderId: '' },
-    // The dashboard reads participant-wide state, which Canton reserves for participant admins.
-    rights: [{ kind: { CanActAs: { value: { party } } } }, { kind: { CanReadAs: { value: { party } } } }, { kind: { ParticipantAdmin: { value: {} } } }],
+    // The dashboard reads participant-wide state (participant admins only); a party-wildcard update
+    // stream needs CanReadAsAnyParty.
+    rights: [
+      { kind: { CanActAs: { value: { party } } } },
+      { kind: { CanReadAs: { value: { party } } } },
+      { kind: { ParticipantAdmin: { value: {} } } },
+      { kind: { CanReadAsAnyParty: { value: {} } } },
+    ],
   });
   app = await startConsoleApp({ dataDir: dir, demo: false, transport: 'browser-host', keychainService: SERVICE });
 });
@@ -222,6 +228,35 @@ describe('OAuth2 client-credentials profiles', () => {
         type: 'state',
         state: 'live',
       });
+      // The participant authorized the stream with that token: a new update arrives.
+      await simAdmin('/v2/parties', { partyIdHint: `StreamSeen${Date.now()}` });
+      await expect.poll(() => events.flatMap((e) => (e.type === 'batch' ? e.items : [])).length, { timeout: 10_000 }).toBeGreaterThan(0);
+      expect(events.filter((e) => e.type === 'error')).toEqual([]);
+    } finally {
+      sub.unsubscribe();
+      await call('profiles.delete', { id: p.id });
+    }
+  });
+
+  it('reconnects the participant WebSocket once with a new token after the participant refuses the token', async () => {
+    const p = await call('profiles.save', oauthProfile());
+    await call('profiles.select', { id: p.id });
+    const forged = signHs256({ sub: USER, aud: AUDIENCE, exp: Math.floor(Date.now() / 1000) + 3600 }, 'rotated-away-key');
+    idp.failNext({ kind: 'status', status: 200, body: { access_token: forged, token_type: 'Bearer', expires_in: 3600 } });
+    idp.requests.length = 0;
+    const events: SubscriptionEvent<'updates.stream'>[] = [];
+    // beginExclusive given: no HTTP request precedes the socket, so the socket is what meets the forged token.
+    const sub = app.router.subscribe('updates.stream', { streamId: 'oauth-stream-2', filter: { includeTopology: true }, beginExclusive: 0 }, (e) =>
+      events.push(e as SubscriptionEvent<'updates.stream'>),
+    );
+    if (!sub.ok) throw new Error(sub.error.message);
+    try {
+      // The simulator refuses the forged token with UNAUTHENTICATED; the stream gets a new token and reconnects.
+      await expect.poll(() => idp.requests.length, { timeout: 10_000 }).toBe(2);
+      await simAdmin('/v2/parties', { partyIdHint: `AfterReconnect${Date.now()}` });
+      await expect.poll(() => events.flatMap((e) => (e.type === 'batch' ? e.items : [])).length, { timeout: 10_000 }).toBeGreaterThan(0);
+      expect(events.filter((e) => e.type === 'error')).toEqual([]);
+      expect(events.filter((e) => e.type === 'state').at(-1)).toMatchObject({ state: 'live' });
     } finally {
       sub.unsubscribe();
       await call('profiles.delete', { id: p.id });

@@ -132,6 +132,7 @@ export function updatesSubscriptionHandlers(d: HandlerDeps): SubscriptionHandler
         handle = openUpdateStream({
           baseUrl: client.url,
           token,
+          refreshToken: (rejected) => d.profiles.refreshToken(profile.id, rejected),
           request: { beginExclusive: begin, updateFormat: buildUpdateFormat(filter) },
           onOpen: () => {
             open = true;

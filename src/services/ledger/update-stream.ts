@@ -2,7 +2,9 @@
  * WebSocket client for a participant's `/v2/updates` (AsyncAPI): sends the `GetUpdatesRequest` as
  * the first message, then receives `JsGetUpdatesResponse` items (or one JsCantonError) until the
  * range ends or it is closed. With a token it authenticates with the subprotocols
- * `daml.ws.auth` + `jwt.token.<JWT>`, as real participants expect; without one it sends none.
+ * `daml.ws.auth` + `jwt.token.<JWT>`, as real participants expect; without one it sends none. A
+ * refused token (401 at the handshake, or UNAUTHENTICATED before any update) is retried once with a
+ * token from `refreshToken`, when given.
  *
  * Backpressure: `pause()` stops reading the socket, so TCP flow control holds the participant
  * back; `resume()` continues. Consumers pause when their own queue is full.
@@ -16,6 +18,11 @@ export interface UpdateStreamOptions {
   /** The participant's Ledger API base URL (http/https). */
   baseUrl: string;
   token: string | null;
+  /**
+   * The participant refused the token (401 handshake or UNAUTHENTICATED first message): a different
+   * token to reconnect with once (e.g. a refreshed OAuth2 token), or null to report the refusal.
+   */
+  refreshToken?: (rejected: string) => Promise<string | null>;
   request: GetUpdatesRequest;
   onUpdate: (update: JsUpdate) => void;
   /** The participant answered with an error, or the connection failed. Followed by onEnd. */
@@ -74,12 +81,14 @@ function text(data: RawData): string {
 
 export function openUpdateStream(opts: UpdateStreamOptions): UpdateStreamHandle {
   const url = updatesWebSocketUrl(opts.baseUrl);
-  const protocols = authSubprotocols(opts.token);
-  const ws = new WebSocket(url, protocols, { handshakeTimeout: 10_000, maxPayload: 64 * 1024 * 1024 });
   let ended = false;
   let failed = false;
   let paused = false;
   let closedByUs = false;
+  let reconnected = false;
+  let received = false;
+  /** The socket whose events count; null while a new token is being obtained after a refusal. */
+  let active: WebSocket | null = null;
 
   const end = (complete: boolean) => {
     if (ended) return;
@@ -92,84 +101,135 @@ export function openUpdateStream(opts: UpdateStreamOptions): UpdateStreamHandle 
     opts.onError(err);
   };
 
-  ws.on('open', () => {
-    ws.send(JSON.stringify(opts.request));
-    opts.onOpen?.();
-  });
-  ws.on('message', (data, isBinary) => {
-    if (ended || closedByUs) return;
-    let json: unknown;
-    try {
-      json = JSON.parse(text(data));
-    } catch {
-      fail(new ConsoleError('LEDGER_API_ERROR', `${url}: the participant sent a message that is not JSON${isBinary ? ' (binary)' : ''}`));
-      ws.close();
-      return;
-    }
-    if (json && typeof json === 'object' && 'update' in json) {
-      const update = (json as { update?: JsUpdate }).update;
-      if (update) opts.onUpdate(update);
-      return;
-    }
-    const err = cantonError(json);
-    if (err) {
-      fail(err);
-      ws.close();
-      return;
-    }
-    fail(new ConsoleError('LEDGER_API_ERROR', `${url}: unexpected message from the participant`));
-    ws.close();
-  });
-  ws.on('unexpected-response', (_req, res) => {
-    const chunks: Buffer[] = [];
-    res.on('data', (c: Buffer) => chunks.push(c));
-    res.on('end', () => {
-      const status = res.statusCode ?? 0;
-      const body = Buffer.concat(chunks).toString('utf8');
-      let err: ConsoleError | null = null;
+  /**
+   * The participant refused `token` (401 at the handshake, or UNAUTHENTICATED as its first message):
+   * reconnect once with a different token when `refreshToken` offers one. False = report the refusal.
+   */
+  const retryWithNewToken = (token: string | null, refusal: ConsoleError): boolean => {
+    if (!token || !opts.refreshToken || reconnected || received || closedByUs) return false;
+    reconnected = true;
+    const old = active;
+    active = null;
+    old?.terminate();
+    opts
+      .refreshToken(token)
+      .then((fresh) => {
+        if (closedByUs) return;
+        if (fresh && fresh !== token) {
+          active = connect(fresh);
+          return;
+        }
+        fail(refusal);
+        end(false);
+      })
+      .catch((e: unknown) => {
+        fail(e instanceof ConsoleError ? e : refusal);
+        end(false);
+      });
+    return true;
+  };
+
+  /** One socket; its events are ignored once a reconnect replaced it. */
+  const connect = (token: string | null): WebSocket => {
+    const socket = new WebSocket(url, authSubprotocols(token), { handshakeTimeout: 10_000, maxPayload: 64 * 1024 * 1024 });
+    const current = () => socket === active;
+
+    socket.on('open', () => {
+      if (!current()) return;
+      socket.send(JSON.stringify(opts.request));
+      if (paused) socket.pause();
+      opts.onOpen?.();
+    });
+    socket.on('message', (data, isBinary) => {
+      if (!current() || ended || closedByUs) return;
+      let json: unknown;
       try {
-        err = cantonError(JSON.parse(body), status);
+        json = JSON.parse(text(data));
       } catch {
-        // not JSON
+        fail(new ConsoleError('LEDGER_API_ERROR', `${url}: the participant sent a message that is not JSON${isBinary ? ' (binary)' : ''}`));
+        socket.close();
+        return;
       }
-      const code = status === 401 || status === 403 ? 'FORBIDDEN' : 'LEDGER_API_ERROR';
-      fail(
-        err ??
+      if (json && typeof json === 'object' && 'update' in json) {
+        const update = (json as { update?: JsUpdate }).update;
+        received = true;
+        if (update) opts.onUpdate(update);
+        return;
+      }
+      const err = cantonError(json);
+      if (err) {
+        if (err.canton?.code === 'UNAUTHENTICATED' && retryWithNewToken(token, err)) return;
+        fail(err);
+        socket.close();
+        return;
+      }
+      fail(new ConsoleError('LEDGER_API_ERROR', `${url}: unexpected message from the participant`));
+      socket.close();
+    });
+    socket.on('unexpected-response', (_req, res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        if (!current()) return;
+        const status = res.statusCode ?? 0;
+        const body = Buffer.concat(chunks).toString('utf8');
+        let err: ConsoleError | null = null;
+        try {
+          err = cantonError(JSON.parse(body), status);
+        } catch {
+          // not JSON
+        }
+        const code = status === 401 || status === 403 ? 'FORBIDDEN' : 'LEDGER_API_ERROR';
+        const refusal =
+          err ??
           new ConsoleError(code, `WebSocket ${url} refused with HTTP ${status}`, {
             code: `HTTP_${status}`,
             cause: body.trim().slice(0, 300) || `HTTP ${status}`,
             context: {},
             httpStatus: status,
-          }),
-      );
-      end(false);
+          });
+        // The token was refused (e.g. the identity provider rotated its key): one reconnect with a new one.
+        if (status === 401 && retryWithNewToken(token, refusal)) return;
+        fail(refusal);
+        end(false);
+      });
+      res.on('error', () => current() && end(false));
     });
-    res.on('error', () => end(false));
-  });
-  ws.on('error', (err) => {
-    if (closedByUs) return;
-    const timedOut = /timeout|timed out/i.test(err.message);
-    fail(new ConsoleError('UNREACHABLE', `WebSocket ${url}: ${timedOut ? 'timed out' : 'could not connect'} (${err.message})`));
-  });
-  ws.on('close', (code) => {
-    end(!failed && !closedByUs && (code === 1000 || code === 1005));
-  });
+    socket.on('error', (err) => {
+      if (!current() || closedByUs) return;
+      const timedOut = /timeout|timed out/i.test(err.message);
+      fail(new ConsoleError('UNREACHABLE', `WebSocket ${url}: ${timedOut ? 'timed out' : 'could not connect'} (${err.message})`));
+    });
+    socket.on('close', (code) => {
+      if (!current()) return;
+      end(!failed && !closedByUs && (code === 1000 || code === 1005));
+    });
+    return socket;
+  };
+
+  active = connect(opts.token);
 
   return {
     pause() {
       if (paused) return;
       paused = true;
-      if (ws.readyState === WebSocket.OPEN) ws.pause();
-      else ws.once('open', () => paused && ws.pause());
+      // Not open yet: the open handler pauses it.
+      if (active?.readyState === WebSocket.OPEN) active.pause();
     },
     resume() {
       if (!paused) return;
       paused = false;
-      if (ws.readyState === WebSocket.OPEN) ws.resume();
+      if (active?.readyState === WebSocket.OPEN) active.resume();
     },
     close() {
       if (closedByUs) return;
       closedByUs = true;
+      const ws = active;
+      if (!ws) {
+        // Between a refusal and the reconnect: nothing is open.
+        end(false);
+        return;
+      }
       if (ws.readyState === WebSocket.CONNECTING) ws.terminate();
       else if (ws.readyState === WebSocket.OPEN) {
         // A paused socket would not read the peer's close frame; resume so the close handshake completes.
