@@ -68,11 +68,6 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
     return next.value === rejected ? null : next;
   }
 
-  /** Drops the cached token (e.g. after the profile's configuration changed). */
-  clear(): void {
-    this.cached = null;
-  }
-
   private fetchShared(): Promise<Cached> {
     this.inflight ??= this.requestToken()
       .then((c) => (this.cached = c))
