@@ -167,3 +167,41 @@ describe('preapprovals and traffic', () => {
     expect((await ok('wallet.history', { user: 'carol' })).items.some((i) => i.operation === 'buy_member_traffic')).toBe(true);
   });
 });
+
+describe('simulator automation settings', () => {
+  it('reads the settings flattened and typed', async () => {
+    const { settings } = await ok('wallet.automation.get', {});
+    const byKey = new Map(settings.map((s) => [s.key, s] as const));
+    expect(byKey.get('autoCompleteAcceptedOffers')).toMatchObject({ kind: 'boolean', value: true });
+    expect(byKey.get('mergeThreshold')).toMatchObject({ kind: 'number', value: 0 });
+    expect(byKey.get('trafficTopup.targetThroughput')?.kind).toBe('number');
+    expect(byKey.get('sweeps')).toMatchObject({ kind: 'json', value: '{}' });
+  });
+
+  it('changes the merge threshold: the simulator merges the holdings above it', async () => {
+    await ok('wallet.tap', { user: 'carol', amount: '1' });
+    await ok('wallet.tap', { user: 'carol', amount: '2' });
+    expect((await ok('wallet.overview', { user: 'carol' })).holdings.filter((h) => !h.locked).length).toBeGreaterThan(2);
+    const r = await ok('wallet.automation.set', { settings: [{ key: 'mergeThreshold', value: 2 }] });
+    expect(r.settings.find((s) => s.key === 'mergeThreshold')?.value).toBe(2);
+    expect((await ok('wallet.overview', { user: 'carol' })).holdings.filter((h) => !h.locked).length).toBeLessThanOrEqual(2);
+    expect((await ok('wallet.delegations', { user: 'carol' })).holdingCount).toBeLessThanOrEqual(2);
+    await ok('wallet.automation.set', { settings: [{ key: 'mergeThreshold', value: 0 }] });
+  });
+
+  it('refuses bad changes plainly and changes nothing', async () => {
+    const before = (await ok('wallet.automation.get', {})).settings;
+    const unknown = await fails('wallet.automation.set', { settings: [{ key: 'noSuchSetting', value: true }] });
+    expect(unknown).toMatchObject({ code: 'BAD_REQUEST', issues: [{ path: 'settings.0.key' }] });
+    const badJson = await fails('wallet.automation.set', { settings: [{ key: 'sweeps', value: '{ nope' }] });
+    expect(badJson.issues?.[0]?.path).toBe('settings.0.value');
+    const wrongType = await fails('wallet.automation.set', { settings: [{ key: 'mergeThreshold', value: 'many' }] });
+    expect(wrongType.code).toBe('BAD_REQUEST');
+    // The simulator checks the whole configuration: a sweep to an unknown party is refused with its message.
+    const refused = await fails('wallet.automation.set', {
+      settings: [{ key: 'sweeps', value: JSON.stringify({ 'nobody::1220ab': { receiver: 'x::1', maxBalanceUSD: '10', minBalanceUSD: '1', useTransferPreapproval: false } }) }],
+    });
+    expect(refused.canton?.cause).toMatch(/unknown/i);
+    expect((await ok('wallet.automation.get', {})).settings).toEqual(before);
+  });
+});
