@@ -14,7 +14,7 @@ import { AMULET_PACKAGE_NAME, effectiveAmount, fmt, MAX_TRANSFER_INPUTS, num } f
 import type { AutomationConfig } from './automation-config.js';
 import { automationConfigProblem, AutomationConfigSchema, defaultAutomationConfig, loadAutomationConfig, saveAutomationConfig } from './automation-config.js';
 import { WalletAutomation } from './automation.js';
-import { args, T, tid } from './names.js';
+import { args, PREAPPROVAL_LIFETIME_MICROS, T, tid } from './names.js';
 
 /** Validator app settings (`settings.wallet`); the automation fields (`AutomationConfig`) can be changed at run time. */
 export interface WalletConfig extends AutomationConfig {
@@ -489,7 +489,10 @@ export class WalletApp {
       {
         CreateCommand: {
           templateId: tid(T.preapproval),
-          createArguments: { dso: this.dso, receiver, provider: this.validatorParty, validFrom: microsToIso(now), expiresAt: microsToIso(now + 90n * 24n * 3600n * 1_000_000n) },
+          createArguments: {
+            dso: this.dso, receiver, provider: this.validatorParty, validFrom: microsToIso(now), lastRenewedAt: microsToIso(now),
+            expiresAt: microsToIso(now + PREAPPROVAL_LIFETIME_MICROS),
+          },
         },
       },
     ]);

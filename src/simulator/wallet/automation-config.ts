@@ -37,6 +37,8 @@ export const AutomationConfigSchema = z
       z.string().min(1),
       z.object({ receiver: z.string().min(1), maxBalanceUSD: decimal, minBalanceUSD: decimal, useTransferPreapproval: z.boolean() }).strict(),
     ),
+    /** The provider (validator) renews its users' TransferPreapprovals expiring within this many seconds (0 = never). */
+    preapprovalRenewBeforeSeconds: z.number().int().min(0),
     /** Auto-accept (Splice `auto-accept-transfers`), by receiver party: incoming offers from `fromParties` are accepted. */
     autoAcceptTransfers: z.record(z.string().min(1), z.object({ fromParties: z.array(z.string().min(1)) }).strict()),
   })
@@ -56,6 +58,7 @@ export const defaultAutomationConfig = (): AutomationConfig => ({
   featuredAppRewardRate: '0.01',
   trafficTopup: { targetThroughput: 0, minTopupIntervalSeconds: 600 },
   sweeps: {},
+  preapprovalRenewBeforeSeconds: 30 * 24 * 3600,
   autoAcceptTransfers: {},
 });
 

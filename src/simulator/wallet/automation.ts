@@ -10,15 +10,17 @@
  * 5. reward collection (`collectRewards`) — closed-round validator / app reward coupons minted into amulets;
  * 6. sweeps (`sweeps`) — a sender above maxBalanceUSD sends down to minBalanceUSD (preapproval or transfer offer);
  * 7. merges (`mergeThreshold`) — AmuletRules_Merge in batches of ≤ 100 inputs;
- * 8. traffic top-up (`trafficTopup`) — AmuletRules_BuyMemberTraffic for the validator.
+ * 8. traffic top-up (`trafficTopup`) — AmuletRules_BuyMemberTraffic for the validator;
+ * 9. preapproval renewal (`preapprovalRenewBeforeSeconds`) — the provider's TransferPreapproval_Renew.
  */
 import { randomUUID } from 'node:crypto';
+import { microsToIso } from '../clock.js';
 import type { SimContext } from '../context.js';
 import type { ContractRow } from '../model.js';
 import type { LfRecord } from '../packages/types.js';
 import type { WalletApp } from './app.js';
 import { effectiveAmount, fmt, MAX_TRANSFER_INPUTS, num } from './coin.js';
-import { args, T } from './names.js';
+import { args, PREAPPROVAL_LIFETIME_MICROS, T } from './names.js';
 
 const SCALE = 10_000_000_000n;
 const DAY_MICROS = 24n * 3600n * 1_000_000n;
@@ -43,6 +45,7 @@ export class WalletAutomation {
     this.sweeps();
     if (this.config.mergeThreshold > 0) for (const u of this.app.listUsers()) this.mergeHoldings(this.app.partyOf(u));
     this.trafficTopup();
+    this.renewPreapprovals();
   }
 
   /** Offers and accepted offers past expiresAt are expired and their funds unlocked. */
@@ -252,5 +255,25 @@ export class WalletAutomation {
     }
     this.sim.store.meta.set(LAST_TOPUP_KEY, String(now));
     return true;
+  }
+
+  /** The validator renews the preapprovals it provides that expire within `preapprovalRenewBeforeSeconds`. */
+  renewPreapprovals(): number {
+    const window = BigInt(this.config.preapprovalRenewBeforeSeconds) * 1_000_000n;
+    if (window <= 0n) return 0;
+    const now = this.sim.clock.nowMicros();
+    let n = 0;
+    for (const p of this.app.contracts(this.app.validatorParty, T.preapproval)) {
+      const a = args(p);
+      if (a.provider !== this.app.validatorParty) continue;
+      const expires = BigInt(Date.parse(String(a.expiresAt))) * 1000n;
+      if (expires <= now || expires - now > window) continue; // expired ones are not revived
+      const r = this.app.exercise([this.app.validatorParty], T.preapproval, p.contractId, 'TransferPreapproval_Renew', {
+        renewedAt: microsToIso(now), newExpiresAt: microsToIso(now + PREAPPROVAL_LIFETIME_MICROS),
+      });
+      this.app.log([String(a.receiver)], { transaction_type: 'notification', choice: 'TransferPreapproval_Renew', template: T.preapproval, event_id: r.res.updateId, details: 'Transfer preapproval renewed by its provider' }, r.res);
+      n++;
+    }
+    return n;
   }
 }

@@ -25,6 +25,7 @@ import type { JsPrepareSubmissionInput } from '../schemas.js';
 import type { SpliceContract, WalletApp } from './app.js';
 import { WalletError } from './app.js';
 import { AMULET_PACKAGE_NAME, fmt, num } from './coin.js';
+import { PREAPPROVAL_LIFETIME_MICROS } from './names.js';
 
 const T = {
   proposal: 'Splice.AmuletRules:ExternalPartySetupProposal',
@@ -33,7 +34,6 @@ const T = {
   preapproval: 'Splice.AmuletRules:TransferPreapproval',
 } as const;
 const tid = (qn: string): string => `#${AMULET_PACKAGE_NAME}:${qn}`;
-const PREAPPROVAL_LIFETIME_MICROS = 90n * 24n * 3600n * 1_000_000n;
 
 export interface ExternalPartySubmission {
   party_id: string;

@@ -22,6 +22,9 @@ export const T = {
   featured: 'Splice.Amulet:FeaturedAppRight',
 } as const;
 
+/** Lifetime of a TransferPreapproval (created or renewed by its provider). */
+export const PREAPPROVAL_LIFETIME_MICROS = 90n * 24n * 3600n * 1_000_000n;
+
 /** The create arguments of a stored contract. */
 export const args = (c: ContractRow): LfRecord => (c.node.createArgument ?? {}) as LfRecord;
 /** Template id by package name (`#splice-amulet:Module:Entity`). */

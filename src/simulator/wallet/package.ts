@@ -133,7 +133,8 @@ const AmuletRules: TemplateDef = {
         const a = ctx.arg;
         if (Date.parse(String(a.expiresAt)) <= Date.parse(String(a.validFrom))) ctx.fail('expiresAt must be after validFrom');
         return ctx.create('Splice.AmuletRules:TransferPreapproval', {
-          dso: ctx.contract.dso ?? null, receiver: a.receiver ?? null, provider: a.provider ?? null, validFrom: a.validFrom ?? null, expiresAt: a.expiresAt ?? null,
+          dso: ctx.contract.dso ?? null, receiver: a.receiver ?? null, provider: a.provider ?? null, validFrom: a.validFrom ?? null, lastRenewedAt: a.validFrom ?? null,
+          expiresAt: a.expiresAt ?? null,
         });
       },
     },
@@ -274,12 +275,37 @@ const TransferPreapproval: TemplateDef = {
     { name: 'receiver', type: party },
     { name: 'provider', type: party },
     { name: 'validFrom', type: time },
+    { name: 'lastRenewedAt', type: time },
     { name: 'expiresAt', type: time },
   ],
   signatories: ['receiver', 'provider', 'dso'],
   observers: [],
   implements: [],
   choices: [
+    {
+      name: 'TransferPreapproval_Renew',
+      consuming: true,
+      argument: [{ name: 'renewedAt', type: time }, { name: 'newExpiresAt', type: time }],
+      returnType: cid('Splice.AmuletRules:TransferPreapproval'),
+      controllers: [{ contract: 'provider' }],
+      description: 'the provider extends the preapproval (its automation renews it before it expires)',
+      body: (ctx) => {
+        if (Date.parse(String(ctx.arg.newExpiresAt)) <= Date.parse(String(ctx.contract.expiresAt))) ctx.fail('newExpiresAt must be after the current expiresAt');
+        return ctx.create('Splice.AmuletRules:TransferPreapproval', { ...ctx.contract, lastRenewedAt: ctx.arg.renewedAt ?? null, expiresAt: ctx.arg.newExpiresAt ?? null });
+      },
+    },
+    {
+      name: 'TransferPreapproval_Cancel',
+      consuming: true,
+      argument: [{ name: 'p', type: party }],
+      returnType: { kind: 'Unit' },
+      controllers: [{ argument: 'p' }],
+      description: 'the receiver or the provider cancels the preapproval',
+      body: (ctx) => {
+        if (ctx.arg.p !== ctx.contract.receiver && ctx.arg.p !== ctx.contract.provider) ctx.fail('only the receiver or the provider can cancel a preapproval');
+        return {};
+      },
+    },
     {
       name: 'TransferPreapproval_Send',
       consuming: false,

@@ -14,6 +14,7 @@ import { WalletApp, WalletError } from './app.js';
 import { ExternalPartyWallet } from './external-party.js';
 import { registerExternalPartyRoutes } from './routes-external-party.js';
 import { registerRewardRoutes } from './routes-rewards.js';
+import { registerValidatorInfoRoutes } from './routes-validator.js';
 
 export const VALIDATOR_BASE = '/api/validator';
 
@@ -72,6 +73,7 @@ export function registerValidatorRoutes(router: Router, sim: SimContext, writer:
 
   registerExternalPartyRoutes(add, admin, new ExternalPartyWallet(sim, writer, app));
   registerRewardRoutes(add, walletUser, app);
+  registerValidatorInfoRoutes(add, walletUser, admin, app);
 
   // --- simulator-specific: the automation settings (see automation-config.ts) ---
   add('GET', '/v0/sim/automation', (ctx) => {
