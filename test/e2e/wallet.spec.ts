@@ -241,3 +241,25 @@ test('external party: preapproval set up and a preapproved transfer, each signed
   await expect(row.getByTestId('external-balance')).toHaveText('75');
   await themedScreenshots(page, 'wallet-external-done', 900);
 });
+
+test('automation settings of the simulator: merge holdings above a threshold', async ({ page }) => {
+  await openWallet(page);
+  await openTab(page, 'Automation');
+  const form = page.getByTestId('wallet-automation');
+  await expect(form.locator('[data-key=autoCompleteAcceptedOffers] input')).toBeChecked();
+  await expect(page.getByTestId('automation-save')).toBeDisabled();
+  await themedScreenshots(page, 'wallet-automation', 1500);
+  // Alice holds several amulets; merging above 1 leaves one.
+  await openTab(page, 'Delegations');
+  await expect(page.getByTestId('merge-automation')).toContainText('Off');
+  const before = Number(await page.getByTestId('delegation-holdings').locator('.value').textContent());
+  expect(before).toBeGreaterThan(1);
+  await openTab(page, 'Automation');
+  await form.locator('[data-key=mergeThreshold] input').fill('1');
+  await page.getByTestId('automation-save').click();
+  await expect(form.getByRole('status')).toHaveText('Automation settings saved.');
+  await openTab(page, 'Delegations');
+  await expect(page.getByTestId('merge-automation')).toContainText('> 1');
+  await expect(page.getByTestId('delegation-holdings').locator('.value')).toHaveText('1');
+  await themedScreenshots(page, 'wallet-merge-status', 700);
+});
