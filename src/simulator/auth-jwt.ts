@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, errors as joseErrors, jwtVerify } from 'jose';
-import type { JWTPayload, JWTVerifyGetKey } from 'jose';
+import type { JSONWebKeySet, JWTPayload, JWTVerifyGetKey, JWTVerifyOptions, JWTVerifyResult } from 'jose';
 import { z } from 'zod';
 import type { SimAuthConfig } from './auth-config.js';
 import { CantonError } from './errors.js';
@@ -70,8 +70,8 @@ function hasScope(payload: JWTPayload): boolean {
 }
 
 export class JwtVerifier {
-  private readonly mainKey: Uint8Array | JWTVerifyGetKey;
-  private readonly mainAlgorithms: string[];
+  /** Verifies a token with the configured (default identity provider) key. */
+  private readonly verifyMain: (token: string, opts: JWTVerifyOptions) => Promise<JWTVerifyResult>;
   private readonly remote = new Map<string, JWTVerifyGetKey>();
 
   constructor(
@@ -79,11 +79,12 @@ export class JwtVerifier {
     private readonly idps: IdpStore,
   ) {
     if (config.mode === 'hs256') {
-      this.mainKey = new TextEncoder().encode(config.secret);
-      this.mainAlgorithms = ['HS256'];
+      const secret = new TextEncoder().encode(config.secret);
+      this.verifyMain = (token, opts) => jwtVerify(token, secret, { ...opts, algorithms: ['HS256'] });
     } else {
-      this.mainKey = createLocalJWKSet(loadJwksFile(config.jwksFile) as Parameters<typeof createLocalJWKSet>[0]);
-      this.mainAlgorithms = ['RS256'];
+      // the file was checked to be a key set; jose validates each key when it is selected
+      const keys = createLocalJWKSet(loadJwksFile(config.jwksFile) as JSONWebKeySet);
+      this.verifyMain = (token, opts) => jwtVerify(token, keys, { ...opts, algorithms: ['RS256'] });
     }
   }
 
@@ -127,13 +128,10 @@ export class JwtVerifier {
       if (this.config.issuer !== undefined && iss !== this.config.issuer) throw unauthenticated(`unknown issuer '${iss ?? '(none)'}'`);
       audience = this.config.audience;
       try {
-        const opts = {
-          algorithms: this.mainAlgorithms,
+        ({ payload } = await this.verifyMain(token, {
           ...(this.config.issuer !== undefined ? { issuer: this.config.issuer } : {}),
           ...(audience !== undefined ? { audience } : {}),
-        };
-        ({ payload } =
-          this.mainKey instanceof Uint8Array ? await jwtVerify(token, this.mainKey, opts) : await jwtVerify(token, this.mainKey, opts));
+        }));
       } catch (e) {
         throw unauthenticated(reason(e));
       }
