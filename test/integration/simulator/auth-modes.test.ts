@@ -87,6 +87,22 @@ describe('HS256 mode (scope-based tokens)', () => {
     expect(notOperator.status).toBe(403);
   });
 
+  it('authorization does not change the handlers\' own validation of a malformed body', async () => {
+    const admin = bearer(await hsToken('participant_admin'));
+    const bad = await send(sim.url, 'POST', '/v2/users', { headers: admin, body: '{"user": ' });
+    expect(bad.status).toBe(400);
+    expect(bad.contentType).toMatch(/^text\/plain/);
+    expect(bad.text).toMatch(/^Invalid value for: body/);
+    const badId = await send(sim.url, 'POST', '/v2/users', { headers: admin, body: { user: { id: 'Not Valid' } } });
+    expect(errorCode(badId, 'POST', '/v2/users', 400)).toBe('INVALID_FIELD');
+    // a submission whose actAs is not a list of parties carries no party claims: the handler rejects it (400), not authz
+    const wrongShape = await send(sim.url, 'POST', '/v2/commands/submit-and-wait', { headers: bearer(await hsToken('plain')), body: { commandId: 'c', actAs: 'x', commands: [] } });
+    expect(wrongShape.status).toBe(400);
+    expect(wrongShape.text).toMatch(/^Invalid value for: body/);
+    // but without a token the answer is 401 whatever the body
+    expect(errorCode(await send(sim.url, 'POST', '/v2/users', { body: '{"user": ' }), 'POST', '/v2/users', 401)).toBe('UNAUTHENTICATED');
+  });
+
   it('keeps no token in error bodies', async () => {
     const t = await hsToken('plain', { expiresIn: -10 });
     const r = await ledgerEnd(sim.url, bearer(t));
