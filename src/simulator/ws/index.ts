@@ -62,7 +62,8 @@ export function attachWebSockets(server: http.Server, sim: SimContext, access: A
 
   server.on('upgrade', (req, socket, head) => {
     void access.authenticate(authorizationOf(req)).then(
-      ({ user, auth }) => upgrade(req, socket, head, user, auth),
+      // the client may have gone while an identity provider's JWKS was being fetched
+      ({ user, auth }) => (socket.destroyed ? undefined : upgrade(req, socket, head, user, auth)),
       // demo mode: a token that is not a JWT (JWT modes report failures in `auth` instead)
       () => socket.end('HTTP/1.1 401 Unauthorized\r\ncontent-length: 0\r\n\r\n'),
     );
