@@ -22,12 +22,15 @@ export class Loader<T> {
 
   constructor(private readonly fetch: Fetch<T>) {}
 
-  /** Reads again; resolves with the value, or null when the read failed, was cancelled or superseded. */
-  async load(): Promise<T | null> {
+  /**
+   * Reads again; resolves with the value, or null when the read failed, was cancelled or superseded.
+   * `quiet` (a refresh after the view's own write) keeps showing the current value without progress.
+   */
+  async load(options: { quiet?: boolean } = {}): Promise<T | null> {
     this.controller?.abort();
     const controller = new AbortController();
     this.controller = controller;
-    this.loading = true;
+    this.loading = !options.quiet;
     this.error = null;
     this.cancelled = false;
     try {
