@@ -205,3 +205,42 @@ describe('simulator automation settings', () => {
     expect((await ok('wallet.automation.get', {})).settings).toEqual(before);
   });
 });
+
+describe('a remote profile', () => {
+  it('acts as its token’s user only; listing users needs the operator', async () => {
+    const profile = await ok('profiles.save', {
+      name: 'bob’s validator',
+      ledgerApiUrl: app.demoLedgerUrl!,
+      validatorApiUrl: `${app.demoLedgerUrl}/api/validator`,
+      auth: { mode: 'static', token: mintDemoToken('bob') },
+    });
+    await ok('profiles.select', { id: profile.id });
+    try {
+      const ctx = await ok('wallet.context', {});
+      expect(ctx).toMatchObject({ available: true, demo: false, tokenUser: 'bob', users: null, automation: false });
+      expect(ctx.usersError?.code).toBe('FORBIDDEN');
+      expect((await ok('wallet.overview', { user: 'bob' })).onboarded).toBe(true);
+      const err = await fails('wallet.overview', { user: 'alice' });
+      expect(err).toMatchObject({ code: 'FORBIDDEN' });
+      expect(err.message).toContain('opens the wallet of user bob only');
+      expect((await fails('wallet.automation.get', {})).code).toBe('FORBIDDEN');
+    } finally {
+      await ok('profiles.select', { id: 'demo' });
+      await ok('profiles.delete', { id: profile.id });
+    }
+  });
+
+  it('without a validator URL the wallet says so', async () => {
+    const profile = await ok('profiles.save', { name: 'participant only', ledgerApiUrl: app.demoLedgerUrl!, validatorApiUrl: null });
+    await ok('profiles.select', { id: profile.id });
+    try {
+      expect(await ok('wallet.context', {})).toMatchObject({ available: false, users: null });
+      const err = await fails('wallet.overview', { user: 'bob' });
+      expect(err.code).toBe('NOT_FOUND');
+      expect(err.message).toContain('has no validator API URL');
+    } finally {
+      await ok('profiles.select', { id: 'demo' });
+      await ok('profiles.delete', { id: profile.id });
+    }
+  });
+});

@@ -30,7 +30,6 @@ export function walletHandlers(d: WalletDeps): HandlersOf<typeof walletChannels>
     'wallet.offers.create': (req) => w().service.createOffer(req),
     'wallet.offers.act': ({ user, contractId, action }) => w().service.act(user, contractId, action),
     'wallet.preapproval.create': ({ user }) => w().service.createPreapproval(user),
-    'wallet.preapproval.lookup': ({ party }) => w().service.lookupPreapproval(party),
     'wallet.preapproval.send': (req) => w().service.preapprovalSend(req),
     'wallet.traffic.buy': (req) => w().service.buyTraffic(req),
     'wallet.traffic.requests': ({ user }) => w().service.trafficRequests(user),

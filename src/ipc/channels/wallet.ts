@@ -235,10 +235,6 @@ export const walletChannels = {
     response: z.object({ acceptedContractId: z.string().nullable() }),
   },
   'wallet.preapproval.create': { request: UserRequest, response: z.object({ contractId: z.string(), created: z.boolean() }) },
-  'wallet.preapproval.lookup': {
-    request: z.object({ party: PartyId }).strict(),
-    response: z.object({ exists: z.boolean(), contractId: z.string().nullable(), error: IpcErrorSchema.nullable() }),
-  },
   'wallet.preapproval.send': {
     request: z.object({ user: WalletUser, receiver: PartyId, amount: Amount, description: Description }).strict(),
     response: z.object({ deduplicationId: z.string() }),

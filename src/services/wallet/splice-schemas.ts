@@ -26,8 +26,6 @@ export const ContractWithStateSchema = z.object({ contract: SpliceContractSchema
 
 export const OnboardUserResponseSchema = z.object({ party_id: z.string() });
 export const ListUsersResponseSchema = z.object({ usernames: z.array(z.string()) });
-export const GetValidatorUserInfoResponseSchema = z.object({ party_id: z.string(), user_name: z.string(), featured: z.boolean() });
-export const LookupTransferPreapprovalByPartyResponseSchema = z.object({ transfer_preapproval: ContractWithStateSchema });
 export const CreateExternalPartySetupProposalResponseSchema = z.object({ contract_id: z.string() });
 export const ListExternalPartySetupProposalsResponseSchema = z.object({ contracts: z.array(ContractWithStateSchema) });
 /** Also `PrepareTransferPreapprovalSendResponse` minus its contract-id prefix. */

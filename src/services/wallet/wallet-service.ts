@@ -36,7 +36,6 @@ import {
   ListTransactionsResponseSchema,
   ListTransferOffersResponseSchema,
   ListUsersResponseSchema,
-  LookupTransferPreapprovalByPartyResponseSchema,
   MintingDelegationPayloadSchema,
   OnboardUserResponseSchema,
   TapResponseSchema,
@@ -245,16 +244,6 @@ export class WalletService {
         if (existing.success) return { contractId: existing.data.transfer_preapproval_contract_id, created: false };
       }
       throw err;
-    }
-  }
-
-  async lookupPreapproval(party: string): Promise<{ exists: boolean; contractId: string | null; error: ReturnType<typeof toIpcError> | null }> {
-    try {
-      const r = await this.adminClient().get(`/v0/admin/transfer-preapprovals/by-party/${encodeURIComponent(party)}`, LookupTransferPreapprovalByPartyResponseSchema);
-      return { exists: true, contractId: r.transfer_preapproval.contract.contract_id, error: null };
-    } catch (err) {
-      if (err instanceof ConsoleError && err.code === 'NOT_FOUND') return { exists: false, contractId: null, error: null };
-      return { exists: false, contractId: null, error: toIpcError(err) };
     }
   }
 
