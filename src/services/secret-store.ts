@@ -2,7 +2,7 @@
  * Secrets (bearer tokens now, signing keys later) live only in the OS keychain. One interface,
  * the OS keychain as default backend through @napi-rs/keyring (maintained, N-API prebuilt).
  */
-import { Entry } from '@napi-rs/keyring';
+import { AsyncEntry, Entry } from '@napi-rs/keyring';
 import { ConsoleError } from '../ipc/errors.js';
 
 export interface SecretStore {
@@ -24,7 +24,9 @@ export class KeychainSecretStore implements SecretStore {
 
   async get(account: string): Promise<string | null> {
     try {
-      return new Entry(this.service, account).getPassword() ?? null;
+      // async: the Secret Service round trip (several ms over D-Bus) runs off the main thread, so it neither blocks
+      // the event loop nor keeps a signature from overlapping the key read with verification
+      return (await new AsyncEntry(this.service, account).getPassword()) ?? null;
     } catch (err) {
       throw keychainError('read', err);
     }
