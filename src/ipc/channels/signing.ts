@@ -25,6 +25,8 @@ export const SigningKeySchema = z.object({
   backend: KeyBackendNameSchema,
   createdAt: z.string(),
   parties: z.array(z.string()),
+  /** The key is unlocked in the console's memory until then (signatures skip the keychain); null: locked. */
+  unlockedUntil: z.string().nullable(),
 });
 export type SigningKey = z.infer<typeof SigningKeySchema>;
 
@@ -203,6 +205,12 @@ export const signingChannels = {
     response: SigningKeySchema,
   },
   'signing.keys.delete': { request: z.object({ fingerprint: Fingerprint }).strict(), response: z.object({ deleted: z.boolean() }) },
+  /** Opt-in unlock window: keeps the key's private seed in main-process memory for 1..60 minutes (never sent anywhere). */
+  'signing.keys.unlock': {
+    request: z.object({ fingerprint: Fingerprint, minutes: z.number().int().min(1, 'At least 1 minute').max(60, 'At most 60 minutes') }).strict(),
+    response: SigningKeySchema,
+  },
+  'signing.keys.lock': { request: z.object({ fingerprint: Fingerprint }).strict(), response: SigningKeySchema },
   'signing.keys.unlockFile': { request: z.object({ passphrase: Passphrase }).strict(), response: KeyBackendsStateSchema },
   'signing.keys.backup': {
     request: z.object({ fingerprints: z.array(Fingerprint).min(1, 'Select at least one key').max(100), passphrase: Passphrase }).strict(),

@@ -10,6 +10,7 @@ import type { SecretStore } from '../secret-store.js';
 import { ConsoleError } from '../../ipc/errors.js';
 import { equalBytes, fromBase64, toBase64, toHex, wipe } from './bytes.js';
 import { cantonFingerprint, FINGERPRINT_PATTERN } from './fingerprint.js';
+import { UnlockWindow } from './unlock-window.js';
 
 export const KeyBackendSchema = z.enum(['os-keychain', 'encrypted-file']);
 export type KeyBackend = z.infer<typeof KeyBackendSchema>;
@@ -22,6 +23,8 @@ export const KeyMetadataSchema = z.object({
   backend: KeyBackendSchema,
   createdAt: z.string(),
   parties: z.array(z.string()),
+  /** ISO time until which the key is unlocked in memory (unlock-window.ts), null when it is not. */
+  unlockedUntil: z.string().nullable(),
 });
 export type KeyMetadata = z.infer<typeof KeyMetadataSchema>;
 
@@ -42,6 +45,12 @@ interface KeyRow {
   created_at: string;
 }
 
+/** A key opened for one signature: sign once (or not), then dispose — the seed is zeroised unless it is unlocked. */
+export interface OpenedKey {
+  sign(hash: Uint8Array): Promise<Uint8Array>;
+  dispose(): void;
+}
+
 export interface ImportedKey {
   status: 'imported' | 'already-present';
   key: KeyMetadata;
@@ -49,6 +58,7 @@ export interface ImportedKey {
 
 export class KeyStore {
   private readonly defaultBackend: KeyBackend;
+  private readonly window = new UnlockWindow();
 
   constructor(
     private readonly db: AppDb,
@@ -116,6 +126,7 @@ export class KeyStore {
   /** Removes the key: the secret-store entry first (so a failure leaves the key usable), then the metadata. */
   async delete(fingerprint: string): Promise<void> {
     const key = this.get(fingerprint);
+    this.window.lock(fingerprint);
     await this.backend(key.backend).delete(secretAccount(fingerprint));
     this.db.prepare('DELETE FROM signing_keys WHERE fingerprint = ?').run(fingerprint);
   }
@@ -129,13 +140,63 @@ export class KeyStore {
    * policy and audit. Returns the 64-byte Ed25519 signature.
    */
   async signHash(fingerprint: string, hash: Uint8Array): Promise<Uint8Array> {
-    if (hash.length < 16 || hash.length > 64) throw new ConsoleError('BAD_REQUEST', 'A hash to sign has 16 to 64 bytes');
+    const opened = await this.open(fingerprint);
+    try {
+      return await opened.sign(hash);
+    } finally {
+      opened.dispose();
+    }
+  }
+
+  /**
+   * INTERNAL (SigningService): reads the private key (from the unlock window, else its secret store) so that the
+   * read can overlap with verification; the caller signs only after verification passed, and always disposes.
+   */
+  async open(fingerprint: string): Promise<OpenedKey> {
+    const sign = async (seed: Uint8Array, hash: Uint8Array) => {
+      if (hash.length < 16 || hash.length > 64) throw new ConsoleError('BAD_REQUEST', 'A hash to sign has 16 to 64 bytes');
+      return ed.signAsync(hash, seed);
+    };
+    if (this.window.unlockedUntil(fingerprint)) {
+      return {
+        sign: async (hash) => {
+          const sig = await this.window.use(fingerprint, (seed) => sign(seed, hash));
+          if (sig) return sig;
+          // the window closed between open and sign: read the key again
+          return this.signHash(fingerprint, hash);
+        },
+        dispose: () => undefined,
+      };
+    }
+    const seed = await this.loadSeed(fingerprint);
+    return { sign: (hash) => sign(seed, hash), dispose: () => wipe(seed) };
+  }
+
+  /**
+   * Keeps the key's private seed in memory for `seconds` (1..3600) so signatures skip the secret store. Off unless
+   * asked; zeroised on lock, timeout and delete. Returns the end of the window.
+   */
+  async unlock(fingerprint: string, seconds: number): Promise<KeyMetadata> {
     const seed = await this.loadSeed(fingerprint);
     try {
-      return await ed.signAsync(hash, seed);
-    } finally {
+      this.window.hold(fingerprint, seed, seconds);
+    } catch (err) {
       wipe(seed);
+      throw new ConsoleError('BAD_REQUEST', (err as Error).message);
     }
+    return this.get(fingerprint);
+  }
+
+  /** Ends the key's unlock window (zeroises the seed); a key that was not unlocked is left as it is. */
+  lock(fingerprint: string): KeyMetadata {
+    this.get(fingerprint);
+    this.window.lock(fingerprint);
+    return this.get(fingerprint);
+  }
+
+  /** Zeroises every unlocked seed (on shutdown). */
+  lockAll(): void {
+    this.window.lockAll();
   }
 
   /** INTERNAL (encrypted backup): the private seeds of the given keys. Callers must wipe them. */
@@ -220,6 +281,7 @@ export class KeyStore {
       backend: KeyBackendSchema.parse(row.backend),
       createdAt: row.created_at,
       parties,
+      unlockedUntil: this.window.unlockedUntil(row.fingerprint)?.toISOString() ?? null,
     };
   }
 }

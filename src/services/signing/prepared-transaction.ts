@@ -10,6 +10,7 @@ import { equalBytes, fromBase64, toHex } from './bytes.js';
 import { describeClearSign, recognise, type ClearSign } from './clear-signing.js';
 import { SigningRefusal } from './errors.js';
 import { summarise, type TransactionFacts } from './transaction-summary.js';
+import { VerificationMemo } from './verification-memo.js';
 
 /** The JSON API `JsPrepareSubmissionResponse` fields we need (others, e.g. hashingDetails, are ignored). */
 export const PrepareResponseSchema = z.object({
@@ -38,7 +39,22 @@ export interface VerifiedTransaction {
   hash: Uint8Array;
 }
 
+const memo = new VerificationMemo<VerifiedTransaction>();
+
+/** Verifies (or reuses the verification of the byte-identical input, see verification-memo.ts); callers get their own copy. */
 export async function verifyPreparedTransaction(input: PrepareResponse, signingParty: string): Promise<VerifiedTransaction> {
+  const parsed = PrepareResponseSchema.safeParse(input);
+  const key = parsed.success
+    ? VerificationMemo.key([signingParty, parsed.data.hashingSchemeVersion, parsed.data.preparedTransactionHash, parsed.data.preparedTransaction])
+    : null;
+  const known = key ? memo.get(key) : undefined;
+  if (known) return structuredClone(known);
+  const verified = await verifyUncached(input, signingParty);
+  if (key) memo.set(key, structuredClone(verified));
+  return verified;
+}
+
+async function verifyUncached(input: PrepareResponse, signingParty: string): Promise<VerifiedTransaction> {
   const parsed = PrepareResponseSchema.safeParse(input);
   if (!parsed.success) {
     throw new SigningRefusal('BAD_REQUEST', 'UNDECODABLE_TRANSACTION', `Not a prepare response: ${parsed.error.issues[0]?.message}`);

@@ -8,7 +8,7 @@ import { toBase64 } from './bytes.js';
 import { SigningRefusal, type SigningRefusalReason } from './errors.js';
 import { partyNamespace } from './fingerprint.js';
 import type { AuditLog, AuditInput } from './audit-log.js';
-import type { KeyStore } from './key-store.js';
+import type { KeyStore, OpenedKey } from './key-store.js';
 import { evaluatePolicy, type Channel, type PolicyDecision, type PolicyStore } from './policy.js';
 import { verifyPreparedTransaction, type PrepareResponse, type TransactionSummary } from './prepared-transaction.js';
 import { verifyTopology, type GenerateTopologyResponse, type TopologySummary } from './topology.js';
@@ -75,8 +75,13 @@ export class SigningService {
     const channel = req.channel ?? 'online';
     let summary: TransactionSummary | null = null;
     const base = { subject: 'prepared-transaction' as const, channel, fingerprint: req.fingerprint, party: req.party };
+    let opening: Promise<OpenedKey> | null = null;
     try {
       this.checkKeyAndParty(req.fingerprint, req.party);
+      // The key read (an OS keychain round trip, off the main thread) overlaps with verification; nothing is signed
+      // unless verification and policy pass, and the seed is zeroised either way (finally below).
+      opening = this.keys.open(req.fingerprint);
+      opening.catch(() => undefined);
       const verified = await verifyPreparedTransaction(req.prepared, req.party);
       summary = verified.summary;
       const decision = evaluatePolicy(this.policies.get(req.fingerprint), summary, channel);
@@ -88,7 +93,14 @@ export class SigningService {
           'This transaction can only be blind-signed; confirm the blind-signing warning to sign its hash',
         );
       }
-      const sig = await this.keys.signHash(req.fingerprint, verified.hash);
+      const opened = await opening;
+      let sig: Uint8Array;
+      try {
+        sig = await opened.sign(verified.hash);
+      } finally {
+        opened.dispose();
+        opening = null;
+      }
       const signature = this.jsonSignature(sig, req.fingerprint);
       const record = this.audit.append({
         ...base,
@@ -105,6 +117,8 @@ export class SigningService {
         auditSeq: record.entry.seq,
       };
     } catch (err) {
+      // refused before signing: the key read started for nothing, zeroise what it read
+      if (opening) void opening.then((o) => o.dispose(), () => undefined);
       this.auditRefusal(base, err, summary?.hashBase64 ?? hashField(req.prepared), summary?.headline ?? '(not verified)');
       throw err;
     }

@@ -11,6 +11,7 @@ import { openAppDb, type AppDb } from '../../../src/services/app-db.js';
 import { KeychainSecretStore } from '../../../src/services/secret-store.js';
 import { KeyStore, secretAccount } from '../../../src/services/signing/key-store.js';
 import { externalPartyId } from '../../../src/services/signing/fingerprint.js';
+import { UnlockWindow } from '../../../src/services/signing/unlock-window.js';
 
 const SERVICE = `canton-console-test-keystore-${process.pid}-${Date.now()}`;
 let dir: string;
@@ -50,7 +51,7 @@ describe('KeyStore', () => {
     expect(k.fingerprint).toBe(manual);
     expect(k).toMatchObject({ label: 'Treasury', backend: 'os-keychain', parties: [] });
     expect(Object.keys(k).sort()).toEqual(
-      ['backend', 'createdAt', 'fingerprint', 'label', 'parties', 'publicKeyBase64', 'publicKeyHex'].sort(),
+      ['backend', 'createdAt', 'fingerprint', 'label', 'parties', 'publicKeyBase64', 'publicKeyHex', 'unlockedUntil'].sort(),
     );
   });
 
@@ -119,5 +120,62 @@ describe('KeyStore', () => {
     await expect(keys.signHash(k.fingerprint, new Uint8Array(32))).rejects.toThrow(/does not belong/);
     new Entry(SERVICE, secretAccount(k.fingerprint)).deletePassword();
     await expect(keys.signHash(k.fingerprint, new Uint8Array(32))).rejects.toThrow(/missing from the os-keychain/);
+  });
+
+  it('unlock window: off by default; when asked, signs without the keychain until lock, timeout or delete', async () => {
+    const k = await newKey();
+    expect(k.unlockedUntil).toBeNull();
+    const hash = sha256(new TextEncoder().encode('unlock'));
+    const account = secretAccount(k.fingerprint);
+    const secret = new Entry(SERVICE, account).getPassword()!;
+    // default: every signature reads the keychain (the entry gone → refused)
+    new Entry(SERVICE, account).deletePassword();
+    await expect(keys.signHash(k.fingerprint, hash)).rejects.toThrow(/missing from the os-keychain/);
+    new Entry(SERVICE, account).setPassword(secret);
+
+    await expect(keys.unlock(k.fingerprint, 0)).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(keys.unlock(k.fingerprint, 3601)).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    const t0 = Date.now();
+    const unlocked = await keys.unlock(k.fingerprint, 60);
+    expect(Date.parse(unlocked.unlockedUntil!) - t0).toBeGreaterThanOrEqual(59_000);
+    expect(keys.get(k.fingerprint).unlockedUntil).toBe(unlocked.unlockedUntil);
+    // unlocked: the keychain is not read (its entry is gone, the signature still verifies)
+    new Entry(SERVICE, account).deletePassword();
+    expect(await ed.verifyAsync(await keys.signHash(k.fingerprint, hash), hash, keys.publicKey(k.fingerprint))).toBe(true);
+    // locked: back to the keychain
+    expect(keys.lock(k.fingerprint).unlockedUntil).toBeNull();
+    await expect(keys.signHash(k.fingerprint, hash)).rejects.toThrow(/missing from the os-keychain/);
+    new Entry(SERVICE, account).setPassword(secret);
+
+    // timeout
+    await keys.unlock(k.fingerprint, 1);
+    new Entry(SERVICE, account).deletePassword();
+    await keys.signHash(k.fingerprint, hash);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(keys.get(k.fingerprint).unlockedUntil).toBeNull();
+    await expect(keys.signHash(k.fingerprint, hash)).rejects.toThrow(/missing from the os-keychain/);
+    new Entry(SERVICE, account).setPassword(secret);
+
+    // delete ends the window
+    await keys.unlock(k.fingerprint, 60);
+    await keys.delete(k.fingerprint);
+    created.delete(k.fingerprint);
+    await expect(keys.signHash(k.fingerprint, hash)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('unlock window zeroises the seed it held on lock and on timeout, and never hands it out', async () => {
+    let now = 1_000_000;
+    const w = new UnlockWindow(() => now);
+    const a = new Uint8Array(32).fill(7);
+    const b = new Uint8Array(32).fill(9);
+    w.hold('a', a, 10);
+    w.hold('b', b, 10);
+    expect(w.lock('a')).toBe(true);
+    expect(a.every((x) => x === 0)).toBe(true);
+    expect(b.every((x) => x === 9)).toBe(true);
+    now += 11_000; // past the window: the next use finds it closed and wipes it
+    expect(await w.use('b', async () => 'used')).toBeUndefined();
+    expect(b.every((x) => x === 0)).toBe(true);
+    expect(() => w.hold('c', new Uint8Array(32), 3601)).toThrow(RangeError);
   });
 });
