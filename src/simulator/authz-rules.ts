@@ -138,7 +138,7 @@ const rightsChange = fromBody((b, req, sim) => [
 export const WALLET_PREFIX = '/api/validator/';
 
 export const AUTHZ_RULES: Readonly<Record<string, Rule>> = {
-  // --- system (health and version need no token) ---
+  // --- system: Canton binds its version and health services without an authorization wrapper ---
   'GET /v2/version': PUBLIC,
   'GET /livez': PUBLIC,
   'GET /readyz': PUBLIC,
