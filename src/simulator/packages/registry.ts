@@ -12,6 +12,7 @@ import { CantonError } from '../errors.js';
 import type { PackageStore, StoredPackage, VettingBounds } from '../store/packages.js';
 import { demoPackage } from './demo.js';
 import { amuletPackage } from '../wallet/package.js';
+import { mergeDelegationPackage } from '../wallet/merge-delegation.js';
 import { archiveOf } from './lf.js';
 import { tokenStandardPackages } from './token-standard.js';
 import type { ChoiceDef, InterfaceDef, InterfaceImpl, PackageDef, TemplateDef } from './types.js';
@@ -93,7 +94,7 @@ export class PackageRegistry {
    * Built-in packages in dependency order: a template may implement an interface of a package listed before its own
    * (`#package-name:Module:Entity`), e.g. the token-standard APIs implemented by `splice-amulet`.
    */
-  constructor(defs: PackageDef[] = [demoPackage, ...tokenStandardPackages, amuletPackage]) {
+  constructor(defs: PackageDef[] = [demoPackage, ...tokenStandardPackages, amuletPackage, mergeDelegationPackage]) {
     const idByName = new Map<string, string>();
     this.builtins = defs.map((def) => {
       const a = archiveOf(def, (ref) => this.resolveInterfaceRef(ref, idByName));

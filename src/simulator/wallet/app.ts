@@ -10,10 +10,12 @@ import type { LedgerWriter, SubmitResult } from '../ledger.js';
 import type { ContractRow, LfValue } from '../model.js';
 import type { LfRecord } from '../packages/types.js';
 import { createdEventBlob } from '../projection.js';
+import type { ResolvedPackage } from '../packages/registry.js';
 import { AMULET_PACKAGE_NAME, effectiveAmount, fmt, MAX_TRANSFER_INPUTS, num } from './coin.js';
 import type { AutomationConfig } from './automation-config.js';
 import { automationConfigProblem, AutomationConfigSchema, defaultAutomationConfig, loadAutomationConfig, saveAutomationConfig } from './automation-config.js';
 import { WalletAutomation } from './automation.js';
+import { MERGE_PACKAGE_NAME, MERGE_QN } from './merge-delegation.js';
 import { args, PREAPPROVAL_LIFETIME_MICROS, T, tid } from './names.js';
 
 /** Validator app settings (`settings.wallet`); the automation fields (`AutomationConfig`) can be changed at run time. */
@@ -135,8 +137,24 @@ export class WalletApp {
       this.submit([dso], [{ CreateCommand: { templateId: tid(T.rules), createArguments: { dso, isDevNet: true } } }]);
     if (this.contracts(dso, T.externalRules).length === 0)
       this.submit([dso], [{ CreateCommand: { templateId: tid(T.externalRules), createArguments: { dso } } }]);
+    if (!this.batchMergeUtility(validator))
+      this.submit([validator], [{ CreateCommand: { templateId: `#${MERGE_PACKAGE_NAME}:${MERGE_QN.batch}`, createArguments: { operator: validator } } }]);
     this.initialized = true;
     if (!this.installOf(this.config.validatorWalletUser)) this.onboard(this.config.validatorWalletUser, validator);
+  }
+
+  /** The validator's BatchMergeUtility (created at setup). */
+  batchMergeUtility(validator = this.validatorParty): ContractRow | undefined {
+    return this.sim.store
+      .activeContractsOfPartyAfter(validator, this.sim.store.ledgerEnd(), 0, 1_000_000)
+      .find((c) => c.node.packageName === MERGE_PACKAGE_NAME && c.node.qualifiedName === MERGE_QN.batch && args(c).operator === validator);
+  }
+
+  /** Active contracts of a template of the merge-delegation package that `party` is a stakeholder of. */
+  mergeContracts(party: string, qn: string): ContractRow[] {
+    return this.sim.store
+      .activeContractsOfPartyAfter(party, this.sim.store.ledgerEnd(), 0, 1_000_000)
+      .filter((c) => c.node.packageName === MERGE_PACKAGE_NAME && c.node.qualifiedName === qn);
   }
 
   get dso(): string {
@@ -564,7 +582,7 @@ export class WalletApp {
     const full = {
       ...rest,
       date: res.tx.effectiveAt ?? microsToIso(this.sim.clock.nowMicros()),
-      transaction_subtype: { template_id: `${this.pkgId()}:${template}`, choice, ...(amulet_operation ? { amulet_operation } : {}) },
+      transaction_subtype: { template_id: `${this.pkgIdOf(template)}:${template}`, choice, ...(amulet_operation ? { amulet_operation } : {}) },
       ...(rest.transaction_type === 'transfer' ? { holding_fees: '0.0000000000', app_rewards_used: '0.0000000000', validator_rewards_used: '0.0000000000', sv_rewards_used: '0.0000000000', development_fund_coupons_used: '0.0000000000' } : {}),
     };
     const ins = this.db.prepare('INSERT INTO wallet_txlog (party, payload) VALUES (?, ?)');
@@ -588,8 +606,11 @@ export class WalletApp {
   // Plumbing
   // ---------------------------------------------------------------------------------------------
 
-  private pkgId(): string {
-    return this.sim.registry.packages.find((p) => p.def.name === AMULET_PACKAGE_NAME)?.id ?? AMULET_PACKAGE_NAME;
+  /** Id of the built-in wallet package defining template `qn` (splice-amulet or the merge-delegation package). */
+  private pkgIdOf(qn: string): string {
+    const defines = (p: ResolvedPackage) => p.def.templates.some((t) => `${t.module}:${t.entity}` === qn);
+    const pkg = this.sim.registry.packages.find((p) => !p.uploaded && (p.def.name === AMULET_PACKAGE_NAME || p.def.name === MERGE_PACKAGE_NAME) && defines(p));
+    return pkg?.id ?? AMULET_PACKAGE_NAME;
   }
 
   private tracking(kind: string, id: string): Tracking | undefined {
@@ -633,8 +654,9 @@ export class WalletApp {
     this.sim.store.meta.set(TRAFFIC_KEY, JSON.stringify({ ...t, purchased: t.purchased + bytes, extra: t.extra + bytes }));
   }
 
-  exercise(actAs: string[], qn: string, contractId: string, choice: string, choiceArgument: LfRecord): { res: SubmitResult; result: LfValue } {
-    const res = this.submit(actAs, [{ ExerciseCommand: { templateId: tid(qn), contractId, choice, choiceArgument } }]);
+  /** Exercises a choice (of a `splice-amulet` template unless `packageName` says otherwise) and returns the root's result. */
+  exercise(actAs: string[], qn: string, contractId: string, choice: string, choiceArgument: LfRecord, packageName = AMULET_PACKAGE_NAME): { res: SubmitResult; result: LfValue } {
+    const res = this.submit(actAs, [{ ExerciseCommand: { templateId: `#${packageName}:${qn}`, contractId, choice, choiceArgument } }]);
     const root = res.tx.nodes[0];
     return { res, result: root && root.kind === 'exercise' ? root.exerciseResult : null };
   }

@@ -9,7 +9,9 @@
  * 4. dust expiry (`expireDustHoldings`) — Amulet_Expire of amulets whose accrued fee reached their amount;
  * 5. reward collection (`collectRewards`) — closed-round validator / app reward coupons minted into amulets;
  * 6. sweeps (`sweeps`) — a sender above maxBalanceUSD sends down to minBalanceUSD (preapproval or transfer offer);
- * 7. merges (`mergeThreshold`) — AmuletRules_Merge in batches of ≤ 100 inputs;
+ * 7. merges (`mergeThreshold`) — the provider accepts MergeDelegationProposals; users with a MergeDelegation are merged
+ *    together through BatchMergeUtility_MergeHoldings (≤ 100 merge calls per transaction, each ≤ 100 inputs), the
+ *    other wallet users with AmuletRules_Merge;
  * 8. traffic top-up (`trafficTopup`) — AmuletRules_BuyMemberTraffic for the validator;
  * 9. preapproval renewal (`preapprovalRenewBeforeSeconds`) — the provider's TransferPreapproval_Renew.
  */
@@ -20,6 +22,7 @@ import type { ContractRow } from '../model.js';
 import type { LfRecord } from '../packages/types.js';
 import type { WalletApp } from './app.js';
 import { effectiveAmount, fmt, MAX_TRANSFER_INPUTS, num } from './coin.js';
+import { MERGE_PACKAGE_NAME, MERGE_QN } from './merge-delegation.js';
 import { args, PREAPPROVAL_LIFETIME_MICROS, T } from './names.js';
 
 const SCALE = 10_000_000_000n;
@@ -43,7 +46,8 @@ export class WalletAutomation {
     if (this.config.expireDustHoldings) this.expireDust();
     if (this.config.collectRewards) this.collectRewards();
     this.sweeps();
-    if (this.config.mergeThreshold > 0) for (const u of this.app.listUsers()) this.mergeHoldings(this.app.partyOf(u));
+    this.acceptMergeDelegations();
+    if (this.config.mergeThreshold > 0) this.mergeAll();
     this.trafficTopup();
     this.renewPreapprovals();
   }
@@ -215,6 +219,59 @@ export class WalletAutomation {
       n++;
     }
     return n;
+  }
+
+  /** The validator (wallet provider) accepts the merge delegations proposed to it. */
+  acceptMergeDelegations(): number {
+    const validator = this.app.validatorParty;
+    let n = 0;
+    for (const p of this.app.mergeContracts(validator, MERGE_QN.proposal).filter((c) => args(c).delegate === validator)) {
+      const r = this.app.exercise([validator], MERGE_QN.proposal, p.contractId, 'MergeDelegationProposal_Accept', {}, MERGE_PACKAGE_NAME);
+      this.app.log([String(args(p).owner)], { transaction_type: 'notification', choice: 'MergeDelegationProposal_Accept', template: MERGE_QN.proposal, event_id: r.res.updateId, details: 'Merge delegation accepted by the wallet provider' }, r.res);
+      n++;
+    }
+    return n;
+  }
+
+  /** Merges every party above `mergeThreshold`: delegated ones in batches, the other wallet users one by one. */
+  mergeAll(): number {
+    const validator = this.app.validatorParty;
+    const delegations = new Map(this.app.mergeContracts(validator, MERGE_QN.delegation).filter((c) => args(c).delegate === validator).map((c) => [String(args(c).owner), c.contractId]));
+    let n = this.batchMerge(delegations);
+    for (const u of this.app.listUsers()) {
+      const party = this.app.partyOf(u);
+      if (!delegations.has(party)) n += this.mergeHoldings(party);
+    }
+    return n;
+  }
+
+  /**
+   * `BatchMergeUtility_MergeHoldings` rounds: each round takes, for every delegated owner above the threshold, one merge
+   * call over its first `mergeBatchSize` holdings, ≤ 100 calls per transaction; repeated until all are below it.
+   */
+  private batchMerge(delegations: Map<string, string>): number {
+    const utility = this.app.batchMergeUtility();
+    if (!utility || delegations.size === 0) return 0;
+    const batch = Math.min(Math.max(2, this.config.mergeBatchSize), MAX_TRANSFER_INPUTS);
+    const threshold = Math.max(1, this.config.mergeThreshold);
+    let txs = 0;
+    for (;;) {
+      const calls = [...delegations].flatMap(([owner, delegationCid]) => {
+        const holdings = this.app.amulets(owner);
+        return holdings.length > threshold ? [{ owner, delegationCid, inputs: holdings.slice(0, batch).map((c) => c.contractId) }] : [];
+      });
+      if (calls.length === 0) return txs;
+      for (let i = 0; i < calls.length; i += MAX_TRANSFER_INPUTS) {
+        const chunk = calls.slice(i, i + MAX_TRANSFER_INPUTS);
+        const round = this.app.openRound();
+        const r = this.app.exercise([this.app.validatorParty, this.app.dso], MERGE_QN.batch, utility.contractId, 'BatchMergeUtility_MergeHoldings', {
+          merges: chunk.map((c) => ({ delegationCid: c.delegationCid, inputs: c.inputs })), amuletRules: this.app.rules(), openRound: round.cid,
+        }, MERGE_PACKAGE_NAME);
+        for (const c of chunk)
+          this.app.log([c.owner], { transaction_type: 'balance_change', choice: 'BatchMergeUtility_MergeHoldings', template: MERGE_QN.batch, amulet_operation: 'merge', event_id: r.res.updateId, receivers: [] }, r.res);
+        txs++;
+      }
+    }
   }
 
   /** Merge automation for one party: batches of ≤ mergeBatchSize inputs until at most mergeThreshold holdings remain. Returns the merges done. */

@@ -13,6 +13,7 @@ import type { WalletConfig } from './app.js';
 import { WalletApp, WalletError } from './app.js';
 import { ExternalPartyWallet } from './external-party.js';
 import { registerExternalPartyRoutes } from './routes-external-party.js';
+import { registerMergeDelegationRoutes } from './routes-merge.js';
 import { registerRewardRoutes } from './routes-rewards.js';
 import { registerValidatorInfoRoutes } from './routes-validator.js';
 
@@ -74,6 +75,7 @@ export function registerValidatorRoutes(router: Router, sim: SimContext, writer:
   registerExternalPartyRoutes(add, admin, new ExternalPartyWallet(sim, writer, app));
   registerRewardRoutes(add, walletUser, app);
   registerValidatorInfoRoutes(add, walletUser, admin, app);
+  registerMergeDelegationRoutes(add, walletUser, app);
 
   // --- simulator-specific: the automation settings (see automation-config.ts) ---
   add('GET', '/v0/sim/automation', (ctx) => {
