@@ -386,6 +386,42 @@ describe('signing flows through the contract', () => {
     expect(await call(online, 'signing.offline.execute', { requestId: req.requestId, mode: 'executeAndWait' })).toMatchObject({ status: 'executed' });
   });
 
+  it('unlock window over IPC: bounded, listed, signs without the keychain while open, locked again on request', async () => {
+    expect((await call(online, 'signing.keys.list', {})).keys.find((k) => k.fingerprint === key.fingerprint)?.unlockedUntil).toBeNull();
+    for (const minutes of [0, 61, 1.5]) {
+      const e = await callError(online, 'signing.keys.unlock', { fingerprint: key.fingerprint, minutes });
+      expect(e, String(minutes)).toMatchObject({ code: 'BAD_REQUEST', issues: [{ path: 'minutes' }] });
+    }
+    const unlocked = await call(online, 'signing.keys.unlock', { fingerprint: key.fingerprint, minutes: 5 });
+    expect(Date.parse(unlocked.unlockedUntil!) - Date.now()).toBeGreaterThan(4 * 60_000);
+    expect((await call(online, 'signing.keys.list', {})).keys.find((k) => k.fingerprint === key.fingerprint)?.unlockedUntil).toBe(unlocked.unlockedUntil);
+    // while unlocked the keychain is not read: with its entry removed, a signature still goes through
+    const entry = new Entry(SERVICE_A, secretAccount(key.fingerprint));
+    const secret = entry.getPassword()!;
+    entry.deletePassword();
+    try {
+      const p = await call(online, 'signing.prepare', {
+        party,
+        fingerprint: key.fingerprint,
+        command: { kind: 'create', templateId: IOU, argumentsJson: JSON.stringify({ issuer: party, owner: party, currency: 'USD', amount: '4', observers: [] }) },
+      });
+      if (p.status !== 'verified') throw new Error(p.message);
+      expect(await call(online, 'signing.confirm', { sessionId: p.sessionId, mode: 'executeAndWait', blindConfirmation: 'BLIND' })).toMatchObject({ status: 'executed' });
+      expect((await call(online, 'signing.keys.lock', { fingerprint: key.fingerprint })).unlockedUntil).toBeNull();
+      // locked: the key is read from the keychain again, and it is gone
+      const q = await call(online, 'signing.prepare', {
+        party,
+        fingerprint: key.fingerprint,
+        command: { kind: 'create', templateId: IOU, argumentsJson: JSON.stringify({ issuer: party, owner: party, currency: 'USD', amount: '5', observers: [] }) },
+      });
+      if (q.status !== 'verified') throw new Error(q.message);
+      const refused = await callError(online, 'signing.confirm', { sessionId: q.sessionId, mode: 'executeAndWait', blindConfirmation: 'BLIND' });
+      expect(refused.message).toMatch(/missing from the os-keychain/);
+    } finally {
+      entry.setPassword(secret);
+    }
+  });
+
   it('keeps keys in the passphrase-encrypted key file when chosen: locked until the passphrase, wrong passphrase refused', async () => {
     expect((await call(airGapped, 'signing.keys.list', {})).backends).toEqual({ encryptedFileExists: false, encryptedFileUnlocked: false });
     expect(await callError(airGapped, 'signing.keys.create', { label: 'File key', backend: 'encrypted-file' })).toMatchObject({ code: 'BAD_REQUEST', issues: [{ path: 'passphrase' }] });
