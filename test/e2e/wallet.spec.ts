@@ -5,7 +5,8 @@
  * the console, preapproval set up and a preapproved transfer signed in the console (prepare → verify → sign →
  * submit). Effects are checked again through the validator's own HTTP API. Screenshots of every view, light and dark.
  */
-import { test, expect, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { test, expect, type Download, type Page } from '@playwright/test';
 import { Entry } from '@napi-rs/keyring';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
 import { themedScreenshots, simulatorUrl } from '../support/e2e.js';
@@ -36,6 +37,10 @@ async function validator<T>(user: string, p: string): Promise<T> {
   const res = await fetch(`${simulatorUrl(consoleProc)}/api/validator${p}`, { headers: { authorization: `Bearer ${mintDemoToken(user)}` } });
   if (!res.ok) throw new Error(`${p}: HTTP ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
+}
+async function download(page: Page, action: () => Promise<void>): Promise<{ name: string; text: string }> {
+  const [dl] = (await Promise.all([page.waitForEvent('download'), action()])) as [Download, void];
+  return { name: dl.suggestedFilename(), text: readFileSync((await dl.path())!, 'utf8') };
 }
 const unlocked = async (user: string) => Number((await validator<{ effective_unlocked_qty: string }>(user, '/v0/wallet/balance')).effective_unlocked_qty);
 
@@ -240,6 +245,38 @@ test('external party: preapproval set up and a preapproved transfer, each signed
   await expect.poll(async () => (await unlocked('bob')) - bobBefore).toBeCloseTo(25, 4);
   await expect(row.getByTestId('external-balance')).toHaveText('75');
   await themedScreenshots(page, 'wallet-external-done', 900);
+});
+
+test('external party: a preapproved transfer signed offline through request and response files', async ({ page, context }) => {
+  const bob = (await validator<{ party_id: string }>('bob', '/v0/wallet/user-status')).party_id;
+  const bobBefore = await unlocked('bob');
+  await page.goto(consoleProc.url);
+  await page.getByRole('link', { name: /^External wallet/ }).click();
+  const row = page.getByTestId('external-party-row');
+  await expect(row.getByTestId('external-balance')).toHaveText('75');
+  await page.getByTestId('external-receiver').fill(bob);
+  await page.getByTestId('external-amount').fill('5');
+  await page.getByTestId('external-send-prepare').click();
+  const request = await download(page, () => page.getByTestId('external-sign-offline').click());
+  expect(request.name).toMatch(/^signing-request-.*\.json$/);
+  await expect(page.getByTestId('external-offline')).toContainText(request.name);
+  await themedScreenshots(page, 'wallet-external-offline', 1200);
+
+  // The signer side (this console's Offline signer, in another tab): verify the file, sign, download the response.
+  const signer = await context.newPage();
+  await signer.goto(consoleProc.url);
+  await signer.getByRole('link', { name: /^Offline signer/ }).click();
+  await signer.getByTestId('open-request').setInputFiles({ name: request.name, mimeType: 'application/json', buffer: Buffer.from(request.text) });
+  await expect(signer.getByTestId('tx-summary')).toContainText('5');
+  if (await signer.getByTestId('blind-word').isVisible()) await signer.getByTestId('blind-word').fill('BLIND');
+  const response = await download(signer, () => signer.getByTestId('confirm-button').click());
+  await signer.close();
+
+  // Back in the wallet: the response is checked against the request and submitted to the validator.
+  await page.getByTestId('external-import-response').setInputFiles({ name: response.name, mimeType: 'application/json', buffer: Buffer.from(response.text) });
+  await expect(page.getByTestId('external-done')).toContainText('Transfer submitted');
+  await expect.poll(async () => (await unlocked('bob')) - bobBefore).toBeCloseTo(5, 4);
+  await expect(row.getByTestId('external-balance')).toHaveText('70');
 });
 
 test('automation settings of the simulator: merge holdings above a threshold', async ({ page }) => {

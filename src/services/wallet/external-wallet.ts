@@ -18,7 +18,7 @@ import {
   type PrepareResponse,
   type SigningServices,
 } from '../signing/index.js';
-import { summaryWire } from '../signing-flows/index.js';
+import { BLIND_CONFIRMATION_WORD, summaryWire } from '../signing-flows/index.js';
 import {
   CreateExternalPartySetupProposalResponseSchema,
   ExternalPartyBalanceResponseSchema,
@@ -239,7 +239,7 @@ export class ExternalWallet {
         fingerprint: s.fingerprint,
         party: s.party,
         prepared: s.prepared,
-        acknowledgeBlind: s.blind && req.blindConfirmation?.trim() === 'BLIND',
+        acknowledgeBlind: s.blind && req.blindConfirmation?.trim() === BLIND_CONFIRMATION_WORD,
         channel: 'online',
       }),
     );
