@@ -1,5 +1,6 @@
 /**
- * Simulator benchmark: `npx tsx bench/simulator/run.ts [--n 300] [--events 100000] [--acs 1000000] [--keep-acs DIR]`.
+ * Simulator benchmark: `npx tsx bench/simulator/run.ts [--n 300] [--events 100000] [--acs 1000000] [--keep-acs DIR]
+ *   [--only submit|updates|acs] [--cpu-prof DIR]`.
  * Not part of `npm test`. Every figure is printed with a baseline measured in the same run, the
  * ratio, and PASS/FAIL against the targets of the performance issue:
  *
@@ -41,6 +42,10 @@ const N = arg('--n', 300);
 const EVENTS = arg('--events', 100_000);
 const ACS = arg('--acs', 1_000_000);
 const KEEP_ACS = argStr('--keep-acs');
+/** `--only updates|submit|acs`: run one part. */
+const ONLY = argStr('--only');
+/** `--cpu-prof DIR`: the read benchmark's child writes a V8 CPU profile there (figures are then not representative). */
+const CPU_PROF = argStr('--cpu-prof');
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
 
@@ -167,9 +172,10 @@ interface Child {
   stop(): Promise<void>;
 }
 
-async function startChild(dataDir: string, limit = 200): Promise<Child> {
+async function startChild(dataDir: string, limit = 200, profileDir?: string): Promise<Child> {
   const t0 = performance.now();
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'child.ts'), '--data', dataDir, '--limit', String(limit)], {
+  const prof = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
+  const proc = spawn(process.execPath, [...prof, '--import', 'tsx', path.join(here, 'child.ts'), '--data', dataDir, '--limit', String(limit)], {
     cwd: repo,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -229,7 +235,7 @@ async function benchUpdates(): Promise<void> {
       return ms;
     };
 
-    const child = await startChild(dir, EVENTS * 2);
+    const child = await startChild(dir, EVENTS * 2, CPU_PROF);
     try {
       const bank = await partyOf(child.url, 'Bank');
       const request = {
@@ -237,14 +243,32 @@ async function benchUpdates(): Promise<void> {
         endInclusive: end,
         updateFormat: { includeTransactions: { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: { filtersByParty: { [bank]: {} } } } },
       };
-      const httpRun = async (): Promise<number> => {
-        const t = performance.now();
-        const r = await fetch(`${child.url}/v2/updates`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) });
-        let bytes = 0;
-        for await (const c of r.body as unknown as AsyncIterable<Uint8Array>) bytes += c.length;
-        if (r.status !== 200 || bytes < EVENTS * 100) throw new Error(`updates: ${r.status}, ${bytes} bytes`);
-        return performance.now() - t;
-      };
+      // A raw node:http client (fetch/undici costs more client CPU than the server spends on the
+      // answer): it still receives every byte, counts them against content-length, and checks the
+      // status and that the JSON array is closed.
+      const payload = JSON.stringify(request);
+      const httpRun = (): Promise<number> =>
+        new Promise((resolve, reject) => {
+          const t = performance.now();
+          const req = http.request(`${child.url}/v2/updates`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } }, (res) => {
+            let bytes = 0;
+            let last = 0;
+            res.on('data', (c: Buffer) => {
+              bytes += c.length;
+              last = c[c.length - 1] as number;
+            });
+            res.on('end', () => {
+              const ms = performance.now() - t;
+              const expected = Number(res.headers['content-length']);
+              if (res.statusCode !== 200 || bytes !== expected || bytes < EVENTS * 100 || last !== 0x5d)
+                reject(new Error(`updates: ${res.statusCode}, ${bytes} of ${expected} bytes`));
+              else resolve(ms);
+            });
+            res.on('error', reject);
+          });
+          req.on('error', reject);
+          req.end(payload);
+        });
       const wsRun = (): Promise<number> =>
         new Promise((resolve, reject) => {
           const t = performance.now();
@@ -400,12 +424,19 @@ async function benchAcs(): Promise<void> {
 
 async function main(): Promise<void> {
   console.log(`simulator benchmark: ${os.cpus().length} cpus, node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-  console.log('1. submit-and-wait');
-  await benchSubmit();
-  console.log('2. update reads');
-  await benchUpdates();
-  console.log(`3. ${fmt(ACS)} active contracts`);
-  await benchAcs();
+  const run = (part: string): boolean => ONLY === undefined || ONLY === part;
+  if (run('submit')) {
+    console.log('1. submit-and-wait');
+    await benchSubmit();
+  }
+  if (run('updates')) {
+    console.log('2. update reads');
+    await benchUpdates();
+  }
+  if (run('acs')) {
+    console.log(`3. ${fmt(ACS)} active contracts`);
+    await benchAcs();
+  }
   console.log(`\nload average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   console.log('| figure | value | baseline (same run) | ratio | target | |');
   console.log('|---|---|---|---|---|---|');

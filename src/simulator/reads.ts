@@ -7,9 +7,10 @@ import { matchEvent } from './filters.js';
 import type { ContractRow, StoredCompletion, StoredUpdate } from './model.js';
 import { stakeholdersOf } from './model.js';
 import { createdEvent, projectUpdate, projectUpdateTree } from './projection.js';
-import type { ResolvedUpdateFormat } from './filters.js';
+import type { ResolvedTransactionFormat, ResolvedUpdateFormat } from './filters.js';
+import { PackedFormat, isPacked, planPacked, writePacked } from './packed.js';
 import type { StoredTransaction } from './model.js';
-import type { JsonOut, SplicedRow, TransactionPlan } from './splice.js';
+import type { JsonOut, SplicedRow } from './splice.js';
 import { planTransaction, writeTransaction } from './splice.js';
 import type { UpdateRow } from './store/ledger-store.js';
 
@@ -40,25 +41,34 @@ export function scanUpdateRows(
 /** Writes one projected update (its JSON) to an output. */
 export type UpdateWriter = (out: JsonOut) => void;
 
+/** Loads (once) the full stored transaction of a row, for events that cannot be spliced. */
+function fullLoader(sim: SimContext, offset: number): () => StoredTransaction {
+  let full: StoredTransaction | undefined;
+  return () => (full ??= sim.store.updateByOffset(offset) as StoredTransaction);
+}
+
 /**
  * Decides for a raw row what an `Update` (flat) or `Update1` (tree) shows for a format and returns the
  * function that writes its JSON, or undefined when nothing is visible: transactions are spliced from
- * their stored fragments (splice.ts), other updates go through projection.ts.
+ * their packed form (packed.ts) or, for rows stored in the older form, from their fragments
+ * (splice.ts); other updates go through projection.ts.
  */
 export function updatePlanner(sim: SimContext, kind: 'flat' | 'tree', uf: ResolvedUpdateFormat): (r: UpdateRow) => UpdateWriter | undefined {
   const treeFmt = uf.transactions?.events ?? uf.reassignments;
+  const tf: ResolvedTransactionFormat | undefined =
+    kind === 'tree' ? (treeFmt ? { shape: 'LEDGER_EFFECTS', events: treeFmt } : undefined) : uf.transactions;
+  const packedFormat = tf ? new PackedFormat(tf.events, sim.store) : undefined;
   return (r) => {
-    if (r.meta !== null && r.frags !== null) {
-      let full: StoredTransaction | undefined;
-      const row: SplicedRow = {
-        offset: r.offset,
-        meta: r.meta,
-        frags: r.frags,
-        full: () => (full ??= sim.store.updateByOffset(r.offset) as StoredTransaction),
-      };
-      let plan: TransactionPlan | undefined;
-      if (kind === 'tree') plan = treeFmt ? planTransaction(row, { shape: 'LEDGER_EFFECTS', events: treeFmt }, sim.registry, true) : undefined;
-      else plan = uf.transactions ? planTransaction(row, uf.transactions, sim.registry) : undefined;
+    const { frags, meta } = r;
+    if (isPacked(frags)) {
+      if (!tf || !packedFormat) return undefined;
+      const plan = planPacked(frags, r.offset, tf, packedFormat, sim.registry, fullLoader(sim, r.offset), kind === 'tree');
+      return plan ? (out) => writePacked(out, plan) : undefined;
+    }
+    if (meta !== null && Buffer.isBuffer(frags)) {
+      if (!tf) return undefined;
+      const row: SplicedRow = { offset: r.offset, meta, frags, full: fullLoader(sim, r.offset) };
+      const plan = planTransaction(row, tf, sim.registry, kind === 'tree');
       return plan ? (out) => writeTransaction(out, plan) : undefined;
     }
     const u = sim.store.updateByOffset(r.offset);

@@ -2,6 +2,8 @@
 import type { Db } from './open.js';
 import { MetaStore } from './meta.js';
 import type { ContractRow, CreatedNode, StoredCompletion, StoredUpdate } from '../model.js';
+import { packTransaction } from '../packed.js';
+import type { PartyIds } from '../packed.js';
 import { serializeTransaction } from '../splice.js';
 
 interface ContractDbRow {
@@ -34,9 +36,14 @@ const toContract = (r: ContractDbRow): ContractRow => ({
 
 export interface UpdateRow {
   offset: number;
-  /** null for reassignments, topology transactions and rows written before schema 2 (read their payload) */
+  /**
+   * Transactions: `frags` holds the packed form (packed.ts) and `meta` is null, or — rows written by
+   * earlier versions, transactions naming a party without an id — `meta` + `frags` are the schema-2
+   * form (splice.ts). Both null: reassignments, topology transactions, rows written before schema 2
+   * (read their payload).
+   */
   meta: string | null;
-  frags: Buffer | null;
+  frags: string | Buffer | null;
 }
 
 export interface PartyRow {
@@ -66,10 +73,11 @@ function toReassignment(row: unknown): ReassignmentRow | undefined {
     : undefined;
 }
 
-export class LedgerStore {
+export class LedgerStore implements PartyIds {
   readonly meta: MetaStore;
   private readonly s;
   private readonly pids = new Map<string, number>();
+  private readonly partiesByPid = new Map<number, string>();
 
   constructor(readonly db: Db) {
     this.meta = new MetaStore(db);
@@ -105,6 +113,7 @@ export class LedgerStore {
       ),
       insertContractParty: db.prepare('INSERT OR IGNORE INTO contract_parties (pid, seq) VALUES (?, ?)'),
       partyPid: db.prepare('SELECT pid FROM parties WHERE party = ?'),
+      partyOfPid: db.prepare('SELECT party FROM parties WHERE pid = ?').pluck(),
       deleteContractPartiesOfArchived: db.prepare(
         'DELETE FROM contract_parties WHERE seq IN (SELECT seq FROM contracts WHERE archived_offset IS NOT NULL AND archived_offset <= ?)',
       ),
@@ -170,21 +179,19 @@ export class LedgerStore {
   }
 
   insertUpdate(u: StoredUpdate, recordTimeMicros: bigint): void {
-    const streaming = u.kind === 'transaction' ? serializeTransaction(u) : undefined;
-    this.s.insertUpdate.run(
-      u.offset,
-      u.updateId,
-      u.kind,
-      u.synchronizerId,
-      recordTimeMicros,
-      streaming?.meta ?? null,
-      streaming?.frags ?? null,
-    );
+    let meta: string | null = null;
+    let frags: string | Buffer | null = null;
+    if (u.kind === 'transaction') {
+      frags = packTransaction(u, (p) => this.pidOf(p)) ?? null;
+      if (frags === null) ({ meta, frags } = serializeTransaction(u));
+    }
+    this.s.insertUpdate.run(u.offset, u.updateId, u.kind, u.synchronizerId, recordTimeMicros, meta, frags);
     this.s.insertPayload.run(u.offset, JSON.stringify(u));
   }
   /**
-   * Raw update rows in (begin, end] for the streaming read path: transactions as meta + frags
-   * (splice.ts), other updates (and rows written before schema 2) as their payload.
+   * Raw update rows in (begin, end] for the streaming read path: transactions in their packed
+   * (packed.ts) or schema-2 (splice.ts) form; other updates (and rows written before schema 2) are
+   * read through their payload.
    */
   updateRows(beginExclusive: number, endInclusive: number, limit: number, descending = false): UpdateRow[] {
     return (descending ? this.s.rowsDesc : this.s.rowsAsc).all(beginExclusive, endInclusive, limit) as UpdateRow[];
@@ -201,6 +208,21 @@ export class LedgerStore {
   updateById(id: string): StoredUpdate | undefined {
     const r = this.s.updateById.get(id) as { payload: string } | undefined;
     return r ? (JSON.parse(r.payload) as StoredUpdate) : undefined;
+  }
+
+  /** PartyIds (packed.ts): same as partyPid. */
+  pidOf(party: string): number | undefined {
+    return this.partyPid(party);
+  }
+  /** The party of an integer id (cached; parties are never deleted). */
+  partyOf(pid: number): string | undefined {
+    let party = this.partiesByPid.get(pid);
+    if (party === undefined) {
+      party = this.s.partyOfPid.get(pid) as string | undefined;
+      if (party === undefined) return undefined;
+      this.partiesByPid.set(pid, party);
+    }
+    return party;
   }
 
   /** Integer id of a known party (cached; parties are never deleted). */

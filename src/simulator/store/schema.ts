@@ -7,8 +7,10 @@ CREATE TABLE IF NOT EXISTS meta (
   value TEXT NOT NULL
 );
 -- One row per ledger update (transaction, reassignment, topology transaction).
--- meta/frags (transactions only) = the streaming form of splice.ts (frags: UTF-8 JSON fragments);
--- the full StoredUpdate JSON lives in update_payloads, so stream scans do not read it.
+-- Streaming form of transactions: frags = the packed form of packed.ts with meta NULL (written since
+-- the packed form exists, recognised by its magic number), or meta + frags = the form of splice.ts
+-- (JSON meta + UTF-8 fragments; rows written earlier, still read). Both NULL: read the payload.
+-- The full StoredUpdate JSON lives in update_payloads, so stream scans do not read it.
 CREATE TABLE IF NOT EXISTS updates (
   offset          INTEGER PRIMARY KEY,
   update_id       TEXT NOT NULL UNIQUE,
