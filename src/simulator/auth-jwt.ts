@@ -25,6 +25,8 @@ export interface VerifiedUser {
   userId: string;
   /** '' = the default identity provider. */
   identityProviderId: string;
+  /** The token's `exp` (epoch seconds), when it has one: open streams end then. */
+  expiresAt?: number;
 }
 
 type JwtConfig = Exclude<SimAuthConfig, { mode: 'none' }>;
@@ -139,6 +141,6 @@ export class JwtVerifier {
     // Canton: with a target audience the token is audience-based; otherwise it must be scope-based
     if (audience === undefined && !hasScope(payload)) throw unauthenticated(`the token's scope does not contain '${LEDGER_API_SCOPE}'`);
     if (typeof payload.sub !== 'string' || payload.sub === '') throw unauthenticated('the token has no user id (sub)');
-    return { userId: payload.sub, identityProviderId };
+    return { userId: payload.sub, identityProviderId, ...(typeof payload.exp === 'number' ? { expiresAt: payload.exp } : {}) };
   }
 }

@@ -16,7 +16,7 @@ import type { IdpStore } from './store/idps.js';
 export const DEFAULT_USER = 'participant_admin';
 
 export type AuthResult =
-  | { ok: true; userId: string; /** '' = default identity provider */ identityProviderId: string }
+  | { ok: true; userId: string; /** '' = default identity provider */ identityProviderId: string; /** token `exp`, epoch seconds */ expiresAt?: number }
   | { ok: false; error: CantonError };
 
 export type RequestAuth = { mode: 'none' } | { mode: 'jwt'; result: AuthResult };
@@ -71,7 +71,7 @@ export function createAuthenticator(config: SimAuthConfig, idps: IdpStore): Auth
       if (!m || m[1] === undefined) return failed(new CantonError('UNAUTHENTICATED', 'The command is missing a (valid) JWT token: expected "Bearer <JWT>"'));
       try {
         const v = await verifier.verify(m[1]);
-        return { user: v.userId, auth: { mode: 'jwt', result: { ok: true, userId: v.userId, identityProviderId: v.identityProviderId } } };
+        return { user: v.userId, auth: { mode: 'jwt', result: { ok: true, ...v } } };
       } catch (e) {
         if (e instanceof CantonError) return failed(e);
         throw e;

@@ -51,6 +51,7 @@ export const HIGH_WATER_MARK = 1024 * 1024;
 /** …and resumes once the socket buffer is below this. */
 export const LOW_WATER_MARK = 256 * 1024;
 let streamIds = 0;
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export function attachWebSockets(server: http.Server, sim: SimContext, access: Access): { close(): void } {
   const wss = new WebSocketServer({
@@ -156,10 +157,31 @@ export function attachWebSockets(server: http.Server, sim: SimContext, access: A
         const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
         access
           .authorize('POST', path, auth, { params: {}, query: url.searchParams, json: () => Promise.resolve(lenientJson(text)) })
-          .then(() => handler(sim, text, sink, user))
+          .then(() => {
+            endAtExpiry(auth);
+            handler(sim, text, sink, user);
+          })
           .catch((err: unknown) => sink.fail(err));
       });
+      // As Canton's ongoing authorization does, a stream opened with an expiring token ends when it expires.
+      let expiryTimer: NodeJS.Timeout | undefined;
+      const endAtExpiry = (a: RequestAuth): void => {
+        if (a.mode !== 'jwt' || !a.result.ok || a.result.expiresAt === undefined) return;
+        const expiresAtMs = a.result.expiresAt * 1000;
+        const arm = (): void => {
+          const left = expiresAtMs - Date.now();
+          // timers cannot wait longer than 2^31-1 ms (they would fire at once): re-arm in steps
+          if (left > MAX_TIMER_MS) expiryTimer = setTimeout(arm, MAX_TIMER_MS);
+          else
+            expiryTimer = setTimeout(
+              () => sink.fail(new CantonError('UNAUTHENTICATED', `The access token expired at ${new Date(expiresAtMs).toISOString()}; the stream is closed`)),
+              Math.max(0, left),
+            );
+        };
+        arm();
+      };
       ws.on('close', () => {
+        clearTimeout(expiryTimer);
         closed = true;
         sim.streams.delete(info.id);
         wakeDrained();

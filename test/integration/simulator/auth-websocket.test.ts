@@ -15,7 +15,12 @@ interface Outcome {
 }
 
 /** Opens a channel, sends the request, collects messages until the server closes (or `stopAfter` arrive). */
-function stream(base: string, path: string, request: unknown, opts: { token?: string; header?: string; stopAfter?: number } = {}): Promise<Outcome> {
+function stream(
+  base: string,
+  path: string,
+  request: unknown,
+  opts: { token?: string; header?: string; stopAfter?: number; until?: (m: unknown) => boolean } = {},
+): Promise<Outcome> {
   return new Promise((resolve, reject) => {
     const protocols = ['daml.ws.auth', ...(opts.token ? [`jwt.token.${opts.token}`] : [])];
     const ws = new WebSocket(base.replace(/^http/, 'ws') + path, protocols, opts.header ? { headers: { authorization: `Bearer ${opts.header}` } } : {});
@@ -23,7 +28,7 @@ function stream(base: string, path: string, request: unknown, opts: { token?: st
     const timer = setTimeout(() => reject(new Error(`no close within 5 s; got ${JSON.stringify(messages).slice(0, 300)}`)), 5000);
     ws.on('message', (d) => {
       messages.push(JSON.parse(d.toString()));
-      if (opts.stopAfter !== undefined && messages.length >= opts.stopAfter) ws.close();
+      if ((opts.stopAfter !== undefined && messages.length >= opts.stopAfter) || opts.until?.(messages.at(-1))) ws.close();
     });
     ws.on('close', (code) => {
       clearTimeout(timer);
@@ -81,6 +86,29 @@ describe('WebSocket authentication and authorization', () => {
     refusedWith(await stream(sim.url, '/v2/updates', anyParty, { token: await hsToken('alice') }), 'PERMISSION_DENIED');
     refusedWith(await stream(sim.url, '/v2/state/active-contracts', { activeAtOffset: 0, eventFormat: { filtersByParty: { [alice]: {} } } }, { token: await hsToken('nobody') }), 'PERMISSION_DENIED');
   });
+
+  it('ends an open stream with UNAUTHENTICATED when its token expires; a long-lived token keeps it open', async () => {
+    const tail = { beginExclusive: 0, updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [alice]: {} } }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } } };
+    // a token valid for years must not trip the timer (setTimeout cannot wait that long in one go)
+    const isWs2 = (m: unknown): boolean => JSON.stringify(m).includes('"commandId":"ws-2"');
+    const longLived = stream(sim.url, '/v2/updates', tail, { token: await hsToken('alice', { expiresIn: 5 * 365 * 24 * 3600 }), until: isWs2 });
+    const started = Date.now();
+    const o = await stream(sim.url, '/v2/updates', tail, { token: await hsToken('alice', { expiresIn: 2 }) });
+    expect(Date.now() - started).toBeGreaterThan(500);
+    const last = o.messages.at(-1);
+    expect(isError(last), JSON.stringify(isError.errors)).toBe(true);
+    expect((last as { code: string; cause: string }).code).toBe('UNAUTHENTICATED');
+    expect((last as { cause: string }).cause).toMatch(/expired/);
+    expect(o.messages.length).toBeGreaterThan(1); // it streamed before the token expired
+    // the long-lived stream was still open: one more commit reaches it
+    await send(sim.url, 'POST', '/v2/commands/submit-and-wait', {
+      headers: bearer(await hsToken('alice')),
+      body: { commandId: 'ws-2', actAs: [alice], commands: [createIou(alice, alice, '4')] },
+    });
+    const kept = await longLived;
+    expect(kept.messages.some(isWs2)).toBe(true);
+    expect(kept.messages.every((m) => !isError(m))).toBe(true);
+  }, 15_000);
 
   it('streams for a user with the right, with the token in the subprotocol or the Authorization header', async () => {
     const valid = asyncApi().schema('JsGetUpdatesResponse');
