@@ -1,5 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
+import { callSimulator, themedScreenshots } from '../support/e2e.js';
 
 let consoleProc: ConsoleProcess;
 
@@ -10,13 +11,7 @@ test.afterAll(async () => {
   await consoleProc?.stop();
 });
 
-async function simulator(path: string, body?: unknown): Promise<unknown> {
-  const m = /Embedded simulator \(demo mode\): (\S+)/.exec(consoleProc.output());
-  if (!m) throw new Error('embedded simulator URL not printed');
-  const res = await fetch(m[1] + path, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);
-  return res.json();
-}
+const simulator = (path: string, body?: unknown) => callSimulator<unknown>(consoleProc, path, body);
 
 test('dashboard shows live data from the embedded simulator', async ({ page }) => {
   const participant = (await simulator('/v2/parties/participant-id')) as { participantId: string };
@@ -37,7 +32,7 @@ test('dashboard shows live data from the embedded simulator', async ({ page }) =
   await expect(page.getByTestId('ledger-end')).toHaveText(String(after));
   // The token is removed from the visible URL once read.
   expect(page.url()).not.toContain('token=');
-  await page.screenshot({ path: 'test/e2e/screenshots/dashboard.png', fullPage: true });
+  await themedScreenshots(page, 'dashboard', 900);
 });
 
 test('a wrong token is refused and the page says how to connect', async ({ page }) => {

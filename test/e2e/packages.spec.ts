@@ -115,6 +115,8 @@ test('list, detail, corrupt file, validate → upload, incompatible upgrade, can
   await expect(page.getByTestId('dar-decode-code')).toHaveText('NOT_A_ZIP');
   await expect(page.getByTestId('dar-decode-error')).toContainText('nothing was sent to the participant');
   await expect(page.getByTestId('dar-upload-button')).toHaveCount(0);
+  // The stepper says validation refused it rather than ticking it off.
+  await expect(page.getByTestId('dar-steps').locator('li[data-state=failed]')).toContainText('Validating');
   await screenshots(page, 'packages-corrupt', 900);
 
   // Validate → upload a DAR built here.

@@ -247,5 +247,8 @@ describe('renderer: upload helpers', () => {
     expect(stepState('uploading', 'validating')).toBe('done');
     expect(stepState('done', 'done')).toBe('done');
     expect(stepState('failed', 'reading')).toBe('pending');
+    // A report that refuses the DAR marks validation failed, not done.
+    expect(stepState('validated', 'validating', true)).toBe('failed');
+    expect(stepState('validated', 'reading', true)).toBe('done');
   });
 });
