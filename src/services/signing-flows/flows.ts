@@ -522,6 +522,32 @@ export function clearSignWire(c: ClearSign): NonNullable<TransactionSummaryWire[
           { label: 'Instrument admin', value: c.instrument.admin },
           { label: 'Memo', value: c.memo ?? '—' },
           { label: 'Execute before', value: c.executeBefore ?? '—' },
+          ...(c.proxyProvider ? [{ label: 'Through wallet proxy of', value: c.proxyProvider }] : []),
+        ],
+      };
+    case 'transfer-instruction':
+      return {
+        kind: c.kind,
+        title: `${c.action === 'accept' ? 'Accept' : c.action === 'reject' ? 'Reject' : 'Withdraw'} pending transfer`,
+        fields: [
+          { label: 'From', value: c.sender },
+          { label: 'To', value: c.receiver },
+          { label: 'Amount', value: `${c.amount} ${c.instrument.id}` },
+          { label: 'Instrument admin', value: c.instrument.admin },
+          { label: 'Memo', value: c.memo ?? '—' },
+          { label: 'Execute before', value: c.executeBefore ?? '—' },
+          { label: 'Transfer instruction', value: c.instructionCid },
+          ...(c.proxyProvider ? [{ label: 'Through wallet proxy of', value: c.proxyProvider }] : []),
+        ],
+      };
+    case 'proxy-public-fetch':
+      return {
+        kind: c.kind,
+        title: 'Read wallet proxy (no ledger change)',
+        fields: [
+          { label: 'Reader', value: c.actor },
+          { label: 'Wallet provider', value: c.provider },
+          { label: 'Proxy contract', value: c.proxyCid },
         ],
       };
     case 'amulet-transfer':

@@ -3,51 +3,17 @@
  * Canton app). Recognition is strict — exactly one root, of the expected kind, with the signing party in the
  * expected role; anything else is blind-signed with the hash and a warning.
  */
-import type { DamlTransaction_Node, PreparedTransaction } from '@canton-network/core-ledger-proto';
+import type { Create, DamlTransaction_Node, PreparedTransaction } from '@canton-network/core-ledger-proto';
+import { MEMO_KEY, TOKEN_TRANSFER_CHOICE, TOKEN_TRANSFER_MODULE, type ClearSign, type Recognition } from './clear-sign-types.js';
+import { recogniseWalletChoice } from './clear-signing-wallet.js';
 import { field, int64Of, numericOf, optionalOf, partyOf, textMapGet, textOf, timestampOf } from './daml-value.js';
 
-export const TOKEN_TRANSFER_MODULE = 'Splice.Api.Token.TransferInstructionV1';
-export const TOKEN_TRANSFER_CHOICE = 'TransferFactory_Transfer';
+export { MEMO_KEY, TOKEN_TRANSFER_CHOICE, TOKEN_TRANSFER_MODULE } from './clear-sign-types.js';
+export type { ClearSign, Recognition } from './clear-sign-types.js';
 export const AMULET_TRANSFER_MODULE = 'Splice.ExternalPartyAmuletRules';
 export const AMULET_TRANSFER_CHOICE = 'ExternalPartyAmuletRules_CreateTransferCommand';
 export const PREAPPROVAL_MODULE = 'Splice.Wallet.TransferPreapproval';
 export const PREAPPROVAL_TEMPLATE = 'TransferPreapprovalProposal';
-export const MEMO_KEY = 'splice.lfdecentralizedtrust.org/reason';
-
-export type ClearSign =
-  | {
-      kind: 'token-transfer';
-      sender: string;
-      receiver: string;
-      amount: string;
-      instrument: { admin: string; id: string };
-      memo: string | null;
-      executeBefore: string | null;
-    }
-  | {
-      kind: 'amulet-transfer';
-      sender: string;
-      receiver: string;
-      delegate: string;
-      amount: string;
-      instrument: { admin: string | null; id: 'Amulet' };
-      memo: string | null;
-      expiresAt: string | null;
-      nonce: string | null;
-    }
-  | {
-      kind: 'transfer-preapproval-proposal';
-      receiver: string;
-      provider: string;
-      asset: string;
-      expectedDso: string | null;
-    };
-
-export interface Recognition {
-  clearSign: ClearSign | null;
-  /** Why a transaction that looked recognisable was not clear-signed. */
-  warnings: string[];
-}
 
 export function recognise(tx: PreparedTransaction, signingParty: string): Recognition {
   const roots = tx.transaction?.roots ?? [];
@@ -61,6 +27,10 @@ export function recognise(tx: PreparedTransaction, signingParty: string): Recogn
 
   if (t.oneofKind === 'exercise') {
     const e = t.exercise;
+    const inputs = new Map<string, Create>();
+    for (const ic of tx.metadata?.inputContracts ?? []) if (ic.contract.oneofKind === 'v1') inputs.set(ic.contract.v1.contractId, ic.contract.v1);
+    const wallet = recogniseWalletChoice(e, { byId, inputs, signingParty });
+    if (wallet) return wallet;
     const viaModule = e.interfaceId?.moduleName ?? e.templateId?.moduleName;
     const argModule = e.chosenValue?.sum.oneofKind === 'record' ? e.chosenValue.sum.record.recordId?.moduleName : undefined;
     const isTokenTransfer =
@@ -88,6 +58,7 @@ export function recognise(tx: PreparedTransaction, signingParty: string): Recogn
           instrument: { admin, id },
           memo: textOf(textMapGet(field(field(transfer, 'meta'), 'values'), MEMO_KEY)) ?? null,
           executeBefore: timestampOf(field(transfer, 'executeBefore')),
+          proxyProvider: null,
         },
         warnings,
       };
@@ -145,7 +116,13 @@ export function recognise(tx: PreparedTransaction, signingParty: string): Recogn
 export function describeClearSign(c: ClearSign): string {
   switch (c.kind) {
     case 'token-transfer':
-      return `Transfer ${c.amount} ${c.instrument.id} from ${c.sender} to ${c.receiver}${c.memo ? ` (memo: ${c.memo})` : ''}`;
+      return `Transfer ${c.amount} ${c.instrument.id} from ${c.sender} to ${c.receiver}${c.memo ? ` (memo: ${c.memo})` : ''}${c.proxyProvider ? ` through the wallet proxy of ${c.proxyProvider}` : ''}`;
+    case 'transfer-instruction': {
+      const verb = c.action === 'accept' ? 'Accept' : c.action === 'reject' ? 'Reject' : 'Withdraw';
+      return `${verb} the pending transfer of ${c.amount} ${c.instrument.id} from ${c.sender} to ${c.receiver}${c.proxyProvider ? ` through the wallet proxy of ${c.proxyProvider}` : ''}`;
+    }
+    case 'proxy-public-fetch':
+      return `Read the wallet proxy contract of ${c.provider} as ${c.actor} (no ledger change)`;
     case 'amulet-transfer':
       return `Transfer ${c.amount} Canton Coin from ${c.sender} to ${c.receiver} via ${c.delegate}${c.memo ? ` (memo: ${c.memo})` : ''}`;
     case 'transfer-preapproval-proposal':

@@ -93,20 +93,23 @@ export function evaluatePolicy(policy: SigningPolicy, summary: TransactionSummar
     const c = summary.clearSign;
     const counterparties =
       c?.kind === 'token-transfer' || c?.kind === 'amulet-transfer'
-        ? [c.receiver]
-        : c?.kind === 'transfer-preapproval-proposal'
-          ? [c.provider]
-          : summary.parties.filter((p) => p !== summary.signingParty);
+        ? [c.receiver, ...(c.kind === 'token-transfer' && c.proxyProvider ? [c.proxyProvider] : [])]
+        : c?.kind === 'transfer-instruction'
+          ? [c.action === 'withdraw' ? c.receiver : c.sender, ...(c.proxyProvider ? [c.proxyProvider] : [])]
+          : c?.kind === 'transfer-preapproval-proposal' || c?.kind === 'proxy-public-fetch'
+            ? [c.provider]
+            : summary.parties.filter((p) => p !== summary.signingParty);
     const stranger = counterparties.find((p) => p !== summary.signingParty && !policy.allowedCounterparties!.includes(p));
     if (stranger) return refuse('POLICY_COUNTERPARTY', `Counterparty ${stranger} is not on this key’s allow-list`);
   }
   if (policy.maxAmountPerTransaction !== null) {
     const limit = policy.maxAmountPerTransaction;
     const c = summary.clearSign;
+    // accepting an instruction takes its amount in, so the limit applies; rejecting or withdrawing moves nothing out
     const amounts =
-      c?.kind === 'token-transfer' || c?.kind === 'amulet-transfer'
+      c?.kind === 'token-transfer' || c?.kind === 'amulet-transfer' || (c?.kind === 'transfer-instruction' && c.action === 'accept')
         ? [{ path: 'amount', value: c.amount }]
-        : c?.kind === 'transfer-preapproval-proposal'
+        : c?.kind === 'transfer-preapproval-proposal' || c?.kind === 'proxy-public-fetch' || c?.kind === 'transfer-instruction'
           ? []
           : summary.amounts;
     const over = amounts.find((a) => compareDecimal(a.value, limit) > 0);

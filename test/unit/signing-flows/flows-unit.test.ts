@@ -61,6 +61,7 @@ describe('clearSignWire', () => {
       instrument: { admin: 'dso::3', id: 'Amulet' },
       memo: null,
       executeBefore: '2030-01-01T00:00:00Z',
+      proxyProvider: null,
     });
     expect(w.title).toBe('Token transfer');
     expect(w.fields.map((f) => f.label)).toEqual(['From', 'To', 'Amount', 'Instrument admin', 'Memo', 'Execute before']);

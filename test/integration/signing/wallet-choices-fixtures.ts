@@ -1,0 +1,238 @@
+/**
+ * Prepared transactions with the wallet choices an external party signs (Splice `WalletUserProxy` choices and the
+ * token standard's `TransferInstruction_*`), shaped like Splice's packages (splice-util-featured-app-proxies,
+ * splice-api-token-transfer-instruction-v1, splice-amulet) and built with the official protobuf types; the proxied
+ * token transfer reuses the token-standard transfer fixture as its subtree.
+ */
+import { randomBytes } from 'node:crypto';
+import { PreparedTransaction, type DamlTransaction_Node, type Exercise, type Value } from '@canton-network/core-ledger-proto';
+import { cid, contractId, DSO, id, list, numeric, party, record, text, textMap, timestamp, tokenTransfer } from '../../unit/signing/fixtures.js';
+
+const PROXY_PKG = '7f0e1d2c3b4a59687766554433221100ffeeddccbbaa99887766554433221100';
+const TOKEN_API_PKG = '55ba4deb0ad4662c4168b39859738a0e91388d252286480c7331b3f71a517281';
+const AMULET_PKG = 'a5b055492fb8f08b2e7bc0fc94da6da50c39c2e1d7f24cd5ea8db12fc87c1332';
+const FEATURED_API_PKG = '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
+
+export const WALLET_USER_PROXY = id(PROXY_PKG, 'Splice.Util.FeaturedApp.WalletUserProxy', 'WalletUserProxy');
+const INSTRUCTION_IFACE = id(TOKEN_API_PKG, 'Splice.Api.Token.TransferInstructionV1', 'TransferInstruction');
+const AMULET_INSTRUCTION = id(AMULET_PKG, 'Splice.AmuletTransferInstruction', 'AmuletTransferInstruction');
+const FEATURED_APP_RIGHT = id(AMULET_PKG, 'Splice.Amulet', 'FeaturedAppRight');
+
+const extraArgs = () => record({ context: record({ values: textMap({}) }), meta: record({ values: textMap({}) }) });
+
+function exerciseNode(nodeId: string, e: Partial<Exercise> & Pick<Exercise, 'templateId' | 'choiceId' | 'chosenValue' | 'actingParties' | 'signatories' | 'children'>): DamlTransaction_Node {
+  return {
+    nodeId,
+    versionedNode: {
+      oneofKind: 'v1',
+      v1: {
+        nodeType: {
+          oneofKind: 'exercise',
+          exercise: {
+            lfVersion: '2.1',
+            contractId: e.contractId ?? contractId(),
+            packageName: e.packageName ?? 'splice-util-featured-app-proxies',
+            stakeholders: e.stakeholders ?? e.signatories,
+            consuming: e.consuming ?? false,
+            choiceObservers: [],
+            ...e,
+          },
+        },
+      },
+    },
+  };
+}
+
+const marker = (nodeId: string, provider: string, user: string, appRight: string) =>
+  exerciseNode(nodeId, {
+    packageName: 'splice-amulet',
+    templateId: FEATURED_APP_RIGHT,
+    interfaceId: id(FEATURED_API_PKG, 'Splice.Api.FeaturedAppRightV1', 'FeaturedAppRight'),
+    contractId: appRight,
+    choiceId: 'FeaturedAppRight_CreateActivityMarker',
+    chosenValue: record({ beneficiaries: list([record({ beneficiary: party(provider), weight: numeric('1.0') }), record({ beneficiary: party(user), weight: numeric('0.0') })]) }),
+    actingParties: [provider],
+    signatories: [DSO, provider],
+    children: [],
+  });
+
+const proxyArg = (user: string, choiceArg: Value, appRight: string) => record({ user: party(user), choiceArg, featuredAppRightCid: cid(appRight) });
+
+const seeds = (nodes: DamlTransaction_Node[]) =>
+  nodes
+    .filter((n) => n.versionedNode.oneofKind === 'v1' && n.versionedNode.v1.nodeType.oneofKind !== 'fetch')
+    .map((n) => ({ nodeId: Number(n.nodeId), seed: new Uint8Array(randomBytes(32)) }));
+
+/** Shifts the node ids of a transaction's nodes (and their children) by `by`. */
+function shifted(nodes: DamlTransaction_Node[], by: number): DamlTransaction_Node[] {
+  return nodes.map((n) => {
+    const copy = structuredClone(n);
+    copy.nodeId = String(Number(n.nodeId) + by);
+    if (copy.versionedNode.oneofKind === 'v1' && copy.versionedNode.v1.nodeType.oneofKind === 'exercise') {
+      const e = copy.versionedNode.v1.nodeType.exercise;
+      e.children = e.children.map((c) => String(Number(c) + by));
+    }
+    return copy;
+  });
+}
+
+/**
+ * `WalletUserProxy_TransferFactory_Transfer`: the proxy (signed by the wallet provider) creates the featured-app
+ * marker and exercises `TransferFactory_Transfer` with exactly its `proxyArg.choiceArg`. `tamperChild` changes the
+ * proxied child's argument afterwards (a transaction whose proxy says one thing and whose transfer does another).
+ */
+export function proxyTransfer(o: { sender: string; receiver: string; amount: string; provider: string; memo?: string; tamperChild?: (choiceArg: Value) => void }): PreparedTransaction {
+  const inner = tokenTransfer({ sender: o.sender, receiver: o.receiver, amount: o.amount, ...(o.memo ? { memo: o.memo } : {}) });
+  const innerNodes = shifted(inner.transaction!.nodes, 2);
+  const factoryNode = innerNodes[0]!;
+  if (factoryNode.versionedNode.oneofKind !== 'v1' || factoryNode.versionedNode.v1.nodeType.oneofKind !== 'exercise') throw new Error('fixture: no factory exercise');
+  const factory = factoryNode.versionedNode.v1.nodeType.exercise;
+  const choiceArg = structuredClone(factory.chosenValue!);
+  if (o.tamperChild) o.tamperChild(factory.chosenValue!);
+  const appRight = contractId();
+  const nodes = [
+    exerciseNode('0', {
+      templateId: WALLET_USER_PROXY,
+      choiceId: 'WalletUserProxy_TransferFactory_Transfer',
+      chosenValue: record({ cid: cid(factory.contractId), proxyArg: proxyArg(o.sender, choiceArg, appRight) }),
+      actingParties: [o.sender],
+      signatories: [o.provider],
+      children: ['1', '2'],
+    }),
+    marker('1', o.provider, o.sender, appRight),
+    ...innerNodes,
+  ];
+  inner.transaction!.nodes = nodes;
+  inner.transaction!.roots = ['0'];
+  inner.transaction!.nodeSeeds = seeds(nodes);
+  return inner;
+}
+
+/** The token standard's `Transfer` record of a pending instruction. */
+function transferRecord(o: { sender: string; receiver: string; amount: string; memo?: string }): Value {
+  return record(
+    {
+      sender: party(o.sender),
+      receiver: party(o.receiver),
+      amount: numeric(o.amount),
+      instrumentId: record({ admin: party(DSO), id: text('Amulet') }),
+      requestedAt: timestamp(new Date(Date.now() - 60_000)),
+      executeBefore: timestamp(new Date(Date.now() + 86_400_000)),
+      inputHoldingCids: list([]),
+      meta: record({ values: textMap(o.memo ? { 'splice.lfdecentralizedtrust.org/reason': text(o.memo) } : {}) }),
+    },
+    id(TOKEN_API_PKG, 'Splice.Api.Token.TransferInstructionV1', 'Transfer'),
+  );
+}
+
+export type InstructionChoice = 'TransferInstruction_Accept' | 'TransferInstruction_Reject' | 'TransferInstruction_Withdraw';
+
+/**
+ * A `TransferInstruction_*` choice on an Amulet transfer instruction (through the TransferInstruction interface),
+ * directly or through `WalletUserProxy_<choice>` of `provider`. The instruction contract is an input contract
+ * (its arguments carry the transfer) unless `withoutInput`.
+ */
+export function instructionChoice(o: {
+  choice: InstructionChoice;
+  actor: string;
+  sender: string;
+  receiver: string;
+  amount: string;
+  memo?: string;
+  provider?: string;
+  withoutInput?: boolean;
+}): PreparedTransaction {
+  const instruction = contractId();
+  const transfer = transferRecord(o);
+  const choiceArg = record({ extraArgs: extraArgs() }, id(TOKEN_API_PKG, 'Splice.Api.Token.TransferInstructionV1', o.choice));
+  const choiceNode = (nodeId: string) =>
+    exerciseNode(nodeId, {
+      packageName: 'splice-amulet',
+      templateId: AMULET_INSTRUCTION,
+      interfaceId: INSTRUCTION_IFACE,
+      contractId: instruction,
+      choiceId: o.choice,
+      chosenValue: choiceArg,
+      actingParties: [o.actor],
+      signatories: [DSO, o.sender],
+      stakeholders: [DSO, o.sender, o.receiver],
+      consuming: true,
+      children: [],
+    });
+  const appRight = contractId();
+  const nodes = o.provider
+    ? [
+        exerciseNode('0', {
+          templateId: WALLET_USER_PROXY,
+          choiceId: `WalletUserProxy_${o.choice}`,
+          chosenValue: record({ cid: cid(instruction), proxyArg: proxyArg(o.actor, structuredClone(choiceArg), appRight) }),
+          actingParties: [o.actor],
+          signatories: [o.provider],
+          children: ['1', '2'],
+        }),
+        marker('1', o.provider, o.actor, appRight),
+        choiceNode('2'),
+      ]
+    : [choiceNode('0')];
+  const now = BigInt(Date.now()) * 1000n;
+  return PreparedTransaction.create({
+    transaction: { version: '2.1', roots: ['0'], nodes, nodeSeeds: seeds(nodes) },
+    metadata: {
+      submitterInfo: { actAs: [o.actor], commandId: `cmd-${randomBytes(4).toString('hex')}` },
+      synchronizerId: 'global-domain::1220' + 'be'.repeat(32),
+      mediatorGroup: 0,
+      transactionUuid: randomBytes(16).toString('hex'),
+      preparationTime: now,
+      inputContracts: o.withoutInput
+        ? []
+        : [
+            {
+              contract: {
+                oneofKind: 'v1',
+                v1: {
+                  lfVersion: '2.1',
+                  contractId: instruction,
+                  packageName: 'splice-amulet',
+                  templateId: AMULET_INSTRUCTION,
+                  argument: record({ lockedAmulet: cid(contractId()), transfer }),
+                  signatories: [DSO, o.sender],
+                  stakeholders: [DSO, o.sender, o.receiver],
+                },
+              },
+              createdAt: now - 60_000_000n,
+              eventBlob: new Uint8Array(),
+            },
+          ],
+      globalKeyMapping: [],
+      maxLedgerEffectiveTime: now + 600_000_000n,
+    },
+  });
+}
+
+/** `WalletUserProxy_PublicFetch` by `actor` on the provider's proxy. */
+export function proxyPublicFetch(o: { actor: string; provider: string }): PreparedTransaction {
+  const nodes = [
+    exerciseNode('0', {
+      templateId: WALLET_USER_PROXY,
+      choiceId: 'WalletUserProxy_PublicFetch',
+      chosenValue: record({ actor: party(o.actor) }),
+      actingParties: [o.actor],
+      signatories: [o.provider],
+      children: [],
+    }),
+  ];
+  const now = BigInt(Date.now()) * 1000n;
+  return PreparedTransaction.create({
+    transaction: { version: '2.1', roots: ['0'], nodes, nodeSeeds: seeds(nodes) },
+    metadata: {
+      submitterInfo: { actAs: [o.actor], commandId: `cmd-${randomBytes(4).toString('hex')}` },
+      synchronizerId: 'global-domain::1220' + 'be'.repeat(32),
+      mediatorGroup: 0,
+      transactionUuid: randomBytes(16).toString('hex'),
+      preparationTime: now,
+      inputContracts: [],
+      globalKeyMapping: [],
+    },
+  });
+}
+
