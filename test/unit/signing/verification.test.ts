@@ -62,6 +62,7 @@ describe('prepared transaction verification', () => {
       instrument: { admin: DSO, id: 'Amulet' },
       memo: 'invoice 42',
       executeBefore: expect.stringMatching(/^\d{4}-/),
+      proxyProvider: null,
     });
     expect(summary.headline).toBe(`Transfer 25.5 Amulet from ${ALICE} to ${BOB} (memo: invoice 42)`);
     expect(summary.actAs).toEqual([ALICE]);
