@@ -72,7 +72,7 @@ test('overview of a seeded wallet: balance, chart, holdings with fees and ages',
   await themedScreenshots(page, 'wallet-overview', 1100);
 });
 
-test('onboard a user, who receives coin through an offer they accept; another offer is withdrawn', async ({ page }) => {
+test('onboard a user, who receives coin through an offer they accept; another offer is withdrawn', async ({ page, context }) => {
   await openWallet(page);
   // Onboard dave: an empty wallet that says what to do.
   await page.getByTestId('wallet-onboard-open').click();
@@ -113,21 +113,25 @@ test('onboard a user, who receives coin through an offer they accept; another of
   await expect(page.getByTestId('tracked-offer')).toHaveCount(2);
   await expect(page.getByTestId('tracked-status').first()).toHaveText('Waiting for the receiver');
 
-  // Dave accepts the 30.
-  await selectUser(page, 'dave');
-  await expect(page.getByTestId('incoming-offer')).toHaveCount(2);
-  await themedScreenshots(page, 'wallet-offers-incoming', 1000);
-  await page.getByTestId('incoming-offer').filter({ hasText: 'Welcome, dave' }).getByRole('button', { name: /^Accept/ }).click();
-  await expect(page.getByTestId('offers-notice')).toContainText('Accepted the offer of 30 CC');
-  await expect(page.getByTestId('incoming-offer')).toHaveCount(1);
-  await expect.poll(() => unlocked('dave')).toBeCloseTo(30, 4);
-
-  // Alice withdraws the other; the live status of both offers follows.
-  await selectUser(page, 'alice');
-  await page.getByTestId('outgoing-offer').filter({ hasText: 'To be withdrawn' }).getByRole('button', { name: /^Withdraw/ }).click();
-  await expect(page.getByTestId('offers-notice')).toContainText('Withdrew the offer of 12.5 CC');
+  // Dave accepts the 30 in another window; alice's open Offers tab follows live, without a reload.
+  const davePage = await context.newPage();
+  await openWallet(davePage);
+  await selectUser(davePage, 'dave');
+  await openTab(davePage, 'Offers');
+  await expect(davePage.getByTestId('incoming-offer')).toHaveCount(2);
+  await themedScreenshots(davePage, 'wallet-offers-incoming', 1000);
+  await davePage.getByTestId('incoming-offer').filter({ hasText: 'Welcome, dave' }).getByRole('button', { name: /^Accept/ }).click();
+  await expect(davePage.getByTestId('offers-notice')).toContainText('Accepted the offer of 30 CC');
+  await expect(davePage.getByTestId('incoming-offer')).toHaveCount(1);
+  await davePage.close();
   const tracked = page.getByTestId('tracked-offer');
   await expect(tracked.filter({ hasText: '30 to' }).getByTestId('tracked-status')).toHaveText('Completed');
+  await expect(outgoing.filter({ hasText: 'Welcome, dave' })).toHaveCount(0);
+  await expect.poll(() => unlocked('dave')).toBeCloseTo(30, 4);
+
+  // Alice withdraws the other.
+  await page.getByTestId('outgoing-offer').filter({ hasText: 'To be withdrawn' }).getByRole('button', { name: /^Withdraw/ }).click();
+  await expect(page.getByTestId('offers-notice')).toContainText('Withdrew the offer of 12.5 CC');
   await expect(tracked.filter({ hasText: '12.5 to' }).getByTestId('tracked-status')).toHaveText('Failed: withdrawn');
   await themedScreenshots(page, 'wallet-offers', 1100);
 
