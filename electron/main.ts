@@ -65,6 +65,13 @@ let consoleApp: ConsoleApp | null = null;
 // ---------------------------------------------------------------------------------------------
 
 app.on('web-contents-created', (_event, contents) => {
+  // A page that goes away (closed, crashed, reloaded) can read no answer: stop its calls' reads.
+  const id = contents.id;
+  contents.once('destroyed', () => abortCalls(id));
+  contents.on('render-process-gone', () => abortCalls(id));
+  contents.on('did-start-navigation', (details) => {
+    if (details.isMainFrame && !details.isSameDocument) abortCalls(id);
+  });
   contents.on('will-navigate', (event) => {
     if (!isAllowedNavigation(event.url)) event.preventDefault();
   });
@@ -138,6 +145,11 @@ function sendEvent(contents: WebContents, message: { id: number; event: unknown 
 
 /** Cancellable calls in flight, by `<webContents id>:<request id>` (ids are per renderer). */
 const callsInFlight = new Map<string, AbortController>();
+
+function abortCalls(contentsId: number): void {
+  const prefix = `${contentsId}:`;
+  for (const [key, controller] of callsInFlight) if (key.startsWith(prefix)) controller.abort();
+}
 
 function registerIpc(appInstance: ConsoleApp): void {
   const { router } = appInstance;

@@ -563,6 +563,20 @@ describe('main bundle wiring (with a stand-in for Electron)', () => {
       cancel(ev, { requestId: 'r-1' });
       await expect(pending).resolves.toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
       await until('the participant socket closed', () => closed.length === 1);
+
+      // A window that goes away cancels its calls in flight; a hash navigation does not.
+      const window2 = new FakeWebContents();
+      fake.app.emit('web-contents-created', {}, window2);
+      const ev2 = { sender: window2, senderFrame: { url: APP_ENTRY_URL, parent: null } };
+      const second = invoke(ev2, 'updates.parties', {}, 'r-2');
+      await until('the second participant request', () => seen.length === 2);
+      window2.emit('did-start-navigation', { url: `${APP_ENTRY_URL}#/parties`, isMainFrame: true, isSameDocument: true });
+      await new Promise((r) => setTimeout(r, 200));
+      expect(closed).toHaveLength(1);
+      window2.destroyed = true;
+      window2.emit('destroyed');
+      await expect(second).resolves.toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+      await until('the second participant socket closed', () => closed.length === 2);
       await invoke(ev, 'profiles.delete', { id: saved.value.id });
     } finally {
       server.closeAllConnections();
