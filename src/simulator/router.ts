@@ -25,6 +25,8 @@ export type HandlerResult =
   | { status: number; json: unknown }
   /** JSON bytes produced by the handler (spliced, not re-serialized). */
   | { status: number; jsonChunks: Buffer[] }
+  /** JSON bytes produced while the answer is sent (chunked, paced by the client): large update lists. */
+  | { status: number; jsonStream: Iterable<Buffer> }
   | { status: number; text: string }
   | { status: number; binary: Buffer; contentType: string }
   | { status: number; empty: true };
@@ -93,3 +95,4 @@ export class Router {
 
 export const ok = (json: unknown): HandlerResult => ({ status: 200, json });
 export const okChunks = (jsonChunks: Buffer[]): HandlerResult => ({ status: 200, jsonChunks });
+export const okStream = (jsonStream: Iterable<Buffer>): HandlerResult => ({ status: 200, jsonStream });

@@ -1,6 +1,8 @@
 /** HTTP server: routing, authentication, error mapping. WebSocket upgrades are delegated to `ws/`. */
 import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Access } from './authz.js';
 import { lenientJson } from './authz.js';
 import { CantonError, DecodeError } from './errors.js';
@@ -51,6 +53,11 @@ async function handle(router: Router, access: Access, req: IncomingMessage, res:
       for (const c of result.jsonChunks) res.write(c);
       res.uncork();
       res.end();
+    }
+    else if ('jsonStream' in result) {
+      res.writeHead(result.status, { 'content-type': 'application/json' });
+      // pulled as the socket drains; a failure after the head is sent can only cut the connection
+      await pipeline(Readable.from(result.jsonStream), res).catch(() => res.destroy());
     }
     else if ('text' in result) sendText(res, result.status, result.text);
     else if ('binary' in result) {

@@ -10,8 +10,8 @@ import { scanUpdateRows, updatePlanner } from '../reads.js';
 import type { UpdateWriter } from '../reads.js';
 import { JsonOut } from '../splice.js';
 import type { UpdateRow } from '../store/ledger-store.js';
-import type { RequestCtx, Router } from '../router.js';
-import { ok, okChunks } from '../router.js';
+import type { HandlerResult, RequestCtx, Router } from '../router.js';
+import { ok, okChunks, okStream } from '../router.js';
 import {
   GetTransactionByIdSchema,
   GetTransactionByOffsetSchema,
@@ -27,43 +27,76 @@ type S = v3_5.components['schemas'];
 const updateNotFound = (what: string, ctx: Record<string, string>): CantonError =>
   new CantonError('UPDATE_NOT_FOUND', `Update not found, or not visible: ${what}`, { context: ctx });
 
+/** Rows scanned per chunk of a streamed list (between two writes to the socket). */
+const LIST_BATCH = 512;
+
 /**
- * Writes `[{"update":…},…]` for the projected updates in a range with an optional trailing
- * OffsetCheckpoint (spliced from stored fragments, see splice.ts).
+ * Yields `[{"update":…},…]` for the projected updates in a range with an optional trailing
+ * OffsetCheckpoint (spliced from stored forms, see reads.ts), a batch of rows at a time. Throws
+ * MAXIMUM_LIST_ELEMENTS when the strict server cap is exceeded.
  */
-function collect(
+function* listChunks(
   sim: SimContext,
   begin: number,
   end: number,
   descending: boolean,
   limit: number | undefined,
   plan: (r: UpdateRow) => UpdateWriter | undefined,
-): Buffer[] {
+): Generator<Buffer> {
   const cap = listCap(sim, limit);
   const out = new JsonOut();
   out.str('[');
   let count = 0;
   let overflow = false;
   let lastOffset = begin;
-  scanUpdateRows(sim, begin, end, descending, (r) => {
-    const w = plan(r);
-    if (w === undefined) return true;
-    if (count >= cap.take) {
-      overflow = true;
-      return false;
-    }
-    out.str(count === 0 ? '{"update":' : ',{"update":');
-    w(out);
-    out.str('}');
-    count++;
-    lastOffset = r.offset;
-    return true;
-  });
-  if (overflow && cap.strict) throw tooMany(sim);
+  let low = begin;
+  let high = end;
+  for (let more = true; more && !overflow; ) {
+    more = false;
+    let n = 0;
+    scanUpdateRows(sim, low, high, descending, (r) => {
+      if (descending) high = r.offset - 1;
+      else low = r.offset;
+      const w = plan(r);
+      if (w !== undefined) {
+        if (count >= cap.take) {
+          overflow = true;
+          return false;
+        }
+        out.str(count === 0 ? '{"update":' : ',{"update":');
+        w(out);
+        out.str('}');
+        count++;
+        lastOffset = r.offset;
+      }
+      if (++n >= LIST_BATCH) more = true;
+      return !more;
+    }, LIST_BATCH);
+    if (overflow && cap.strict) throw tooMany(sim);
+    yield* out.take();
+  }
   if (!overflow && !descending && count < cap.take && end > begin && lastOffset < end)
     out.str((count === 0 ? '' : ',') + JSON.stringify({ update: { OffsetCheckpoint: { value: { offset: end, synchronizerTimes: synchronizerTimes(sim) } } } }));
   out.str(']');
-  return out.take();
+  yield* out.take();
+}
+
+/**
+ * The answer of an update list: streamed while it is produced when it cannot exceed the strict
+ * server cap (a range has at most `end - begin` updates; a client `limit` truncates instead),
+ * otherwise produced in full first so that MAXIMUM_LIST_ELEMENTS can still be the answer.
+ */
+function updateList(
+  sim: SimContext,
+  begin: number,
+  end: number,
+  descending: boolean,
+  limit: number | undefined,
+  plan: (r: UpdateRow) => UpdateWriter | undefined,
+): HandlerResult {
+  const cap = listCap(sim, limit);
+  const chunks = listChunks(sim, begin, end, descending, limit, plan);
+  return !cap.strict || end - begin <= cap.take ? okStream(chunks) : okChunks([...chunks]);
 }
 
 /** GetUpdatesRequest.descendingOrder: "If not specified [endInclusive], the descending_order must not be selected". */
@@ -111,7 +144,7 @@ export function registerUpdateRoutes(router: Router, sim: SimContext): void {
       throw new CantonError('INVALID_ARGUMENT', 'Tree streams need transactions or reassignments in the format');
     checkDescending(req.descendingOrder, req.endInclusive);
     const end = rangeOf(sim, req.beginExclusive, req.endInclusive);
-    return okChunks(collect(sim, req.beginExclusive, end, req.descendingOrder ?? false, limit, updatePlanner(sim, kind, uf)));
+    return updateList(sim, req.beginExclusive, end, req.descendingOrder ?? false, limit, updatePlanner(sim, kind, uf));
   };
   router.add('POST', '/v2/updates', streamHandler('flat'));
   router.add('POST', '/v2/updates/flats', streamHandler('flat'));
