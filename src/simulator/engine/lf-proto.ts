@@ -57,6 +57,14 @@ export function encodeValue(packageId: string, type: FieldType, value: LfValue):
       const entries = Object.entries((value ?? {}) as { [k: string]: LfValue }).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
       return v({ oneofKind: 'textMap', textMap: { entries: entries.map(([key, x]) => ({ key, value: encodeValue(packageId, type.elem, x) })) } });
     }
+    case 'Variant': {
+      const o = (value ?? {}) as { tag?: string; value?: LfValue };
+      const c = type.constructors.find((x) => x.name === o.tag);
+      return v({
+        oneofKind: 'variant',
+        variant: { variantId: identifier(packageId, type.name), constructor: String(o.tag ?? ''), value: c ? encodeValue(packageId, c.type, o.value ?? null) : v({ oneofKind: 'unit', unit: {} }) },
+      });
+    }
     case 'Record':
       return encodeRecord(packageId, type.name, type.fields, value);
   }

@@ -58,6 +58,18 @@ class Describer {
     return { kind: 'con', packageId: 'self', module, name, args: [] };
   }
 
+  /** Registers a named variant (once, like `record`) and returns a reference to it. */
+  variant(qn: string, constructors: Field[]): Type {
+    const { module, name } = splitQn(qn);
+    const m = this.module(module);
+    const existing = m.dataTypes?.find((d) => d.name === name);
+    if (existing) {
+      if (JSON.stringify(existing) !== JSON.stringify({ kind: 'variant', name, constructors }))
+        throw new Error(`built-in package: variant ${qn} is defined twice with different constructors`);
+    } else m.dataTypes?.push({ kind: 'variant', name, constructors } satisfies DataTypeDescription);
+    return { kind: 'con', packageId: 'self', module, name, args: [] };
+  }
+
   type(t: FieldType): Type {
     switch (t.kind) {
       case 'Party':
@@ -84,6 +96,8 @@ class Describer {
         return prim('TextMap', this.type(t.elem));
       case 'Record':
         return this.record(t.name, this.fields(t.fields));
+      case 'Variant':
+        return this.variant(t.name, this.fields(t.constructors));
     }
   }
 

@@ -9,7 +9,7 @@
  * published DARs; clients that address interfaces by package name (as the library's constants do) are unaffected.
  * Interface choices are not modelled: wallets act through the Splice wallet endpoints.
  */
-import { ALLOCATION_FACTORY_INTERFACE_ID, HOLDING_INTERFACE_ID, TRANSFER_FACTORY_INTERFACE_ID } from '@canton-network/core-token-standard';
+import { ALLOCATION_FACTORY_INTERFACE_ID, HOLDING_INTERFACE_ID, TRANSFER_FACTORY_INTERFACE_ID, TRANSFER_INSTRUCTION_INTERFACE_ID } from '@canton-network/core-token-standard';
 import type { FieldDef, FieldType, InterfaceDef, PackageDef } from './types.js';
 
 const party: FieldType = { kind: 'Party' };
@@ -45,10 +45,17 @@ function parseLibraryId(id: string): { packageName: string; module: string; enti
   return { packageName: m[1] as string, module: m[2] as string, entity: m[3] as string };
 }
 
-function interfacePackage(id: string, viewFields: FieldDef[]): PackageDef {
-  const { packageName, module, entity } = parseLibraryId(id);
-  const iface: InterfaceDef = { module, entity, view: { name: `${module}:${entity}View`, fields: viewFields } };
-  return { name: packageName, version: '1.0.0', templates: [], interfaces: [iface] };
+/** One package per library package name, holding the interfaces the ids name (in order). */
+function interfacePackages(defs: [id: string, viewFields: FieldDef[]][]): PackageDef[] {
+  const byName = new Map<string, PackageDef>();
+  for (const [id, viewFields] of defs) {
+    const { packageName, module, entity } = parseLibraryId(id);
+    const iface: InterfaceDef = { module, entity, view: { name: `${module}:${entity}View`, fields: viewFields } };
+    const pkg = byName.get(packageName) ?? { name: packageName, version: '1.0.0', templates: [], interfaces: [] };
+    pkg.interfaces.push(iface);
+    byName.set(packageName, pkg);
+  }
+  return [...byName.values()];
 }
 
 const factoryView: FieldDef[] = [
@@ -59,18 +66,60 @@ const factoryView: FieldDef[] = [
 export const TOKEN_STANDARD = {
   holding: HOLDING_INTERFACE_ID,
   transferFactory: TRANSFER_FACTORY_INTERFACE_ID,
+  transferInstruction: TRANSFER_INSTRUCTION_INTERFACE_ID,
   allocationFactory: ALLOCATION_FACTORY_INTERFACE_ID,
 } as const;
 
-/** The token-standard interface packages, in dependency order (before the packages implementing them). */
-export const tokenStandardPackages: PackageDef[] = [
-  interfacePackage(HOLDING_INTERFACE_ID, [
-    { name: 'owner', type: party },
-    { name: 'instrumentId', type: instrumentId },
+/** `Splice.Api.Token.TransferInstructionV1:Transfer` (holding cids untyped: the Holding interface lives in another package). */
+export const transferRecord: FieldType = {
+  kind: 'Record',
+  name: 'Splice.Api.Token.TransferInstructionV1:Transfer',
+  fields: [
+    { name: 'sender', type: party },
+    { name: 'receiver', type: party },
     { name: 'amount', type: { kind: 'Numeric', scale: 10 } },
-    { name: 'lock', type: { kind: 'Optional', elem: lock } },
+    { name: 'instrumentId', type: instrumentId },
+    { name: 'requestedAt', type: { kind: 'Time' } },
+    { name: 'executeBefore', type: { kind: 'Time' } },
+    { name: 'inputHoldingCids', type: { kind: 'List', elem: { kind: 'ContractId' } } },
     { name: 'meta', type: metadata },
-  ]),
-  interfacePackage(TRANSFER_FACTORY_INTERFACE_ID, factoryView),
-  interfacePackage(ALLOCATION_FACTORY_INTERFACE_ID, factoryView),
-];
+  ],
+};
+
+/** `TransferInstructionStatus` (Splice's `pendingActions` is a `Map Party Text`; a TextMap here). */
+const transferInstructionStatus: FieldType = {
+  kind: 'Variant',
+  name: 'Splice.Api.Token.TransferInstructionV1:TransferInstructionStatus',
+  constructors: [
+    { name: 'TransferPendingReceiverAcceptance', type: { kind: 'Record', name: 'Splice.Api.Token.TransferInstructionV1:TransferPendingReceiverAcceptance', fields: [] } },
+    {
+      name: 'TransferPendingInternalWorkflow',
+      type: { kind: 'Record', name: 'Splice.Api.Token.TransferInstructionV1:TransferPendingInternalWorkflow', fields: [{ name: 'pendingActions', type: { kind: 'TextMap', elem: text } }] },
+    },
+  ],
+};
+
+/** The token-standard interface packages, in dependency order (before the packages implementing them). */
+export const tokenStandardPackages: PackageDef[] = interfacePackages([
+  [
+    HOLDING_INTERFACE_ID,
+    [
+      { name: 'owner', type: party },
+      { name: 'instrumentId', type: instrumentId },
+      { name: 'amount', type: { kind: 'Numeric', scale: 10 } },
+      { name: 'lock', type: { kind: 'Optional', elem: lock } },
+      { name: 'meta', type: metadata },
+    ],
+  ],
+  [TRANSFER_FACTORY_INTERFACE_ID, factoryView],
+  [
+    TRANSFER_INSTRUCTION_INTERFACE_ID,
+    [
+      { name: 'originalInstructionCid', type: { kind: 'Optional', elem: { kind: 'ContractId' } } },
+      { name: 'transfer', type: transferRecord },
+      { name: 'status', type: transferInstructionStatus },
+      { name: 'meta', type: metadata },
+    ],
+  ],
+  [ALLOCATION_FACTORY_INTERFACE_ID, factoryView],
+]);

@@ -18,6 +18,8 @@ export type FieldType =
   | { kind: 'List'; elem: FieldType }
   | { kind: 'Optional'; elem: FieldType }
   | { kind: 'TextMap'; elem: FieldType }
+  /** A variant: JSON `{ tag, value }` with `tag` one of the constructors (each with its argument type). */
+  | { kind: 'Variant'; name: string; constructors: FieldDef[] }
   | { kind: 'Record'; name: string; fields: FieldDef[] };
 
 export interface FieldDef {

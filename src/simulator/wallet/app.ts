@@ -218,6 +218,23 @@ export class WalletApp {
     return i ? String(args(i).endUserName) : undefined;
   }
 
+  knownParty(party: string): boolean {
+    return this.sim.store.party(party) !== undefined;
+  }
+
+  nowMicros(): bigint {
+    return this.sim.clock.nowMicros();
+  }
+
+  /** The stored status of a request tracked by id (`kind` separates the id spaces). */
+  trackingStatus(kind: string, id: string): Record<string, unknown> | undefined {
+    return this.tracking(kind, id)?.status;
+  }
+
+  setTrackingStatus(kind: string, id: string, user: string, status: Record<string, unknown>): void {
+    this.setTracking(kind, id, { user, kind: 'offer', status });
+  }
+
   /** The party's FeaturedAppRight, if the DSO granted one. */
   featuredAppRightOf(party: string): ContractRow | undefined {
     return this.contracts(party, T.featured).find((c) => args(c).provider === party);

@@ -4,6 +4,7 @@
  * transactions, so its effects are in `/v2/updates`. Tasks, in order:
  *
  * 1. offer expiry (`autoExpireOffers`) — TransferOffer_Expire / AcceptedTransferOffer_Expire, funds back to the sender;
+ *    token-standard transfers past executeBefore are withdrawn by the sender's wallet (local senders);
  * 2. external parties' TransferCommands (DSO delegate) — TransferCommand_Send in nonce order, or _Expire;
  * 3. auto-accept (`autoAcceptTransfers`) — receivers accept offers from the configured senders;
  * 4. dust expiry (`expireDustHoldings`) — Amulet_Expire of amulets whose accrued fee reached their amount;
@@ -24,6 +25,7 @@ import type { WalletApp } from './app.js';
 import { effectiveAmount, fmt, MAX_TRANSFER_INPUTS, num } from './coin.js';
 import { MERGE_PACKAGE_NAME, MERGE_QN } from './merge-delegation.js';
 import { args, PREAPPROVAL_LIFETIME_MICROS, T } from './names.js';
+import { TRANSFER_INSTRUCTION_QN } from './templates-transfer-instruction.js';
 
 const SCALE = 10_000_000_000n;
 const DAY_MICROS = 24n * 3600n * 1_000_000n;
@@ -40,7 +42,10 @@ export class WalletAutomation {
   }
 
   run(): void {
-    if (this.config.autoExpireOffers) this.expireOffers();
+    if (this.config.autoExpireOffers) {
+      this.expireOffers();
+      this.withdrawExpiredTokenTransfers();
+    }
     this.processTransferCommands();
     this.autoAccept();
     if (this.config.expireDustHoldings) this.expireDust();
@@ -64,6 +69,22 @@ export class WalletAutomation {
         this.app.closed(o, r.res, { status: 'failed', failure_kind: 'expired' });
         n++;
       }
+    }
+    return n;
+  }
+
+  /** The sender's wallet withdraws its token-standard transfers whose executeBefore passed (funds unlocked). */
+  withdrawExpiredTokenTransfers(): number {
+    const now = this.sim.clock.nowMicros();
+    let n = 0;
+    for (const c of this.app.contracts(this.app.dso, TRANSFER_INSTRUCTION_QN)) {
+      const a = args(c);
+      const sender = String(a.sender);
+      if (this.sim.store.partyKeys(sender)) continue; // an external sender signs its own withdrawal
+      if (BigInt(Date.parse(String((a.transfer as LfRecord).executeBefore))) * 1000n > now) continue;
+      const r = this.app.exercise([sender], TRANSFER_INSTRUCTION_QN, c.contractId, 'TransferInstruction_Withdraw', { openRound: this.app.openRound().cid });
+      this.app.log([sender, String(a.receiver)], { transaction_type: 'notification', choice: 'TransferInstruction_Withdraw', template: TRANSFER_INSTRUCTION_QN, event_id: r.res.updateId, details: 'Token-standard transfer expired; locked funds returned to the sender' }, r.res);
+      n++;
     }
     return n;
   }

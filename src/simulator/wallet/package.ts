@@ -13,6 +13,7 @@ import {
   AMULET_PACKAGE_NAME, amuletFields, cid, cids, consumeInputs, effectiveAmount, fmt, int, newAmulet, num, numeric, offerFields, parties, party, roundOf, text, time, unlock,
 } from './coin.js';
 import { externalPartyTemplates } from './templates-external.js';
+import { transferInstructionTemplates } from './templates-transfer-instruction.js';
 import { amuletExpire, collectRewards, devNetFeatureApp, featuredAppRightArg, issueRewardCoupons, rewardTemplates } from './templates-rewards.js';
 import { amuletHolding, lockedAmuletHolding } from './token-views.js';
 
@@ -375,6 +376,7 @@ export const amuletPackage: PackageDef = {
     Amulet, LockedAmulet, OpenMiningRound, AmuletRules, TransferPreapproval, TransferOffer, AcceptedTransferOffer, WalletAppInstall, MemberTraffic,
     ...externalPartyTemplates,
     ...rewardTemplates,
+    ...transferInstructionTemplates,
   ],
   interfaces: [],
 };

@@ -16,8 +16,8 @@ export function registerValidatorInfoRoutes(add: AddRoute, user: (ctx: RequestCt
     return ok({ party_id: app.validatorParty, user_name: app.config.validatorWalletUser, featured: app.featuredAppRightOf(app.validatorParty) !== undefined });
   });
   add('POST', '/v0/register', (ctx) => ok({ party_id: app.onboard(user(ctx)) }));
-  // what this validator's wallet serves: no token-standard transfer endpoints yet; preapproval sends take a description
-  add('GET', '/v0/feature-support', () => ok({ token_standard: false, transfer_preapproval_description: true }));
+  // what this validator's wallet serves: token-standard (v0) transfers; preapproval sends take a description
+  add('GET', '/v0/feature-support', () => ok({ token_standard: true, transfer_preapproval_description: true }));
 
   const provided = () => app.contracts(app.validatorParty, T.preapproval).filter((c) => args(c).provider === app.validatorParty);
   const byParty = (party: string) => {

@@ -15,6 +15,7 @@ import { ExternalPartyWallet } from './external-party.js';
 import { registerExternalPartyRoutes } from './routes-external-party.js';
 import { registerMergeDelegationRoutes } from './routes-merge.js';
 import { registerRewardRoutes } from './routes-rewards.js';
+import { registerTokenTransferRoutes } from './routes-token-transfers.js';
 import { registerValidatorInfoRoutes } from './routes-validator.js';
 
 export const VALIDATOR_BASE = '/api/validator';
@@ -76,6 +77,7 @@ export function registerValidatorRoutes(router: Router, sim: SimContext, writer:
   registerRewardRoutes(add, walletUser, app);
   registerValidatorInfoRoutes(add, walletUser, admin, app);
   registerMergeDelegationRoutes(add, walletUser, app);
+  registerTokenTransferRoutes(add, walletUser, app);
 
   // --- simulator-specific: the automation settings (see automation-config.ts) ---
   add('GET', '/v0/sim/automation', (ctx) => {

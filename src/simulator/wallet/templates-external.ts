@@ -18,6 +18,7 @@
 import type { LfValue } from '../model.js';
 import type { ChoiceContext, FieldType, TemplateDef } from '../packages/types.js';
 import { cid, cids, effectiveAmount, int, int64, num, numeric, party, text, time } from './coin.js';
+import { transferFactoryTransfer } from './templates-transfer-instruction.js';
 import { externalRulesFactories } from './token-views.js';
 
 const optional = (elem: FieldType): FieldType => ({ kind: 'Optional', elem });
@@ -118,6 +119,7 @@ const ExternalPartyAmuletRules: TemplateDef = {
   observers: [],
   implements: externalRulesFactories,
   choices: [
+    transferFactoryTransfer,
     {
       name: 'ExternalPartyAmuletRules_CreateTransferCommand',
       consuming: false,

@@ -51,6 +51,25 @@ function discriminated(node: unknown): unknown {
   return o;
 }
 
+/**
+ * A `oneOf` (without discriminator) one of whose variants requires nothing — e.g. TransferInstructionResultOutput,
+ * whose `TransferInstructionFailed` is any object — matches every value twice, so JSON Schema's `oneOf` can never
+ * accept a Pending or Completed output. Generated OpenAPI clients take the first variant that fits; `anyOf` is that.
+ */
+function lenientOneOf(components: Json): Json {
+  const schemas = (components.schemas ?? {}) as Record<string, Json>;
+  const target = (ref: unknown): Json | undefined => (typeof ref === 'string' && ref.startsWith('#/components/schemas/') ? schemas[ref.slice(21)] : undefined);
+  for (const s of Object.values(schemas)) {
+    const variants = s.oneOf as { $ref?: string }[] | undefined;
+    if (!Array.isArray(variants) || s.discriminator) continue;
+    if (variants.some((v) => { const t = target(v.$ref); return t !== undefined && !Array.isArray(t.required); })) {
+      s.anyOf = variants;
+      delete s.oneOf;
+    }
+  }
+  return components;
+}
+
 class SpliceSpecs {
   readonly ajv: Ajv;
   readonly docs = new Map<string, Json>();
@@ -62,7 +81,8 @@ class SpliceSpecs {
     for (const f of FILES) {
       const doc = parse(readFileSync(path.join(spliceDir, `${f}.yaml`), 'utf8')) as Json;
       this.docs.set(f, doc);
-      const components = discriminated(JSON.parse(rewriteRefs(JSON.stringify((doc.components as Json | undefined) ?? {}), f))) as Json;
+      const raw = lenientOneOf(JSON.parse(JSON.stringify((doc.components as Json | undefined) ?? {})) as Json);
+      const components = discriminated(JSON.parse(rewriteRefs(JSON.stringify(raw), f))) as Json;
       this.ajv.addSchema({ $id: `${f}.json`, components });
     }
   }

@@ -31,7 +31,7 @@ describe('validator info and registration', () => {
     expect((await wok(base, 'zoe', 'POST', '/v0/register', { body: {} })).party_id).toBe(reg.party_id);
     expect(await wok(base, 'zoe', 'GET', '/v0/wallet/user-status')).toMatchObject({ party_id: reg.party_id, user_onboarded: true });
     expect((await wcall(base, undefined, 'POST', '/v0/register', { body: {} })).status).toBe(401);
-    expect(await wok(base, 'zoe', 'GET', '/v0/feature-support')).toEqual({ token_standard: false, transfer_preapproval_description: true });
+    expect(await wok(base, 'zoe', 'GET', '/v0/feature-support')).toEqual({ token_standard: true, transfer_preapproval_description: true });
   });
 });
 
