@@ -1,6 +1,7 @@
 /**
  * Token-standard transfers of the wallet (wallet-internal `createTokenStandardTransfer`, `listTokenStandardTransfers`,
- * `acceptTokenStandardTransfer`, `rejectTokenStandardTransfer`, `withdrawTokenStandardTransfer`, v0 paths): two-step
+ * `acceptTokenStandardTransfer`, `rejectTokenStandardTransfer`, `withdrawTokenStandardTransfer`, and the `…V2` operations
+ * on the /v2 paths, whose shapes are the same — served by the same V1 instruction, no V2 interfaces): two-step
  * transfers through the DSO's TransferFactory (`templates-transfer-instruction.ts`), funds locked while pending, no
  * transfer fee. A duplicate `tracking_id` → 409; after `expires_at` (= `executeBefore`) accept is refused and the
  * sender's automation withdraws the instruction (`automation.ts`).
@@ -39,7 +40,7 @@ export function registerTokenTransferRoutes(add: AddRoute, user: (ctx: RequestCt
     return c;
   };
 
-  add('POST', '/v0/wallet/token-standard/transfers', async (ctx) => {
+  const createTransfer = async (ctx: RequestCtx) => {
     const sender = app.partyOf(user(ctx));
     const req = await parsedBody(ctx, CreateSchema);
     app.runAutomation();
@@ -67,7 +68,8 @@ export function registerTokenTransferRoutes(add: AddRoute, user: (ctx: RequestCt
       sender: { party: sender, amount: `-${fmt(amount)}` }, receivers: [], description: req.description,
     }, r.res);
     return ok(result({ transfer_instruction_cid: String(r.result) }, change));
-  });
+  };
+  add('POST', '/v0/wallet/token-standard/transfers', createTransfer);
 
   add('GET', '/v0/wallet/token-standard/transfers', (ctx) => {
     const party = app.partyOf(user(ctx));
@@ -98,4 +100,9 @@ export function registerTokenTransferRoutes(add: AddRoute, user: (ctx: RequestCt
   add('POST', '/v0/wallet/token-standard/transfers/{contract_id}/accept', act('TransferInstruction_Accept'));
   add('POST', '/v0/wallet/token-standard/transfers/{contract_id}/reject', act('TransferInstruction_Reject'));
   add('POST', '/v0/wallet/token-standard/transfers/{contract_id}/withdraw', act('TransferInstruction_Withdraw'));
+  // the V2 paths have the same request and response shapes; the simulator serves them with the same (V1) instruction
+  add('POST', '/v2/wallet/token-standard/transfers', createTransfer);
+  add('POST', '/v2/wallet/token-standard/transfers/{contract_id}/accept', act('TransferInstruction_Accept'));
+  add('POST', '/v2/wallet/token-standard/transfers/{contract_id}/reject', act('TransferInstruction_Reject'));
+  add('POST', '/v2/wallet/token-standard/transfers/{contract_id}/withdraw', act('TransferInstruction_Withdraw'));
 }

@@ -92,6 +92,18 @@ describe('token-standard transfers', () => {
     expect(b.unlocked).toBeGreaterThan(69.9); // minus the holding fee of at most one round
   });
 
+  it('the V2 paths (same shapes) create, accept and withdraw as well', async () => {
+    const now = await nowMicros(base);
+    const c1 = await wok(base, 'alice', 'POST', '/v2/wallet/token-standard/transfers', { body: { receiver_party_id: bob, amount: '3', description: 'v2', expires_at: now + 3_600_000_000, tracking_id: 'v2-1' } });
+    const c2 = await wok(base, 'alice', 'POST', '/v2/wallet/token-standard/transfers', { body: { receiver_party_id: bob, amount: '2', description: 'v2', expires_at: now + 3_600_000_000, tracking_id: 'v2-2' } });
+    const id = (x: Record<string, unknown>) => (x.output as { transfer_instruction_cid: string }).transfer_instruction_cid;
+    const bob0 = (await bal('bob')).unlocked;
+    await wok(base, 'bob', 'POST', '/v2/wallet/token-standard/transfers/{contract_id}/accept', { path: `/v2/wallet/token-standard/transfers/${id(c1)}/accept` });
+    await wok(base, 'alice', 'POST', '/v2/wallet/token-standard/transfers/{contract_id}/withdraw', { path: `/v2/wallet/token-standard/transfers/${id(c2)}/withdraw` });
+    expect((await bal('bob')).unlocked).toBeCloseTo(bob0 + 3, 6);
+    expect((await bal('alice')).locked).toBe(0);
+  });
+
   it('bad input is a 400 that changes nothing', async () => {
     const end = async () => ((await (await fetch(`${base}/v2/state/ledger-end`)).json()) as { offset: number }).offset;
     const before = await end();
