@@ -343,5 +343,7 @@ export class ExternalWallet {
   private gc(): void {
     const cutoff = Date.now() - SESSION_TTL_MS;
     for (const [id, s] of this.sessions) if (s.createdAt < cutoff) this.sessions.delete(id);
+    // Offline requests live until they expire (their file says until when).
+    for (const [id, r] of this.requests) if (Date.parse(r.collector.request.expiresAt) < Date.now()) this.requests.delete(id);
   }
 }
