@@ -93,7 +93,7 @@ export async function verifyTopology(input: GenerateTopologyResponse, expectedFi
   for (const [i, bytes] of raw.entries()) {
     const tx = decodeTopology(bytes);
     if (!tx) {
-      throw new SigningRefusal('BAD_REQUEST', 'UNDECODABLE_TRANSACTION', `Topology transaction ${i + 1} cannot be decoded`);
+      throw new SigningRefusal('BAD_REQUEST', 'UNDECODABLE_TRANSACTION', `Topology transaction ${i + 1} cannot be decoded (expected a TopologyTransaction in Canton’s versioned envelope)`);
     }
     const s = await summariseMapping(tx);
     if (s.party !== undefined && s.party !== resp.partyId) {
@@ -160,17 +160,19 @@ export function unwrapVersioned(bytes: Uint8Array): Uint8Array | null {
   return data;
 }
 
+/**
+ * Canton sends (and hashes) each topology transaction inside its versioned envelope; bare TopologyTransaction bytes
+ * are not what a participant produces, so they are not accepted either (no second interpretation of the same bytes).
+ */
 function decodeTopology(bytes: Uint8Array): TopologyTransaction | null {
   const inner = unwrapVersioned(bytes);
-  for (const candidate of inner ? [inner, bytes] : [bytes]) {
-    try {
-      const tx = decodeTopologyTransaction(toBase64(candidate));
-      if (tx.mapping && tx.mapping.mapping.oneofKind !== undefined) return tx;
-    } catch {
-      // try the next interpretation
-    }
+  if (!inner) return null;
+  try {
+    const tx = decodeTopologyTransaction(toBase64(inner));
+    return tx.mapping && tx.mapping.mapping.oneofKind !== undefined ? tx : null;
+  } catch {
+    return null;
   }
-  return null;
 }
 
 async function keyFingerprint(publicKey: Uint8Array): Promise<string> {

@@ -1,6 +1,6 @@
 /**
  * External-party onboarding topology: NamespaceDelegation (root), PartyToKeyMapping and
- * PartyToParticipant transactions (protobuf `TopologyTransaction`, base64), and the multi-hash the
+ * PartyToParticipant transactions (protobuf `TopologyTransaction` in Canton's versioned envelope, see versioned.ts), and the multi-hash the
  * party signs: H55(multi(H11(tx)…)) with Canton's hash purposes, as `core-tx-visualizer` computes it.
  */
 import {
@@ -17,6 +17,7 @@ import { computeMultiHashForTopology, computeSha256CantonHash } from '@canton-ne
 import { CantonError } from '../errors.js';
 import type { Ed25519Key } from './keys.js';
 import { fingerprintOf, rawEd25519, spkiOf } from './keys.js';
+import { unwrapVersioned, wrapVersioned } from './versioned.js';
 
 export const HASH_PURPOSE_TOPOLOGY_TX = 11;
 export const HASH_PURPOSE_MULTI_TOPOLOGY = 55;
@@ -81,7 +82,8 @@ export function onboardingTransactions(plan: OnboardingPlan): Uint8Array[] {
       },
     },
   ];
-  return txs.map((t) => TopologyTransaction.toBinary(t));
+  // as Canton returns them: each in its versioned envelope (the bytes that are hashed and signed)
+  return txs.map((t) => wrapVersioned(TopologyTransaction.toBinary(t)));
 }
 
 export async function multiHashOf(transactions: Uint8Array[]): Promise<Uint8Array> {
@@ -116,10 +118,11 @@ export async function decodeOnboarding(transactions: Uint8Array[]): Promise<Deco
     const raw = rawEd25519(k.publicKey, 'signing key');
     return { raw, fingerprint: await fingerprintOf(raw) };
   };
-  for (const bytes of transactions) {
+  for (const [i, bytes] of transactions.entries()) {
     let tx: TopologyTransaction;
+    const { data } = unwrapVersioned(bytes, `onboardingTransactions[${i}]`);
     try {
-      tx = TopologyTransaction.fromBinary(bytes);
+      tx = TopologyTransaction.fromBinary(data);
     } catch (e) {
       throw bad(`undecodable topology transaction (${(e as Error).message})`);
     }
