@@ -140,6 +140,26 @@ test('onboard a user, who receives coin through an offer they accept; another of
   await openTab(page, 'Overview');
   await expect(page.getByTestId('balance-unlocked')).toHaveText('30');
   await expect(page.getByTestId('holding-row')).toHaveCount(1);
+
+  // A one-step transfer to dave, who has no preapproval, is refused by the validator: code and cause are shown.
+  await selectUser(page, 'alice');
+  await openTab(page, 'Send');
+  await page.getByTestId('send-mode-preapproval').check();
+  await page.getByTestId('send-receiver').fill(dave);
+  await page.getByTestId('send-amount').fill('1');
+  await page.getByTestId('send-submit').click();
+  const refused = page.getByTestId('send-form').getByTestId('error-panel');
+  await expect(refused).toContainText('Nothing was sent');
+  await expect(refused.getByTestId('error-code')).toHaveText('NOT_FOUND');
+  await expect(refused.getByTestId('canton-error')).toContainText('has no transfer preapproval');
+  await themedScreenshots(page, 'wallet-send-refused', 900);
+
+  // Dave taps the faucet too.
+  await selectUser(page, 'dave');
+  await openTab(page, 'Overview');
+  await page.getByTestId('tap-amount').fill('100');
+  await page.getByTestId('tap-submit').click();
+  await expect(page.getByTestId('balance-unlocked')).toHaveText('130');
 });
 
 test('buy traffic and follow its status; history and delegations', async ({ page }) => {
