@@ -1,6 +1,6 @@
 /**
  * A long read cancelled from the UI (issue #7): the participant (the embedded simulator behind a
- * proxy that passes answers on slowly) is reading the active contract set; the operator clicks
+ * proxy that passes answers on slowly) is reading the active contract set or a range of updates; the operator clicks
  * Cancel, sees “Cancelled”, the console's connection to the participant is closed mid-answer, and
  * the view keeps working.
  */
@@ -15,8 +15,10 @@ let slow: SlowParticipant;
 
 test.beforeAll(async () => {
   consoleProc = await startConsoleProcess();
+  // The simulator's URL line can follow "Console ready" on the other stream.
+  await expect.poll(() => /Embedded simulator \(demo mode\)/.test(consoleProc.output())).toBe(true);
   // About 1 KiB a second: the demo's active contract set takes many seconds to arrive.
-  slow = await startSlowParticipant(simulatorUrl(consoleProc), { slow: (p) => p.startsWith('/v2/state/active-contracts'), bytesPerTick: 200, tickMs: 200 });
+  slow = await startSlowParticipant(simulatorUrl(consoleProc), { slow: (p) => p.startsWith('/v2/state/active-contracts') || p.startsWith('/v2/updates?'), bytesPerTick: 200, tickMs: 200 });
   // Set-up only: a profile for the slow participant (the Connections view is tested elsewhere).
   await withConsoleClient(consoleProc, (client) => client.call('profiles.save', { name: 'Slow participant', ledgerApiUrl: slow.url }));
 });
@@ -28,13 +30,13 @@ test.afterAll(async () => {
 test('cancel a long active-contract read: Cancelled is shown, the participant request is aborted, the view stays usable', async ({ page }) => {
   await page.goto(consoleProc.url);
   await page.getByLabel('Connection profile').selectOption({ label: 'Slow participant' });
+  const before = slow.reads.length;
   await page.getByRole('link', { name: /Contracts/ }).click();
 
-  const before = slow.reads.length;
   await expect(page.getByTestId('acs-progress')).toContainText('Reading the active contract set');
-  await expect.poll(() => slow.reads.length).toBeGreaterThan(before);
-  const read = slow.reads.at(-1)!;
-  await expect.poll(() => read.bytesSent).toBeGreaterThan(0);
+  const acsRead = () => slow.reads.slice(before).find((r) => r.url.startsWith('/v2/state/active-contracts'));
+  await expect.poll(() => acsRead()?.bytesSent ?? 0).toBeGreaterThan(0);
+  const read = acsRead()!;
 
   await page.getByTestId('acs-cancel').click();
   await expect(page.getByTestId('acs-cancelled')).toContainText('Cancelled');
@@ -57,4 +59,36 @@ test('cancel a long active-contract read: Cancelled is shown, the participant re
   await expect(page.getByTestId('acs-progress')).toBeVisible();
   await page.getByTestId('acs-cancel').click();
   await expect(page.getByTestId('acs-cancelled')).toBeVisible();
+});
+
+test('cancel a long update-range read in the Updates view; Run again reads it anew', async ({ page }) => {
+  await page.goto(consoleProc.url);
+  await page.getByLabel('Connection profile').selectOption({ label: 'Slow participant' });
+  await page.getByRole('link', { name: /Updates/ }).click();
+  await expect(page.getByTestId('mode-range')).toBeVisible();
+
+  const before = slow.reads.length;
+  await page.getByTestId('mode-range').click();
+  await expect(page.getByTestId('range-progress')).toContainText('Reading the updates in this range');
+  await expect.poll(() => slow.reads.slice(before).find((r) => r.url.startsWith('/v2/updates?'))?.bytesSent ?? 0).toBeGreaterThan(0);
+  const read = slow.reads.slice(before).find((r) => r.url.startsWith('/v2/updates?'))!;
+
+  await page.getByTestId('range-cancel').click();
+  await expect(page.getByTestId('range-cancelled')).toContainText('Cancelled');
+  await expect.poll(() => read.closedEarly).toBe(true);
+  expect(read.completed).toBe(false);
+  // Still responsive: back to the live tail and to Range again.
+  await page.getByTestId('mode-live').click();
+  await expect(page.getByTestId('range-cancelled')).toHaveCount(0);
+  await page.getByTestId('mode-range').click();
+  await expect(page.getByTestId('range-progress')).toBeVisible();
+  await page.getByTestId('range-cancel').click();
+  await expect(page.getByTestId('range-cancelled')).toBeVisible();
+  await themedScreenshots(page, 'updates-cancelled', 600);
+  const reads = slow.reads.length;
+  await page.getByTestId('range-again').click();
+  await expect(page.getByTestId('range-progress')).toBeVisible();
+  await expect.poll(() => slow.reads.length).toBeGreaterThan(reads);
+  await page.getByTestId('range-cancel').click();
+  await expect(page.getByTestId('range-cancelled')).toBeVisible();
 });

@@ -5,7 +5,7 @@
  * the request to the participant was dropped with it.
  */
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 
 export interface SlowRead {
   url: string;
@@ -85,6 +85,21 @@ export async function startSlowParticipant(target: string, opts: SlowOptions): P
       }
     });
     req.pipe(out);
+  });
+  // WebSocket upgrades (the live update and completion streams) pass through untouched.
+  server.on('upgrade', (req: IncomingMessage, socket, head: Buffer) => {
+    const up = connect(Number(upstream.port), upstream.hostname, () => {
+      const lines = [`${req.method} ${req.url} HTTP/1.1`];
+      for (let i = 0; i < req.rawHeaders.length; i += 2) {
+        const name = req.rawHeaders[i]!;
+        lines.push(`${name}: ${name.toLowerCase() === 'host' ? upstream.host : req.rawHeaders[i + 1]}`);
+      }
+      up.write(lines.join('\r\n') + '\r\n\r\n');
+      up.write(head);
+      socket.pipe(up).pipe(socket);
+    });
+    up.on('error', () => socket.destroy());
+    socket.on('error', () => up.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
