@@ -75,6 +75,11 @@ export function signingHandlers(d: HandlerDeps): HandlersOf<typeof signingChanne
 
     'signing.onboard.prepare': (req) => need(d).flows.onboardPrepare(req),
     'signing.onboard.confirm': ({ sessionId }) => need(d).flows.onboardConfirm(sessionId),
+    'signing.onboard.offline.createRequest': (req) => need(d).flows.onboardCreateRequest(req),
+    'signing.onboard.offline.pending': async () => ({ requests: need(d).flows.pendingOnboardings() }),
+    'signing.onboard.offline.importResponse': (req) => need(d).flows.onboardImportResponse(req),
+    'signing.onboard.offline.inspect': ({ text }) => need(d).flows.inspectOnboardingRequest(text),
+    'signing.onboard.offline.sign': ({ text }) => need(d).flows.signOnboardingRequest(text),
     'signing.parties': async () => ({ parties: need(d).flows.parties() }),
     'signing.prepare': (req) => need(d).flows.prepare(req),
     'signing.confirm': (req) => need(d).flows.confirm(req),

@@ -254,6 +254,42 @@ export const signingChannels = {
     request: z.object({ sessionId: SessionId }).strict(),
     response: z.union([z.object({ status: z.literal('allocated'), partyId: z.string(), key: SigningKeySchema, auditSeq: z.number().int() }), RefusalSchema]),
   },
+  /** Offline onboarding by file (single-key parties): request out, response in, then allocate. */
+  'signing.onboard.offline.createRequest': {
+    request: z.object({ sessionId: SessionId, ttlMinutes: z.number().int().min(1).max(7 * 24 * 60).default(60) }).strict(),
+    response: z.union([
+      z.object({ status: z.literal('created'), requestId: z.string(), partyId: z.string(), fileName: z.string(), text: z.string(), expiresAt: z.string() }),
+      RefusalSchema,
+    ]),
+  },
+  'signing.onboard.offline.pending': {
+    request: EmptyRequest,
+    response: z.object({ requests: z.array(z.object({ requestId: z.string(), partyId: z.string(), headline: z.string(), expiresAt: z.string() })) }),
+  },
+  'signing.onboard.offline.importResponse': {
+    request: z.object({ requestId: z.string().min(1).max(100), text: FileText }).strict(),
+    response: z.union([z.object({ status: z.literal('allocated'), partyId: z.string(), key: SigningKeySchema }), RefusalSchema]),
+  },
+  'signing.onboard.offline.inspect': {
+    request: z.object({ text: FileText }).strict(),
+    response: z.union([
+      z.object({
+        status: z.literal('verified'),
+        requestId: z.string(),
+        participantId: z.string(),
+        createdAt: z.string(),
+        expiresAt: z.string(),
+        signer: z.object({ fingerprint: z.string(), label: z.string() }),
+        note: z.string().nullable(),
+        summary: TopologySummaryWireSchema,
+      }),
+      RefusalSchema,
+    ]),
+  },
+  'signing.onboard.offline.sign': {
+    request: z.object({ text: FileText }).strict(),
+    response: z.union([z.object({ status: z.literal('signed'), fileName: z.string(), text: z.string(), partyId: z.string(), headline: z.string() }), RefusalSchema]),
+  },
   'signing.parties': {
     request: EmptyRequest,
     response: z.object({ parties: z.array(z.object({ party: z.string(), keys: z.array(z.object({ fingerprint: z.string(), label: z.string() })) })) }),

@@ -14,6 +14,9 @@ import type { LedgerClient } from '../ledger-client.js';
 import { fetchUpdate } from '../ledger/updates.js';
 import { UpdateFilterSchema } from '../../ipc/channels/updates.js';
 import {
+  createOnboardingRequest,
+  importOnboardingResponse,
+  type OnboardingRequest,
   createSigningRequest,
   executeSubmissionRequest,
   GenerateTopologyResponseSchema,
@@ -71,12 +74,20 @@ interface OfflineRequest {
   executed: boolean;
 }
 
+interface OfflineOnboarding {
+  request: OnboardingRequest;
+  fingerprint: string;
+  headline: string;
+  allocated: boolean;
+}
+
 export type Outcome<T> = T | Refusal;
 
 export class SigningFlows {
   private readonly txSessions = new Map<string, TxSession>();
   private readonly onboardSessions = new Map<string, OnboardSession>();
   private readonly requests = new Map<string, OfflineRequest>();
+  private readonly onboardRequests = new Map<string, OfflineOnboarding>();
 
   constructor(
     private readonly svc: SigningServices,
@@ -152,6 +163,98 @@ export class SigningFlows {
       this.svc.keys.detachParty(s.fingerprint, s.summary.partyId);
       throw err;
     }
+  }
+
+  // ---------------------------------------------------------------- offline onboarding
+
+  /** Online side: writes an onboarding-request file for a verified onboarding session (single-key parties). */
+  async onboardCreateRequest(req: { sessionId: string; ttlMinutes: number }) {
+    const s = this.onboardSessions.get(req.sessionId);
+    if (!s) throw new ConsoleError('NOT_FOUND', 'This onboarding is no longer pending; start again');
+    if (s.extraFingerprints.length > 0) {
+      throw new ConsoleError('BAD_REQUEST', 'Offline onboarding by file covers single-key parties; onboard a k-of-n party online', undefined, [
+        { path: 'sessionId', message: 'k-of-n onboarding is online only' },
+      ]);
+    }
+    const key = this.svc.keys.get(s.fingerprint);
+    const participantId = (await this.client().participantId()).participantId;
+    return this.refusals({ subject: 'topology', channel: 'offline', fingerprint: s.fingerprint, party: s.summary.partyId, hash: s.summary.multiHashBase64 }, async () => {
+      const { request, text } = await createOnboardingRequest({
+        topology: s.topology,
+        signer: { fingerprint: key.fingerprint, publicKeyBase64: key.publicKeyBase64 },
+        participantId,
+        synchronizerId: s.synchronizerId,
+        ttlMs: req.ttlMinutes * 60_000,
+        note: s.summary.headline.slice(0, 500),
+      });
+      this.onboardRequests.set(request.requestId, { request, fingerprint: s.fingerprint, headline: s.summary.headline, allocated: false });
+      this.onboardSessions.delete(req.sessionId);
+      return {
+        status: 'created' as const,
+        requestId: request.requestId,
+        partyId: request.topology.partyId,
+        fileName: `onboarding-request-${request.requestId.slice(0, 8)}.json`,
+        text,
+        expiresAt: request.expiresAt,
+      };
+    }, { auditVerification: true });
+  }
+
+  pendingOnboardings() {
+    return [...this.onboardRequests.values()]
+      .filter((r) => !r.allocated)
+      .map((r) => ({ requestId: r.request.requestId, partyId: r.request.topology.partyId, headline: r.headline, expiresAt: r.request.expiresAt }));
+  }
+
+  /** Online side: checks the response file (id, digest, party, key, signature over the recomputed multi-hash) and allocates. */
+  async onboardImportResponse(req: { requestId: string; text: string }): Promise<Outcome<{ status: 'allocated'; partyId: string; key: ReturnType<SigningServices['keys']['get']> }>> {
+    const r = this.onboardRequests.get(req.requestId);
+    if (!r || r.allocated) throw new ConsoleError('NOT_FOUND', `No pending onboarding request ${req.requestId} on this console`);
+    const topology = r.request.topology;
+    const sigs = await this.refusals(
+      { subject: 'topology', channel: 'offline', fingerprint: r.fingerprint, party: topology.partyId, hash: topology.multiHash },
+      () => importOnboardingResponse(r.request, req.text),
+      { auditVerification: true },
+    );
+    if (!Array.isArray(sigs)) return sigs;
+    const res = await this.client().postJson<{ partyId: string }>('/v2/parties/external/allocate', {
+      synchronizer: r.request.synchronizerId,
+      onboardingTransactions: topology.topologyTransactions.map((transaction) => ({ transaction })),
+      multiHashSignatures: sigs,
+    });
+    r.allocated = true;
+    return { status: 'allocated', partyId: res.partyId, key: this.svc.keys.attachParty(r.fingerprint, res.partyId) };
+  }
+
+  /** Air-gapped side: what an onboarding-request file asks to sign. */
+  async inspectOnboardingRequest(text: string) {
+    return this.refusals({ subject: 'topology', channel: 'offline', fingerprint: null, party: null, hash: null }, async () => {
+      const ins = await this.svc.offline.inspectOnboarding(text);
+      return {
+        status: 'verified' as const,
+        requestId: ins.request.requestId,
+        participantId: ins.request.participantId,
+        createdAt: ins.request.createdAt,
+        expiresAt: ins.request.expiresAt,
+        signer: { fingerprint: ins.request.signer.fingerprint, label: ins.keyLabel },
+        note: ins.request.note ?? null,
+        summary: topologyWire(ins.summary, ins.multiHash),
+      };
+    }, { auditVerification: true });
+  }
+
+  /** Air-gapped side: signs the onboarding multi-hash and returns the response file. */
+  async signOnboardingRequest(text: string) {
+    return this.refusals(null, async () => {
+      const res = await this.svc.offline.signOnboarding(text);
+      return {
+        status: 'signed' as const,
+        fileName: `onboarding-response-${res.response.requestId.slice(0, 8)}.json`,
+        text: res.text,
+        partyId: res.response.partyId,
+        headline: res.summary.headline,
+      };
+    });
   }
 
   /** External parties known to this console: the parties attached to its keys. */

@@ -108,7 +108,11 @@ function rewrap(original: Uint8Array, data: Uint8Array): Uint8Array {
   };
   while (pos < original.length) {
     const tag = read();
-    if (tag >> 3 === 1 && (tag & 7) === 2) pos += read();
+    if (tag >> 3 === 1 && (tag & 7) === 2) {
+      // read the length first: `pos += read()` would add it to the position from before the length varint
+      const len = read();
+      pos += len;
+    }
     else if (tag >> 3 === 2 && (tag & 7) === 0) version = read();
     else break;
   }

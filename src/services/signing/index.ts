@@ -45,6 +45,16 @@ export {
   type ThresholdStatus,
 } from './offline-files.js';
 export { OfflineSigner, type OfflineInspection } from './offline-signer.js';
+export {
+  createOnboardingRequest,
+  parseOnboardingRequest,
+  createOnboardingResponse,
+  importOnboardingResponse,
+  OnboardingRequestV1Schema,
+  OnboardingResponseV1Schema,
+  type OnboardingRequest,
+  type OnboardingResponse,
+} from './offline-onboarding-files.js';
 
 export interface SigningServices {
   keys: KeyStore;

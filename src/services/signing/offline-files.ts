@@ -20,7 +20,7 @@ export const SIGNATURE_RESPONSE_FORMAT = 'canton-console/signature-response';
 /** Tolerated clock difference between the online and the offline machine. */
 export const CLOCK_SKEW_MS = 5 * 60_000;
 
-const SignerSchema = z.object({
+export const SignerSchema = z.object({
   fingerprint: z.string().regex(FINGERPRINT_PATTERN),
   publicKeyBase64: z.string().min(1),
 });
@@ -41,7 +41,7 @@ export const SigningRequestV1Schema = RequestBodyV1Schema.extend({ digest: z.str
 export type SigningRequest = z.infer<typeof SigningRequestV1Schema>;
 export type Signer = z.infer<typeof SignerSchema>;
 
-const JsonSignatureSchema = z.object({
+export const JsonSignatureSchema = z.object({
   format: z.string(),
   signature: z.string().min(1),
   signedBy: z.string().regex(FINGERPRINT_PATTERN),
@@ -237,7 +237,7 @@ export class SignatureCollector {
   }
 }
 
-async function checkSigner(s: Signer): Promise<void> {
+export async function checkSigner(s: Signer): Promise<void> {
   let pk: Uint8Array;
   try {
     pk = fromBase64(s.publicKeyBase64, 'public key');
@@ -249,7 +249,7 @@ async function checkSigner(s: Signer): Promise<void> {
   }
 }
 
-function checkWindow(req: SigningRequest, now: Date): void {
+export function checkWindow(req: Pick<SigningRequest, 'createdAt' | 'expiresAt'>, now: Date): void {
   if (now.getTime() > Date.parse(req.expiresAt)) {
     throw new SigningRefusal('FORBIDDEN', 'REQUEST_EXPIRED', `The signing request expired at ${req.expiresAt}`);
   }
@@ -258,7 +258,7 @@ function checkWindow(req: SigningRequest, now: Date): void {
   }
 }
 
-function parseJson(text: string, what: string): unknown {
+export function parseJson(text: string, what: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -266,7 +266,7 @@ function parseJson(text: string, what: string): unknown {
   }
 }
 
-function checkHeader(json: unknown, format: string, what: string): void {
+export function checkHeader(json: unknown, format: string, what: string): void {
   const h = z.object({ format: z.string(), version: z.number() }).safeParse(json);
   if (!h.success || h.data.format !== format) throw new SigningRefusal('BAD_REQUEST', 'NOT_A_VALID_FILE', `Not a ${what} file`);
   if (h.data.version !== 1) {

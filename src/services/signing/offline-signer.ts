@@ -8,6 +8,8 @@ import { SigningRefusal } from './errors.js';
 import type { KeyStore } from './key-store.js';
 import { createSignatureResponse, parseSigningRequest, type SignatureResponse, type SigningRequest } from './offline-files.js';
 import type { PreviewResult, SigningService } from './signing-service.js';
+import { createOnboardingResponse, parseOnboardingRequest, type OnboardingRequest, type OnboardingResponse } from './offline-onboarding-files.js';
+import { verifyTopology, type TopologySummary } from './topology.js';
 import type { TransactionSummary } from './prepared-transaction.js';
 
 export interface OfflineInspection {
@@ -79,21 +81,50 @@ export class OfflineSigner {
     return { ...createSignatureResponse(request, signatures, now), summary };
   }
 
+  /** Onboarding request: parse, recompute the multi-hash, summarise — the key must be on this machine. */
+  async inspectOnboarding(text: string, now: Date = new Date()): Promise<{ request: OnboardingRequest; summary: TopologySummary; multiHash: Uint8Array; keyLabel: string }> {
+    const request = await parseOnboardingRequest(text, now);
+    const key = this.keys.find(request.signer.fingerprint);
+    if (!key) throw new SigningRefusal('NOT_FOUND', 'WRONG_KEY', `The request’s key ${request.signer.fingerprint} is not on this machine`);
+    if (key.publicKeyBase64 !== request.signer.publicKeyBase64) {
+      throw new SigningRefusal('FORBIDDEN', 'WRONG_KEY', `The request names key ${request.signer.fingerprint} with another public key`);
+    }
+    const { summary, multiHash } = await verifyTopology(request.topology, request.signer.fingerprint);
+    return { request, summary, multiHash, keyLabel: key.label };
+  }
+
+  /** Signs an onboarding request's multi-hash (SigningService.signTopology: verification, policy, audit) and writes the response. */
+  async signOnboarding(text: string, now: Date = new Date()): Promise<{ response: OnboardingResponse; text: string; summary: TopologySummary }> {
+    let request: OnboardingRequest;
+    try {
+      request = (await this.inspectOnboarding(text, now)).request;
+    } catch (err) {
+      this.auditRefusal(err, peekOnboarding(text), 'topology');
+      throw err;
+    }
+    const signed = await this.signing.signTopology({ fingerprint: request.signer.fingerprint, topology: request.topology, channel: 'offline' });
+    return { ...createOnboardingResponse(request, signed.multiHashSignatures[0]!, now), summary: signed.summary };
+  }
+
   private localSigners(request: SigningRequest): string[] {
     return request.signers.map((s) => s.fingerprint).filter((f) => this.keys.find(f) !== null);
   }
 
-  private auditRefusal(err: unknown, ctx: { party: string | null; fingerprint: string | null; hash: string | null }): void {
+  private auditRefusal(
+    err: unknown,
+    ctx: { party: string | null; fingerprint: string | null; hash: string | null },
+    subject: 'prepared-transaction' | 'topology' = 'prepared-transaction',
+  ): void {
     this.audit.append({
       decision: 'refused',
-      subject: 'prepared-transaction',
+      subject,
       channel: 'offline',
       reason: err instanceof SigningRefusal ? err.reason : err instanceof ConsoleError ? err.code : 'INTERNAL',
       message: err instanceof Error ? err.message : String(err),
       fingerprint: ctx.fingerprint,
       party: ctx.party,
       hash: ctx.hash,
-      summary: '(offline signing request refused before verification)',
+      summary: `(offline ${subject === 'topology' ? 'onboarding' : 'signing'} request refused before verification)`,
     });
   }
 }
@@ -104,6 +135,17 @@ function peek(text: string): { party: string | null; fingerprint: string | null;
     const j = JSON.parse(text) as { party?: unknown; signers?: Array<{ fingerprint?: unknown }>; prepared?: { preparedTransactionHash?: unknown } };
     const str = (v: unknown) => (typeof v === 'string' ? v.slice(0, 300) : null);
     return { party: str(j.party), fingerprint: str(j.signers?.[0]?.fingerprint), hash: str(j.prepared?.preparedTransactionHash) };
+  } catch {
+    return { party: null, fingerprint: null, hash: null };
+  }
+}
+
+/** Best-effort context from an invalid onboarding request, for the audit entry only. */
+function peekOnboarding(text: string): { party: string | null; fingerprint: string | null; hash: string | null } {
+  try {
+    const j = JSON.parse(text) as { topology?: { partyId?: unknown; multiHash?: unknown }; signer?: { fingerprint?: unknown } };
+    const str = (v: unknown) => (typeof v === 'string' ? v.slice(0, 300) : null);
+    return { party: str(j.topology?.partyId), fingerprint: str(j.signer?.fingerprint), hash: str(j.topology?.multiHash) };
   } catch {
     return { party: null, fingerprint: null, hash: null };
   }

@@ -285,6 +285,63 @@ describe('signing flows through the contract', () => {
     expect(await call(airGapped, 'signing.audit.verify', {})).toMatchObject({ ok: true, problems: [] });
   });
 
+  it('offline onboarding by file: request out, air-gapped console verifies the multi-hash and signs, response in, allocated', async () => {
+    // the key is on both consoles (restored from the backup in the previous test)
+    const onb = await call(online, 'signing.onboard.prepare', { fingerprint: key.fingerprint, partyHint: 'flows-offline-onboard' });
+    if (onb.status !== 'verified') throw new Error(onb.message);
+    const req = await call(online, 'signing.onboard.offline.createRequest', { sessionId: onb.sessionId, ttlMinutes: 30 });
+    if (req.status !== 'created') throw new Error(req.message);
+    expect(req.partyId).toBe(`flows-offline-onboard::${key.fingerprint}`);
+    expect(req.fileName).toMatch(/^onboarding-request-[0-9a-f]{8}\.json$/);
+    const file = JSON.parse(req.text) as { format: string; version: number; topology: { topologyTransactions: string[]; multiHash: string } };
+    expect(file).toMatchObject({ format: 'canton-console/onboarding-request', version: 1 });
+    expect((await call(online, 'signing.onboard.offline.pending', {})).requests.map((r) => r.requestId)).toEqual([req.requestId]);
+    // the session is used up; the party does not exist yet
+    expect((await callError(online, 'signing.onboard.confirm', { sessionId: onb.sessionId })).code).toBe('NOT_FOUND');
+    expect((await sim<{ partyDetails: Array<{ party: string }> }>('/v2/parties')).partyDetails.map((p) => p.party)).not.toContain(req.partyId);
+
+    // air-gapped: inspect (multi-hash recomputed), refuse altered / wrong-version / foreign files, sign
+    const ins = await call(airGapped, 'signing.onboard.offline.inspect', { text: req.text });
+    if (ins.status !== 'verified') throw new Error(ins.message);
+    expect(ins.summary.partyId).toBe(req.partyId);
+    expect(ins.summary.multiHashBase64).toBe(file.topology.multiHash);
+    expect(ins.signer).toEqual({ fingerprint: key.fingerprint, label: 'Treasury' });
+    const altered = req.text.replace(file.topology.topologyTransactions[2]!, file.topology.topologyTransactions[1]!);
+    expect(await call(airGapped, 'signing.onboard.offline.sign', { text: altered })).toMatchObject({ status: 'refused', reason: 'DIGEST_MISMATCH' });
+    const v2 = req.text.replace('"version": 1', '"version": 2');
+    expect(await call(airGapped, 'signing.onboard.offline.inspect', { text: v2 })).toMatchObject({ status: 'refused', reason: 'UNKNOWN_FILE_VERSION' });
+    expect(await call(airGapped, 'signing.onboard.offline.inspect', { text: '{"format":"canton-console/signing-request","version":1}' })).toMatchObject({ status: 'refused', reason: 'NOT_A_VALID_FILE' });
+    const signed = await call(airGapped, 'signing.onboard.offline.sign', { text: req.text });
+    if (signed.status !== 'signed') throw new Error(signed.message);
+    expect(signed.partyId).toBe(req.partyId);
+    expect(signed.fileName).toMatch(/^onboarding-response-[0-9a-f]{8}\.json$/);
+
+    // online: bad responses refused (and audited), the right one allocates the party
+    const badSig = signed.text.replace(/"signature": "([A-Za-z0-9+/])/, (_m, c: string) => `"signature": "${c === 'A' ? 'B' : 'A'}`);
+    expect(await call(online, 'signing.onboard.offline.importResponse', { requestId: req.requestId, text: badSig })).toMatchObject({ status: 'refused', reason: 'BAD_SIGNATURE' });
+    const wrongParty = signed.text.replaceAll(req.partyId, party);
+    expect(await call(online, 'signing.onboard.offline.importResponse', { requestId: req.requestId, text: wrongParty })).toMatchObject({ status: 'refused', reason: 'WRONG_PARTY' });
+    const txResponse = '{"format":"canton-console/signature-response","version":1}';
+    expect(await call(online, 'signing.onboard.offline.importResponse', { requestId: req.requestId, text: txResponse })).toMatchObject({ status: 'refused', reason: 'NOT_A_VALID_FILE' });
+    const done = await call(online, 'signing.onboard.offline.importResponse', { requestId: req.requestId, text: signed.text });
+    if (done.status !== 'allocated') throw new Error(done.message);
+    expect(done.partyId).toBe(req.partyId);
+    expect(done.key.parties).toContain(req.partyId);
+    expect((await sim<{ partyDetails: Array<{ party: string }> }>('/v2/parties')).partyDetails.map((p) => p.party)).toContain(req.partyId);
+    expect((await call(online, 'signing.onboard.offline.pending', {})).requests).toEqual([]);
+    expect((await callError(online, 'signing.onboard.offline.importResponse', { requestId: req.requestId, text: signed.text })).code).toBe('NOT_FOUND');
+
+    const onlineAudit = (await call(online, 'signing.audit.list', { limit: 3 })).records;
+    expect(onlineAudit.map((r) => [r.subject, r.channel, r.reason])).toEqual([
+      ['topology', 'offline', 'NOT_A_VALID_FILE'],
+      ['topology', 'offline', 'WRONG_PARTY'],
+      ['topology', 'offline', 'BAD_SIGNATURE'],
+    ]);
+    const airAudit = (await call(airGapped, 'signing.audit.list', { limit: 5 })).records;
+    expect(airAudit[0]).toMatchObject({ subject: 'topology', channel: 'offline', decision: 'signed', party: req.partyId });
+    expect(airAudit.some((r) => r.subject === 'topology' && r.reason === 'DIGEST_MISMATCH')).toBe(true);
+  });
+
   it('refuses a request for a key that is not on the air-gapped machine, and an expired request', async () => {
     const other = await call(online, 'signing.keys.create', { label: 'Online only', backend: 'os-keychain' });
     const onb = await call(online, 'signing.onboard.prepare', { fingerprint: other.fingerprint, partyHint: 'flows-online-only' });
