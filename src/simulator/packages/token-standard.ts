@@ -9,7 +9,13 @@
  * published DARs; clients that address interfaces by package name (as the library's constants do) are unaffected.
  * Interface choices are not modelled: wallets act through the Splice wallet endpoints.
  */
-import { ALLOCATION_FACTORY_INTERFACE_ID, HOLDING_INTERFACE_ID, TRANSFER_FACTORY_INTERFACE_ID, TRANSFER_INSTRUCTION_INTERFACE_ID } from '@canton-network/core-token-standard';
+import {
+  ALLOCATION_FACTORY_INTERFACE_ID,
+  ALLOCATION_INTERFACE_ID,
+  HOLDING_INTERFACE_ID,
+  TRANSFER_FACTORY_INTERFACE_ID,
+  TRANSFER_INSTRUCTION_INTERFACE_ID,
+} from '@canton-network/core-token-standard';
 import type { FieldDef, FieldType, InterfaceDef, PackageDef } from './types.js';
 
 const party: FieldType = { kind: 'Party' };
@@ -68,6 +74,7 @@ export const TOKEN_STANDARD = {
   transferFactory: TRANSFER_FACTORY_INTERFACE_ID,
   transferInstruction: TRANSFER_INSTRUCTION_INTERFACE_ID,
   allocationFactory: ALLOCATION_FACTORY_INTERFACE_ID,
+  allocation: ALLOCATION_INTERFACE_ID,
 } as const;
 
 /** `Splice.Api.Token.TransferInstructionV1:Transfer` (holding cids untyped: the Holding interface lives in another package). */
@@ -83,6 +90,46 @@ export const transferRecord: FieldType = {
     { name: 'executeBefore', type: { kind: 'Time' } },
     { name: 'inputHoldingCids', type: { kind: 'List', elem: { kind: 'ContractId' } } },
     { name: 'meta', type: metadata },
+  ],
+};
+
+const time: FieldType = { kind: 'Time' };
+
+/** `Splice.Api.Token.AllocationV1:AllocationSpecification` (settlement, transfer leg id, transfer leg). */
+export const allocationSpecification: FieldType = {
+  kind: 'Record',
+  name: 'Splice.Api.Token.AllocationV1:AllocationSpecification',
+  fields: [
+    {
+      name: 'settlement',
+      type: {
+        kind: 'Record',
+        name: 'Splice.Api.Token.AllocationV1:SettlementInfo',
+        fields: [
+          { name: 'executor', type: party },
+          { name: 'settlementRef', type: { kind: 'Record', name: 'Splice.Api.Token.AllocationV1:Reference', fields: [{ name: 'id', type: text }, { name: 'cid', type: { kind: 'Optional', elem: { kind: 'ContractId' } } }] } },
+          { name: 'requestedAt', type: time },
+          { name: 'allocateBefore', type: time },
+          { name: 'settleBefore', type: time },
+          { name: 'meta', type: metadata },
+        ],
+      },
+    },
+    { name: 'transferLegId', type: text },
+    {
+      name: 'transferLeg',
+      type: {
+        kind: 'Record',
+        name: 'Splice.Api.Token.AllocationV1:TransferLeg',
+        fields: [
+          { name: 'sender', type: party },
+          { name: 'receiver', type: party },
+          { name: 'amount', type: { kind: 'Numeric', scale: 10 } },
+          { name: 'instrumentId', type: instrumentId },
+          { name: 'meta', type: metadata },
+        ],
+      },
+    },
   ],
 };
 
@@ -122,4 +169,12 @@ export const tokenStandardPackages: PackageDef[] = interfacePackages([
     ],
   ],
   [ALLOCATION_FACTORY_INTERFACE_ID, factoryView],
+  [
+    ALLOCATION_INTERFACE_ID,
+    [
+      { name: 'allocation', type: allocationSpecification },
+      { name: 'holdingCids', type: { kind: 'List', elem: { kind: 'ContractId' } } },
+      { name: 'meta', type: metadata },
+    ],
+  ],
 ]);

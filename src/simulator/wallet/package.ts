@@ -13,6 +13,7 @@ import {
   AMULET_PACKAGE_NAME, amuletFields, cid, cids, consumeInputs, effectiveAmount, fmt, int, newAmulet, num, numeric, offerFields, parties, party, roundOf, text, time, unlock,
 } from './coin.js';
 import { externalPartyTemplates } from './templates-external.js';
+import { allocationTemplates } from './templates-allocation.js';
 import { transferInstructionTemplates } from './templates-transfer-instruction.js';
 import { amuletExpire, collectRewards, devNetFeatureApp, featuredAppRightArg, issueRewardCoupons, rewardTemplates } from './templates-rewards.js';
 import { amuletHolding, lockedAmuletHolding } from './token-views.js';
@@ -377,6 +378,7 @@ export const amuletPackage: PackageDef = {
     ...externalPartyTemplates,
     ...rewardTemplates,
     ...transferInstructionTemplates,
+    ...allocationTemplates,
   ],
   interfaces: [],
 };

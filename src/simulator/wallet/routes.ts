@@ -14,6 +14,7 @@ import { WalletApp, WalletError } from './app.js';
 import { ExternalPartyWallet } from './external-party.js';
 import { registerExternalPartyRoutes } from './routes-external-party.js';
 import { registerMergeDelegationRoutes } from './routes-merge.js';
+import { registerAllocationRoutes } from './routes-allocations.js';
 import { registerRewardRoutes } from './routes-rewards.js';
 import { registerTokenTransferRoutes } from './routes-token-transfers.js';
 import { registerValidatorInfoRoutes } from './routes-validator.js';
@@ -78,6 +79,7 @@ export function registerValidatorRoutes(router: Router, sim: SimContext, writer:
   registerValidatorInfoRoutes(add, walletUser, admin, app);
   registerMergeDelegationRoutes(add, walletUser, app);
   registerTokenTransferRoutes(add, walletUser, app);
+  registerAllocationRoutes(add, walletUser, app);
 
   // --- simulator-specific: the automation settings (see automation-config.ts) ---
   add('GET', '/v0/sim/automation', (ctx) => {

@@ -18,6 +18,7 @@
 import type { LfValue } from '../model.js';
 import type { ChoiceContext, FieldType, TemplateDef } from '../packages/types.js';
 import { cid, cids, effectiveAmount, int, int64, num, numeric, party, text, time } from './coin.js';
+import { allocationFactoryAllocate } from './templates-allocation.js';
 import { transferFactoryTransfer } from './templates-transfer-instruction.js';
 import { externalRulesFactories } from './token-views.js';
 
@@ -120,6 +121,7 @@ const ExternalPartyAmuletRules: TemplateDef = {
   implements: externalRulesFactories,
   choices: [
     transferFactoryTransfer,
+    allocationFactoryAllocate,
     {
       name: 'ExternalPartyAmuletRules_CreateTransferCommand',
       consuming: false,
