@@ -26,7 +26,7 @@ test('create identity providers up to the limit, see the error, edit and delete'
   await page.goto(consoleProc.url);
   await page.getByRole('link', { name: /Identity providers/ }).click();
   await expect(page.getByTestId('idps-empty')).toContainText('No identity providers');
-  await page.screenshot({ path: 'test/e2e/screenshots/idps-empty.png' });
+  await screenshots(page, 'idps-empty', 900);
 
   const create = async (id: string) => {
     await page.getByTestId('idp-new').click();

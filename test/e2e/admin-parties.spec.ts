@@ -94,7 +94,7 @@ test('allocate a party with annotations, edit them, and see a concurrent change 
   const error = page.getByTestId('party-save-error');
   await expect(error).toContainText('changed by someone else');
   await expect(error.getByTestId('canton-error')).toBeVisible();
-  await page.screenshot({ path: 'test/e2e/screenshots/parties-conflict.png' });
+  await screenshots(page, 'parties-conflict', 1100);
   expect((await annotationsOf(party)).owner).toBe('bob');
   await error.getByRole('button', { name: 'Retry' }).click();
   await expect(editor.getByLabel('Annotation 2 value')).toHaveValue('bob');

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { test, expect, type Page } from '@playwright/test';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
-import { callSimulator } from '../support/e2e.js';
+import { callSimulator, themedScreenshots } from '../support/e2e.js';
 
 let consoleProc: ConsoleProcess;
 
@@ -188,7 +188,7 @@ test('export to NDJSON writes one line per filtered update', async ({ page }) =>
   expect(lines).toHaveLength((await offsetsVisibleTo(erin)).length);
   for (const line of lines) expect(JSON.stringify(JSON.parse(line))).toContain(erin);
   await expect(page.getByTestId('export-progress')).toHaveAttribute('aria-valuenow', '100');
-  await page.screenshot({ path: 'test/e2e/screenshots/updates-export.png' });
+  await themedScreenshots(page, 'updates-export', 900);
 });
 
 test('range, lookup by update id, and a Canton error for an unknown template', async ({ page }) => {
@@ -205,7 +205,7 @@ test('range, lookup by update id, and a Canton error for an unknown template', a
   await page.reload();
   await selectOnlyParty(page, quiet);
   await expect(page.getByTestId('updates-empty')).toContainText('new updates appear here as they commit');
-  await page.screenshot({ path: 'test/e2e/screenshots/updates-empty.png' });
+  await themedScreenshots(page, 'updates-empty', 900);
   await page.getByRole('button', { name: 'Reset' }).click();
 
   await page.getByTestId('mode-range').click();
@@ -227,7 +227,7 @@ test('range, lookup by update id, and a Canton error for an unknown template', a
   await page.getByTestId('apply-filter').click();
   const panel = page.getByTestId('error-panel').first();
   await expect(panel.getByTestId('canton-error')).toContainText('TEMPLATES_OR_INTERFACES_NOT_FOUND');
-  await page.screenshot({ path: 'test/e2e/screenshots/updates-error.png' });
+  await themedScreenshots(page, 'updates-error', 900);
 });
 
 test('dashboard shows the latest updates and their rate live', async ({ page }) => {
@@ -245,5 +245,5 @@ test('dashboard shows the latest updates and their rate live', async ({ page }) 
   await expect(card.getByTestId('recent-updates')).toContainText(`Gina${stamp}`);
   // Four updates (a party allocation and three transactions) within a few seconds show up in the rate.
   await expect.poll(async () => Number(await card.locator('.rate-figures .muted').textContent().then((t) => /(\d+) in the last minute/.exec(t ?? '')?.[1] ?? 0))).toBeGreaterThanOrEqual(4);
-  await page.screenshot({ path: 'test/e2e/screenshots/updates-dashboard.png', fullPage: true });
+  await themedScreenshots(page, 'updates-dashboard', 900);
 });
