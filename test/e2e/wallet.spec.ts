@@ -179,10 +179,17 @@ test('buy traffic and follow its status; history and delegations', async ({ page
   await expect(history.filter({ hasText: 'Tap (faucet)' }).first()).toContainText('+');
   await themedScreenshots(page, 'wallet-history', 1000);
 
+  // Merge delegation: none → proposed to the wallet provider, whose automation accepts it → active; then cancelled.
   await openTab(page, 'Delegations');
   await expect(page.getByTestId('delegation-holdings')).toBeVisible();
-  await expect(page.getByTestId('wallet-delegations')).toBeVisible();
-  await themedScreenshots(page, 'wallet-delegations', 700);
+  await expect(page.getByTestId('delegations-unsupported')).toBeVisible();
+  await expect(page.getByTestId('merge-delegation-status')).toHaveText('None');
+  await page.getByTestId('merge-delegation-propose').click();
+  await expect(page.getByTestId('merge-delegation-status')).toHaveText('Active');
+  await expect(page.getByTestId('merge-delegation')).toContainText('validator-operator::');
+  await themedScreenshots(page, 'wallet-delegations', 900);
+  await page.getByTestId('merge-delegation-cancel').click();
+  await expect(page.getByTestId('merge-delegation-status')).toHaveText('None');
 
   // The chart has grown with the samples of this session.
   await openTab(page, 'Overview');

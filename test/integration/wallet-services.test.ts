@@ -168,6 +168,19 @@ describe('preapprovals and traffic', () => {
   });
 });
 
+describe('merge delegation', () => {
+  it('is read from the ledger; on the simulator it is proposed, accepted by the provider and cancelled', async () => {
+    expect((await ok('wallet.delegations', { user: 'carol' })).merge).toEqual({ status: 'none', contractId: null, operator: null });
+    const active = await ok('wallet.mergeDelegation.set', { user: 'carol', action: 'propose' });
+    expect(active.status).toBe('active');
+    const read = (await ok('wallet.delegations', { user: 'carol' })).merge;
+    expect(read).toMatchObject({ status: 'active', contractId: active.contractId, operator: expect.stringMatching(/^validator-operator::/) });
+    expect((await ok('wallet.mergeDelegation.set', { user: 'carol', action: 'cancel' })).status).toBe('none');
+    const err = await fails('wallet.mergeDelegation.set', { user: 'carol', action: 'cancel' });
+    expect(err.code).toBe('NOT_FOUND');
+  });
+});
+
 describe('simulator automation settings', () => {
   it('reads the settings flattened and typed', async () => {
     const { settings } = await ok('wallet.automation.get', {});
@@ -224,6 +237,7 @@ describe('a remote profile', () => {
       expect(err).toMatchObject({ code: 'FORBIDDEN' });
       expect(err.message).toContain('opens the wallet of user bob only');
       expect((await fails('wallet.automation.get', {})).code).toBe('FORBIDDEN');
+      expect((await fails('wallet.mergeDelegation.set', { user: 'bob', action: 'propose' })).code).toBe('FORBIDDEN');
     } finally {
       await ok('profiles.select', { id: 'demo' });
       await ok('profiles.delete', { id: profile.id });

@@ -34,6 +34,7 @@ export function walletHandlers(d: WalletDeps): HandlersOf<typeof walletChannels>
     'wallet.traffic.buy': (req) => w().service.buyTraffic(req),
     'wallet.traffic.requests': ({ user }) => w().service.trafficRequests(user),
     'wallet.delegations': ({ user }) => w().service.delegations(user),
+    'wallet.mergeDelegation.set': ({ user, action }) => w().service.setMergeDelegation(user, action),
     'wallet.automation.get': () => w().automation.get(),
     'wallet.automation.set': ({ settings }) => w().automation.set(settings),
 

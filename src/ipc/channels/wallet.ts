@@ -144,6 +144,18 @@ export const DelegationSchema = z.object({
   amuletMergeLimit: z.string(),
   beneficiaryHosted: z.boolean(),
 });
+/**
+ * The user's token-standard `MergeDelegation` (splice-util-token-standard-wallet), read from the participant's ACS:
+ * 'active' = the wallet provider may merge the user's holdings; 'proposed' = waiting for the provider to accept.
+ */
+export const MergeDelegationStatusSchema = z.object({
+  status: z.enum(['none', 'proposed', 'active']),
+  contractId: z.string().nullable(),
+  /** The wallet operator allowed to merge. */
+  operator: z.string().nullable(),
+});
+export type MergeDelegationStatus = z.infer<typeof MergeDelegationStatusSchema>;
+
 export const WalletDelegationsSchema = z.object({
   /** False when the validator does not serve the minting-delegation endpoints (then `error` says why). */
   supported: z.boolean(),
@@ -151,6 +163,9 @@ export const WalletDelegationsSchema = z.object({
   delegations: z.array(DelegationSchema),
   proposals: z.array(DelegationSchema),
   holdingCount: z.number().int(),
+  /** Null when the ledger could not be read (then `mergeError` says why). */
+  merge: MergeDelegationStatusSchema.nullable(),
+  mergeError: IpcErrorSchema.nullable(),
 });
 
 /**
@@ -254,6 +269,11 @@ export const walletChannels = {
   },
   'wallet.traffic.requests': { request: UserRequest, response: z.object({ requests: z.array(TrackedRequestSchema) }) },
   'wallet.delegations': { request: UserRequest, response: WalletDelegationsSchema },
+  /** Demo simulator only (Splice has no HTTP API for it): propose a merge delegation to the wallet provider, or cancel it. */
+  'wallet.mergeDelegation.set': {
+    request: z.object({ user: WalletUser, action: z.enum(['propose', 'cancel']) }).strict(),
+    response: MergeDelegationStatusSchema,
+  },
   'wallet.automation.get': { request: EmptyRequest, response: WalletAutomationSchema },
   'wallet.automation.set': {
     request: z

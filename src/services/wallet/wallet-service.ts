@@ -46,6 +46,7 @@ import {
 } from './splice-schemas.js';
 import { z } from 'zod';
 import { ValidatorClient } from './validator-client.js';
+import { demoOnly, mergeDelegationStatus, setSimMergeDelegation } from './merge-delegation.js';
 import type { WalletStore } from './wallet-store.js';
 
 export interface WalletDeps {
@@ -304,7 +305,15 @@ export class WalletService {
 
   async delegations(user: string) {
     const { client } = await this.userClient(user);
-    const holdingCount = (await client.get('/v0/wallet/amulets', ListAmuletsResponseSchema)).amulets.length;
+    const [status, amulets] = await Promise.all([
+      client.get('/v0/wallet/user-status', UserStatusResponseSchema),
+      client.get('/v0/wallet/amulets', ListAmuletsResponseSchema),
+    ]);
+    const holdingCount = amulets.amulets.length;
+    const merge = await mergeDelegationStatus(this.d.ledger(), status.party_id).then(
+      (m) => ({ merge: m, mergeError: null }),
+      (err: unknown) => ({ merge: null, mergeError: toIpcError(err) }),
+    );
     try {
       const [d, p] = await Promise.all([
         client.get('/v0/wallet/minting-delegations', ListMintingDelegationsResponseSchema),
@@ -321,10 +330,19 @@ export class WalletService {
           beneficiaryHosted: x.beneficiary_hosted,
         };
       };
-      return { supported: true, error: null, delegations: d.delegations.map(row), proposals: p.proposals.map(row), holdingCount };
+      return { supported: true, error: null, delegations: d.delegations.map(row), proposals: p.proposals.map(row), holdingCount, ...merge };
     } catch (err) {
-      return { supported: false, error: toIpcError(err), delegations: [], proposals: [], holdingCount };
+      return { supported: false, error: toIpcError(err), delegations: [], proposals: [], holdingCount, ...merge };
     }
+  }
+
+  /** Demo simulator only: propose or cancel the user's merge delegation, then read its status back from the ledger. */
+  async setMergeDelegation(user: string, action: 'propose' | 'cancel') {
+    const { profile, client } = await this.userClient(user);
+    demoOnly(profile.kind === 'demo');
+    await setSimMergeDelegation(client, action);
+    const party = (await client.get('/v0/wallet/user-status', UserStatusResponseSchema)).party_id;
+    return mergeDelegationStatus(this.d.ledger(), party);
   }
 }
 
