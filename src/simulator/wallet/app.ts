@@ -10,13 +10,20 @@ import type { LedgerWriter, SubmitResult } from '../ledger.js';
 import type { ContractRow, LfValue } from '../model.js';
 import type { LfRecord } from '../packages/types.js';
 import { createdEventBlob } from '../projection.js';
-import type { ResolvedPackage } from '../packages/registry.js';
 import { AMULET_PACKAGE_NAME, effectiveAmount, fmt, MAX_TRANSFER_INPUTS, num } from './coin.js';
 import type { AutomationConfig } from './automation-config.js';
 import { automationConfigProblem, AutomationConfigSchema, defaultAutomationConfig, loadAutomationConfig, saveAutomationConfig } from './automation-config.js';
 import { WalletAutomation } from './automation.js';
 import { MERGE_PACKAGE_NAME, MERGE_QN } from './merge-delegation.js';
 import { args, PREAPPROVAL_LIFETIME_MICROS, T, tid } from './names.js';
+import type { TrafficMeter, Tracking } from './app-store.js';
+import { WalletStore } from './app-store.js';
+import { TransferOffers } from './offers.js';
+import type { SpliceContract } from './types.js';
+import { parseFloatStrict, trafficCostBytes, WalletError } from './types.js';
+
+export type { OfferStatus, SpliceContract } from './types.js';
+export { trafficCostBytes, WalletError } from './types.js';
 
 /** Validator app settings (`settings.wallet`); the automation fields (`AutomationConfig`) can be changed at run time. */
 export interface WalletConfig extends AutomationConfig {
@@ -44,38 +51,21 @@ export const defaultWalletConfig = (): WalletConfig => ({ ...baseConfig, ...defa
 
 const automationKeys = Object.keys(AutomationConfigSchema.shape) as (keyof AutomationConfig)[];
 
-/** An error answered with the Splice `ErrorResponse` shape. */
-export class WalletError extends Error {
-  constructor(readonly status: number, message: string) {
-    super(message);
-  }
-}
-
-export interface SpliceContract {
-  template_id: string;
-  contract_id: string;
-  payload: LfRecord;
-  created_event_blob: string;
-  created_at: string;
-}
-
-export type OfferStatus =
-  | { status: 'created' | 'accepted' | 'completed'; contract_id: string; transaction_id: string }
-  | { status: 'failed'; failure_kind: 'expired' | 'rejected' | 'withdrawn'; withdrawn_reason?: string };
-
-type Tracking = { user: string; kind: 'offer' | 'traffic'; status: Record<string, unknown> };
-
-
 export class WalletApp {
   readonly config: WalletConfig;
   private initialized = false;
   private readonly automation: WalletAutomation;
+  private readonly store: WalletStore;
+  /** Two-step transfer offers (`offers.ts`). */
+  readonly offers: TransferOffers;
   private automating = false;
 
   constructor(private readonly sim: SimContext, private readonly writer: LedgerWriter, config: Partial<WalletConfig> = {}) {
     const initial = Object.fromEntries(automationKeys.filter((k) => config[k] !== undefined).map((k) => [k, config[k]])) as Partial<AutomationConfig>;
     this.config = { ...baseConfig, ...config, ...loadAutomationConfig(sim.store.meta, initial) };
     this.automation = new WalletAutomation(sim, this);
+    this.store = new WalletStore(sim);
+    this.offers = new TransferOffers(sim, this);
   }
 
   /** The automation part of the config. */
@@ -110,10 +100,6 @@ export class WalletApp {
     }
   }
 
-  private get db() {
-    return this.sim.store.db;
-  }
-
   // ---------------------------------------------------------------------------------------------
   // Setup: DSO + validator parties, AmuletRules, rounds
   // ---------------------------------------------------------------------------------------------
@@ -121,9 +107,7 @@ export class WalletApp {
   /** Lazily (first wallet request) allocates the DSO and validator parties and creates AmuletRules. Idempotent. */
   init(): void {
     if (this.initialized) return;
-    this.db.exec(`CREATE TABLE IF NOT EXISTS wallet_tracking (kind TEXT NOT NULL, tracking_id TEXT NOT NULL, payload TEXT NOT NULL, PRIMARY KEY (kind, tracking_id));
-      CREATE TABLE IF NOT EXISTS wallet_txlog (seq INTEGER PRIMARY KEY AUTOINCREMENT, party TEXT NOT NULL, payload TEXT NOT NULL);
-      CREATE INDEX IF NOT EXISTS wallet_txlog_party ON wallet_txlog (party, seq);`);
+    this.store.createTables();
     const meta = this.sim.store.meta;
     const ensureParty = (hint: string): string => {
       const p = `${hint}::${this.sim.namespace}`;
@@ -393,120 +377,6 @@ export class WalletApp {
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Transfer offers
-  // ---------------------------------------------------------------------------------------------
-
-  createOffer(user: string, req: { receiver_party_id: string; amount: string; description: string; expires_at: number; tracking_id: string }): string {
-    const sender = this.partyOf(user);
-    this.runAutomation();
-    if (this.tracking('offer', req.tracking_id)) throw new WalletError(409, `A transfer offer with tracking id ${req.tracking_id} already exists`);
-    if (!this.sim.store.party(req.receiver_party_id)) throw new WalletError(400, `Unknown receiver party ${req.receiver_party_id}`);
-    if (req.receiver_party_id === sender) throw new WalletError(400, 'Sender and receiver must differ');
-    const amount = parseFloatStrict(req.amount) !== undefined ? num(req.amount) : 0n;
-    if (amount <= 0n) throw new WalletError(400, `Invalid amount '${req.amount}': a positive decimal is required`);
-    const expires = BigInt(req.expires_at);
-    if (expires <= this.sim.clock.nowMicros()) throw new WalletError(400, 'expires_at must be in the future');
-    const inputs = this.selectInputs(sender, amount);
-    const r = this.exercise([sender, this.dso], T.rules, this.rules(), 'AmuletRules_CreateTransferOffer', {
-      sender, receiver: req.receiver_party_id, inputs, amount: fmt(amount), description: req.description,
-      expiresAt: microsToIso(expires), trackingId: req.tracking_id, openRound: this.openRound().cid,
-    });
-    const offerCid = String(r.result);
-    this.setTracking('offer', req.tracking_id, { user, kind: 'offer', status: { status: 'created', contract_id: offerCid, transaction_id: r.res.updateId } });
-    this.log([sender, req.receiver_party_id], { transaction_type: 'notification', choice: 'AmuletRules_CreateTransferOffer', template: T.rules, event_id: r.res.updateId, details: `Transfer offer of ${fmt(amount)} to ${req.receiver_party_id} created (${inputs.length} inputs, ${trafficCostBytes(inputs.length)} bytes of traffic)` }, r.res);
-    return offerCid;
-  }
-
-  listOffers(user: string): SpliceContract[] {
-    const party = this.partyOf(user);
-    this.runAutomation();
-    return this.contracts(party, T.offer).map((c) => this.contractJson(c));
-  }
-
-  listAccepted(user: string): SpliceContract[] {
-    const party = this.partyOf(user);
-    this.runAutomation();
-    return this.contracts(party, T.accepted).map((c) => this.contractJson(c));
-  }
-
-  private offerFor(party: string, contractId: string, qn: string = T.offer): ContractRow {
-    const c = this.contracts(party, qn).find((x) => x.contractId === contractId);
-    if (!c) throw new WalletError(404, `No active transfer offer ${contractId} visible to ${party}`);
-    return c;
-  }
-
-  accept(user: string, contractId: string): string {
-    const party = this.partyOf(user);
-    this.runAutomation();
-    const o = this.offerFor(party, contractId);
-    if (args(o).receiver !== party) throw new WalletError(403, 'Only the receiver can accept a transfer offer');
-    const r = this.exercise([party], T.offer, contractId, 'TransferOffer_Accept', {});
-    const acceptedCid = String(r.result);
-    this.setOfferStatus(o, { status: 'accepted', contract_id: acceptedCid, transaction_id: r.res.updateId });
-    if (this.config.autoCompleteAcceptedOffers) this.completeAccepted(acceptedCid);
-    return acceptedCid;
-  }
-
-  /** Sender automation: delivers an accepted offer's locked amount to the receiver. */
-  completeAccepted(acceptedCid: string): void {
-    const c = this.sim.store.contract(acceptedCid);
-    if (!c || c.archivedOffset !== null) throw new WalletError(404, `No active accepted transfer offer ${acceptedCid}`);
-    const a = c.node.createArgument as LfRecord;
-    const r = this.exercise([String(a.sender)], T.accepted, acceptedCid, 'AcceptedTransferOffer_Complete', {
-      openRound: this.openRound().cid, featuredAppRight: this.featuredAppRightOf(String(a.sender))?.contractId ?? null,
-    });
-    const amuletCid = String(r.result);
-    this.setOfferStatus(c, { status: 'completed', contract_id: amuletCid, transaction_id: r.res.updateId });
-    const received = (() => { const x = this.sim.store.contract(amuletCid); return x ? args(x).initialAmount : undefined; })();
-    this.log([String(a.sender), String(a.receiver)], {
-      transaction_type: 'transfer', choice: 'AcceptedTransferOffer_Complete', template: T.accepted, amulet_operation: 'transfer', event_id: r.res.updateId,
-      sender: { party: String(a.sender), amount: `-${fmt(num(a.amount))}` }, receivers: [{ party: String(a.receiver), amount: fmt(num(received ?? a.amount)) }],
-      description: String(a.description ?? ''),
-    }, r.res);
-  }
-
-  reject(user: string, contractId: string): void {
-    const party = this.partyOf(user);
-    this.runAutomation();
-    const o = this.offerFor(party, contractId);
-    if (args(o).receiver !== party) throw new WalletError(403, 'Only the receiver can reject a transfer offer');
-    const r = this.exercise([party], T.offer, contractId, 'TransferOffer_Reject', { openRound: this.openRound().cid });
-    this.closed(o, r.res, { status: 'failed', failure_kind: 'rejected' });
-  }
-
-  withdraw(user: string, contractId: string, reason = 'withdrawn by the sender'): void {
-    const party = this.partyOf(user);
-    this.runAutomation();
-    const o = this.offerFor(party, contractId);
-    if (args(o).sender !== party) throw new WalletError(403, 'Only the sender can withdraw a transfer offer');
-    const r = this.exercise([party], T.offer, contractId, 'TransferOffer_Withdraw', { openRound: this.openRound().cid, reason });
-    this.closed(o, r.res, { status: 'failed', failure_kind: 'withdrawn', withdrawn_reason: reason });
-  }
-
-  closed(o: ContractRow, res: SubmitResult, status: OfferStatus): void {
-    const a = o.node.createArgument as LfRecord;
-    this.setOfferStatus(o, status);
-    this.log([String(a.sender), String(a.receiver)], {
-      transaction_type: 'notification', choice: String((res.tx.nodes[0] as { choice?: string }).choice ?? ''), template: o.node.qualifiedName, event_id: res.updateId,
-      details: `Transfer offer of ${fmt(num(a.amount))} from ${String(a.sender)} to ${String(a.receiver)} ${status.status === 'failed' ? status.failure_kind : status.status}; locked funds returned to the sender`,
-    }, res);
-  }
-
-  offerStatus(user: string, trackingId: string): Record<string, unknown> {
-    this.partyOf(user);
-    this.runAutomation();
-    const t = this.tracking('offer', trackingId);
-    if (!t) throw new WalletError(404, `No transfer offer with tracking id ${trackingId}`);
-    return t.status;
-  }
-
-  private setOfferStatus(o: ContractRow, status: OfferStatus): void {
-    const tracking = String(args(o).trackingId ?? '');
-    const t = this.tracking('offer', tracking);
-    if (t) this.setTracking('offer', tracking, { ...t, status });
-  }
-
-  // ---------------------------------------------------------------------------------------------
   // Transfer preapprovals (one-step transfers)
   // ---------------------------------------------------------------------------------------------
 
@@ -576,7 +446,7 @@ export class WalletApp {
     const r = this.exercise([buyer, this.dso], T.rules, this.rules(), 'AmuletRules_BuyMemberTraffic', {
       buyer, inputs, memberId: this.sim.participantId, synchronizerId: req.domain_id, trafficAmount: String(req.traffic_amount), amuletCost: fmt(cost), openRound: this.openRound().cid,
     });
-    if (req.receiving_validator_party_id === this.validatorParty && req.domain_id === this.sim.synchronizers[0].id) this.addPurchasedTraffic(req.traffic_amount);
+    if (req.receiving_validator_party_id === this.validatorParty && req.domain_id === this.sim.synchronizers[0].id) this.store.addPurchasedTraffic(req.traffic_amount);
     const cid = String(r.result);
     this.setTracking('traffic', req.tracking_id, { user, kind: 'traffic', status: { status: 'completed', transaction_id: r.res.updateId } });
     this.log([buyer], { transaction_type: 'balance_change', choice: 'AmuletRules_BuyMemberTraffic', template: T.rules, amulet_operation: 'buy_member_traffic', event_id: r.res.updateId, receivers: [{ party: buyer, amount: `-${fmt(cost)}` }] }, r.res);
@@ -591,51 +461,36 @@ export class WalletApp {
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Transaction log
+  // Transaction log, tracking and traffic (app-store.ts)
   // ---------------------------------------------------------------------------------------------
 
   log(partiesInvolved: string[], item: Record<string, unknown>, res: SubmitResult): void {
-    const { choice, template, amulet_operation, ...rest } = item as { choice: string; template: string; amulet_operation?: string } & Record<string, unknown>;
-    const full = {
-      ...rest,
-      date: res.tx.effectiveAt ?? microsToIso(this.sim.clock.nowMicros()),
-      transaction_subtype: { template_id: `${this.pkgIdOf(template)}:${template}`, choice, ...(amulet_operation ? { amulet_operation } : {}) },
-      ...(rest.transaction_type === 'transfer' ? { holding_fees: '0.0000000000', app_rewards_used: '0.0000000000', validator_rewards_used: '0.0000000000', sv_rewards_used: '0.0000000000', development_fund_coupons_used: '0.0000000000' } : {}),
-    };
-    const ins = this.db.prepare('INSERT INTO wallet_txlog (party, payload) VALUES (?, ?)');
-    for (const p of new Set(partiesInvolved)) ins.run(p, JSON.stringify(full));
+    this.store.log(partiesInvolved, item, res);
   }
 
   transactions(user: string, pageSize: number, beginAfterId?: string): Record<string, unknown>[] {
     const party = this.partyOf(user);
     this.runAutomation();
-    const rows = this.db.prepare('SELECT seq, payload FROM wallet_txlog WHERE party = ? ORDER BY seq DESC').all(party) as { seq: number; payload: string }[];
-    const items = rows.map((r) => JSON.parse(r.payload) as Record<string, unknown>);
-    let start = 0;
-    if (beginAfterId !== undefined) {
-      const i = items.findIndex((x) => x.event_id === beginAfterId);
-      start = i < 0 ? items.length : i + 1;
-    }
-    return items.slice(start, start + Math.max(0, pageSize));
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // Plumbing
-  // ---------------------------------------------------------------------------------------------
-
-  /** Id of the built-in wallet package defining template `qn` (splice-amulet or the merge-delegation package). */
-  private pkgIdOf(qn: string): string {
-    const defines = (p: ResolvedPackage) => p.def.templates.some((t) => `${t.module}:${t.entity}` === qn);
-    const pkg = this.sim.registry.packages.find((p) => !p.uploaded && (p.def.name === AMULET_PACKAGE_NAME || p.def.name === MERGE_PACKAGE_NAME) && defines(p));
-    return pkg?.id ?? AMULET_PACKAGE_NAME;
+    return this.store.transactions(party, pageSize, beginAfterId);
   }
 
   private tracking(kind: string, id: string): Tracking | undefined {
-    const r = this.db.prepare('SELECT payload FROM wallet_tracking WHERE kind = ? AND tracking_id = ?').get(kind, id) as { payload: string } | undefined;
-    return r ? (JSON.parse(r.payload) as Tracking) : undefined;
+    return this.store.tracking(kind, id);
   }
   private setTracking(kind: string, id: string, t: Tracking): void {
-    this.db.prepare('INSERT INTO wallet_tracking (kind, tracking_id, payload) VALUES (?, ?, ?) ON CONFLICT(kind, tracking_id) DO UPDATE SET payload = excluded.payload').run(kind, id, JSON.stringify(t));
+    this.store.setTracking(kind, id, t);
+  }
+  /** Tracking entries for the offer service (`offers.ts`). */
+  trackingOf(kind: string, id: string): Tracking | undefined {
+    return this.tracking(kind, id);
+  }
+  putTracking(kind: string, id: string, t: Tracking): void {
+    this.setTracking(kind, id, t);
+  }
+
+  /** The validator's traffic meter (bytes purchased, consumed, unused extra traffic). */
+  traffic(): TrafficMeter {
+    return this.store.traffic();
   }
 
   /**
@@ -648,27 +503,9 @@ export class WalletApp {
       { commandId: `wallet-${randomUUID()}`, actAs, commands, workflowId: 'validator-wallet' } as Parameters<LedgerWriter['submitCommands']>[0],
       this.config.validatorWalletUser,
     );
-    if (actAs.some((p) => p !== this.dso)) {
-      const inputs = res.tx.nodes.filter((n) => n.kind === 'exercise' && n.consuming && n.qualifiedName === T.amulet).length;
-      const t = this.traffic();
-      this.sim.store.meta.set(TRAFFIC_KEY, JSON.stringify({ ...t, consumed: t.consumed + trafficCostBytes(inputs), extra: Math.max(0, t.extra - trafficCostBytes(inputs)) }));
-    }
+    if (actAs.some((p) => p !== this.dso))
+      this.store.chargeTraffic(trafficCostBytes(res.tx.nodes.filter((n) => n.kind === 'exercise' && n.consuming && n.qualifiedName === T.amulet).length));
     return res;
-  }
-
-  /**
-   * The validator's traffic in bytes: `purchased` (all top-ups and buy-traffic requests for this participant),
-   * `consumed` by its wallet transactions, and the unused `extra` traffic. Like Canton's base rate, free base traffic
-   * covers what the extra traffic cannot: `extra` never goes below 0.
-   */
-  traffic(): { purchased: number; consumed: number; extra: number } {
-    const stored = this.sim.store.meta.get(TRAFFIC_KEY);
-    return stored ? (JSON.parse(stored) as { purchased: number; consumed: number; extra: number }) : { purchased: 0, consumed: 0, extra: 0 };
-  }
-
-  private addPurchasedTraffic(bytes: number): void {
-    const t = this.traffic();
-    this.sim.store.meta.set(TRAFFIC_KEY, JSON.stringify({ ...t, purchased: t.purchased + bytes, extra: t.extra + bytes }));
   }
 
   /** Exercises a choice (of a `splice-amulet` template unless `packageName` says otherwise) and returns the root's result. */
@@ -678,10 +515,3 @@ export class WalletApp {
     return { res, result: root && root.kind === 'exercise' ? root.exerciseResult : null };
   }
 }
-
-const TRAFFIC_KEY = 'wallet_validator_traffic';
-
-/** Traffic (bytes) a transfer with `inputs` input holdings costs the validator: grows linearly with the inputs. */
-export const trafficCostBytes = (inputs: number): number => 2_000 + 600 * inputs;
-
-const parseFloatStrict = (s: string): number | undefined => (/^\d+(\.\d{1,10})?$/.test(s) ? Number(s) : undefined);

@@ -66,7 +66,7 @@ export class WalletAutomation {
         const exp = Date.parse(String(args(o).expiresAt)) * 1000;
         if (BigInt(exp) > now) continue;
         const r = this.app.exercise([this.app.dso], qn, o.contractId, qn === T.offer ? 'TransferOffer_Expire' : 'AcceptedTransferOffer_Expire', { openRound: this.app.openRound().cid });
-        this.app.closed(o, r.res, { status: 'failed', failure_kind: 'expired' });
+        this.app.offers.closed(o, r.res, { status: 'failed', failure_kind: 'expired' });
         n++;
       }
     }
@@ -148,7 +148,7 @@ export class WalletAutomation {
       const from = new Set(rule.fromParties);
       for (const o of this.app.contracts(receiver, T.offer)) {
         if (args(o).receiver !== receiver || !from.has(String(args(o).sender))) continue;
-        this.app.accept(user, o.contractId);
+        this.app.offers.accept(user, o.contractId);
         n++;
       }
     }
@@ -233,7 +233,7 @@ export class WalletAutomation {
       if (s.useTransferPreapproval && this.app.preapprovalOf(s.receiver))
         this.app.preapprovalSend(user, { receiver_party_id: s.receiver, amount: fmt(amount), deduplication_id: id, description: 'sweep' });
       else
-        this.app.createOffer(user, {
+        this.app.offers.createOffer(user, {
           receiver_party_id: s.receiver, amount: fmt(amount), description: 'sweep', tracking_id: id,
           expires_at: Number(this.sim.clock.nowMicros() + DAY_MICROS),
         });

@@ -129,16 +129,16 @@ export function registerValidatorRoutes(router: Router, sim: SimContext, writer:
     const size = field(b, 'page_size', 'number') as number;
     return ok({ items: app.transactions(u, size, field(b, 'begin_after_id', 'string', false)) });
   });
-  add('POST', '/v0/wallet/transfer-offers/{contract_id}/accept', (ctx) => ok({ accepted_offer_contract_id: app.accept(walletUser(ctx), ctx.params.contract_id ?? '') }));
+  add('POST', '/v0/wallet/transfer-offers/{contract_id}/accept', (ctx) => ok({ accepted_offer_contract_id: app.offers.accept(walletUser(ctx), ctx.params.contract_id ?? '') }));
   add('POST', '/v0/wallet/transfer-offers/{contract_id}/reject', (ctx) => {
-    app.reject(walletUser(ctx), ctx.params.contract_id ?? '');
+    app.offers.reject(walletUser(ctx), ctx.params.contract_id ?? '');
     return empty();
   });
   add('POST', '/v0/wallet/transfer-offers/{contract_id}/withdraw', (ctx) => {
-    app.withdraw(walletUser(ctx), ctx.params.contract_id ?? '');
+    app.offers.withdraw(walletUser(ctx), ctx.params.contract_id ?? '');
     return empty();
   });
-  add('GET', '/v0/wallet/accepted-transfer-offers', (ctx) => ok({ accepted_offers: app.listAccepted(walletUser(ctx)) }));
+  add('GET', '/v0/wallet/accepted-transfer-offers', (ctx) => ok({ accepted_offers: app.offers.listAccepted(walletUser(ctx)) }));
 
   add('POST', '/v0/wallet/transfer-preapproval', (ctx) => {
     const r = app.createPreapproval(walletUser(ctx));
@@ -160,7 +160,7 @@ export function registerValidatorRoutes(router: Router, sim: SimContext, writer:
   add('POST', '/v0/wallet/transfer-offers', async (ctx) => {
     const u = walletUser(ctx);
     const b = await jsonBody(ctx);
-    const cid = app.createOffer(u, {
+    const cid = app.offers.createOffer(u, {
       receiver_party_id: field(b, 'receiver_party_id', 'string') as string,
       amount: field(b, 'amount', 'string') as string,
       description: field(b, 'description', 'string') as string,
@@ -169,8 +169,8 @@ export function registerValidatorRoutes(router: Router, sim: SimContext, writer:
     });
     return ok({ offer_contract_id: cid });
   });
-  add('GET', '/v0/wallet/transfer-offers', (ctx) => ok({ offers: app.listOffers(walletUser(ctx)) }));
-  add('POST', '/v0/wallet/transfer-offers/{tracking_id}/status', (ctx) => ok(app.offerStatus(walletUser(ctx), ctx.params.tracking_id ?? '')));
+  add('GET', '/v0/wallet/transfer-offers', (ctx) => ok({ offers: app.offers.listOffers(walletUser(ctx)) }));
+  add('POST', '/v0/wallet/transfer-offers/{tracking_id}/status', (ctx) => ok(app.offers.offerStatus(walletUser(ctx), ctx.params.tracking_id ?? '')));
   add('POST', '/v0/wallet/buy-traffic-requests', async (ctx) => {
     const u = walletUser(ctx);
     const b = await jsonBody(ctx);

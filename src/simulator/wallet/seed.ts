@@ -19,7 +19,7 @@ export function seedWalletDemo(sim: SimContext, writer: LedgerWriter, config: Pa
   app.tap('alice', '250');
   app.tap('bob', '500');
   const weekMicros = 7 * 24 * 3600 * 1_000_000;
-  app.createOffer('alice', {
+  app.offers.createOffer('alice', {
     receiver_party_id: bob,
     amount: '42.5',
     description: 'Demo: lunch money',
