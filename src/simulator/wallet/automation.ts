@@ -29,7 +29,8 @@ import { TRANSFER_INSTRUCTION_QN } from './templates-transfer-instruction.js';
 
 const SCALE = 10_000_000_000n;
 const DAY_MICROS = 24n * 3600n * 1_000_000n;
-const LAST_TOPUP_KEY = 'wallet_last_topup_micros';
+/** Meta key of the last traffic top-up time (micros). */
+export const LAST_TOPUP_KEY = 'wallet_last_topup_micros';
 
 export class WalletAutomation {
   constructor(

@@ -3,6 +3,7 @@
  * (`/v0/admin/users`), wallet internal and wallet external endpoints. Errors use the Splice `ErrorResponse` shape
  * `{ "error": "..." }`.
  */
+import { microsToIso } from '../clock.js';
 import type { SimContext } from '../context.js';
 import type { LedgerWriter } from '../ledger.js';
 import type { RequestCtx, Router } from '../router.js';
@@ -11,6 +12,7 @@ import type { WalletHandler } from './http.js';
 import { fmt } from './package.js';
 import type { WalletConfig } from './app.js';
 import { WalletApp, WalletError } from './app.js';
+import { LAST_TOPUP_KEY } from './automation.js';
 import { ExternalPartyWallet } from './external-party.js';
 import { registerExternalPartyRoutes } from './routes-external-party.js';
 import { registerMergeDelegationRoutes } from './routes-merge.js';
@@ -85,6 +87,13 @@ export function registerValidatorRoutes(router: Router, sim: SimContext, writer:
   add('GET', '/v0/sim/automation', (ctx) => {
     admin(ctx);
     return ok(app.automationConfig());
+  });
+  add('GET', '/v0/sim/traffic', (ctx) => {
+    admin(ctx);
+    app.runAutomation();
+    const t = app.traffic();
+    const last = sim.store.meta.get(LAST_TOPUP_KEY);
+    return ok({ purchased_bytes: t.purchased, consumed_bytes: t.consumed, extra_bytes: t.extra, last_topup_at: last ? microsToIso(BigInt(last)) : null });
   });
   add('PUT', '/v0/sim/automation', async (ctx) => {
     admin(ctx);

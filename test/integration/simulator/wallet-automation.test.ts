@@ -177,6 +177,12 @@ describe('traffic top-up', () => {
     expect(await topups()).toBe(2); // unused traffic fell below 6000 bytes
     await advance(base, 61);
     expect(await topups()).toBe(2); // enough unused traffic: no purchase
+    const meter = (await (await fetch(`${base}/api/validator/v0/sim/traffic`, { headers: { authorization: `Bearer ${jwtFor(OPERATOR)}` } })).json()) as Record<string, unknown>;
+    expect(meter.purchased_bytes).toBe(12_000);
+    expect(meter.extra_bytes as number).toBeGreaterThanOrEqual(6_000);
+    expect(meter.consumed_bytes as number).toBeGreaterThan(0);
+    expect(typeof meter.last_topup_at).toBe('string');
+    expect((await fetch(`${base}/api/validator/v0/sim/traffic`, { headers: { authorization: `Bearer ${jwtFor('alice')}` } })).status).toBe(403);
     await setAutomation({ trafficTopup: { targetThroughput: 0, minTopupIntervalSeconds: 600 } });
   });
 });
