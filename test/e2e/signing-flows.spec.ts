@@ -317,7 +317,7 @@ test('offline onboarding by file between two consoles: request out, multi-hash v
   const request = await download(on, () => on.getByTestId('onboard-export').click());
   expect(request.name).toMatch(/^onboarding-request-[0-9a-f]{8}\.json$/);
   expect(JSON.parse(request.text)).toMatchObject({ format: 'canton-console/onboarding-request', version: 1 });
-  await expect(on.getByTestId('onboard-exported')).toContainText(partyId);
+  await expect(on.getByTestId('onboard-exported')).toContainText('e2e-offline-onboard::');
   await shoot(on, 'onboard-exported');
   expect((await sim<{ partyDetails: Array<{ party: string }> }>('/v2/parties')).partyDetails.map((p) => p.party)).not.toContain(partyId);
 
@@ -334,17 +334,17 @@ test('offline onboarding by file between two consoles: request out, multi-hash v
   await shoot(off, 'offline-onboarding-review');
   const response = await download(off, () => off.getByTestId('confirm-button').click());
   expect(response.name).toMatch(/^onboarding-response-[0-9a-f]{8}\.json$/);
-  await expect(off.getByTestId('offline-onboarding-signed')).toContainText(partyId);
+  await expect(off.getByTestId('offline-onboarding-signed')).toContainText('e2e-offline-onboard::');
   await shoot(off, 'offline-onboarding-signed');
 
   // online: a response for another party is refused, the genuine one allocates the party
   await on.getByRole('tab', { name: /Offline requests/ }).click();
-  await expect(on.getByTestId('pending-onboarding')).toContainText(partyId);
+  await expect(on.getByTestId('pending-onboarding')).toContainText('e2e-offline-onboard::');
   const wrong = response.text.replaceAll(partyId, party);
   await on.getByTestId('import-onboarding-response').setInputFiles({ name: 'wrong.json', mimeType: 'application/json', buffer: Buffer.from(wrong) });
   await expect(on.getByTestId('refusal-reason')).toHaveText('WRONG_PARTY');
   await on.getByTestId('import-onboarding-response').setInputFiles({ name: response.name, mimeType: 'application/json', buffer: Buffer.from(response.text) });
-  await expect(on.getByTestId('offline-onboard-allocated')).toContainText(partyId);
+  await expect(on.getByTestId('offline-onboard-allocated')).toContainText('e2e-offline-onboard::');
   await expect(on.getByTestId('pending-onboarding')).toHaveCount(0);
   await shoot(on, 'offline-onboard-allocated');
   expect((await sim<{ partyDetails: Array<{ party: string }> }>('/v2/parties')).partyDetails.map((p) => p.party)).toContain(partyId);
