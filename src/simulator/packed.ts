@@ -150,8 +150,11 @@ interface Seen {
  */
 export class PackedFormat {
   private readonly mode: 'parties' | 'all' | 'generic';
+  /** ids of the requested parties (byParty); same set decides commandId visibility */
   private readonly requested = new Set<number>();
-  /** ids of the parties that may see commandIds; undefined = everyone */
+  /** requested parties without an id yet (allocated later, while a stream tails the ledger) */
+  private readonly unresolved = new Set<string>();
+  /** ids of the parties that may see commandIds (the requested ones); undefined = everyone */
   private readonly readers: Set<number> | undefined;
   private readonly witnessJson = new Map<string, string>();
   /** header integers of the row being planned (reused) */
@@ -165,23 +168,29 @@ export class PackedFormat {
       pf.wildcard && !pf.wildcardBlob && pf.templates.size === 0 && pf.interfaces.size === 0;
     if (fmt.any) this.mode = fmt.byParty.size === 0 && plain(fmt.any) ? 'all' : 'generic';
     else this.mode = [...fmt.byParty.values()].every(plain) ? 'parties' : 'generic';
-    if (fmt.any) this.readers = undefined;
-    else {
-      this.readers = new Set();
+    this.readers = fmt.any ? undefined : this.requested;
+    if (!fmt.any)
       for (const p of fmt.byParty.keys()) {
         const pid = parties.pidOf(p);
-        if (pid !== undefined) {
-          this.readers.add(pid);
-          this.requested.add(pid);
-        }
+        if (pid === undefined) this.unresolved.add(p);
+        else this.requested.add(pid);
       }
-    }
+  }
+
+  /** Whether `pid` is a requested party (resolving names that had no id when the request started). */
+  private isRequested(pid: number): boolean {
+    if (this.requested.has(pid)) return true;
+    if (this.unresolved.size === 0) return false;
+    const party = this.parties.partyOf(pid);
+    if (party === undefined || !this.unresolved.delete(party)) return false;
+    this.requested.add(pid);
+    return true;
   }
 
   /** Whether the parties at ints[at, at + count) (actAs) let the request see the commandId. */
   showCommandId(at: number, count: number): boolean {
     if (this.readers === undefined) return true;
-    for (let k = at; k < at + count; k++) if (this.readers.has(this.ints[k] as number)) return true;
+    for (let k = at; k < at + count; k++) if (this.isRequested(this.ints[k] as number)) return true;
     return false;
   }
 
@@ -203,7 +212,7 @@ export class PackedFormat {
     const pids: number[] = [];
     for (let k = at; k < at + count; k++) {
       const pid = ints[k] as number;
-      if (this.mode === 'all' || this.requested.has(pid)) pids.push(pid);
+      if (this.mode === 'all' || this.isRequested(pid)) pids.push(pid);
     }
     if (pids.length === 0) return undefined;
     const key = pids.length === 1 ? String(pids[0]) : pids.join(',');

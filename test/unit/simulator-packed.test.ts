@@ -128,6 +128,15 @@ describe('packed streaming form', () => {
     expect(forAlice.Transaction.value.commandId).toBeUndefined();
   });
 
+  it('matches a requested party that had no id when the request started (allocated while streaming)', () => {
+    let known = false;
+    const later: PartyIds = { pidOf: (p) => (p === bob && !known ? undefined : ids.pidOf(p)), partyOf: ids.partyOf };
+    const pf = new PackedFormat(wildcardFormat([bob]), later);
+    const tf: ResolvedTransactionFormat = { shape: 'ACS_DELTA', events: wildcardFormat([bob]) };
+    known = true;
+    expect(planPacked(packed, tx.offset, tf, pf, registry, () => tx)?.events.map((e) => e.witnesses)).toEqual([JSON.stringify([bob])]);
+  });
+
   it('has no packed form when a party has no id', () => {
     expect(packTransaction({ ...tx, actAs: [`Remote::${ns}`] }, ids.pidOf)).toBeUndefined();
     expect(packTransaction({ ...tx, nodes: [create(0, 'c', `Remote::${ns}`, [bank])] }, ids.pidOf)).toBeUndefined();
