@@ -7,7 +7,8 @@
  * 1. submit-and-wait (one create), sequential ≥ 0.5 × a bare node:http server doing one better-sqlite3
  *    insert per request in WAL mode with synchronous=FULL (the simulator's durability settings).
  * 2. Update reads (POST /v2/updates and WebSocket /v2/updates) ≥ 100,000 events/s and ≥ 0.5 × a raw
- *    SQLite scan of the same `updates` rows + JSON.stringify of each row.
+ *    SQLite scan of the same updates' stored payloads + JSON.stringify of each row. The HTTP client is a
+ *    raw node:http request that reads and counts every byte; the WebSocket client counts every message.
  * 3. With 1,000,000 active contracts: active-contracts-page p50 ≤ 5 ms, cold start < 1 s, RSS < 300 MB
  *    (baselines: an HTTP round trip to the same server, the same start and RSS on an empty data dir).
  *
