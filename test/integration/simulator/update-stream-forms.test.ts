@@ -152,6 +152,12 @@ describe('large update lists', () => {
     // the same list through the spec-validating client
     const checked = await updates(sim.url, request(bank));
     expect(checked.json).toEqual(items);
+    // descending, across several production steps: the same updates in reverse
+    const down = await updates(sim.url, { ...request(bank), descendingOrder: true });
+    expect(down.json).toEqual([...items].reverse());
+    // a client limit truncates (streamed too): the first 700, no checkpoint
+    const limited = await updates(sim.url, request(bank), '/v2/updates', '?limit=700');
+    expect(limited.json).toEqual(items.slice(0, 700));
   });
 
   it('answers in full, or MAXIMUM_LIST_ELEMENTS, when the range could exceed the cap', async () => {
