@@ -94,7 +94,9 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
   // validated before the data dir is touched, so a bad config changes nothing
   const authConfig = parseAuthConfig(opts.auth ?? { mode: 'none' });
   if (authConfig.mode === 'rs256') loadJwksFile(authConfig.jwksFile);
-  const faultInjection = FaultInjectionConfigSchema.parse(opts.faultInjection ?? { prepare: 'off' });
+  const fi = FaultInjectionConfigSchema.safeParse(opts.faultInjection ?? { prepare: 'off' });
+  if (!fi.success) throw new Error(`Invalid faultInjection option: ${fi.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+  const faultInjection = fi.data;
   const { sim, db } = openSimContext(opts);
   const participantId = sim.participantId;
   const router = new Router();
