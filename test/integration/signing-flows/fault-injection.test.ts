@@ -144,6 +144,11 @@ describe('simulator fault injection (prepare answers)', () => {
     expect(JSON.stringify(r.json)).toContain('unknown to this participant');
   });
 
+  it('refuses a bad option at start with a specific message', async () => {
+    const bad = { prepare: ['hash', 'nonsense'] } as unknown as NonNullable<Parameters<typeof startTestSim>[0]>['faultInjection'];
+    await expect(startTestSim({ faultInjection: bad })).rejects.toThrow(/Invalid faultInjection option: prepare/);
+  });
+
   it('takes the kinds from the CLI flag, and names an unknown kind (exit 2, nothing started)', async () => {
     const bad = spawnSync(process.execPath, ['--import', 'tsx', cli, '--data', makeTempDir(), '--fault-inject-prepare', 'hash,amout'], { cwd: repoRoot, encoding: 'utf8', timeout: 20_000 });
     expect(bad.status).toBe(2);
