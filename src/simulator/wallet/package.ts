@@ -14,6 +14,7 @@ import {
 } from './coin.js';
 import { externalPartyTemplates } from './templates-external.js';
 import { allocationTemplates } from './templates-allocation.js';
+import { amuletRulesTransfer, paymentTemplates } from './templates-payments.js';
 import { transferInstructionTemplates } from './templates-transfer-instruction.js';
 import { amuletExpire, collectRewards, devNetFeatureApp, featuredAppRightArg, issueRewardCoupons, rewardTemplates } from './templates-rewards.js';
 import { amuletHolding, lockedAmuletHolding } from './token-views.js';
@@ -124,6 +125,7 @@ const AmuletRules: TemplateDef = {
     },
     devNetFeatureApp,
     collectRewards,
+    amuletRulesTransfer,
     {
       name: 'AmuletRules_CreateTransferPreapproval',
       consuming: false,
@@ -379,6 +381,7 @@ export const amuletPackage: PackageDef = {
     ...rewardTemplates,
     ...transferInstructionTemplates,
     ...allocationTemplates,
+    ...paymentTemplates,
   ],
   interfaces: [],
 };

@@ -17,6 +17,7 @@ import { ExternalPartyWallet } from './external-party.js';
 import { registerExternalPartyRoutes } from './routes-external-party.js';
 import { registerMergeDelegationRoutes } from './routes-merge.js';
 import { registerAllocationRoutes } from './routes-allocations.js';
+import { registerPaymentRoutes } from './routes-payments.js';
 import { registerRewardRoutes } from './routes-rewards.js';
 import { registerTokenTransferRoutes } from './routes-token-transfers.js';
 import { registerValidatorInfoRoutes } from './routes-validator.js';
@@ -82,6 +83,7 @@ export function registerValidatorRoutes(router: Router, sim: SimContext, writer:
   registerMergeDelegationRoutes(add, walletUser, app);
   registerTokenTransferRoutes(add, walletUser, app);
   registerAllocationRoutes(add, walletUser, app);
+  registerPaymentRoutes(add, walletUser, app);
 
   // --- simulator-specific: the automation settings (see automation-config.ts) ---
   add('GET', '/v0/sim/automation', (ctx) => {
