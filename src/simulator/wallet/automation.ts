@@ -42,20 +42,33 @@ export class WalletAutomation {
     return this.app.config;
   }
 
+  /**
+   * Runs every enabled task. A task that fails (e.g. a sweep whose receiver lost its preapproval) is logged and the
+   * others still run, so one stuck trigger does not fail unrelated wallet requests; it is retried on the next run.
+   */
   run(): void {
-    if (this.config.autoExpireOffers) {
-      this.expireOffers();
-      this.withdrawExpiredTokenTransfers();
+    const c = this.config;
+    const tasks: [string, boolean, () => unknown][] = [
+      ['offer expiry', c.autoExpireOffers, () => this.expireOffers()],
+      ['token-standard transfer expiry', c.autoExpireOffers, () => this.withdrawExpiredTokenTransfers()],
+      ['transfer commands', true, () => this.processTransferCommands()],
+      ['auto-accept', true, () => this.autoAccept()],
+      ['dust expiry', c.expireDustHoldings, () => this.expireDust()],
+      ['reward collection', c.collectRewards, () => this.collectRewards()],
+      ['sweeps', true, () => this.sweeps()],
+      ['merge delegations', true, () => this.acceptMergeDelegations()],
+      ['merges', c.mergeThreshold > 0, () => this.mergeAll()],
+      ['traffic top-up', true, () => this.trafficTopup()],
+      ['preapproval renewal', true, () => this.renewPreapprovals()],
+    ];
+    for (const [name, enabled, task] of tasks) {
+      if (!enabled) continue;
+      try {
+        task();
+      } catch (err) {
+        console.error(`[simulator wallet] automation task '${name}' failed (retried on the next run):`, (err as Error)?.message ?? err);
+      }
     }
-    this.processTransferCommands();
-    this.autoAccept();
-    if (this.config.expireDustHoldings) this.expireDust();
-    if (this.config.collectRewards) this.collectRewards();
-    this.sweeps();
-    this.acceptMergeDelegations();
-    if (this.config.mergeThreshold > 0) this.mergeAll();
-    this.trafficTopup();
-    this.renewPreapprovals();
   }
 
   /** Offers and accepted offers past expiresAt are expired and their funds unlocked. */
@@ -280,7 +293,8 @@ export class WalletAutomation {
     for (;;) {
       const calls = [...delegations].flatMap(([owner, delegationCid]) => {
         const holdings = this.app.amulets(owner);
-        return holdings.length > threshold ? [{ owner, delegationCid, inputs: holdings.slice(0, batch).map((c) => c.contractId) }] : [];
+        const inputs = this.worthMerging(holdings, this.app.openRound().round).slice(0, batch);
+        return holdings.length > threshold && inputs.length >= 2 ? [{ owner, delegationCid, inputs }] : [];
       });
       if (calls.length === 0) return txs;
       for (let i = 0; i < calls.length; i += MAX_TRANSFER_INPUTS) {
@@ -296,6 +310,11 @@ export class WalletAutomation {
     }
   }
 
+  /** Ids of the holdings with a positive effective amount (merging only dust would fail: a merge needs value). */
+  private worthMerging(holdings: ContractRow[], round: bigint): string[] {
+    return holdings.filter((c) => effectiveAmount(c.node.createArgument as LfRecord, round).effective > 0n).map((c) => c.contractId);
+  }
+
   /** Merge automation for one party: batches of ≤ mergeBatchSize inputs until at most mergeThreshold holdings remain. Returns the merges done. */
   mergeHoldings(party: string): number {
     const batch = Math.min(Math.max(2, this.config.mergeBatchSize), MAX_TRANSFER_INPUTS);
@@ -304,7 +323,8 @@ export class WalletAutomation {
       const holdings = this.app.amulets(party);
       if (holdings.length <= Math.max(1, this.config.mergeThreshold)) return merges;
       const round = this.app.openRound();
-      const inputs = holdings.slice(0, batch).map((c) => c.contractId);
+      const inputs = this.worthMerging(holdings, round.round).slice(0, batch);
+      if (inputs.length < 2) return merges; // only dust left: the dust expiry removes it
       const r = this.app.exercise([party, this.app.dso], T.rules, this.app.rules(), 'AmuletRules_Merge', { owner: party, inputs, openRound: round.cid });
       this.app.log([party], { transaction_type: 'balance_change', choice: 'AmuletRules_Merge', template: T.rules, amulet_operation: 'merge', event_id: r.res.updateId, receivers: [] }, r.res);
       merges++;

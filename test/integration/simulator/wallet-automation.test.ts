@@ -187,6 +187,22 @@ describe('traffic top-up', () => {
   });
 });
 
+describe('merges with dust', () => {
+  it('dust is never merged (a merge needs value): with dust expiry off the wallet keeps working; on, the dust goes', async () => {
+    await setAutomation({ expireDustHoldings: false });
+    for (let i = 0; i < 3; i++) await tap('dave', '0.001');
+    await tap('dave', '7');
+    await advance(base, ROUND); // the 0.001 holdings are now dust (fee 0.0038 per round)
+    await setAutomation({ mergeThreshold: 1 });
+    const holdings = async () => ((await wok(base, 'dave', 'GET', '/v0/wallet/amulets')).amulets as unknown[]).length;
+    expect(await holdings()).toBe(4); // the holdings with value merged into one, the three dust ones left alone
+    expect(await balance('dave')).toBeGreaterThan(0);
+    await setAutomation({ expireDustHoldings: true });
+    expect(await holdings()).toBe(1);
+    await setAutomation({ mergeThreshold: 0 });
+  });
+});
+
 describe('persistence', () => {
   it('a PUT config survives a restart of the simulator on the same data directory', async () => {
     await setAutomation({ mergeThreshold: 7, autoAcceptTransfers: { [parties.bob as string]: { fromParties: [parties.carol] } } });
