@@ -14,7 +14,8 @@
  *    together through BatchMergeUtility_MergeHoldings (≤ 100 merge calls per transaction, each ≤ 100 inputs), the
  *    other wallet users with AmuletRules_Merge;
  * 8. traffic top-up (`trafficTopup`) — AmuletRules_BuyMemberTraffic for the validator;
- * 9. preapproval renewal (`preapprovalRenewBeforeSeconds`) — the provider's TransferPreapproval_Renew.
+ * 9. preapproval renewal (`preapprovalRenewBeforeSeconds`) — the provider's TransferPreapproval_Renew;
+ * 10. subscription payments — the sender's wallet pays due periods (SubscriptionIdleState_MakePayment).
  */
 import { randomUUID } from 'node:crypto';
 import { microsToIso } from '../clock.js';
@@ -25,6 +26,7 @@ import type { WalletApp } from './app.js';
 import { effectiveAmount, fmt, MAX_TRANSFER_INPUTS, num } from './coin.js';
 import { MERGE_PACKAGE_NAME, MERGE_QN } from './merge-delegation.js';
 import { args, PREAPPROVAL_LIFETIME_MICROS, T } from './names.js';
+import { SUB_QN } from './templates-subscriptions.js';
 import { TRANSFER_INSTRUCTION_QN } from './templates-transfer-instruction.js';
 
 const SCALE = 10_000_000_000n;
@@ -60,6 +62,7 @@ export class WalletAutomation {
       ['merges', c.mergeThreshold > 0, () => this.mergeAll()],
       ['traffic top-up', true, () => this.trafficTopup()],
       ['preapproval renewal', true, () => this.renewPreapprovals()],
+      ['subscription payments', true, () => this.paySubscriptions()],
     ];
     for (const [name, enabled, task] of tasks) {
       if (!enabled) continue;
@@ -375,4 +378,28 @@ export class WalletAutomation {
     }
     return n;
   }
+
+  /** The sender's wallet pays the subscription periods that are due (locked to the provider until collected). */
+  paySubscriptions(): number {
+    const now = this.sim.clock.nowMicros();
+    let n = 0;
+    for (const u of this.app.listUsers()) {
+      const sender = this.app.partyOf(u);
+      for (const idle of this.app.contracts(sender, SUB_QN.idle).filter((c) => args(c).sender === sender)) {
+        const a = args(idle);
+        if (BigInt(Date.parse(String(a.nextPaymentDueAt))) * 1000n > now) continue;
+        const inputs = this.app.selectInputs(sender, num(a.paymentAmount));
+        const r = this.app.exercise([sender, this.app.dso], SUB_QN.idle, idle.contractId, 'SubscriptionIdleState_MakePayment', {
+          inputs, amuletRules: this.app.rules(), openRound: this.app.openRound().cid, lockExpiresAt: microsToIso(now + BigInt(String(a.paymentIntervalMicros))),
+        });
+        this.app.log([sender], {
+          transaction_type: 'notification', choice: 'SubscriptionIdleState_MakePayment', template: SUB_QN.idle, event_id: r.res.updateId,
+          details: `Subscription payment of ${fmt(num(a.paymentAmount))} to ${String(a.provider)} made`,
+        }, r.res);
+        n++;
+      }
+    }
+    return n;
+  }
+
 }

@@ -15,6 +15,7 @@ import {
 import { externalPartyTemplates } from './templates-external.js';
 import { allocationTemplates } from './templates-allocation.js';
 import { amuletRulesTransfer, paymentTemplates } from './templates-payments.js';
+import { subscriptionTemplates } from './templates-subscriptions.js';
 import { transferInstructionTemplates } from './templates-transfer-instruction.js';
 import { amuletExpire, collectRewards, devNetFeatureApp, featuredAppRightArg, issueRewardCoupons, rewardTemplates } from './templates-rewards.js';
 import { amuletHolding, lockedAmuletHolding } from './token-views.js';
@@ -382,6 +383,7 @@ export const amuletPackage: PackageDef = {
     ...transferInstructionTemplates,
     ...allocationTemplates,
     ...paymentTemplates,
+    ...subscriptionTemplates,
   ],
   interfaces: [],
 };

@@ -19,6 +19,7 @@ import { registerMergeDelegationRoutes } from './routes-merge.js';
 import { registerAllocationRoutes } from './routes-allocations.js';
 import { registerPaymentRoutes } from './routes-payments.js';
 import { registerRewardRoutes } from './routes-rewards.js';
+import { registerSubscriptionRoutes } from './routes-subscriptions.js';
 import { registerTokenTransferRoutes } from './routes-token-transfers.js';
 import { registerValidatorInfoRoutes } from './routes-validator.js';
 
@@ -84,6 +85,7 @@ export function registerValidatorRoutes(router: Router, sim: SimContext, writer:
   registerTokenTransferRoutes(add, walletUser, app);
   registerAllocationRoutes(add, walletUser, app);
   registerPaymentRoutes(add, walletUser, app);
+  registerSubscriptionRoutes(add, walletUser, app);
 
   // --- simulator-specific: the automation settings (see automation-config.ts) ---
   add('GET', '/v0/sim/automation', (ctx) => {
