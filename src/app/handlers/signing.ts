@@ -45,8 +45,8 @@ export function signingHandlers(d: HandlerDeps): HandlersOf<typeof signingChanne
       await need(d).services.keys.delete(fingerprint);
       return { deleted: true };
     },
-    'signing.keys.unlock': async ({ fingerprint, minutes }) => need(d).services.keys.unlock(fingerprint, minutes * 60),
-    'signing.keys.lock': async ({ fingerprint }) => need(d).services.keys.lock(fingerprint),
+    'signing.keys.unlock': async ({ fingerprint, minutes }) => need(d).services.signing.unlockKey(fingerprint, minutes * 60),
+    'signing.keys.lock': async ({ fingerprint }) => need(d).services.signing.lockKey(fingerprint),
     'signing.keys.unlockFile': async ({ passphrase }) => {
       await need(d).fileStore.unlock(passphrase);
       return backends();

@@ -161,7 +161,7 @@ const VerifiedPreparedSchema = z.object({
 export const AuditRecordWireSchema = z.object({
   seq: z.number().int(),
   at: z.string(),
-  decision: z.enum(['signed', 'refused']),
+  decision: z.enum(['signed', 'refused', 'unlocked', 'locked']),
   subject: z.string(),
   channel: z.string(),
   reason: z.string().nullable(),

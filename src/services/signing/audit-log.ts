@@ -12,7 +12,8 @@ import { fromHex, toHex, utf8 } from './bytes.js';
 
 export const GENESIS_HASH = '00'.repeat(32);
 
-export const AuditDecisionSchema = z.enum(['signed', 'refused']);
+/** signed / refused: signing decisions; unlocked / locked: a key's opt-in unlock window opened or closed by the user. */
+export const AuditDecisionSchema = z.enum(['signed', 'refused', 'unlocked', 'locked']);
 export const AuditInputSchema = z.object({
   decision: AuditDecisionSchema,
   /** What was (or would have been) signed. */

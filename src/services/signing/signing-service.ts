@@ -8,7 +8,7 @@ import { toBase64 } from './bytes.js';
 import { SigningRefusal, type SigningRefusalReason } from './errors.js';
 import { partyNamespace } from './fingerprint.js';
 import type { AuditLog, AuditInput } from './audit-log.js';
-import type { KeyStore, OpenedKey } from './key-store.js';
+import type { KeyMetadata, KeyStore, OpenedKey } from './key-store.js';
 import { evaluatePolicy, type Channel, type PolicyDecision, type PolicyStore } from './policy.js';
 import { verifyPreparedTransaction, type PrepareResponse, type TransactionSummary } from './prepared-transaction.js';
 import { verifyTopology, type GenerateTopologyResponse, type TopologySummary } from './topology.js';
@@ -153,6 +153,43 @@ export class SigningService {
       this.auditRefusal(base, err, summary?.multiHashBase64 ?? req.topology?.multiHash ?? null, summary?.headline ?? '(not verified)');
       throw err;
     }
+  }
+
+  /** Opens a key's unlock window (KeyStore.unlock) and records it in the audit log: who could sign without the keychain, until when. */
+  async unlockKey(fingerprint: string, seconds: number): Promise<KeyMetadata> {
+    const key = await this.keys.unlock(fingerprint, seconds);
+    this.audit.append({
+      decision: 'unlocked',
+      subject: 'other',
+      channel: 'online',
+      reason: null,
+      message: `unlocked in memory until ${key.unlockedUntil ?? '?'}`,
+      fingerprint,
+      party: null,
+      hash: null,
+      summary: `Key ${key.label} unlocked for ${Math.round(seconds / 60)} min: signatures skip the keychain until ${key.unlockedUntil ?? '?'}`,
+    });
+    return key;
+  }
+
+  /** Closes a key's unlock window (the seed is zeroised) and records it when it was open. */
+  lockKey(fingerprint: string): KeyMetadata {
+    const wasUnlocked = this.keys.get(fingerprint).unlockedUntil !== null;
+    const key = this.keys.lock(fingerprint);
+    if (wasUnlocked) {
+      this.audit.append({
+        decision: 'locked',
+        subject: 'other',
+        channel: 'online',
+        reason: null,
+        message: null,
+        fingerprint,
+        party: null,
+        hash: null,
+        summary: `Key ${key.label} locked: signatures read the key from its store again`,
+      });
+    }
+    return key;
   }
 
   private checkKeyAndParty(fingerprint: string, party: string): void {

@@ -474,6 +474,15 @@ describe('signing flows through the contract', () => {
       if (q.status !== 'verified') throw new Error(q.message);
       const refused = await callError(online, 'signing.confirm', { sessionId: q.sessionId, mode: 'executeAndWait', blindConfirmation: 'BLIND' });
       expect(refused.message).toMatch(/missing from the os-keychain/);
+      // the window's opening and closing are in the audit log, around what was signed meanwhile
+      const recent = (await call(online, 'signing.audit.list', { limit: 4 })).records;
+      expect(recent.map((r) => r.decision)).toEqual(['refused', 'locked', 'signed', 'unlocked']);
+      expect(recent[3]).toMatchObject({ subject: 'other', fingerprint: key.fingerprint });
+      expect(recent[3]!.summary).toMatch(/unlocked for 5 min/);
+      // locking a key that is not unlocked changes nothing and records nothing
+      await call(online, 'signing.keys.lock', { fingerprint: key.fingerprint });
+      expect((await call(online, 'signing.audit.list', { limit: 1 })).records[0]!.seq).toBe(recent[0]!.seq);
+      expect(await call(online, 'signing.audit.verify', {})).toMatchObject({ ok: true });
     } finally {
       entry.setPassword(secret);
     }
