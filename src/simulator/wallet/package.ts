@@ -16,6 +16,7 @@ import { externalPartyTemplates } from './templates-external.js';
 import { allocationTemplates } from './templates-allocation.js';
 import { amuletRulesTransfer, paymentTemplates } from './templates-payments.js';
 import { subscriptionTemplates } from './templates-subscriptions.js';
+import { mintingTemplates } from './templates-minting.js';
 import { transferInstructionTemplates } from './templates-transfer-instruction.js';
 import { amuletExpire, collectRewards, devNetFeatureApp, featuredAppRightArg, issueRewardCoupons, rewardTemplates } from './templates-rewards.js';
 import { amuletHolding, lockedAmuletHolding } from './token-views.js';
@@ -384,6 +385,7 @@ export const amuletPackage: PackageDef = {
     ...allocationTemplates,
     ...paymentTemplates,
     ...subscriptionTemplates,
+    ...mintingTemplates,
   ],
   interfaces: [],
 };

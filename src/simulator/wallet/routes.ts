@@ -18,6 +18,7 @@ import { registerExternalPartyRoutes } from './routes-external-party.js';
 import { registerMergeDelegationRoutes } from './routes-merge.js';
 import { registerAllocationRoutes } from './routes-allocations.js';
 import { registerPaymentRoutes } from './routes-payments.js';
+import { registerMintingRoutes } from './routes-minting.js';
 import { registerRewardRoutes } from './routes-rewards.js';
 import { registerSubscriptionRoutes } from './routes-subscriptions.js';
 import { registerTokenTransferRoutes } from './routes-token-transfers.js';
@@ -86,6 +87,7 @@ export function registerValidatorRoutes(router: Router, sim: SimContext, writer:
   registerAllocationRoutes(add, walletUser, app);
   registerPaymentRoutes(add, walletUser, app);
   registerSubscriptionRoutes(add, walletUser, app);
+  registerMintingRoutes(add, walletUser, app);
 
   // --- simulator-specific: the automation settings (see automation-config.ts) ---
   add('GET', '/v0/sim/automation', (ctx) => {
