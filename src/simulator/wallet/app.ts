@@ -19,25 +19,14 @@ import { args, PREAPPROVAL_LIFETIME_MICROS, T, tid } from './names.js';
 import type { TrafficMeter, Tracking } from './app-store.js';
 import { WalletStore } from './app-store.js';
 import { TransferOffers } from './offers.js';
+import type { WalletConfig, WalletCore } from './wallet-core.js';
+
+export type { WalletConfig } from './wallet-core.js';
 import type { SpliceContract } from './types.js';
 import { parseFloatStrict, trafficCostBytes, WalletError } from './types.js';
 
 export type { OfferStatus, SpliceContract } from './types.js';
 export { trafficCostBytes, WalletError } from './types.js';
-
-/** Validator app settings (`settings.wallet`); the automation fields (`AutomationConfig`) can be changed at run time. */
-export interface WalletConfig extends AutomationConfig {
-  /** The validator operator's wallet user (admin endpoints need it). */
-  validatorWalletUser: string;
-  /** Simulated mining round length (Splice: 10 minutes). */
-  roundDurationSeconds: number;
-  /** USD per amulet. */
-  amuletPrice: string;
-  /** Holding fee in amulet per amulet holding per round. */
-  holdingFeeRate: string;
-  /** USD per MB of traffic. */
-  trafficPriceUsdPerMb: string;
-}
 
 const baseConfig = {
   validatorWalletUser: 'validator-operator',
@@ -51,7 +40,7 @@ export const defaultWalletConfig = (): WalletConfig => ({ ...baseConfig, ...defa
 
 const automationKeys = Object.keys(AutomationConfigSchema.shape) as (keyof AutomationConfig)[];
 
-export class WalletApp {
+export class WalletApp implements WalletCore {
   readonly config: WalletConfig;
   private initialized = false;
   private readonly automation: WalletAutomation;

@@ -23,7 +23,7 @@ import { microsToIso } from '../clock.js';
 import type { SimContext } from '../context.js';
 import type { ContractRow } from '../model.js';
 import type { LfRecord } from '../packages/types.js';
-import type { WalletApp } from './app.js';
+import type { WalletCore } from './wallet-core.js';
 import { effectiveAmount, fmt, MAX_TRANSFER_INPUTS, num } from './coin.js';
 import { MERGE_PACKAGE_NAME, MERGE_QN } from './merge-delegation.js';
 import { args, PREAPPROVAL_LIFETIME_MICROS, T } from './names.js';
@@ -39,7 +39,7 @@ export const LAST_TOPUP_KEY = 'wallet_last_topup_micros';
 export class WalletAutomation {
   constructor(
     private readonly sim: SimContext,
-    private readonly app: WalletApp,
+    private readonly app: WalletCore,
   ) {}
 
   private get config() {

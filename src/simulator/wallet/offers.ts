@@ -8,20 +8,20 @@ import type { SimContext } from '../context.js';
 import type { SubmitResult } from '../ledger.js';
 import type { ContractRow } from '../model.js';
 import type { LfRecord } from '../packages/types.js';
-import type { WalletApp } from './app.js';
+import type { NewOfferRequest, OfferOps, WalletCore } from './wallet-core.js';
 import { fmt, num } from './coin.js';
 import { args, T } from './names.js';
 import type { OfferStatus, SpliceContract } from './types.js';
 import { parseFloatStrict, trafficCostBytes, WalletError } from './types.js';
 
-export class TransferOffers {
+export class TransferOffers implements OfferOps {
   constructor(
     private readonly sim: SimContext,
-    private readonly app: WalletApp,
+    private readonly app: WalletCore,
   ) {}
 
 
-  createOffer(user: string, req: { receiver_party_id: string; amount: string; description: string; expires_at: number; tracking_id: string }): string {
+  createOffer(user: string, req: NewOfferRequest): string {
     const sender = this.app.partyOf(user);
     this.app.runAutomation();
     if (this.app.trackingOf('offer', req.tracking_id)) throw new WalletError(409, `A transfer offer with tracking id ${req.tracking_id} already exists`);
