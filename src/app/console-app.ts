@@ -54,6 +54,7 @@ export async function startConsoleApp(opts: ConsoleAppOptions): Promise<ConsoleA
   const walletService = new WalletService({
     profile: () => profiles.active(),
     profileToken: (id) => profiles.token(id),
+    refreshProfileToken: (id, rejected) => profiles.refreshToken(id, rejected),
     ledger: activeLedger,
     store: new WalletStore(db),
     demoOperatorUser: simulator ? defaultWalletConfig().validatorWalletUser : null,

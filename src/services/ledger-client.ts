@@ -139,6 +139,11 @@ export class LedgerClient {
     return this.readJson<T>(res, path);
   }
 
+  async putJson<T>(path: string, body: unknown): Promise<T> {
+    const res = await this.fetch('PUT', path, body);
+    return this.readJson<T>(res, path);
+  }
+
   async deleteJson<T>(path: string): Promise<T> {
     const res = await this.fetch('DELETE', path);
     return this.readJson<T>(res, path);

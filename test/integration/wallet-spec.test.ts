@@ -110,6 +110,7 @@ beforeAll(async () => {
   wallet = new WalletService({
     profile: () => profile,
     profileToken: async () => null,
+    refreshProfileToken: async () => null,
     ledger: () => new LedgerClient({ baseUrl: sim.url }),
     store: new WalletStore(db),
     demoOperatorUser: 'validator-operator',

@@ -13,13 +13,20 @@ export interface ValidatorClientOptions {
   baseUrl: string;
   /** Bearer JWT whose `sub` is the wallet user (or the validator operator for `/v0/admin/*`). */
   getToken: () => Promise<string | null>;
+  /** A 401 with `rejected`: a fresh token to resend once (the profile's OAuth2 provider), or null. */
+  onUnauthorized?: (rejected: string) => Promise<string | null>;
   timeoutMs?: number;
 }
 
 export class ValidatorClient {
   private readonly http: LedgerClient;
   constructor(private readonly opts: ValidatorClientOptions) {
-    this.http = new LedgerClient({ baseUrl: opts.baseUrl, getToken: opts.getToken, timeoutMs: opts.timeoutMs ?? 15_000 });
+    this.http = new LedgerClient({
+      baseUrl: opts.baseUrl,
+      getToken: opts.getToken,
+      ...(opts.onUnauthorized ? { onUnauthorized: opts.onUnauthorized } : {}),
+      timeoutMs: opts.timeoutMs ?? 15_000,
+    });
   }
 
   get url(): string {
@@ -38,36 +45,9 @@ export class ValidatorClient {
     return this.call(path, schema, () => this.http.deleteJson<unknown>(path));
   }
 
-  /**
-   * PUT of a JSON body. No Splice endpoint uses PUT; the embedded simulator's automation settings do, and the
-   * Ledger API client has no PUT, so this one request is sent here with the same token, timeout and error shape.
-   */
+  /** No Splice endpoint uses PUT; the embedded simulator's automation settings do. */
   put<S extends z.ZodType>(path: string, body: unknown, schema: S): Promise<z.output<S>> {
-    return this.call(path, schema, async () => {
-      const url = this.http.url + path;
-      const token = await this.opts.getToken();
-      let res: Response;
-      try {
-        res = await fetch(url, {
-          method: 'PUT',
-          headers: { accept: 'application/json', 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-          body: JSON.stringify(body),
-          signal: AbortSignal.timeout(this.opts.timeoutMs ?? 15_000),
-        });
-      } catch (err) {
-        throw new ConsoleError('UNREACHABLE', `PUT ${url}: ${err instanceof Error && err.name === 'TimeoutError' ? 'timed out' : 'could not connect'}`);
-      }
-      const text = await res.text();
-      if (!res.ok) {
-        const snippet = text.trim().slice(0, 300);
-        throw new ConsoleError('LEDGER_API_ERROR', `${path} failed with HTTP ${res.status}`, { code: `HTTP_${res.status}`, cause: snippet || `HTTP ${res.status}`, context: {}, httpStatus: res.status });
-      }
-      try {
-        return JSON.parse(text) as unknown;
-      } catch {
-        throw new ConsoleError('LEDGER_API_ERROR', `${path}: the validator answered ${res.status} with a body that is not JSON`);
-      }
-    });
+    return this.call(path, schema, () => this.http.putJson<unknown>(path, body));
   }
 
   private async call<S extends z.ZodType>(path: string, schema: S, send: () => Promise<unknown>): Promise<z.output<S>> {

@@ -52,8 +52,9 @@ import type { WalletStore } from './wallet-store.js';
 export interface WalletDeps {
   /** The active connection profile. */
   profile: () => Profile;
-  /** The profile's bearer token (remote profiles), never sent to the renderer. */
+  /** The profile's bearer token and its refresh after a 401 (remote profiles), never sent to the renderer. */
   profileToken: (profileId: string) => Promise<string | null>;
+  refreshProfileToken: (profileId: string, rejected: string) => Promise<string | null>;
   /** The active profile's participant (connected synchronizers for traffic purchases). */
   ledger: () => LedgerClient;
   store: WalletStore;
@@ -77,6 +78,14 @@ export class WalletService {
     return p.validatorApiUrl;
   }
 
+  private remoteClient(baseUrl: string, profileId: string): ValidatorClient {
+    return new ValidatorClient({
+      baseUrl,
+      getToken: () => this.d.profileToken(profileId),
+      onUnauthorized: (rejected) => this.d.refreshProfileToken(profileId, rejected),
+    });
+  }
+
   /** A client that acts as wallet user `user`. */
   async userClient(user: string): Promise<{ profile: Profile; client: ValidatorClient }> {
     const profile = this.d.profile();
@@ -92,7 +101,7 @@ export class WalletService {
           : `The connection profile “${profile.name}” has no JWT whose subject is a wallet user: add a token under Connections`,
       );
     }
-    return { profile, client: new ValidatorClient({ baseUrl, getToken: () => this.d.profileToken(profile.id) }) };
+    return { profile, client: this.remoteClient(baseUrl, profile.id) };
   }
 
   /** A client for `/v0/admin/*`: the validator operator (demo) or whoever the profile's token is. */
@@ -101,7 +110,7 @@ export class WalletService {
     const baseUrl = this.validatorUrl(profile);
     const operator = this.d.demoOperatorUser;
     if (profile.kind === 'demo' && operator) return new ValidatorClient({ baseUrl, getToken: async () => mintDemoToken(operator) });
-    return new ValidatorClient({ baseUrl, getToken: () => this.d.profileToken(profile.id) });
+    return this.remoteClient(baseUrl, profile.id);
   }
 
   // ------------------------------------------------------------------ users
