@@ -9,7 +9,7 @@
  * request's party ids and appends slices of the text to the answer (`JsonOut`). TEXT rather than a
  * BLOB because SQLite text becomes a V8 string cheaply, while every BLOB becomes a separately
  * allocated Buffer (measured over 100,000 rows of ~1.3 KB: the BLOB column read cost ~3× a TEXT one).
- * The schema-2 form (splice.ts: a JSON `meta` every read had to parse, ~5 µs per row) is still read
+ * The schema-2 form (splice.ts: a JSON `meta` every read had to parse, ~4.6 µs per row) is still read
  * for rows written before; a transaction naming a party without an id is stored in that form.
  *
  * Text: `ptx1|` then decimal integers separated by `,` and ended by `;`, then the JSON text. Integers:
@@ -150,12 +150,10 @@ interface Seen {
  */
 export class PackedFormat {
   private readonly mode: 'parties' | 'all' | 'generic';
-  /** ids of the requested parties (byParty); same set decides commandId visibility */
+  /** ids of the requested parties (byParty); they also decide commandId visibility */
   private readonly requested = new Set<number>();
   /** requested parties without an id yet (allocated later, while a stream tails the ledger) */
   private readonly unresolved = new Set<string>();
-  /** ids of the parties that may see commandIds (the requested ones); undefined = everyone */
-  private readonly readers: Set<number> | undefined;
   private readonly witnessJson = new Map<string, string>();
   /** header integers of the row being planned (reused) */
   readonly ints: number[] = [];
@@ -168,7 +166,6 @@ export class PackedFormat {
       pf.wildcard && !pf.wildcardBlob && pf.templates.size === 0 && pf.interfaces.size === 0;
     if (fmt.any) this.mode = fmt.byParty.size === 0 && plain(fmt.any) ? 'all' : 'generic';
     else this.mode = [...fmt.byParty.values()].every(plain) ? 'parties' : 'generic';
-    this.readers = fmt.any ? undefined : this.requested;
     if (!fmt.any)
       for (const p of fmt.byParty.keys()) {
         const pid = parties.pidOf(p);
@@ -189,7 +186,7 @@ export class PackedFormat {
 
   /** Whether the parties at ints[at, at + count) (actAs) let the request see the commandId. */
   showCommandId(at: number, count: number): boolean {
-    if (this.readers === undefined) return true;
+    if (this.fmt.any) return true; // any-party readers see every commandId (filters.ts readersOf)
     for (let k = at; k < at + count; k++) if (this.isRequested(this.ints[k] as number)) return true;
     return false;
   }
