@@ -612,36 +612,35 @@ export function topologyWire(s: TopologySummary, multiHash: Uint8Array): Topolog
   };
 }
 
+type ClearSignField = NonNullable<TransactionSummaryWire['clearSign']>['fields'][number];
+
+/** The rows of a token-standard transfer (a new one or a pending instruction): `extra` goes before the proxy row. */
+function tokenTransferFields(c: Extract<ClearSign, { kind: 'token-transfer' | 'transfer-instruction' }>, extra: ClearSignField[] = []): ClearSignField[] {
+  return [
+    { label: 'From', value: c.sender },
+    { label: 'To', value: c.receiver },
+    { label: 'Amount', value: `${c.amount} ${c.instrument.id}` },
+    { label: 'Instrument admin', value: c.instrument.admin },
+    { label: 'Memo', value: c.memo ?? '—' },
+    { label: 'Execute before', value: c.executeBefore ?? '—' },
+    ...extra,
+    ...(c.proxyProvider ? [{ label: 'Through wallet proxy of', value: c.proxyProvider }] : []),
+  ];
+}
+
 export function clearSignWire(c: ClearSign): NonNullable<TransactionSummaryWire['clearSign']> {
   switch (c.kind) {
     case 'token-transfer':
       return {
         kind: c.kind,
         title: 'Token transfer',
-        fields: [
-          { label: 'From', value: c.sender },
-          { label: 'To', value: c.receiver },
-          { label: 'Amount', value: `${c.amount} ${c.instrument.id}` },
-          { label: 'Instrument admin', value: c.instrument.admin },
-          { label: 'Memo', value: c.memo ?? '—' },
-          { label: 'Execute before', value: c.executeBefore ?? '—' },
-          ...(c.proxyProvider ? [{ label: 'Through wallet proxy of', value: c.proxyProvider }] : []),
-        ],
+        fields: tokenTransferFields(c),
       };
     case 'transfer-instruction':
       return {
         kind: c.kind,
         title: `${c.action === 'accept' ? 'Accept' : c.action === 'reject' ? 'Reject' : 'Withdraw'} pending transfer`,
-        fields: [
-          { label: 'From', value: c.sender },
-          { label: 'To', value: c.receiver },
-          { label: 'Amount', value: `${c.amount} ${c.instrument.id}` },
-          { label: 'Instrument admin', value: c.instrument.admin },
-          { label: 'Memo', value: c.memo ?? '—' },
-          { label: 'Execute before', value: c.executeBefore ?? '—' },
-          { label: 'Transfer instruction', value: c.instructionCid },
-          ...(c.proxyProvider ? [{ label: 'Through wallet proxy of', value: c.proxyProvider }] : []),
-        ],
+        fields: tokenTransferFields(c, [{ label: 'Transfer instruction', value: c.instructionCid }]),
       };
     case 'proxy-public-fetch':
       return {
