@@ -263,6 +263,49 @@ describe('OAuth2 client-credentials profiles', () => {
     }
   });
 
+  it('reconnects the completions WebSocket once with a new token after the participant refuses the token', async () => {
+    const p = await call('profiles.save', oauthProfile());
+    await call('profiles.select', { id: p.id });
+    const forged = signHs256({ sub: USER, aud: AUDIENCE, exp: Math.floor(Date.now() / 1000) + 3600 }, 'rotated-away-key');
+    idp.failNext({ kind: 'status', status: 200, body: { access_token: forged, token_type: 'Bearer', expires_in: 3600 } });
+    idp.requests.length = 0;
+    const events: SubscriptionEvent<'commands.completions'>[] = [];
+    // beginExclusive given: the socket is the first request, so it meets the forged token.
+    const sub = app.router.subscribe('commands.completions', { parties: [party], beginExclusive: 0 }, (e) =>
+      events.push(e as SubscriptionEvent<'commands.completions'>),
+    );
+    if (!sub.ok) throw new Error(sub.error.message);
+    try {
+      await expect.poll(() => idp.requests.length, { timeout: 10_000 }).toBe(2);
+      await expect.poll(() => events.filter((e) => e.type === 'state').at(-1), { timeout: 10_000 }).toMatchObject({ state: 'live' });
+      expect(events.filter((e) => e.type === 'error')).toEqual([]);
+    } finally {
+      sub.unsubscribe();
+      await call('profiles.delete', { id: p.id });
+    }
+  });
+
+  it('an NDJSON export survives a refused token: its WebSocket reconnects with the refreshed one', async () => {
+    const p = await call('profiles.save', oauthProfile());
+    await call('profiles.select', { id: p.id });
+    await simAdmin('/v2/parties', { partyIdHint: `ExportMe${Date.now()}` });
+    const forged = signHs256({ sub: USER, aud: AUDIENCE, exp: Math.floor(Date.now() / 1000) + 3600 }, 'rotated-away-key');
+    idp.failNext({ kind: 'status', status: 200, body: { access_token: forged, token_type: 'Bearer', expires_in: 3600 } });
+    const events: SubscriptionEvent<'updates.export'>[] = [];
+    const sub = app.router.subscribe('updates.export', { filter: { includeTopology: true }, fileName: `oauth-export-${Date.now()}.ndjson` }, (e) =>
+      events.push(e as SubscriptionEvent<'updates.export'>),
+    );
+    if (!sub.ok) throw new Error(sub.error.message);
+    try {
+      await expect.poll(() => events.find((e) => e.type === 'done' || e.type === 'error')?.type, { timeout: 15_000 }).toBe('done');
+      const done = events.find((e) => e.type === 'done');
+      expect(done && done.type === 'done' ? done.lines : 0).toBeGreaterThan(0);
+    } finally {
+      sub.unsubscribe();
+      await call('profiles.delete', { id: p.id });
+    }
+  });
+
   it('asks for the secret again before sending it to another origin', async () => {
     const p = await call('profiles.save', oauthProfile());
     const moved = await callError('profiles.save', { id: p.id, name: p.name, ledgerApiUrl: sim.url, auth: { ...oauthProfile().auth, clientSecret: undefined, tokenUrl: 'https://idp.elsewhere.example/token' } });

@@ -52,6 +52,7 @@ export function commandsSubscriptionHandlers(d: HandlerDeps): SubscriptionHandle
         handle = openCompletionStream({
           baseUrl: client.url,
           token,
+          refreshToken: (rejected) => d.profiles.refreshToken(profile.id, rejected),
           request: { parties, beginExclusive: begin, ...(userId ? { userId } : {}) },
           onOpen: () => !stopped && emit({ type: 'state', state: 'live' }),
           onCompletion: (row) => {

@@ -185,6 +185,7 @@ export function updatesSubscriptionHandlers(d: HandlerDeps): SubscriptionHandler
         const result = await exportUpdatesNdjson({
           baseUrl: client.url,
           token,
+          refreshToken: (rejected) => d.profiles.refreshToken(profile.id, rejected),
           updateFormat: buildUpdateFormat(filter),
           beginExclusive: begin,
           endInclusive: end,

@@ -1,12 +1,14 @@
 /**
  * WebSocket client for a participant's `/v2/commands/completions` (AsyncAPI): sends the
  * `CompletionStreamRequest` first, then receives `CompletionStreamResponse` items (completions and
- * offset checkpoints) until closed, or one JsCantonError. Auth as for the update stream.
+ * offset checkpoints) until closed, or one JsCantonError. Auth as for the update stream, including one
+ * reconnect with a refreshed token after a refusal.
  */
 import { WebSocket, type RawData } from 'ws';
 import type { v3_5 } from '@canton-network/core-ledger-client-types';
 import type { CompletionRow } from '../../ipc/contract.js';
 import { ConsoleError } from '../../ipc/errors.js';
+import { tokenRetry } from './token-retry.js';
 import { authSubprotocols } from './update-stream.js';
 
 type S = v3_5.components['schemas'];
@@ -14,6 +16,8 @@ type S = v3_5.components['schemas'];
 export interface CompletionStreamOptions {
   baseUrl: string;
   token: string | null;
+  /** The participant refused the token: a different one to reconnect with once, or null (see token-retry.ts). */
+  refreshToken?: (rejected: string) => Promise<string | null>;
   request: S['CompletionStreamRequest'];
   onCompletion: (row: CompletionRow) => void;
   /** An offset checkpoint (the stream has seen everything up to it). */
@@ -64,9 +68,11 @@ function text(data: RawData): string {
 
 export function openCompletionStream(opts: CompletionStreamOptions): { close(): void } {
   const url = completionsWebSocketUrl(opts.baseUrl);
-  const ws = new WebSocket(url, authSubprotocols(opts.token), { handshakeTimeout: 10_000, maxPayload: 16 * 1024 * 1024 });
   let ended = false;
   let closedByUs = false;
+  let received = false;
+  /** The socket whose events count; null while a new token is being obtained after a refusal. */
+  let active: WebSocket | null = null;
   const end = () => {
     if (ended) return;
     ended = true;
@@ -76,57 +82,89 @@ export function openCompletionStream(opts: CompletionStreamOptions): { close(): 
     if (ended || closedByUs) return;
     opts.onError(err);
   };
-  ws.on('open', () => {
-    ws.send(JSON.stringify(opts.request));
-    opts.onOpen?.();
+  const retryWithNewToken = tokenRetry({
+    refreshToken: opts.refreshToken,
+    settled: () => received || closedByUs,
+    closed: () => closedByUs,
+    detach: () => {
+      const old = active;
+      active = null;
+      old?.terminate();
+    },
+    reconnect: (fresh) => {
+      active = connect(fresh);
+    },
+    giveUp: (err) => {
+      fail(err);
+      end();
+    },
   });
-  ws.on('message', (data) => {
-    if (ended || closedByUs) return;
-    let msg: unknown;
-    try {
-      msg = JSON.parse(text(data));
-    } catch {
-      fail(new ConsoleError('LEDGER_API_ERROR', `${url}: the participant sent a message that is not JSON`));
-      ws.close();
-      return;
-    }
-    const r = (msg as S['CompletionStreamResponse'] | null)?.completionResponse;
-    if (r && typeof r === 'object') {
-      if ('Completion' in r) opts.onCompletion(completionRow(r.Completion.value));
-      else if ('OffsetCheckpoint' in r) opts.onCheckpoint?.(r.OffsetCheckpoint.value.offset);
-      return;
-    }
-    const e = msg as { code?: unknown; cause?: unknown; context?: Record<string, string> };
-    if (e && typeof e.code === 'string' && typeof e.cause === 'string') {
-      fail(new ConsoleError('LEDGER_API_ERROR', `${e.code}: ${e.cause}`, { code: e.code, cause: e.cause, context: e.context ?? {} }));
-      ws.close();
-    }
-  });
-  ws.on('unexpected-response', (_req, res) => {
-    const chunks: Buffer[] = [];
-    res.on('data', (c: Buffer) => chunks.push(c));
-    res.on('end', () => {
-      const status = res.statusCode ?? 0;
-      const body = Buffer.concat(chunks).toString('utf8').trim().slice(0, 300);
-      fail(
-        new ConsoleError(status === 401 || status === 403 ? 'FORBIDDEN' : 'LEDGER_API_ERROR', `WebSocket ${url} refused with HTTP ${status}`, {
+
+  /** One socket; its events are ignored once a reconnect replaced it. */
+  const connect = (token: string | null): WebSocket => {
+    const ws = new WebSocket(url, authSubprotocols(token), { handshakeTimeout: 10_000, maxPayload: 16 * 1024 * 1024 });
+    const current = () => ws === active;
+    ws.on('open', () => {
+      if (!current()) return;
+      ws.send(JSON.stringify(opts.request));
+      opts.onOpen?.();
+    });
+    ws.on('message', (data) => {
+      if (!current() || ended || closedByUs) return;
+      let msg: unknown;
+      try {
+        msg = JSON.parse(text(data));
+      } catch {
+        fail(new ConsoleError('LEDGER_API_ERROR', `${url}: the participant sent a message that is not JSON`));
+        ws.close();
+        return;
+      }
+      const r = (msg as S['CompletionStreamResponse'] | null)?.completionResponse;
+      if (r && typeof r === 'object') {
+        received = true;
+        if ('Completion' in r) opts.onCompletion(completionRow(r.Completion.value));
+        else if ('OffsetCheckpoint' in r) opts.onCheckpoint?.(r.OffsetCheckpoint.value.offset);
+        return;
+      }
+      const e = msg as { code?: unknown; cause?: unknown; context?: Record<string, string> };
+      if (e && typeof e.code === 'string' && typeof e.cause === 'string') {
+        const err = new ConsoleError('LEDGER_API_ERROR', `${e.code}: ${e.cause}`, { code: e.code, cause: e.cause, context: e.context ?? {} });
+        if (e.code === 'UNAUTHENTICATED' && retryWithNewToken(token, err)) return;
+        fail(err);
+        ws.close();
+      }
+    });
+    ws.on('unexpected-response', (_req, res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        if (!current()) return;
+        const status = res.statusCode ?? 0;
+        const body = Buffer.concat(chunks).toString('utf8').trim().slice(0, 300);
+        const refusal = new ConsoleError(status === 401 || status === 403 ? 'FORBIDDEN' : 'LEDGER_API_ERROR', `WebSocket ${url} refused with HTTP ${status}`, {
           code: `HTTP_${status}`,
           cause: body || `HTTP ${status}`,
           context: {},
           httpStatus: status,
-        }),
-      );
-      end();
+        });
+        if (status === 401 && retryWithNewToken(token, refusal)) return;
+        fail(refusal);
+        end();
+      });
     });
-  });
-  ws.on('error', (err) => fail(new ConsoleError('UNREACHABLE', `WebSocket ${url}: could not connect (${err.message})`)));
-  ws.on('close', () => end());
+    ws.on('error', (err) => current() && fail(new ConsoleError('UNREACHABLE', `WebSocket ${url}: could not connect (${err.message})`)));
+    ws.on('close', () => current() && end());
+    return ws;
+  };
+
+  active = connect(opts.token);
   return {
     close() {
       if (closedByUs) return;
       closedByUs = true;
-      if (ws.readyState === WebSocket.CONNECTING) ws.terminate();
-      else if (ws.readyState === WebSocket.OPEN) ws.close(1000);
+      const ws = active;
+      if (ws?.readyState === WebSocket.CONNECTING) ws.terminate();
+      else if (ws?.readyState === WebSocket.OPEN) ws.close(1000);
       end();
     },
   };

@@ -20,6 +20,8 @@ export interface ExportProgress {
 export interface ExportOptions {
   baseUrl: string;
   token: string | null;
+  /** The participant refused the token: a different one to reconnect with once (see token-retry.ts). */
+  refreshToken?: (rejected: string) => Promise<string | null>;
   updateFormat: UpdateFormat;
   beginExclusive: number;
   endInclusive: number;
@@ -109,6 +111,7 @@ function write(opts: ExportOptions, target: string): Promise<ExportResult> {
       stream = openUpdateStream({
         baseUrl: opts.baseUrl,
         token: opts.token,
+        ...(opts.refreshToken ? { refreshToken: opts.refreshToken } : {}),
         request: { beginExclusive: opts.beginExclusive, endInclusive: opts.endInclusive, updateFormat: opts.updateFormat },
         onUpdate: (update) => {
           if (settled) return;

@@ -12,6 +12,7 @@
 import { WebSocket, type RawData } from 'ws';
 import { z } from 'zod';
 import { ConsoleError } from '../../ipc/errors.js';
+import { tokenRetry } from './token-retry.js';
 import type { GetUpdatesRequest, JsUpdate } from './updates.js';
 
 export interface UpdateStreamOptions {
@@ -85,7 +86,6 @@ export function openUpdateStream(opts: UpdateStreamOptions): UpdateStreamHandle 
   let failed = false;
   let paused = false;
   let closedByUs = false;
-  let reconnected = false;
   let received = false;
   /** The socket whose events count; null while a new token is being obtained after a refusal. */
   let active: WebSocket | null = null;
@@ -101,33 +101,23 @@ export function openUpdateStream(opts: UpdateStreamOptions): UpdateStreamHandle 
     opts.onError(err);
   };
 
-  /**
-   * The participant refused `token` (401 at the handshake, or UNAUTHENTICATED as its first message):
-   * reconnect once with a different token when `refreshToken` offers one. False = report the refusal.
-   */
-  const retryWithNewToken = (token: string | null, refusal: ConsoleError): boolean => {
-    if (!token || !opts.refreshToken || reconnected || received || closedByUs) return false;
-    reconnected = true;
-    const old = active;
-    active = null;
-    old?.terminate();
-    opts
-      .refreshToken(token)
-      .then((fresh) => {
-        if (closedByUs) return;
-        if (fresh && fresh !== token) {
-          active = connect(fresh);
-          return;
-        }
-        fail(refusal);
-        end(false);
-      })
-      .catch((e: unknown) => {
-        fail(e instanceof ConsoleError ? e : refusal);
-        end(false);
-      });
-    return true;
-  };
+  const retryWithNewToken = tokenRetry({
+    refreshToken: opts.refreshToken,
+    settled: () => received || closedByUs,
+    closed: () => closedByUs,
+    detach: () => {
+      const old = active;
+      active = null;
+      old?.terminate();
+    },
+    reconnect: (fresh) => {
+      active = connect(fresh);
+    },
+    giveUp: (err) => {
+      fail(err);
+      end(false);
+    },
+  });
 
   /** One socket; its events are ignored once a reconnect replaced it. */
   const connect = (token: string | null): WebSocket => {
