@@ -147,7 +147,7 @@ test('compose, verify, sign and execute a create and a transfer; the transaction
   await page.getByLabel(/Create arguments/).fill(JSON.stringify({ issuer: party, owner: bob, currency: 'EUR', amount: '42.5', observers: [] }));
   await page.getByTestId('prepare-button').click();
   await expect(page.getByTestId('tx-summary')).toBeVisible();
-  await expect(page.getByTestId('verified-banner')).toBeVisible();
+  await expect(page.getByTestId('verified-banner')).toContainText('matches the participant’s');
   await expect(page.getByTestId('blind-warning')).toBeVisible();
   await expect(page.getByTestId('amount').first()).toContainText('42.5');
   await expect(page.getByTestId('confirm-button')).toBeDisabled();

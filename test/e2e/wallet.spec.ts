@@ -237,7 +237,7 @@ test('external party: preapproval set up and a preapproved transfer, each signed
   // Preapproval setup: the validator prepares, the console verifies and shows what it does, the key signs.
   await page.getByTestId('external-preapproval-setup').click();
   const signing = page.getByTestId('external-signing');
-  await expect(signing.getByTestId('verified-banner')).toBeVisible();
+  await expect(signing.getByTestId('verified-banner')).toContainText('matches the validator’s');
   await expect(signing.getByTestId('validator-hash')).toHaveText(/^[0-9a-f]{64,}$/);
   await themedScreenshots(page, 'wallet-external-sign-preapproval', 1300);
   if (await signing.getByTestId('blind-word').isVisible()) await signing.getByTestId('blind-word').fill('BLIND');
