@@ -24,6 +24,7 @@ import { synchronizersFor } from './synchronizers.js';
 import { registerAllRoutes } from './routes/index.js';
 import { seedDemo } from './seed.js';
 import { attachWebSockets } from './ws/index.js';
+import { startBackgroundAutomation } from './wallet/background.js';
 
 export interface SimulatorOptions {
   dataDir: string;
@@ -122,12 +123,14 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
     });
   });
   const port = (server.address() as AddressInfo).port;
+  const walletAutomation = startBackgroundAutomation(sim);
   let closed: Promise<void> | undefined;
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     participantId,
     close() {
       closed ??= (async () => {
+        walletAutomation.stop();
         ws.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());

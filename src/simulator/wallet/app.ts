@@ -77,7 +77,15 @@ export class WalletApp implements WalletCore {
     return this.automationConfig();
   }
 
-  /** Runs the wallet automation (before serving wallet requests); re-entrant calls from automation tasks are no-ops. */
+  /** True once the DSO / validator setup exists (this process set it up, or an earlier one did on this data dir). */
+  isSetUp(): boolean {
+    return this.initialized || this.sim.store.meta.get('wallet_genesis_micros') !== undefined;
+  }
+
+  /**
+   * Runs the wallet automation (before serving wallet requests and from the background trigger, `background.ts`);
+   * re-entrant calls from automation tasks are no-ops.
+   */
   runAutomation(): void {
     this.init();
     if (this.automating) return;

@@ -7,6 +7,9 @@
 import { z } from 'zod';
 import type { MetaStore } from '../store/meta.js';
 
+/** Default seconds between background automation runs. */
+export const DEFAULT_BACKGROUND_INTERVAL_SECONDS = 10;
+
 const decimal = z.string().regex(/^\d+(\.\d{1,10})?$/, 'a non-negative decimal string with at most 10 fractional digits');
 
 export const AutomationConfigSchema = z
@@ -41,6 +44,12 @@ export const AutomationConfigSchema = z
     preapprovalRenewBeforeSeconds: z.number().int().min(0),
     /** Auto-accept (Splice `auto-accept-transfers`), by receiver party: incoming offers from `fromParties` are accepted. */
     autoAcceptTransfers: z.record(z.string().min(1), z.object({ fromParties: z.array(z.string().min(1)) }).strict()),
+    /**
+     * Background trigger (`background.ts`): seconds of wall time between automation runs (0 = only before wallet
+     * requests). With static time a run happens only once the clock moved since the previous one. Optional in a PUT
+     * (default 10).
+     */
+    backgroundIntervalSeconds: z.number().min(0).max(86_400).default(DEFAULT_BACKGROUND_INTERVAL_SECONDS),
   })
   .strict();
 
@@ -60,11 +69,15 @@ export const defaultAutomationConfig = (): AutomationConfig => ({
   sweeps: {},
   preapprovalRenewBeforeSeconds: 30 * 24 * 3600,
   autoAcceptTransfers: {},
+  backgroundIntervalSeconds: DEFAULT_BACKGROUND_INTERVAL_SECONDS,
 });
 
 const META_KEY = 'wallet_automation';
 
-/** The effective config: defaults ← `initial` (settings) ← the last stored PUT. Invalid stored data is ignored. */
+/**
+ * The effective config: defaults ← `initial` (settings) ← the last stored PUT. Invalid stored data is ignored; a stored
+ * config from before a key existed gets that key's default.
+ */
 export function loadAutomationConfig(meta: MetaStore, initial: Partial<AutomationConfig>): AutomationConfig {
   const base = AutomationConfigSchema.parse({ ...defaultAutomationConfig(), ...initial });
   const stored = meta.get(META_KEY);

@@ -1,6 +1,6 @@
 /**
- * The validator's and the DSO's background automation, run before each wallet request (the simulator has no
- * background threads; with static time nothing happens between requests anyway). Each task submits ordinary ledger
+ * The validator's and the DSO's background automation, run before each wallet request and by the background trigger
+ * (`background.ts`). Each task submits ordinary ledger
  * transactions, so its effects are in `/v2/updates`. Tasks, in order:
  *
  * 1. offer expiry (`autoExpireOffers`) — TransferOffer_Expire / AcceptedTransferOffer_Expire, funds back to the sender;

@@ -13,6 +13,7 @@ import { fmt } from './package.js';
 import type { WalletConfig } from './app.js';
 import { WalletApp, WalletError } from './app.js';
 import { LAST_TOPUP_KEY } from './automation.js';
+import { setBackgroundAutomationTarget } from './background.js';
 import { ExternalPartyWallet } from './external-party.js';
 import { registerExternalPartyRoutes } from './routes-external-party.js';
 import { registerMergeDelegationRoutes } from './routes-merge.js';
@@ -53,6 +54,7 @@ export function registerValidatorRoutes(router: Router, sim: SimContext, writer:
   // `settings.wallet` (startSimulator({ settings: { wallet: {...} } })) overrides the defaults; `config` overrides both
   const fromSettings = (sim.settings as unknown as { wallet?: Partial<WalletConfig> }).wallet ?? {};
   const app = new WalletApp(sim, writer, { ...fromSettings, ...config });
+  setBackgroundAutomationTarget(sim, app);
   const add = (method: string, path: string, h: WalletHandler) => router.add(method, VALIDATOR_BASE + path, wrap(h));
   const admin = (ctx: RequestCtx): void => {
     const u = walletUser(ctx);
