@@ -24,6 +24,7 @@ import { registerRewardRoutes } from './routes-rewards.js';
 import { registerSubscriptionRoutes } from './routes-subscriptions.js';
 import { registerTokenTransferRoutes } from './routes-token-transfers.js';
 import { registerValidatorInfoRoutes } from './routes-validator.js';
+import { registerParticipantRoutes } from './routes-participant.js';
 
 export const VALIDATOR_BASE = '/api/validator';
 
@@ -84,6 +85,7 @@ export function registerValidatorRoutes(router: Router, sim: SimContext, writer:
   registerExternalPartyRoutes(add, admin, new ExternalPartyWallet(sim, writer, app));
   registerRewardRoutes(add, walletUser, app);
   registerValidatorInfoRoutes(add, walletUser, admin, app);
+  registerParticipantRoutes(add, admin, sim);
   registerMergeDelegationRoutes(add, walletUser, app);
   registerTokenTransferRoutes(add, walletUser, app);
   registerAllocationRoutes(add, walletUser, app);

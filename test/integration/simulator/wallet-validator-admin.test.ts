@@ -68,3 +68,24 @@ describe('transfer preapprovals (operator view)', () => {
     expect(renewed).toBeGreaterThan(first + 60 * DAY * 1000);
   });
 });
+
+describe('participant identities and the global synchronizer connection (operator only)', () => {
+  it('answer from the simulator’s participant id and its global synchronizer', async () => {
+    const ids = await wok(base, OPERATOR, 'GET', '/v0/admin/participant/identities');
+    expect(ids.id).toBe(sim.participantId.replace(/^PAR::/, ''));
+    expect(ids).toMatchObject({ keys: [], authorizedStoreSnapshot: '' });
+    expect(typeof ids.version).toBe('string');
+
+    const cfg = await wok(base, OPERATOR, 'GET', '/v0/admin/participant/global-domain-connection-config');
+    const conns = cfg.sequencer_connections as { connections: { sequencer_alias: string; endpoints: string[]; transport_security: boolean }[] };
+    const sync = (await (await fetch(`${base}/v2/state/connected-synchronizers`)).json()) as { connectedSynchronizers: { synchronizerAlias: string; synchronizerId: string }[] };
+    const global = sync.connectedSynchronizers.find((s) => s.synchronizerId.startsWith('global-domain::'));
+    expect(conns.connections).toEqual([{ sequencer_alias: global?.synchronizerAlias, endpoints: [base], transport_security: false }]);
+    expect(cfg.sequencer_connections).toMatchObject({ sequencer_trust_threshold: 1, sequencer_liveness_margin: 0, submission_request_amplification: { factor: 1, patience_seconds: 0 } });
+
+    for (const p of ['/v0/admin/participant/identities', '/v0/admin/participant/global-domain-connection-config']) {
+      expect((await wcall(base, 'bob', 'GET', p)).status).toBe(403);
+      expect((await wcall(base, undefined, 'GET', p)).status).toBe(401);
+    }
+  });
+});
