@@ -16,7 +16,8 @@
  * 8. traffic top-up (`trafficTopup`) — AmuletRules_BuyMemberTraffic for the validator;
  * 9. preapproval renewal (`preapprovalRenewBeforeSeconds`) — the provider's TransferPreapproval_Renew;
  * 10. subscription payments — the sender's wallet pays due periods (SubscriptionIdleState_MakePayment);
- * 11. minting delegations (before 5.) — delegates mint their beneficiaries' coupons and merge their amulets.
+ * 11. minting delegations (before 5.) — delegates mint their beneficiaries' coupons and merge their amulets;
+ * 12. validator liveness (after 2.) — one ValidatorLivenessActivityRecord per open round (`automation-liveness.ts`).
  */
 import { randomUUID } from 'node:crypto';
 import { microsToIso } from '../clock.js';
@@ -28,6 +29,7 @@ import { effectiveAmount, fmt, MAX_TRANSFER_INPUTS, num } from './coin.js';
 import { MERGE_PACKAGE_NAME, MERGE_QN } from './merge-delegation.js';
 import { args, PREAPPROVAL_LIFETIME_MICROS, T } from './names.js';
 import { MINTING_QN } from './templates-minting.js';
+import { recordLivenessActivity } from './automation-liveness.js';
 import { SUB_QN } from './templates-subscriptions.js';
 import { TRANSFER_INSTRUCTION_QN } from './templates-transfer-instruction.js';
 
@@ -56,6 +58,7 @@ export class WalletAutomation {
       ['offer expiry', c.autoExpireOffers, () => this.expireOffers()],
       ['token-standard transfer expiry', c.autoExpireOffers, () => this.withdrawExpiredTokenTransfers()],
       ['transfer commands', true, () => this.processTransferCommands()],
+      ['validator liveness', true, () => recordLivenessActivity(this.app)],
       ['auto-accept', true, () => this.autoAccept()],
       ['dust expiry', c.expireDustHoldings, () => this.expireDust()],
       ['minting delegations', true, () => this.runMintingDelegations()],

@@ -20,6 +20,7 @@ import { mintingTemplates } from './templates-minting.js';
 import { transferInstructionTemplates } from './templates-transfer-instruction.js';
 import { amuletExpire, collectRewards, devNetFeatureApp, featuredAppRightArg, issueRewardCoupons, rewardTemplates } from './templates-rewards.js';
 import { amuletHolding, lockedAmuletHolding } from './token-views.js';
+import { validatorLicenseTemplates } from './templates-validator-license.js';
 
 export { AMULET_PACKAGE_NAME, effectiveAmount, fmt, MAX_TRANSFER_INPUTS, num } from './coin.js';
 
@@ -386,6 +387,7 @@ export const amuletPackage: PackageDef = {
     ...paymentTemplates,
     ...subscriptionTemplates,
     ...mintingTemplates,
+    ...validatorLicenseTemplates,
   ],
   interfaces: [],
 };

@@ -3,13 +3,16 @@
  * through `AmuletRules_DevNet_FeatureApp`), `cancelFeaturedAppRights` (`FeaturedAppRight_Cancel`),
  * `listAppRewardCoupons` (coupons the user's party is the provider of) and `listValidatorRewardCoupons` (coupons
  * whose user is the user's party). The coupons come from transfers; the automation collects them once their round
- * has closed (`automation.ts`).
+ * has closed (`automation.ts`). Also `listValidatorFaucetCoupons` / `listValidatorLivenessActivityRecords` (whose
+ * validator is the user's party: the validator operator's wallet; records come from the liveness automation) and
+ * `listSvRewardCoupons` (whose beneficiary is the user's party), see `templates-validator-license.ts`.
  */
 import type { RequestCtx } from '../router.js';
 import type { WalletApp } from './app.js';
 import type { AddRoute } from './http.js';
 import { empty, ok } from './http.js';
 import { args, T } from './names.js';
+import { LICENSE_QN } from './templates-validator-license.js';
 
 const MAX_LISTED = 1000; // the spec's "Includes only up to 1000 elements"
 
@@ -42,4 +45,15 @@ export function registerRewardRoutes(add: AddRoute, user: (ctx: RequestCtx) => s
     const coupons = app.contracts(party, T.validatorCoupon).filter((c) => args(c).user === party).slice(0, MAX_LISTED);
     return ok({ validator_reward_coupons: coupons.map((c) => app.contractJson(c)) });
   });
+
+  const listed = (qn: string, role: string, key: string): void =>
+    add('GET', `/v0/wallet/${key.replaceAll('_', '-')}`, (ctx) => {
+      const party = app.partyOf(user(ctx));
+      app.runAutomation();
+      const found = app.contracts(party, qn).filter((c) => args(c)[role] === party).slice(0, MAX_LISTED);
+      return ok({ [key]: found.map((c) => app.contractJson(c)) });
+    });
+  listed(LICENSE_QN.faucetCoupon, 'validator', 'validator_faucet_coupons');
+  listed(LICENSE_QN.livenessRecord, 'validator', 'validator_liveness_activity_records');
+  listed(LICENSE_QN.svRewardCoupon, 'beneficiary', 'sv_reward_coupons');
 }
