@@ -19,6 +19,7 @@ import { args, PREAPPROVAL_LIFETIME_MICROS, T, tid } from './names.js';
 import type { TrafficMeter, Tracking } from './app-store.js';
 import { WalletStore } from './app-store.js';
 import { TransferOffers } from './offers.js';
+import { DEV_FUND_QN } from './templates-development-fund.js';
 import type { WalletConfig, WalletCore } from './wallet-core.js';
 
 export type { WalletConfig } from './wallet-core.js';
@@ -34,6 +35,7 @@ const baseConfig = {
   amuletPrice: '0.005',
   holdingFeeRate: '0.0038051800',
   trafficPriceUsdPerMb: '60',
+  developmentFundPerRound: '100',
 };
 
 export const defaultWalletConfig = (): WalletConfig => ({ ...baseConfig, ...defaultAutomationConfig() });
@@ -115,7 +117,7 @@ export class WalletApp implements WalletCore {
     const validator = ensureParty(this.config.validatorWalletUser);
     meta.getOrInit('wallet_genesis_micros', () => String(this.sim.clock.nowMicros()));
     if (this.contracts(dso, T.rules).length === 0)
-      this.submit([dso], [{ CreateCommand: { templateId: tid(T.rules), createArguments: { dso, isDevNet: true } } }]);
+      this.submit([dso], [{ CreateCommand: { templateId: tid(T.rules), createArguments: { dso, isDevNet: true, developmentFundManager: validator } } }]);
     if (this.contracts(dso, T.externalRules).length === 0)
       this.submit([dso], [{ CreateCommand: { templateId: tid(T.externalRules), createArguments: { dso } } }]);
     if (!this.batchMergeUtility(validator))
@@ -172,8 +174,12 @@ export class WalletApp implements WalletCore {
           },
         },
       },
+      // the development fund's share of the round (templates-development-fund.ts)
+      ...(num(this.config.developmentFundPerRound) > 0n
+        ? [{ CreateCommand: { templateId: tid(DEV_FUND_QN.unclaimed), createArguments: { dso: this.dso, amount: fmt(num(this.config.developmentFundPerRound)) } } }]
+        : []),
     ]);
-    const created = r.tx.nodes.find((n) => n.kind === 'create');
+    const created = r.tx.nodes.find((n) => n.kind === 'create' && n.qualifiedName === T.round);
     return { cid: created?.contractId ?? '', round: want };
   }
 

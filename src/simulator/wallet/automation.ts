@@ -17,7 +17,9 @@
  * 9. preapproval renewal (`preapprovalRenewBeforeSeconds`) — the provider's TransferPreapproval_Renew;
  * 10. subscription payments — the sender's wallet pays due periods (SubscriptionIdleState_MakePayment);
  * 11. minting delegations (before 5.) — delegates mint their beneficiaries' coupons and merge their amulets;
- * 12. validator liveness (after 2.) — one ValidatorLivenessActivityRecord per open round (`automation-liveness.ts`).
+ * 12. validator liveness (after 2.) — one ValidatorLivenessActivityRecord per open round (`automation-liveness.ts`);
+ * 13. development fund (after 12.) — the DSO expires coupons past expiresAt; with `collectRewards`, wallet users claim
+ *     theirs (`development-fund.ts`).
  */
 import { randomUUID } from 'node:crypto';
 import { microsToIso } from '../clock.js';
@@ -30,6 +32,7 @@ import { MERGE_PACKAGE_NAME, MERGE_QN } from './merge-delegation.js';
 import { args, PREAPPROVAL_LIFETIME_MICROS, T } from './names.js';
 import { MINTING_QN } from './templates-minting.js';
 import { recordLivenessActivity } from './automation-liveness.js';
+import { DevelopmentFund } from './development-fund.js';
 import { SUB_QN } from './templates-subscriptions.js';
 import { TRANSFER_INSTRUCTION_QN } from './templates-transfer-instruction.js';
 
@@ -39,10 +42,14 @@ const DAY_MICROS = 24n * 3600n * 1_000_000n;
 export const LAST_TOPUP_KEY = 'wallet_last_topup_micros';
 
 export class WalletAutomation {
+  private readonly developmentFund: DevelopmentFund;
+
   constructor(
     private readonly sim: SimContext,
     private readonly app: WalletCore,
-  ) {}
+  ) {
+    this.developmentFund = new DevelopmentFund(sim, app);
+  }
 
   private get config() {
     return this.app.config;
@@ -59,6 +66,8 @@ export class WalletAutomation {
       ['token-standard transfer expiry', c.autoExpireOffers, () => this.withdrawExpiredTokenTransfers()],
       ['transfer commands', true, () => this.processTransferCommands()],
       ['validator liveness', true, () => recordLivenessActivity(this.app)],
+      ['development fund expiry', true, () => this.developmentFund.expire()],
+      ['development fund claims', c.collectRewards, () => this.developmentFund.claim()],
       ['auto-accept', true, () => this.autoAccept()],
       ['dust expiry', c.expireDustHoldings, () => this.expireDust()],
       ['minting delegations', true, () => this.runMintingDelegations()],

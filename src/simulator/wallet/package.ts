@@ -21,6 +21,7 @@ import { transferInstructionTemplates } from './templates-transfer-instruction.j
 import { amuletExpire, collectRewards, devNetFeatureApp, featuredAppRightArg, issueRewardCoupons, rewardTemplates } from './templates-rewards.js';
 import { amuletHolding, lockedAmuletHolding } from './token-views.js';
 import { validatorLicenseTemplates } from './templates-validator-license.js';
+import { allocateDevelopmentFundCoupon, developmentFundManagerField, developmentFundTemplates } from './templates-development-fund.js';
 
 export { AMULET_PACKAGE_NAME, effectiveAmount, fmt, MAX_TRANSFER_INPUTS, num } from './coin.js';
 
@@ -72,7 +73,7 @@ const OpenMiningRound: TemplateDef = {
 const AmuletRules: TemplateDef = {
   module: 'Splice.AmuletRules',
   entity: 'AmuletRules',
-  fields: [{ name: 'dso', type: party }, { name: 'isDevNet', type: { kind: 'Bool' } }],
+  fields: [{ name: 'dso', type: party }, { name: 'isDevNet', type: { kind: 'Bool' } }, developmentFundManagerField],
   signatories: ['dso'],
   observers: [],
   implements: [],
@@ -128,6 +129,7 @@ const AmuletRules: TemplateDef = {
     },
     devNetFeatureApp,
     collectRewards,
+    allocateDevelopmentFundCoupon,
     amuletRulesTransfer,
     {
       name: 'AmuletRules_CreateTransferPreapproval',
@@ -388,6 +390,7 @@ export const amuletPackage: PackageDef = {
     ...subscriptionTemplates,
     ...mintingTemplates,
     ...validatorLicenseTemplates,
+    ...developmentFundTemplates,
   ],
   interfaces: [],
 };

@@ -25,6 +25,8 @@ import { registerSubscriptionRoutes } from './routes-subscriptions.js';
 import { registerTokenTransferRoutes } from './routes-token-transfers.js';
 import { registerValidatorInfoRoutes } from './routes-validator.js';
 import { registerParticipantRoutes } from './routes-participant.js';
+import { registerDevelopmentFundRoutes } from './routes-development-fund.js';
+import { DevelopmentFund } from './development-fund.js';
 
 export const VALIDATOR_BASE = '/api/validator';
 
@@ -86,6 +88,7 @@ export function registerValidatorRoutes(router: Router, sim: SimContext, writer:
   registerRewardRoutes(add, walletUser, app);
   registerValidatorInfoRoutes(add, walletUser, admin, app);
   registerParticipantRoutes(add, admin, sim);
+  registerDevelopmentFundRoutes(add, walletUser, app, new DevelopmentFund(sim, app));
   registerMergeDelegationRoutes(add, walletUser, app);
   registerTokenTransferRoutes(add, walletUser, app);
   registerAllocationRoutes(add, walletUser, app);

@@ -21,6 +21,8 @@ export interface WalletConfig extends AutomationConfig {
   holdingFeeRate: string;
   /** USD per MB of traffic. */
   trafficPriceUsdPerMb: string;
+  /** Amulet the DSO adds to the unclaimed development fund with each new round (`0` = none). */
+  developmentFundPerRound: string;
 }
 
 export interface NewOfferRequest {
