@@ -1,10 +1,14 @@
 /**
  * The background automation trigger (`wallet/background.ts`): with static time, after the clock is advanced the
  * automation runs without any wallet request — a dust amulet is expired and an offer past its expiry is expired
- * (funds unlocked), both seen through the Ledger API only. With the interval 0 nothing happens until a wallet request.
+ * (funds unlocked), both seen through the Ledger API only; with wall-clock time an offer expires by itself. With the
+ * interval 0 nothing happens until a wallet request.
  * The interval is part of the automation config (default 10 s, optional in a PUT).
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { staticClock, wallClock } from '../../../src/simulator/clock.js';
+import type { SimContext } from '../../../src/simulator/context.js';
+import { setBackgroundAutomationTarget, startBackgroundAutomation } from '../../../src/simulator/wallet/background.js';
 import { acs, acsCreated, ledgerEnd } from './helpers.js';
 import { advance, jwtFor, nowMicros, onboard, OPERATOR, startTestSim, wok } from './wallet-helpers.js';
 import type { TestSim } from './wallet-helpers.js';
@@ -99,6 +103,23 @@ describe('background automation trigger', () => {
     expect(await amuletsOf(base, frank)).toHaveLength(0);
   });
 
+  it('with wall-clock time: an offer expires in the background, without a wallet request', async () => {
+    sim = await startTestSim({ settings: { wallet: { backgroundIntervalSeconds: 0.2 } } as never });
+    const base = sim.url;
+    const frank = await onboard(base, 'frank');
+    const gina = await onboard(base, 'gina');
+    await wok(base, 'frank', 'POST', '/v0/wallet/tap', { body: { amount: '50' } });
+    await wok(base, 'frank', 'POST', '/v0/wallet/transfer-offers', {
+      body: { receiver_party_id: gina, amount: '5', description: 'soon', expires_at: (await nowMicros(base)) + 1_000_000, tracking_id: 'bg-wall' },
+    });
+    const start = await ledgerEnd(base);
+    const choices = await eventually('the offer expiry', async () => {
+      const c = await exercisedChoices(base, frank, start);
+      return c.includes('TransferOffer_Expire') ? c : undefined;
+    });
+    expect(choices).toContain('TransferOffer_Expire');
+  });
+
   it('a simulator whose wallet was never used gets no wallet transactions from the trigger', async () => {
     sim = await startTestSim({ settings: { wallet: { backgroundIntervalSeconds: 0.1 } } as never });
     const start = await ledgerEnd(sim.url);
@@ -106,3 +127,58 @@ describe('background automation trigger', () => {
     expect(await ledgerEnd(sim.url)).toBe(start);
   });
 });
+
+describe('background trigger mechanics', () => {
+  const target = (behaviour: () => void, setUp = true) => {
+    let calls = 0;
+    return {
+      config: { backgroundIntervalSeconds: 0.05 },
+      isSetUp: () => setUp,
+      runAutomation: () => {
+        calls += 1;
+        behaviour();
+      },
+      get calls() {
+        return calls;
+      },
+    };
+  };
+
+  it('a failing run is logged and retried on the next tick; stop ends the runs', async () => {
+    const sim = { clock: wallClock() } as unknown as SimContext;
+    let fail = true;
+    const t = target(() => {
+      if (fail) {
+        fail = false;
+        throw new Error('boom');
+      }
+    });
+    setBackgroundAutomationTarget(sim, t);
+    const bg = startBackgroundAutomation(sim);
+    await eventually('two runs', async () => (t.calls >= 2 ? true : undefined));
+    expect(bg.runs).toBeGreaterThanOrEqual(1); // the failed run does not count as completed
+    bg.stop();
+    const after = t.calls;
+    await sleep(1_300);
+    expect(t.calls).toBe(after);
+  });
+
+  it('static time: runs once, then only after the clock moved; nothing before the app is set up', async () => {
+    const clock = staticClock(1_000_000n, () => undefined);
+    const sim = { clock } as unknown as SimContext;
+    const idle = target(() => undefined, false);
+    setBackgroundAutomationTarget(sim, idle);
+    const bg = startBackgroundAutomation(sim);
+    await sleep(1_300);
+    expect(idle.calls).toBe(0);
+    const t = target(() => undefined);
+    setBackgroundAutomationTarget(sim, t);
+    await eventually('the first run', async () => (t.calls === 1 ? true : undefined), 3_000);
+    await sleep(400);
+    expect(t.calls).toBe(1);
+    clock.advance(1n);
+    await eventually('the run after the advance', async () => (t.calls === 2 ? true : undefined), 3_000);
+    bg.stop();
+  });
+});
+
