@@ -103,8 +103,11 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
     return { node: row.node, template, args: row.node.createArgument as LfRecord, local: false, synchronizerId: row.synchronizerId };
   };
 
+  // `contract` expressions may name a nested record field with a dotted path (e.g. `settlement.executor` of a view)
+  const fieldAt = (rec: LfRecord, path: string): LfValue =>
+    path.split('.').reduce<LfValue>((v, k) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? ((v as LfRecord)[k] ?? null) : null), rec);
   const partiesOf = (exprs: PartyExpr[], contract: LfRecord, arg: LfRecord): string[] =>
-    sorted(exprs.flatMap((e) => partiesIn('contract' in e ? contract[e.contract] : arg[e.argument])));
+    sorted(exprs.flatMap((e) => partiesIn('contract' in e ? fieldAt(contract, e.contract) : arg[e.argument])));
 
   const authorize = (required: string[], authorizers: Set<string>, what: string): void => {
     const missing = required.filter((p) => !authorizers.has(p));

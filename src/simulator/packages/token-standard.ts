@@ -7,22 +7,24 @@
  *
  * Package ids are the SHA-256 of the simulator's archives (as for every package it serves), not the ids of the
  * published DARs; clients that address interfaces by package name (as the library's constants do) are unaffected.
- * Interface choices are not modelled: wallets act through the Splice wallet endpoints.
+ * Interface choices are modelled where the wallet exercises them (`AllocationRequest_Reject`, `AllocationRequest_Withdraw`);
+ * otherwise wallets act through the Splice wallet endpoints.
  */
 import {
   ALLOCATION_FACTORY_INTERFACE_ID,
   ALLOCATION_INTERFACE_ID,
+  ALLOCATION_REQUEST_INTERFACE_ID,
   HOLDING_INTERFACE_ID,
   TRANSFER_FACTORY_INTERFACE_ID,
   TRANSFER_INSTRUCTION_INTERFACE_ID,
 } from '@canton-network/core-token-standard';
-import type { FieldDef, FieldType, InterfaceDef, PackageDef } from './types.js';
+import type { ChoiceDef, FieldDef, FieldType, InterfaceDef, PackageDef } from './types.js';
 
 const party: FieldType = { kind: 'Party' };
 const text: FieldType = { kind: 'Text' };
 
 /** `Splice.Api.Token.MetadataV1:Metadata` — `values: TextMap Text`. */
-const metadata: FieldType = { kind: 'Record', name: 'Splice.Api.Token.MetadataV1:Metadata', fields: [{ name: 'values', type: { kind: 'TextMap', elem: text } }] };
+export const metadata: FieldType = { kind: 'Record', name: 'Splice.Api.Token.MetadataV1:Metadata', fields: [{ name: 'values', type: { kind: 'TextMap', elem: text } }] };
 
 const instrumentId: FieldType = {
   kind: 'Record',
@@ -52,11 +54,11 @@ function parseLibraryId(id: string): { packageName: string; module: string; enti
 }
 
 /** One package per library package name, holding the interfaces the ids name (in order). */
-function interfacePackages(defs: [id: string, viewFields: FieldDef[]][]): PackageDef[] {
+function interfacePackages(defs: [id: string, viewFields: FieldDef[], choices?: ChoiceDef[]][]): PackageDef[] {
   const byName = new Map<string, PackageDef>();
-  for (const [id, viewFields] of defs) {
+  for (const [id, viewFields, choices] of defs) {
     const { packageName, module, entity } = parseLibraryId(id);
-    const iface: InterfaceDef = { module, entity, view: { name: `${module}:${entity}View`, fields: viewFields } };
+    const iface: InterfaceDef = { module, entity, view: { name: `${module}:${entity}View`, fields: viewFields }, ...(choices ? { choices } : {}) };
     const pkg = byName.get(packageName) ?? { name: packageName, version: '1.0.0', templates: [], interfaces: [] };
     pkg.interfaces.push(iface);
     byName.set(packageName, pkg);
@@ -75,6 +77,7 @@ export const TOKEN_STANDARD = {
   transferInstruction: TRANSFER_INSTRUCTION_INTERFACE_ID,
   allocationFactory: ALLOCATION_FACTORY_INTERFACE_ID,
   allocation: ALLOCATION_INTERFACE_ID,
+  allocationRequest: ALLOCATION_REQUEST_INTERFACE_ID,
 } as const;
 
 /** `Splice.Api.Token.TransferInstructionV1:Transfer` (holding cids untyped: the Holding interface lives in another package). */
@@ -95,43 +98,90 @@ export const transferRecord: FieldType = {
 
 const time: FieldType = { kind: 'Time' };
 
+/** `Splice.Api.Token.AllocationV1:SettlementInfo`. */
+export const settlementInfo: FieldType = {
+  kind: 'Record',
+  name: 'Splice.Api.Token.AllocationV1:SettlementInfo',
+  fields: [
+    { name: 'executor', type: party },
+    { name: 'settlementRef', type: { kind: 'Record', name: 'Splice.Api.Token.AllocationV1:Reference', fields: [{ name: 'id', type: text }, { name: 'cid', type: { kind: 'Optional', elem: { kind: 'ContractId' } } }] } },
+    { name: 'requestedAt', type: time },
+    { name: 'allocateBefore', type: time },
+    { name: 'settleBefore', type: time },
+    { name: 'meta', type: metadata },
+  ],
+};
+
+/** `Splice.Api.Token.AllocationV1:TransferLeg`. */
+export const transferLeg: FieldType = {
+  kind: 'Record',
+  name: 'Splice.Api.Token.AllocationV1:TransferLeg',
+  fields: [
+    { name: 'sender', type: party },
+    { name: 'receiver', type: party },
+    { name: 'amount', type: { kind: 'Numeric', scale: 10 } },
+    { name: 'instrumentId', type: instrumentId },
+    { name: 'meta', type: metadata },
+  ],
+};
+
 /** `Splice.Api.Token.AllocationV1:AllocationSpecification` (settlement, transfer leg id, transfer leg). */
 export const allocationSpecification: FieldType = {
   kind: 'Record',
   name: 'Splice.Api.Token.AllocationV1:AllocationSpecification',
   fields: [
-    {
-      name: 'settlement',
-      type: {
-        kind: 'Record',
-        name: 'Splice.Api.Token.AllocationV1:SettlementInfo',
-        fields: [
-          { name: 'executor', type: party },
-          { name: 'settlementRef', type: { kind: 'Record', name: 'Splice.Api.Token.AllocationV1:Reference', fields: [{ name: 'id', type: text }, { name: 'cid', type: { kind: 'Optional', elem: { kind: 'ContractId' } } }] } },
-          { name: 'requestedAt', type: time },
-          { name: 'allocateBefore', type: time },
-          { name: 'settleBefore', type: time },
-          { name: 'meta', type: metadata },
-        ],
-      },
-    },
+    { name: 'settlement', type: settlementInfo },
     { name: 'transferLegId', type: text },
-    {
-      name: 'transferLeg',
-      type: {
-        kind: 'Record',
-        name: 'Splice.Api.Token.AllocationV1:TransferLeg',
-        fields: [
-          { name: 'sender', type: party },
-          { name: 'receiver', type: party },
-          { name: 'amount', type: { kind: 'Numeric', scale: 10 } },
-          { name: 'instrumentId', type: instrumentId },
-          { name: 'meta', type: metadata },
-        ],
-      },
-    },
+    { name: 'transferLeg', type: transferLeg },
   ],
 };
+
+/** `Splice.Api.Token.MetadataV1:ExtraArgs` (the choice context is an opaque TextMap here). */
+const extraArgs: FieldType = {
+  kind: 'Record',
+  name: 'Splice.Api.Token.MetadataV1:ExtraArgs',
+  fields: [
+    { name: 'context', type: { kind: 'Record', name: 'Splice.Api.Token.MetadataV1:ChoiceContext', fields: [{ name: 'values', type: { kind: 'TextMap', elem: text } }] } },
+    { name: 'meta', type: metadata },
+  ],
+};
+
+const choiceExecutionMetadata: FieldType = { kind: 'Record', name: 'Splice.Api.Token.MetadataV1:ChoiceExecutionMetadata', fields: [{ name: 'meta', type: metadata }] };
+
+/** The parties of the request's transfer legs (senders and receivers) in an `AllocationRequestView`. */
+export function allocationRequestLegParties(view: Record<string, unknown>): string[] {
+  const legs = view.transferLegs;
+  if (typeof legs !== 'object' || legs === null) return [];
+  return Object.values(legs as Record<string, { sender?: unknown; receiver?: unknown }>).flatMap((l) => [l.sender, l.receiver].filter((p): p is string => typeof p === 'string'));
+}
+
+/** `AllocationRequest_Reject` / `AllocationRequest_Withdraw` (both consuming, result `ChoiceExecutionMetadata`). */
+const allocationRequestChoices: ChoiceDef[] = [
+  {
+    name: 'AllocationRequest_Reject',
+    consuming: true,
+    argument: [
+      { name: 'actor', type: party },
+      { name: 'extraArgs', type: extraArgs },
+    ],
+    returnType: choiceExecutionMetadata,
+    controllers: [{ argument: 'actor' }],
+    description: 'a party of one of the transfer legs rejects the allocation request',
+    body: (ctx) => {
+      if (!allocationRequestLegParties(ctx.contract).includes(String(ctx.arg.actor))) ctx.fail(`${String(ctx.arg.actor)} is not a sender or receiver of the request's transfer legs`);
+      return { meta: { values: {} } };
+    },
+  },
+  {
+    name: 'AllocationRequest_Withdraw',
+    consuming: true,
+    argument: [{ name: 'extraArgs', type: extraArgs }],
+    returnType: choiceExecutionMetadata,
+    controllers: [{ contract: 'settlement.executor' }],
+    description: 'the settlement executor withdraws the allocation request',
+    body: () => ({ meta: { values: {} } }),
+  },
+];
 
 /** `TransferInstructionStatus` (Splice's `pendingActions` is a `Map Party Text`; a TextMap here). */
 const transferInstructionStatus: FieldType = {
@@ -176,5 +226,14 @@ export const tokenStandardPackages: PackageDef[] = interfacePackages([
       { name: 'holdingCids', type: { kind: 'List', elem: { kind: 'ContractId' } } },
       { name: 'meta', type: metadata },
     ],
+  ],
+  [
+    ALLOCATION_REQUEST_INTERFACE_ID,
+    [
+      { name: 'settlement', type: settlementInfo },
+      { name: 'transferLegs', type: { kind: 'TextMap', elem: transferLeg } },
+      { name: 'meta', type: metadata },
+    ],
+    allocationRequestChoices,
   ],
 ]);

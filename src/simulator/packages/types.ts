@@ -29,7 +29,7 @@ export interface FieldDef {
 
 export type LfRecord = { [k: string]: LfValue };
 
-/** A party expression: a Party or [Party] field of the contract or of the choice argument. */
+/** A party expression: a Party or [Party] field of the contract (a dotted path reaches nested record fields) or of the choice argument. */
 export type PartyExpr = { contract: string } | { argument: string };
 
 export interface ChoiceContext {

@@ -14,6 +14,7 @@ import {
 } from './coin.js';
 import { externalPartyTemplates } from './templates-external.js';
 import { allocationTemplates } from './templates-allocation.js';
+import { allocationRequestTemplates } from './templates-allocation-request.js';
 import { amuletRulesTransfer, paymentTemplates } from './templates-payments.js';
 import { subscriptionTemplates } from './templates-subscriptions.js';
 import { mintingTemplates } from './templates-minting.js';
@@ -386,6 +387,7 @@ export const amuletPackage: PackageDef = {
     ...rewardTemplates,
     ...transferInstructionTemplates,
     ...allocationTemplates,
+    ...allocationRequestTemplates,
     ...paymentTemplates,
     ...subscriptionTemplates,
     ...mintingTemplates,

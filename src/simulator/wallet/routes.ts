@@ -18,6 +18,7 @@ import { ExternalPartyWallet } from './external-party.js';
 import { registerExternalPartyRoutes } from './routes-external-party.js';
 import { registerMergeDelegationRoutes } from './routes-merge.js';
 import { registerAllocationRoutes } from './routes-allocations.js';
+import { registerAllocationRequestRoutes } from './routes-allocation-requests.js';
 import { registerPaymentRoutes } from './routes-payments.js';
 import { registerMintingRoutes } from './routes-minting.js';
 import { registerRewardRoutes } from './routes-rewards.js';
@@ -92,6 +93,7 @@ export function registerValidatorRoutes(router: Router, sim: SimContext, writer:
   registerMergeDelegationRoutes(add, walletUser, app);
   registerTokenTransferRoutes(add, walletUser, app);
   registerAllocationRoutes(add, walletUser, app);
+  registerAllocationRequestRoutes(add, walletUser, app);
   registerPaymentRoutes(add, walletUser, app);
   registerSubscriptionRoutes(add, walletUser, app);
   registerMintingRoutes(add, walletUser, app);

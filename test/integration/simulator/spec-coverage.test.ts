@@ -49,8 +49,8 @@ describe('spec coverage of the remaining operations', () => {
     const pkgs = await call(sim.url, 'GET', '/v2/packages');
     const ids = (pkgs.json as { packageIds: string[] }).packageIds;
     // built-in: simulator-demo, the token-standard interfaces (holding, transfer-instruction, allocation-instruction,
-    // allocation), splice-amulet (the wallet's coin) and splice-util-token-standard-wallet (merge delegation)
-    expect(ids).toHaveLength(7);
+    // allocation, allocation-request), splice-amulet (the wallet's coin) and splice-util-token-standard-wallet (merge delegation)
+    expect(ids).toHaveLength(8);
     expect(ids[0]).toMatch(/^[0-9a-f]{64}$/);
     const st = await call(sim.url, 'GET', '/v2/packages/{package-id}/status', { path: `/v2/packages/${ids[0]}/status` });
     expect((st.json as { packageStatus: string }).packageStatus).toBe('PACKAGE_STATUS_REGISTERED');
