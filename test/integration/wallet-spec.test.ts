@@ -168,8 +168,8 @@ describe('wallet services against the Splice specs', () => {
     expect((await external.parties())[0]?.balance?.unlocked).toMatch(/^16\./);
 
     expect(violations).toEqual([]);
-    // Minting/merge delegations are the only operations the simulator lacks; the view says so (delegations-unsupported).
-    expect([...unimplemented].sort()).toEqual(['GET /v0/wallet/minting-delegation-proposals', 'GET /v0/wallet/minting-delegations']);
+    // Every operation the console used is served by the embedded validator.
+    expect([...unimplemented].sort()).toEqual([]);
     expect([...used].sort()).toEqual(
       expect.arrayContaining([
         'GET /v0/admin/users',
