@@ -244,6 +244,11 @@ export class ProfileService {
     return (await this.tokenProvider(id).refresh(rejected))?.value ?? null;
   }
 
+  /** Spread into participant WebSocket stream options: the current token and its refresh after a refusal. */
+  async streamAuth(id: string): Promise<{ token: string | null; refreshToken: (rejected: string) => Promise<string | null> }> {
+    return { token: await this.token(id), refreshToken: (rejected) => this.refreshToken(id, rejected) };
+  }
+
   /** Spread into `LedgerClient` options (ledger and validator clients alike). */
   tokenSource(id: string): ProfileTokenSource {
     return { getToken: () => this.token(id), onUnauthorized: (rejected) => this.refreshToken(id, rejected) };

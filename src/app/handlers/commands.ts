@@ -3,6 +3,7 @@ import type { CompletionRow } from '../../ipc/contract.js';
 import type { commandsChannels, commandsSubscriptions } from '../../ipc/channels/commands.js';
 import { toIpcError } from '../../ipc/errors.js';
 import { submitCommands } from '../../services/ledger/commands.js';
+import { tailBeginExclusive } from '../../services/ledger/tail-start.js';
 import { openCompletionStream } from '../../services/ledger/completions-stream.js';
 import type { HandlerDeps } from './core.js';
 import type { HandlersOf, SubscriptionHandlersOf } from './types.js';
@@ -41,18 +42,13 @@ export function commandsSubscriptionHandlers(d: HandlerDeps): SubscriptionHandle
       emit({ type: 'state', state: 'connecting' });
       void (async () => {
         const { profile, client } = d.activeClient();
-        const token = await d.profiles.token(profile.id);
-        let begin = beginExclusive;
-        if (begin === null) {
-          const [end, pruned] = await Promise.all([client.ledgerEnd(), client.latestPrunedOffsets()]);
-          begin = Math.max(0, (end.offset ?? 0) - backlog, pruned.participantPrunedUpToInclusive ?? 0);
-        }
+        const auth = await d.profiles.streamAuth(profile.id);
+        const begin = await tailBeginExclusive(client, beginExclusive, backlog);
         if (stopped) return;
         offset = begin;
         handle = openCompletionStream({
           baseUrl: client.url,
-          token,
-          refreshToken: (rejected) => d.profiles.refreshToken(profile.id, rejected),
+          ...auth,
           request: { parties, beginExclusive: begin, ...(userId ? { userId } : {}) },
           onOpen: () => !stopped && emit({ type: 'state', state: 'live' }),
           onCompletion: (row) => {

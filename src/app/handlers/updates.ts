@@ -4,6 +4,7 @@ import type { StreamState, UpdateSummary } from '../../ipc/contract.js';
 import { ConsoleError, toIpcError } from '../../ipc/errors.js';
 import type { updatesChannels, updatesSubscriptions } from '../../ipc/channels/updates.js';
 import { exportUpdatesNdjson } from '../../services/ledger/export-ndjson.js';
+import { tailBeginExclusive } from '../../services/ledger/tail-start.js';
 import { openUpdateStream, type UpdateStreamHandle } from '../../services/ledger/update-stream.js';
 import {
   buildUpdateFormat,
@@ -120,19 +121,14 @@ export function updatesSubscriptionHandlers(d: HandlerDeps): SubscriptionHandler
       emit({ type: 'state', state: 'connecting' });
       void (async () => {
         const { profile, client } = d.activeClient();
-        const token = await d.profiles.token(profile.id);
-        let begin = beginExclusive;
-        if (begin === null) {
-          const [end, pruned] = await Promise.all([client.ledgerEnd(), client.latestPrunedOffsets()]);
-          begin = Math.max(0, (end.offset ?? 0) - backlog, pruned.participantPrunedUpToInclusive ?? 0);
-        }
+        const auth = await d.profiles.streamAuth(profile.id);
+        const begin = await tailBeginExclusive(client, beginExclusive, backlog);
         if (stopped) return;
         highest = begin;
         const startedAt = begin;
         handle = openUpdateStream({
           baseUrl: client.url,
-          token,
-          refreshToken: (rejected) => d.profiles.refreshToken(profile.id, rejected),
+          ...auth,
           request: { beginExclusive: begin, updateFormat: buildUpdateFormat(filter) },
           onOpen: () => {
             open = true;
@@ -176,7 +172,7 @@ export function updatesSubscriptionHandlers(d: HandlerDeps): SubscriptionHandler
       void (async () => {
         const dir = exportsDir(d);
         const { profile, client } = d.activeClient();
-        const token = await d.profiles.token(profile.id);
+        const auth = await d.profiles.streamAuth(profile.id);
         const ledgerEnd = (await client.ledgerEnd()).offset ?? 0;
         const end = Math.min(endInclusive ?? ledgerEnd, ledgerEnd);
         const begin = Math.min(beginExclusive, end);
@@ -184,8 +180,7 @@ export function updatesSubscriptionHandlers(d: HandlerDeps): SubscriptionHandler
         emit({ type: 'progress', lines: 0, offset: begin, beginExclusive: begin, endInclusive: end });
         const result = await exportUpdatesNdjson({
           baseUrl: client.url,
-          token,
-          refreshToken: (rejected) => d.profiles.refreshToken(profile.id, rejected),
+          ...auth,
           updateFormat: buildUpdateFormat(filter),
           beginExclusive: begin,
           endInclusive: end,
