@@ -8,7 +8,7 @@ import { WebSocket, type RawData } from 'ws';
 import type { v3_5 } from '@canton-network/core-ledger-client-types';
 import type { CompletionRow } from '../../ipc/contract.js';
 import { ConsoleError } from '../../ipc/errors.js';
-import { tokenRetry } from './token-retry.js';
+import { RetryingSocket } from './token-retry.js';
 import { authSubprotocols } from './update-stream.js';
 
 type S = v3_5.components['schemas'];
@@ -71,8 +71,6 @@ export function openCompletionStream(opts: CompletionStreamOptions): { close(): 
   let ended = false;
   let closedByUs = false;
   let received = false;
-  /** The socket whose events count; null while a new token is being obtained after a refusal. */
-  let active: WebSocket | null = null;
   const end = () => {
     if (ended) return;
     ended = true;
@@ -82,28 +80,11 @@ export function openCompletionStream(opts: CompletionStreamOptions): { close(): 
     if (ended || closedByUs) return;
     opts.onError(err);
   };
-  const retryWithNewToken = tokenRetry({
-    refreshToken: opts.refreshToken,
-    settled: () => received || closedByUs,
-    closed: () => closedByUs,
-    detach: () => {
-      const old = active;
-      active = null;
-      old?.terminate();
-    },
-    reconnect: (fresh) => {
-      active = connect(fresh);
-    },
-    giveUp: (err) => {
-      fail(err);
-      end();
-    },
-  });
 
   /** One socket; its events are ignored once a reconnect replaced it. */
   const connect = (token: string | null): WebSocket => {
     const ws = new WebSocket(url, authSubprotocols(token), { handshakeTimeout: 10_000, maxPayload: 16 * 1024 * 1024 });
-    const current = () => ws === active;
+    const current = () => sockets.isCurrent(ws);
     ws.on('open', () => {
       if (!current()) return;
       ws.send(JSON.stringify(opts.request));
@@ -129,7 +110,7 @@ export function openCompletionStream(opts: CompletionStreamOptions): { close(): 
       const e = msg as { code?: unknown; cause?: unknown; context?: Record<string, string> };
       if (e && typeof e.code === 'string' && typeof e.cause === 'string') {
         const err = new ConsoleError('LEDGER_API_ERROR', `${e.code}: ${e.cause}`, { code: e.code, cause: e.cause, context: e.context ?? {} });
-        if (e.code === 'UNAUTHENTICATED' && retryWithNewToken(token, err)) return;
+        if (e.code === 'UNAUTHENTICATED' && sockets.retry(token, err)) return;
         fail(err);
         ws.close();
       }
@@ -147,7 +128,7 @@ export function openCompletionStream(opts: CompletionStreamOptions): { close(): 
           context: {},
           httpStatus: status,
         });
-        if (status === 401 && retryWithNewToken(token, refusal)) return;
+        if (status === 401 && sockets.retry(token, refusal)) return;
         fail(refusal);
         end();
       });
@@ -157,12 +138,22 @@ export function openCompletionStream(opts: CompletionStreamOptions): { close(): 
     return ws;
   };
 
-  active = connect(opts.token);
+  const sockets = new RetryingSocket({
+    refreshToken: opts.refreshToken,
+    settled: () => received || closedByUs,
+    closed: () => closedByUs,
+    connect,
+    giveUp: (err) => {
+      fail(err);
+      end();
+    },
+  });
+  sockets.start(opts.token);
   return {
     close() {
       if (closedByUs) return;
       closedByUs = true;
-      const ws = active;
+      const ws = sockets.socket;
       if (ws?.readyState === WebSocket.CONNECTING) ws.terminate();
       else if (ws?.readyState === WebSocket.OPEN) ws.close(1000);
       end();

@@ -12,7 +12,7 @@
 import { WebSocket, type RawData } from 'ws';
 import { z } from 'zod';
 import { ConsoleError } from '../../ipc/errors.js';
-import { tokenRetry } from './token-retry.js';
+import { RetryingSocket } from './token-retry.js';
 import type { GetUpdatesRequest, JsUpdate } from './updates.js';
 
 export interface UpdateStreamOptions {
@@ -87,8 +87,6 @@ export function openUpdateStream(opts: UpdateStreamOptions): UpdateStreamHandle 
   let paused = false;
   let closedByUs = false;
   let received = false;
-  /** The socket whose events count; null while a new token is being obtained after a refusal. */
-  let active: WebSocket | null = null;
 
   const end = (complete: boolean) => {
     if (ended) return;
@@ -101,28 +99,11 @@ export function openUpdateStream(opts: UpdateStreamOptions): UpdateStreamHandle 
     opts.onError(err);
   };
 
-  const retryWithNewToken = tokenRetry({
-    refreshToken: opts.refreshToken,
-    settled: () => received || closedByUs,
-    closed: () => closedByUs,
-    detach: () => {
-      const old = active;
-      active = null;
-      old?.terminate();
-    },
-    reconnect: (fresh) => {
-      active = connect(fresh);
-    },
-    giveUp: (err) => {
-      fail(err);
-      end(false);
-    },
-  });
 
   /** One socket; its events are ignored once a reconnect replaced it. */
   const connect = (token: string | null): WebSocket => {
     const socket = new WebSocket(url, authSubprotocols(token), { handshakeTimeout: 10_000, maxPayload: 64 * 1024 * 1024 });
-    const current = () => socket === active;
+    const current = () => sockets.isCurrent(socket);
 
     socket.on('open', () => {
       if (!current()) return;
@@ -148,7 +129,7 @@ export function openUpdateStream(opts: UpdateStreamOptions): UpdateStreamHandle 
       }
       const err = cantonError(json);
       if (err) {
-        if (err.canton?.code === 'UNAUTHENTICATED' && retryWithNewToken(token, err)) return;
+        if (err.canton?.code === 'UNAUTHENTICATED' && sockets.retry(token, err)) return;
         fail(err);
         socket.close();
         return;
@@ -179,7 +160,7 @@ export function openUpdateStream(opts: UpdateStreamOptions): UpdateStreamHandle 
             httpStatus: status,
           });
         // The token was refused (e.g. the identity provider rotated its key): one reconnect with a new one.
-        if (status === 401 && retryWithNewToken(token, refusal)) return;
+        if (status === 401 && sockets.retry(token, refusal)) return;
         fail(refusal);
         end(false);
       });
@@ -197,24 +178,34 @@ export function openUpdateStream(opts: UpdateStreamOptions): UpdateStreamHandle 
     return socket;
   };
 
-  active = connect(opts.token);
+  const sockets = new RetryingSocket({
+    refreshToken: opts.refreshToken,
+    settled: () => received || closedByUs,
+    closed: () => closedByUs,
+    connect,
+    giveUp: (err) => {
+      fail(err);
+      end(false);
+    },
+  });
+  sockets.start(opts.token);
 
   return {
     pause() {
       if (paused) return;
       paused = true;
       // Not open yet: the open handler pauses it.
-      if (active?.readyState === WebSocket.OPEN) active.pause();
+      if (sockets.socket?.readyState === WebSocket.OPEN) sockets.socket.pause();
     },
     resume() {
       if (!paused) return;
       paused = false;
-      if (active?.readyState === WebSocket.OPEN) active.resume();
+      if (sockets.socket?.readyState === WebSocket.OPEN) sockets.socket.resume();
     },
     close() {
       if (closedByUs) return;
       closedByUs = true;
-      const ws = active;
+      const ws = sockets.socket;
       if (!ws) {
         // Between a refusal and the reconnect: nothing is open.
         end(false);
