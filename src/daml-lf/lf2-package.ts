@@ -215,9 +215,10 @@ class Decoder {
 
   /** TypeConId / TypeSynId: module = 1 (ModuleId: package_id = 1, module_name_interned_dname = 2), name_interned_dname = 2. */
   typeConId(r: ProtoReader): TypeConRef {
+    // proto3: an interned index of 0 is absent on the wire, so module and name default to dotted name #0.
     let packageId: string | undefined;
-    let module: string | undefined;
-    let name: string | undefined;
+    let moduleIdx = 0;
+    let nameIdx = 0;
     while (!r.done) {
       const { field, wireType } = r.tag();
       if (field === 1) {
@@ -230,16 +231,16 @@ class Decoder {
             packageId = this.packageRef(m.message('SelfOrImportedPackageId'));
           } else if (t.field === 2) {
             m.expect(t.field, t.wireType, WireType.VARINT);
-            module = this.dname(m.int32());
+            moduleIdx = m.int32();
           } else m.skip(t.wireType);
         }
       } else if (field === 2) {
         r.expect(field, wireType, WireType.VARINT);
-        name = this.dname(r.int32());
+        nameIdx = r.int32();
       } else r.skip(wireType);
     }
-    if (packageId === undefined || module === undefined || name === undefined) fail(`${r.what} is incomplete`);
-    return { packageId, module, name };
+    if (packageId === undefined) fail(`${r.what} has no package reference`);
+    return { packageId, module: this.dname(moduleIdx), name: this.dname(nameIdx) };
   }
 
   /** Decodes a `Type` message. */
@@ -282,7 +283,7 @@ class Decoder {
               args.push(this.type(m.message('Type'), depth + 1));
             } else m.skip(t.wireType);
           }
-          if (name === undefined) fail('Type.Var without a name');
+          name ??= this.str(0); // proto3: interned string #0 is absent on the wire
           result = { kind: 'var', name, args };
           break;
         }
@@ -437,7 +438,7 @@ class Decoder {
         name = this.str(r.int32());
       } else r.skip(t.wireType);
     }
-    if (name === undefined) fail('TypeVarWithKind without a name');
+    name ??= this.str(0); // proto3 default
     return name;
   }
 
@@ -455,7 +456,8 @@ class Decoder {
         type = this.type(r.message('Type'), depth + 1);
       } else r.skip(t.wireType);
     }
-    if (name === undefined || type === undefined) fail(`${r.what} is incomplete`);
+    name ??= this.str(0); // proto3 default
+    if (type === undefined) fail(`${r.what} without a type`);
     return { name, type };
   }
 
@@ -522,7 +524,7 @@ class Decoder {
           r.skip(wireType);
       }
     }
-    if (name === undefined) fail('DefDataType without a name');
+    name ??= this.dname(0); // proto3 default
     // Interface marker types are listed as interfaces; a DataCons case this decoder does not know is left out.
     if (isInterface || cons === undefined) return undefined;
     cons.name = name;
@@ -552,7 +554,8 @@ class Decoder {
         ret = this.type(r.message('Type'), 0);
       } else r.skip(wireType); // location, controllers, observers, update, self_binder, authorizers
     }
-    if (name === undefined || arg === undefined || ret === undefined) fail(`TemplateChoice ${name ?? '?'} is incomplete`);
+    name ??= this.str(0); // proto3 default
+    if (arg === undefined || ret === undefined) fail(`TemplateChoice ${name} is incomplete`);
     return { name, consuming, argType: arg.type, returnType: ret };
   }
 
@@ -610,7 +613,7 @@ class Decoder {
           r.skip(wireType);
       }
     }
-    if (name === undefined) fail('DefTemplate without a name');
+    name ??= this.dname(0); // proto3 default
     const t: Template = { name, qualifiedName: `${moduleName}:${name}`, fields: [], choices, implements: impls };
     if (key !== undefined) t.key = key;
     return t;
@@ -646,7 +649,8 @@ class Decoder {
               mtype = this.type(m.message('Type'), 0);
             } else m.skip(t.wireType);
           }
-          if (mname === undefined || mtype === undefined) fail('InterfaceMethod is incomplete');
+          mname ??= this.str(0); // proto3 default
+          if (mtype === undefined) fail(`InterfaceMethod ${mname} without a type`);
           methods.push({ name: mname, type: mtype });
           break;
         }
@@ -666,7 +670,7 @@ class Decoder {
           r.skip(wireType);
       }
     }
-    if (name === undefined) fail('DefInterface without a name');
+    name ??= this.dname(0); // proto3 default
     if (view === undefined) fail(`DefInterface ${name} without a view type`);
     return { name, qualifiedName: `${moduleName}:${name}`, viewType: view, choices, methods, requires };
   }
@@ -706,7 +710,7 @@ class Decoder {
               ename = this.dname(m.int32());
             } else m.skip(t.wireType);
           }
-          if (ename === undefined) fail('DefException without a name');
+          ename ??= this.dname(0); // proto3 default
           exceptions.push(ename);
           break;
         }
@@ -718,7 +722,7 @@ class Decoder {
           r.skip(wireType);
       }
     }
-    if (name === undefined) fail('Module without a name');
+    name ??= this.dname(0); // proto3 default
     const modName = name;
     const dts: DataType[] = [];
     for (const b of dataTypes) {
