@@ -8,16 +8,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  app,
-  BrowserWindow,
-  dialog,
-  ipcMain,
-  protocol,
-  session,
-  type IpcMainEvent,
-  type WebContents,
-} from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, protocol, session, type IpcMainEvent, type WebContents } from 'electron';
 import { startConsoleApp, type ConsoleApp } from '../src/app/console-app.js';
 import {
   ClientMessageSchema,

@@ -120,9 +120,7 @@ export const CONTENT_SECURITY_POLICY = Object.entries(CSP_DIRECTIVES)
  * The response headers with our CSP set, replacing any CSP already present (whatever its casing),
  * for `session.webRequest.onHeadersReceived` and for the app:// protocol handler.
  */
-export function withContentSecurityPolicy(
-  headers: Record<string, string | string[]> | undefined,
-): Record<string, string | string[]> {
+export function withContentSecurityPolicy(headers: Record<string, string | string[]> | undefined): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers ?? {})) {
     const lower = name.toLowerCase();
@@ -169,11 +167,7 @@ export function windowOpenHandler(_details?: HandlerDetails): { action: 'deny' }
 }
 
 /** `session.setPermissionRequestHandler`: every permission request is refused. */
-export function permissionRequestHandler(
-  _webContents: unknown,
-  _permission: string,
-  callback: (granted: boolean) => void,
-): void {
+export function permissionRequestHandler(_webContents: unknown, _permission: string, callback: (granted: boolean) => void): void {
   callback(false);
 }
 

@@ -9,7 +9,12 @@ if (!dir) {
   process.exit(2);
 }
 
-const Vitest = z.object({ numPassedTests: z.number(), numFailedTests: z.number(), numPendingTests: z.number().optional(), numTodoTests: z.number().optional() });
+const Vitest = z.object({
+  numPassedTests: z.number(),
+  numFailedTests: z.number(),
+  numPendingTests: z.number().optional(),
+  numTodoTests: z.number().optional(),
+});
 const Playwright = z.object({ stats: z.object({ expected: z.number(), unexpected: z.number(), flaky: z.number(), skipped: z.number() }) });
 
 function read(file: string): unknown {
@@ -51,6 +56,11 @@ if (rc('playwright.rc') !== 0 && (!p.success || p.data.stats.unexpected === 0)) 
 if (rc('typecheck.rc') !== 0) {
   failed += 1;
   problems.push('type checking (tsc / svelte-check) failed');
+}
+
+if (rc('format.rc') !== 0) {
+  failed += 1;
+  problems.push('format check (prettier --check .) failed: run npm run format');
 }
 
 for (const line of problems) console.log(`note: ${line}`);

@@ -30,6 +30,13 @@ else
   tail -20 "$results/svelte-check.log" 2>/dev/null
   echo 1 > "$results/typecheck.rc"
 fi
+echo "checking format…"
+if npx prettier --check . >"$results/format.log" 2>&1; then
+  echo 0 > "$results/format.rc"
+else
+  grep -v "^Checking" "$results/format.log" | tail -20
+  echo 1 > "$results/format.rc"
+fi
 export TEST_RESULTS_DIR="$results"
 dbus-run-session -- bash -c '
   echo -n test | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1

@@ -20,7 +20,12 @@ import { openAppDb } from '../../src/services/app-db.js';
 import { KeychainSecretStore, type SecretStore } from '../../src/services/secret-store.js';
 import { LedgerClient } from '../../src/services/ledger-client.js';
 import { secretAccount } from '../../src/services/signing/key-store.js';
-import { createSigningServices, EncryptedFileSecretStore, executeSubmissionRequest, type PrepareResponse } from '../../src/services/signing/index.js';
+import {
+  createSigningServices,
+  EncryptedFileSecretStore,
+  executeSubmissionRequest,
+  type PrepareResponse,
+} from '../../src/services/signing/index.js';
 import { SigningFlows } from '../../src/services/signing-flows/index.js';
 
 const nArg = process.argv.indexOf('--n');
@@ -69,10 +74,17 @@ async function main(): Promise<void> {
     const allocated = await flows.onboardConfirm(onb.sessionId);
     if (allocated.status !== 'allocated') throw new Error(allocated.message);
     const party = allocated.partyId;
-    const local = (await client.postJson<{ partyDetails: { party: string } }>('/v2/parties', { partyIdHint: 'BenchLocal' })).partyDetails.party;
+    const local = (await client.postJson<{ partyDetails: { party: string } }>('/v2/parties', { partyIdHint: 'BenchLocal' })).partyDetails
+      .party;
     const args = (p: string) => ({ issuer: p, owner: p, currency: 'USD', amount: '1', observers: [] });
 
-    const stages = { prepare: [] as number[], verify: [] as number[], sign: [] as number[], executeAndWait: [] as number[], total: [] as number[] };
+    const stages = {
+      prepare: [] as number[],
+      verify: [] as number[],
+      sign: [] as number[],
+      executeAndWait: [] as number[],
+      total: [] as number[],
+    };
     const baseline: number[] = [];
     const read: number[] = [];
     const round = async (i: number, record: boolean) => {
@@ -91,7 +103,10 @@ async function main(): Promise<void> {
       // what the confirmation runs: SigningService re-verifies, applies the policy, reads the key, signs, audits
       const signed = await svc.signing.sign({ fingerprint: fp, party, prepared: raw as PrepareResponse, acknowledgeBlind: true });
       const t3 = performance.now();
-      await client.postJson('/v2/interactive-submission/executeAndWait', executeSubmissionRequest(raw as PrepareResponse, signed.partySignatures, { submissionId: `bench-sub-${i}-${process.pid}` }));
+      await client.postJson(
+        '/v2/interactive-submission/executeAndWait',
+        executeSubmissionRequest(raw as PrepareResponse, signed.partySignatures, { submissionId: `bench-sub-${i}-${process.pid}` }),
+      );
       const t4 = performance.now();
       if (record) {
         stages.prepare.push(t1 - t0);
@@ -125,10 +140,16 @@ async function main(): Promise<void> {
       ['baseline: GET ledger-end', read],
     ];
     const base = pct(baseline, 50);
-    console.log(`signing bench: ${N} rounds, key in ${backendNote}, node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(
+      `signing bench: ${N} rounds, key in ${backendNote}, node ${process.version}, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
     console.log('| stage | p50 ms | p95 ms | p50 vs local submit-and-wait |');
     console.log('|---|---:|---:|---:|');
-    for (const [label, xs] of rows) console.log(`| ${label} | ${pct(xs, 50).toFixed(2)} | ${pct(xs, 95).toFixed(2)} | ${(pct(xs, 50) / base).toFixed(2)}× |`);
+    for (const [label, xs] of rows)
+      console.log(`| ${label} | ${pct(xs, 50).toFixed(2)} | ${pct(xs, 95).toFixed(2)} | ${(pct(xs, 50) / base).toFixed(2)}× |`);
     const p50 = pct(stages.total, 50);
     console.log(`end-to-end p50 ${p50.toFixed(2)} ms (target < ${TARGET_P50_MS} ms): ${p50 < TARGET_P50_MS ? 'OK' : 'MISSED'}`);
     if (p50 >= TARGET_P50_MS) process.exitCode = 1;

@@ -120,12 +120,20 @@ async function benchSubmit(): Promise<void> {
   const sim = await startSimulator({ dataDir: path.join(dir, 'sim'), port: 0 });
   const base = await baselineServer(dir);
   try {
-    const party = ((await post(`${sim.url}/v2/parties`, { partyIdHint: 'Bench' })) as { partyDetails: { party: string } }).partyDetails.party;
+    const party = ((await post(`${sim.url}/v2/parties`, { partyIdHint: 'Bench' })) as { partyDetails: { party: string } }).partyDetails
+      .party;
     let i = 0;
     const body = () => ({
       commandId: `bench-${++i}`,
       actAs: [party],
-      commands: [{ CreateCommand: { templateId: '#simulator-demo:Demo.Iou:Iou', createArguments: { issuer: party, owner: party, currency: 'USD', amount: '1', observers: [] } } }],
+      commands: [
+        {
+          CreateCommand: {
+            templateId: '#simulator-demo:Demo.Iou:Iou',
+            createArguments: { issuer: party, owner: party, currency: 'USD', amount: '1', observers: [] },
+          },
+        },
+      ],
     });
     const run = async (url: string, count: number): Promise<number> => {
       const t = performance.now();
@@ -176,10 +184,14 @@ interface Child {
 async function startChild(dataDir: string, limit = 200, profileDir?: string): Promise<Child> {
   const t0 = performance.now();
   const prof = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-  const proc = spawn(process.execPath, [...prof, '--import', 'tsx', path.join(here, 'child.ts'), '--data', dataDir, '--limit', String(limit)], {
-    cwd: repo,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const proc = spawn(
+    process.execPath,
+    [...prof, '--import', 'tsx', path.join(here, 'child.ts'), '--data', dataDir, '--limit', String(limit)],
+    {
+      cwd: repo,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const info = await new Promise<{ url: string; startMs: number; pid: number }>((resolve, reject) => {
     let buf = '';
     proc.stdout?.on('data', (d: Buffer) => {
@@ -220,7 +232,9 @@ async function benchUpdates(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sim-bench-updates-'));
   try {
     const load = bulkLoad({ dataDir: dir, partyHints: ['Bank', 'Alice'], contracts: EVENTS });
-    console.log(`  dataset: ${fmt(EVENTS)} create transactions (Bank issuer, Alice/Bank owners) bulk-loaded in ${fmt(load.millis / 1000, 1)} s`);
+    console.log(
+      `  dataset: ${fmt(EVENTS)} create transactions (Bank issuer, Alice/Bank owners) bulk-loaded in ${fmt(load.millis / 1000, 1)} s`,
+    );
     const end = load.ledgerEnd;
 
     // baseline: raw scan of the same rows + JSON.stringify of each, in this process
@@ -242,7 +256,9 @@ async function benchUpdates(): Promise<void> {
       const request = {
         beginExclusive: 0,
         endInclusive: end,
-        updateFormat: { includeTransactions: { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: { filtersByParty: { [bank]: {} } } } },
+        updateFormat: {
+          includeTransactions: { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: { filtersByParty: { [bank]: {} } } },
+        },
       };
       // A raw node:http client (fetch/undici costs more client CPU than the server spends on the
       // answer): it still receives every byte and counts them, and checks the status, the length
@@ -251,22 +267,26 @@ async function benchUpdates(): Promise<void> {
       const httpRun = (): Promise<number> =>
         new Promise((resolve, reject) => {
           const t = performance.now();
-          const req = http.request(`${child.url}/v2/updates`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } }, (res) => {
-            let bytes = 0;
-            let last = 0;
-            res.on('data', (c: Buffer) => {
-              bytes += c.length;
-              last = c[c.length - 1] as number;
-            });
-            res.on('end', () => {
-              const ms = performance.now() - t;
-              const expected = res.headers['content-length'] === undefined ? bytes : Number(res.headers['content-length']);
-              if (res.statusCode !== 200 || bytes !== expected || bytes < EVENTS * 100 || last !== 0x5d)
-                reject(new Error(`updates: ${res.statusCode}, ${bytes} of ${expected} bytes`));
-              else resolve(ms);
-            });
-            res.on('error', reject);
-          });
+          const req = http.request(
+            `${child.url}/v2/updates`,
+            { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+            (res) => {
+              let bytes = 0;
+              let last = 0;
+              res.on('data', (c: Buffer) => {
+                bytes += c.length;
+                last = c[c.length - 1] as number;
+              });
+              res.on('end', () => {
+                const ms = performance.now() - t;
+                const expected = res.headers['content-length'] === undefined ? bytes : Number(res.headers['content-length']);
+                if (res.statusCode !== 200 || bytes !== expected || bytes < EVENTS * 100 || last !== 0x5d)
+                  reject(new Error(`updates: ${res.statusCode}, ${bytes} of ${expected} bytes`));
+                else resolve(ms);
+              });
+              res.on('error', reject);
+            },
+          );
           req.on('error', reject);
           req.end(payload);
         });
@@ -334,7 +354,9 @@ async function benchAcs(): Promise<void> {
           }
         },
       });
-      console.log(`  dataset: ${fmt(ACS)} active Iou contracts (10 per transaction, 5 owners) bulk-loaded in ${fmt(load.millis / 1000, 1)} s`);
+      console.log(
+        `  dataset: ${fmt(ACS)} active Iou contracts (10 per transaction, 5 owners) bulk-loaded in ${fmt(load.millis / 1000, 1)} s`,
+      );
     } else console.log(`  dataset: reusing ${dir}`);
 
     // baselines on an empty data dir (parties only)
@@ -351,7 +373,12 @@ async function benchAcs(): Promise<void> {
       const end = ((await (await fetch(`${child.url}/v2/state/ledger-end`)).json()) as { offset: number }).offset;
       const pageOf = async (eventFormat: unknown, token?: string): Promise<{ ms: number; next?: string; n: number }> => {
         const t = performance.now();
-        const r = (await post(`${child.url}/v2/state/active-contracts-page`, { activeAtOffset: end, eventFormat, maxPageSize: 100, ...(token ? { pageToken: token } : {}) })) as {
+        const r = (await post(`${child.url}/v2/state/active-contracts-page`, {
+          activeAtOffset: end,
+          eventFormat,
+          maxPageSize: 100,
+          ...(token ? { pageToken: token } : {}),
+        })) as {
           activeContracts: unknown[];
           nextPageToken?: string;
         };
@@ -424,7 +451,12 @@ async function benchAcs(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  console.log(`simulator benchmark: ${os.cpus().length} cpus, node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `simulator benchmark: ${os.cpus().length} cpus, node ${process.version}, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   const run = (part: string): boolean => ONLY === undefined || ONLY === part;
   if (run('submit')) {
     console.log('1. submit-and-wait');
@@ -438,10 +470,16 @@ async function main(): Promise<void> {
     console.log(`3. ${fmt(ACS)} active contracts`);
     await benchAcs();
   }
-  console.log(`\nload average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `\nload average at the end: ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   console.log('| figure | value | baseline (same run) | ratio | target | |');
   console.log('|---|---|---|---|---|---|');
-  for (const r of rows) console.log(`| ${r.figure} | ${r.value} | ${r.baseline} | ${r.ratio} | ${r.target} | ${r.pass ? 'PASS' : 'FAIL'} |`);
+  for (const r of rows)
+    console.log(`| ${r.figure} | ${r.value} | ${r.baseline} | ${r.ratio} | ${r.target} | ${r.pass ? 'PASS' : 'FAIL'} |`);
   process.exitCode = rows.every((r) => r.pass) ? 0 : 1;
 }
 

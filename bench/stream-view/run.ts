@@ -89,11 +89,15 @@ async function main() {
     console.log(`first render (ms)          ${f(v.renderMs)}   ${f(naive.renderMs)}   ratio ${(naive.renderMs / v.renderMs).toFixed(1)}×`);
     console.log(`jump to middle (ms)        ${f(v.scrollMs)}   ${f(naive.scrollMs)}`);
     console.log(`+2,000 live updates (ms)   ${f(v.appendMs)}           —`);
-    console.log(`row elements in the DOM    ${String(v.rows).padStart(9)}   ${String(naive.rows).padStart(9)}   ratio ${(naive.rows / v.rows).toFixed(0)}×`);
+    console.log(
+      `row elements in the DOM    ${String(v.rows).padStart(9)}   ${String(naive.rows).padStart(9)}   ratio ${(naive.rows / v.rows).toFixed(0)}×`,
+    );
     console.log(`rows after live batch      ${String(v.rowsAfter).padStart(9)}`);
     console.log(`(generating ${N.toLocaleString('en')} summaries, not timed above: ${v.generateMs.toFixed(1)} ms)`);
     const ok = v.renderMs < TARGET_RENDER_MS && v.rows < TARGET_ROWS;
-    console.log(`targets: first render < ${TARGET_RENDER_MS} ms, DOM rows < ${TARGET_ROWS.toLocaleString('en')} → ${ok ? 'met' : 'NOT met'}`);
+    console.log(
+      `targets: first render < ${TARGET_RENDER_MS} ms, DOM rows < ${TARGET_ROWS.toLocaleString('en')} → ${ok ? 'met' : 'NOT met'}`,
+    );
     process.exitCode = ok ? 0 : 1;
   } finally {
     await browser.close();

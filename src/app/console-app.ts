@@ -61,7 +61,12 @@ export async function startConsoleApp(opts: ConsoleAppOptions): Promise<ConsoleA
   });
   const wallet = {
     service: walletService,
-    external: new ExternalWallet({ signing: signingServices, wallet: walletService, ledger: activeLedger, parties: () => signing.flows.parties() }),
+    external: new ExternalWallet({
+      signing: signingServices,
+      wallet: walletService,
+      ledger: activeLedger,
+      parties: () => signing.flows.parties(),
+    }),
     automation: new WalletAutomation(walletService, () => profiles.active().kind === 'demo'),
   };
 

@@ -33,6 +33,8 @@ export function parseFlags<S extends FlagSpec>(argv: string[], spec: S): ParsedF
 }
 
 export function usage(command: string, spec: FlagSpec): string {
-  const lines = Object.entries(spec).map(([name, d]) => `  --${name}${d.type === 'boolean' ? '' : ` <${d.type === 'port' ? 'port' : 'value'}>`}  ${d.description}`);
+  const lines = Object.entries(spec).map(
+    ([name, d]) => `  --${name}${d.type === 'boolean' ? '' : ` <${d.type === 'port' ? 'port' : 'value'}>`}  ${d.description}`,
+  );
   return `usage: ${command} [flags]\n${lines.join('\n')}`;
 }

@@ -27,7 +27,6 @@ function isStale(output: string, inputs: string[]): boolean {
   return inputs.some((dir) => newestMtime(path.join(ROOT, dir)) > built);
 }
 
-
 async function main() {
   const args = process.argv.slice(2);
   const { buildRenderer } = await import('../../scripts/build.js');

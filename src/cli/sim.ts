@@ -26,9 +26,11 @@ interface AuthFlags {
 
 /** The auth config the flags ask for; each misuse fails with its own message (secrets are never echoed). */
 function authConfigOf(f: AuthFlags): SimAuthConfig | undefined {
-  const keySources = [f.secret !== undefined && '--auth-hs256-secret', f.secretFile !== undefined && '--auth-hs256-secret-file', f.jwks !== undefined && '--auth-jwks'].filter(
-    (x): x is string => typeof x === 'string',
-  );
+  const keySources = [
+    f.secret !== undefined && '--auth-hs256-secret',
+    f.secretFile !== undefined && '--auth-hs256-secret-file',
+    f.jwks !== undefined && '--auth-jwks',
+  ].filter((x): x is string => typeof x === 'string');
   if (keySources.length > 1) fail(`${keySources.join(' and ')} are mutually exclusive`);
   const extras = { ...(f.audience !== undefined ? { audience: f.audience } : {}), ...(f.issuer !== undefined ? { issuer: f.issuer } : {}) };
   if (keySources.length === 0) {
@@ -55,7 +57,8 @@ function authConfigOf(f: AuthFlags): SimAuthConfig | undefined {
       fail(`--auth-hs256-secret-file: cannot read '${f.secretFile}': ${(e as Error).message}`);
     }
   }
-  if (secret === undefined || secret === '') fail(f.secretFile !== undefined ? '--auth-hs256-secret-file: the file is empty' : '--auth-hs256-secret must not be empty');
+  if (secret === undefined || secret === '')
+    fail(f.secretFile !== undefined ? '--auth-hs256-secret-file: the file is empty' : '--auth-hs256-secret must not be empty');
   return { mode: 'hs256', secret, ...extras };
 }
 
@@ -69,7 +72,8 @@ export function parseArgs(argv: string[]): SimulatorOptions {
   const auth: AuthFlags = {};
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
-    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    const [flag, inline] =
+      a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
     const value = (): string => {
       const v = inline ?? argv[++i];
       if (v === undefined || (inline === undefined && v.startsWith('--'))) fail(`${flag} needs a value`);

@@ -39,7 +39,10 @@ function inDalf<T>(path: string, f: () => T): T {
     return f();
   } catch (e) {
     if (e instanceof DamlLfError) {
-      const msg = e.code === 'HASH_MISMATCH' ? `${path}: archive declares package id ${String(e.details['declared'])} but its payload hashes to ${String(e.details['computed'])}` : `${path}: ${e.message}`;
+      const msg =
+        e.code === 'HASH_MISMATCH'
+          ? `${path}: archive declares package id ${String(e.details['declared'])} but its payload hashes to ${String(e.details['computed'])}`
+          : `${path}: ${e.message}`;
       throw new DamlLfError(e.code, msg, { ...e.details, dalf: path });
     }
     throw e;
@@ -69,7 +72,9 @@ export function readDar(bytes: Uint8Array, opts: ReadDarOptions = {}): Dar {
     throw new DamlLfError('UNSUPPORTED_DAR_FORMAT', `manifest Encryption "${manifest.encryption}" is not supported`);
   }
   if (!zip.entries.has(manifest.mainDalf)) {
-    throw new DamlLfError('MAIN_DALF_MISSING', `the manifest's Main-Dalf ${manifest.mainDalf} is not in the DAR`, { dalf: manifest.mainDalf });
+    throw new DamlLfError('MAIN_DALF_MISSING', `the manifest's Main-Dalf ${manifest.mainDalf} is not in the DAR`, {
+      dalf: manifest.mainDalf,
+    });
   }
   let listed = manifest.dalfs;
   if (listed.length === 0) listed = [...zip.entries.keys()].filter((n) => n.endsWith('.dalf'));

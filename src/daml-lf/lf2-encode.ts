@@ -134,7 +134,8 @@ class Encoder {
   /** ModuleId { package_id = 1 (SelfOrImportedPackageId), module_name_interned_dname = 2 } */
   moduleId(w: ProtoWriter, packageId: string, module: string): void {
     w.message(1, (p) => {
-      if (packageId === 'self') p.message(1, () => {}); // self_package_id = 1 (Unit)
+      if (packageId === 'self')
+        p.message(1, () => {}); // self_package_id = 1 (Unit)
       else p.int(3, this.str(packageId)); // imported_package_id_interned_str = 3
     });
     w.int(2, this.dname(module));
@@ -300,7 +301,13 @@ class Encoder {
     };
     if (d.kind === 'record') w.message(5, (m) => fields(m, d.fields));
     else if (d.kind === 'variant') w.message(6, (m) => fields(m, d.constructors));
-    else w.message(7, (m) => m.packedInt32(2, d.constructors.map((c) => this.str(c))));
+    else
+      w.message(7, (m) =>
+        m.packedInt32(
+          2,
+          d.constructors.map((c) => this.str(c)),
+        ),
+      );
   }
 
   module(m: ModuleDescription): Uint8Array {
@@ -377,14 +384,21 @@ class Encoder {
       // Module.exceptions = 7: DefException { name_interned_dname = 1, message = 3 }
       w.message(7, (x) => {
         x.int(1, this.dname(e));
-        x.message(3, (ex) => this.errorStub(ex, PRIM('Arrow', { kind: 'con', packageId: 'self', module: m.name, name: e, args: [] }, PRIM('Text')), 'message stub'));
+        x.message(3, (ex) =>
+          this.errorStub(
+            ex,
+            PRIM('Arrow', { kind: 'con', packageId: 'self', module: m.name, name: e, args: [] }, PRIM('Text')),
+            'message stub',
+          ),
+        );
       });
     }
     for (const { i, view, args } of interfaces) {
       // Module.interfaces = 8: DefInterface { tycon_interned_dname = 2, methods = 3, param_interned_str = 4, choices = 5, view = 6, requires = 7 }
       w.message(8, (x) => {
         x.int(2, this.dname(i.name));
-        for (const meth of i.methods ?? []) x.message(3, (mw) => mw.int(2, this.str(meth.name)).message(3, (ty) => this.type(ty, meth.type)));
+        for (const meth of i.methods ?? [])
+          x.message(3, (mw) => mw.int(2, this.str(meth.name)).message(3, (ty) => this.type(ty, meth.type)));
         x.int(4, this.str('this'));
         (i.choices ?? []).forEach((c, idx) => x.message(5, (cw) => this.choice(cw, c, args[idx] as Type)));
         x.message(6, (ty) => this.type(ty, view));
@@ -403,7 +417,8 @@ class Encoder {
     }
     // Canton's decoder validates these as Ref.PackageName / Ref.PackageVersion.
     if (!/^[A-Za-z0-9_-]+$/.test(desc.name)) invalid(`package name "${desc.name}" must be non-empty and use only letters, digits, - and _`);
-    if (!/^(?:0|[1-9][0-9]*)(?:\.(?:0|[1-9][0-9]*))*$/.test(desc.version)) invalid(`package version "${desc.version}" must be dot-separated numbers`);
+    if (!/^(?:0|[1-9][0-9]*)(?:\.(?:0|[1-9][0-9]*))*$/.test(desc.version))
+      invalid(`package version "${desc.version}" must be dot-separated numbers`);
     const modules = desc.modules.map((m) => this.module(m));
     const nameIdx = this.str(desc.name);
     const versionIdx = this.str(desc.version);

@@ -413,7 +413,15 @@ class Decoder {
     const known = this.measures.get(t);
     if (known !== undefined) return known;
     const children: Type[] =
-      t.kind === 'forall' ? [t.body] : t.kind === 'struct' ? t.fields.map((f) => f.type) : t.kind === 'nat' ? [] : t.kind === 'app' ? [t.fun, ...t.args] : t.args;
+      t.kind === 'forall'
+        ? [t.body]
+        : t.kind === 'struct'
+          ? t.fields.map((f) => f.type)
+          : t.kind === 'nat'
+            ? []
+            : t.kind === 'app'
+              ? [t.fun, ...t.args]
+              : t.args;
     let nodes = 1;
     let depth = 0;
     for (const c of children) {

@@ -48,7 +48,13 @@ export function parseManifest(text: string): DarManifest {
   const mainDalf = headers['Main-Dalf']?.trim();
   if (mainDalf === undefined || mainDalf === '') throw new DamlLfError('MALFORMED_MANIFEST', 'manifest has no Main-Dalf header');
   const dalfsHeader = headers['Dalfs'];
-  const dalfs = dalfsHeader === undefined ? [] : dalfsHeader.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const dalfs =
+    dalfsHeader === undefined
+      ? []
+      : dalfsHeader
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s !== '');
   const m: DarManifest = { mainDalf, dalfs, headers };
   const opt = (k: string): string | undefined => headers[k]?.trim();
   const sdk = opt('Sdk-Version');

@@ -102,7 +102,8 @@ export class PackageIndex {
   implementationsOf(interfaceId: string): string[] {
     const out: string[] = [];
     for (const p of this.byId.values()) {
-      for (const m of p.modules) for (const t of m.templates) if (t.implements.includes(interfaceId)) out.push(`${p.packageId}:${m.name}:${t.name}`);
+      for (const m of p.modules)
+        for (const t of m.templates) if (t.implements.includes(interfaceId)) out.push(`${p.packageId}:${m.name}:${t.name}`);
     }
     return out;
   }
@@ -113,7 +114,10 @@ export class PackageIndex {
    */
   resolve(from: string, t: Extract<Type, { kind: 'con' }>): ResolvedDataType | undefined {
     const packageId = t.packageId === 'self' ? from : t.packageId;
-    const dt = this.byId.get(packageId)?.modules.find((m) => m.name === t.module)?.dataTypes.find((d) => d.name === t.name);
+    const dt = this.byId
+      .get(packageId)
+      ?.modules.find((m) => m.name === t.module)
+      ?.dataTypes.find((d) => d.name === t.name);
     if (dt === undefined || dt.params.length !== t.args.length) return undefined;
     const env = new Map<string, Type>();
     dt.params.forEach((p, i) => env.set(p, absolutizeType(t.args[i] as Type, from)));

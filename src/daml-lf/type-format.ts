@@ -81,7 +81,12 @@ export function typeEquals(a: Type, b: Type, opts: TypeEqualsOptions = {}): bool
     case 'nat':
       return b.kind === 'nat' && a.value === b.value;
     case 'forall':
-      return b.kind === 'forall' && a.vars.length === b.vars.length && a.vars.every((v, i) => v === b.vars[i]) && typeEquals(a.body, b.body, opts);
+      return (
+        b.kind === 'forall' &&
+        a.vars.length === b.vars.length &&
+        a.vars.every((v, i) => v === b.vars[i]) &&
+        typeEquals(a.body, b.body, opts)
+      );
     case 'struct':
       return (
         b.kind === 'struct' &&

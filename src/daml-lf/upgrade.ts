@@ -101,7 +101,9 @@ function checkChoices(where: string, oldChoices: Choice[], newChoices: Choice[],
       continue;
     }
     if (oc.consuming !== nc.consuming) {
-      problems.push(`${cw} changed from ${oc.consuming ? 'consuming' : 'non-consuming'} to ${nc.consuming ? 'consuming' : 'non-consuming'}`);
+      problems.push(
+        `${cw} changed from ${oc.consuming ? 'consuming' : 'non-consuming'} to ${nc.consuming ? 'consuming' : 'non-consuming'}`,
+      );
     }
     if (!sameType(oc.argType, nc.argType)) {
       problems.push(`${cw}: argument type changed from ${typeToString(oc.argType)} to ${typeToString(nc.argType)}`);
@@ -121,7 +123,8 @@ function checkTemplate(where: string, o: Template, n: Template, problems: string
   }
   const stripPkg = (s: string): string => s.split(':').slice(1).join(':');
   for (const i of o.implements) {
-    if (!n.implements.some((x) => x === i || stripPkg(x) === stripPkg(i))) problems.push(`${where}: interface instance ${stripPkg(i)} was removed`);
+    if (!n.implements.some((x) => x === i || stripPkg(x) === stripPkg(i)))
+      problems.push(`${where}: interface instance ${stripPkg(i)} was removed`);
   }
   checkChoices(where, o.choices, n.choices, problems);
 }
@@ -172,7 +175,8 @@ export function checkUpgrade(oldPkg: PackageSummary, newPkg: PackageSummary): Up
   for (const om of oldPkg.modules) {
     const nm = newPkg.modules.find((m) => m.name === om.name);
     if (nm === undefined) {
-      const relevant = om.templates.length + om.interfaces.length + om.exceptions.length + om.dataTypes.filter((d) => d.serializable).length > 0;
+      const relevant =
+        om.templates.length + om.interfaces.length + om.exceptions.length + om.dataTypes.filter((d) => d.serializable).length > 0;
       if (relevant) problems.push(`module ${om.name} was removed`);
       continue;
     }

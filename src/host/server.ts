@@ -119,7 +119,11 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
       switch (msg.type) {
         case 'invoke': {
           if (calls.has(msg.id)) {
-            send({ type: 'result', id: msg.id, result: { ok: false, error: { code: 'CONFLICT', message: `Call id ${msg.id} is in use` } } });
+            send({
+              type: 'result',
+              id: msg.id,
+              result: { ok: false, error: { code: 'CONFLICT', message: `Call id ${msg.id} is in use` } },
+            });
             break;
           }
           const controller = new AbortController();

@@ -24,12 +24,7 @@ export interface Transport {
    * which aborts the participant HTTP requests). Unknown or finished ids are ignored.
    */
   cancel(requestId: string): void;
-  subscribe(
-    channel: string,
-    params: unknown,
-    onEvent: (event: unknown) => void,
-    onError: (error: IpcError) => void,
-  ): () => void;
+  subscribe(channel: string, params: unknown, onEvent: (event: unknown) => void, onError: (error: IpcError) => void): () => void;
 }
 
 /** Thrown on the renderer side so views can `catch` and show code, message and Canton details. */

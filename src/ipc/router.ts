@@ -28,10 +28,7 @@ export type Handlers = { [C in ChannelName]: (request: ParsedRequest<C>, context
 
 /** A subscription handler pushes events through `emit` and returns its cleanup. */
 export type SubscriptionHandlers = {
-  [S in SubscriptionName]: (
-    params: ParsedSubscriptionParams<S>,
-    emit: (event: SubscriptionEvent<S>) => void,
-  ) => () => void;
+  [S in SubscriptionName]: (params: ParsedSubscriptionParams<S>, emit: (event: SubscriptionEvent<S>) => void) => () => void;
 };
 
 export interface Router {

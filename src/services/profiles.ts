@@ -60,7 +60,9 @@ function authOf(r: ProfileRow): ProfileAuth {
 }
 
 const badAuth = (field: string, message: string) =>
-  new ConsoleError('BAD_REQUEST', `Invalid request for profiles.save: auth.${field}: ${message}`, undefined, [{ path: `auth.${field}`, message }]);
+  new ConsoleError('BAD_REQUEST', `Invalid request for profiles.save: auth.${field}: ${message}`, undefined, [
+    { path: `auth.${field}`, message },
+  ]);
 
 export class ProfileService {
   private readonly providers = new Map<string, TokenProvider>();
@@ -86,16 +88,14 @@ export class ProfileService {
 
   list(): Profile[] {
     const rows = this.db.prepare('SELECT * FROM profiles ORDER BY created_at, id').all() as ProfileRow[];
-    const remote = rows.map(
-      (r): Profile => ({
-        id: r.id,
-        name: r.name,
-        kind: 'remote',
-        ledgerApiUrl: r.ledger_api_url,
-        validatorApiUrl: r.validator_api_url,
-        auth: authOf(r),
-      }),
-    );
+    const remote = rows.map((r): Profile => ({
+      id: r.id,
+      name: r.name,
+      kind: 'remote',
+      ledgerApiUrl: r.ledger_api_url,
+      validatorApiUrl: r.validator_api_url,
+      auth: authOf(r),
+    }));
     const demo = this.demoProfile();
     return demo ? [demo, ...remote] : remote;
   }
@@ -121,7 +121,9 @@ export class ProfileService {
 
   select(id: string): Profile {
     const p = this.get(id);
-    this.db.prepare("INSERT INTO settings (key, value) VALUES ('activeProfile', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(id);
+    this.db
+      .prepare("INSERT INTO settings (key, value) VALUES ('activeProfile', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+      .run(id);
     return p;
   }
 
@@ -138,12 +140,21 @@ export class ProfileService {
     if (auth.mode === 'static' && auth.token === undefined && !(hadToken && existing?.auth_mode === 'static')) {
       throw badAuth('token', 'a bearer token is required');
     }
-    if (auth.mode === 'oauth2-client-credentials' && auth.clientSecret === undefined && !(hadClientSecret && existing?.auth_mode === auth.mode)) {
+    if (
+      auth.mode === 'oauth2-client-credentials' &&
+      auth.clientSecret === undefined &&
+      !(hadClientSecret && existing?.auth_mode === auth.mode)
+    ) {
       throw badAuth('clientSecret', 'a client secret is required');
     }
     // A stored secret is only ever sent to the origin it was entered for: moving the token endpoint
     // (or, for a static token, the participant) to another origin needs the secret entered again.
-    if (existing && auth.mode === 'oauth2-client-credentials' && auth.clientSecret === undefined && !sameOrigin(existing.oauth2_token_url, auth.tokenUrl)) {
+    if (
+      existing &&
+      auth.mode === 'oauth2-client-credentials' &&
+      auth.clientSecret === undefined &&
+      !sameOrigin(existing.oauth2_token_url, auth.tokenUrl)
+    ) {
       throw badAuth('clientSecret', 'enter the client secret again: the token endpoint moved to another origin');
     }
     if (existing && auth.mode === 'static' && auth.token === undefined && !sameOrigin(existing.ledger_api_url, req.ledgerApiUrl)) {
@@ -205,8 +216,7 @@ export class ProfileService {
   async delete(id: string): Promise<boolean> {
     if (id === DEMO_PROFILE_ID) throw new ConsoleError('CONFLICT', 'The demo profile is built in and cannot be deleted');
     const row = this.db.prepare('SELECT has_token, has_client_secret FROM profiles WHERE id = ?').get(id) as
-      | Pick<ProfileRow, 'has_token' | 'has_client_secret'>
-      | undefined;
+      Pick<ProfileRow, 'has_token' | 'has_client_secret'> | undefined;
     if (!row) return false;
     if (row.has_token === 1) await this.secrets.delete(tokenAccount(id));
     if (row.has_client_secret === 1) await this.secrets.delete(clientSecretAccount(id));
@@ -269,7 +279,14 @@ function keepAuth(existing: ProfileRow | undefined): SaveProfileAuth {
   if (!existing) return { mode: 'none' };
   const a = authOf(existing);
   if (a.mode === 'oauth2-client-credentials') {
-    return { mode: a.mode, tokenUrl: a.tokenUrl, clientId: a.clientId, audience: a.audience, scope: a.scope, clientAuthMethod: a.clientAuthMethod };
+    return {
+      mode: a.mode,
+      tokenUrl: a.tokenUrl,
+      clientId: a.clientId,
+      audience: a.audience,
+      scope: a.scope,
+      clientAuthMethod: a.clientAuthMethod,
+    };
   }
   return a.mode === 'static' ? { mode: 'static' } : { mode: 'none' };
 }

@@ -16,7 +16,12 @@ import type { IdpStore } from './store/idps.js';
 export const DEFAULT_USER = 'participant_admin';
 
 export type AuthResult =
-  | { ok: true; userId: string; /** '' = default identity provider */ identityProviderId: string; /** token `exp`, epoch seconds */ expiresAt?: number }
+  | {
+      ok: true;
+      userId: string;
+      /** '' = default identity provider */ identityProviderId: string;
+      /** token `exp`, epoch seconds */ expiresAt?: number;
+    }
   | { ok: false; error: CantonError };
 
 export type RequestAuth = { mode: 'none' } | { mode: 'jwt'; result: AuthResult };
@@ -68,7 +73,8 @@ export function createAuthenticator(config: SimAuthConfig, idps: IdpStore): Auth
       if (authorization === undefined || authorization.trim() === '')
         return failed(new CantonError('UNAUTHENTICATED', 'The command is missing a (valid) JWT token'));
       const m = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
-      if (!m || m[1] === undefined) return failed(new CantonError('UNAUTHENTICATED', 'The command is missing a (valid) JWT token: expected "Bearer <JWT>"'));
+      if (!m || m[1] === undefined)
+        return failed(new CantonError('UNAUTHENTICATED', 'The command is missing a (valid) JWT token: expected "Bearer <JWT>"'));
       try {
         const v = await verifier.verify(m[1]);
         return { user: v.userId, auth: { mode: 'jwt', result: { ok: true, ...v } } };

@@ -52,7 +52,8 @@ const isIdpAdmin = (c: Caller): boolean => has(c, 'IdentityProviderAdmin');
 const canReadAsAny = (c: Caller): boolean => has(c, 'CanReadAsAnyParty');
 const canReadAs = (c: Caller, p: string): boolean => canReadAsAny(c) || has(c, 'CanReadAs', p) || has(c, 'CanActAs', p);
 const canActAs = (c: Caller, p: string): boolean => has(c, 'CanActAs', p);
-const canExecuteAs = (c: Caller, p: string): boolean => has(c, 'CanExecuteAsAnyParty') || has(c, 'CanExecuteAs', p) || has(c, 'CanActAs', p);
+const canExecuteAs = (c: Caller, p: string): boolean =>
+  has(c, 'CanExecuteAsAnyParty') || has(c, 'CanExecuteAs', p) || has(c, 'CanActAs', p);
 
 function checkIdpAdmin(c: Caller, requestIdp: string, resourceIdps: string[]): void {
   if (isAdmin(c)) return;

@@ -59,7 +59,11 @@ const getStrings = (value: unknown, ...path: string[]): string[] => {
   const r = strings.safeParse(get(value, ...path));
   return r.success ? r.data : [];
 };
-const queryList = (q: URLSearchParams, name: string): string[] => q.getAll(name).flatMap((p) => p.split(',')).filter((p) => p.length > 0);
+const queryList = (q: URLSearchParams, name: string): string[] =>
+  q
+    .getAll(name)
+    .flatMap((p) => p.split(','))
+    .filter((p) => p.length > 0);
 
 const readAsAll = (parties: Iterable<string>): Claim[] => [...new Set(parties)].map((party) => ({ kind: 'readAs', party }));
 const readAsAllOrAny = (parties: string[]): Claim[] => (parties.length === 0 ? [{ kind: 'readAsAnyParty' }] : readAsAll(parties));
@@ -88,7 +92,10 @@ const submissionClaims = (cmds: unknown): Claim[] => [
 ];
 function reassignmentClaims(cmds: unknown): Claim[] {
   const submitter = getString(cmds, 'submitter');
-  return [{ kind: 'matchUserId', userId: getString(cmds, 'userId') }, ...(submitter !== undefined ? [{ kind: 'actAs', party: submitter } as const] : [])];
+  return [
+    { kind: 'matchUserId', userId: getString(cmds, 'userId') },
+    ...(submitter !== undefined ? [{ kind: 'actAs', party: submitter } as const] : []),
+  ];
 }
 /** Execute: execute rights on the submitters recorded in the prepared transaction (undecodable → the handler rejects it). */
 function executeClaims(body: unknown): Claim[] {
@@ -101,7 +108,10 @@ function executeClaims(body: unknown): Claim[] {
       actAs = [];
     }
   }
-  return [{ kind: 'matchUserId', userId: getString(body, 'userId') }, ...[...new Set(actAs)].map((party): Claim => ({ kind: 'executeAs', party }))];
+  return [
+    { kind: 'matchUserId', userId: getString(body, 'userId') },
+    ...[...new Set(actAs)].map((party): Claim => ({ kind: 'executeAs', party })),
+  ];
 }
 
 const userIdp = (sim: SimContext, id: string | undefined): string[] => {
@@ -123,11 +133,19 @@ const fromBody = (f: (body: unknown, req: AuthzRequest, sim: SimContext) => Clai
 const updatesStream = fromBody((b) => [...updateFormatClaims(get(b, 'updateFormat')), ...eventFormatClaims(get(b, 'filter'))]);
 const activeContracts = fromBody((b) => [...eventFormatClaims(get(b, 'eventFormat')), ...eventFormatClaims(get(b, 'filter'))]);
 const byUpdateFormat = fromBody((b) => updateFormatClaims(get(b, 'updateFormat')));
-const legacyTransaction = fromBody((b) => [...readAsAll(getStrings(b, 'requestingParties')), ...transactionFormatClaims(get(b, 'transactionFormat'))]);
+const legacyTransaction = fromBody((b) => [
+  ...readAsAll(getStrings(b, 'requestingParties')),
+  ...transactionFormatClaims(get(b, 'transactionFormat')),
+]);
 const legacyTree = claims((req) => [{ kind: 'authenticated' }, ...readAsAll(queryList(req.query, 'parties'))]);
 const execute = fromBody((b) => executeClaims(b));
 const userSelfOrAdmin = claims((req, sim) => [
-  { kind: 'selfOrIdpAdmin', userId: req.params['user-id'] ?? '', requestIdp: queryIdp(req), resourceIdps: userIdp(sim, req.params['user-id']) },
+  {
+    kind: 'selfOrIdpAdmin',
+    userId: req.params['user-id'] ?? '',
+    requestIdp: queryIdp(req),
+    resourceIdps: userIdp(sim, req.params['user-id']),
+  },
 ]);
 const rightsChange = fromBody((b, req, sim) => [
   { kind: 'idpAdmin', requestIdp: getString(b, 'identityProviderId') ?? '', resourceIdps: userIdp(sim, req.params['user-id']) },
@@ -148,7 +166,9 @@ export const AUTHZ_RULES: Readonly<Record<string, Rule>> = {
   'GET /v2/state/latest-pruned-offsets': AUTHENTICATED,
   'GET /v2/state/connected-synchronizers': claims((req) => {
     const party = req.query.get('party');
-    return party ? [{ kind: 'operateAsOrIdpAdmin', party, requestIdp: req.query.get('identityProviderId') ?? '' }] : [{ kind: 'authenticated' }];
+    return party
+      ? [{ kind: 'operateAsOrIdpAdmin', party, requestIdp: req.query.get('identityProviderId') ?? '' }]
+      : [{ kind: 'authenticated' }];
   }),
   'GET /v2/parties/participant-id': ADMIN,
 
@@ -193,12 +213,20 @@ export const AUTHZ_RULES: Readonly<Record<string, Rule>> = {
   // --- party management ---
   'POST /v2/parties': fromBody((b) => [{ kind: 'idpAdmin', requestIdp: getString(b, 'identityProviderId') ?? '', resourceIdps: [] }]),
   'GET /v2/parties': claims((req) => [{ kind: 'idpAdmin', requestIdp: queryIdp(req), resourceIdps: [] }]),
-  'GET /v2/parties/{party}': claims((req, sim) => [{ kind: 'idpAdmin', requestIdp: queryIdp(req), resourceIdps: partyIdp(sim, req.params.party) }]),
+  'GET /v2/parties/{party}': claims((req, sim) => [
+    { kind: 'idpAdmin', requestIdp: queryIdp(req), resourceIdps: partyIdp(sim, req.params.party) },
+  ]),
   'PATCH /v2/parties/{party}': fromBody((b, req, sim) => [
-    { kind: 'idpAdmin', requestIdp: getString(b, 'partyDetails', 'identityProviderId') ?? '', resourceIdps: partyIdp(sim, req.params.party) },
+    {
+      kind: 'idpAdmin',
+      requestIdp: getString(b, 'partyDetails', 'identityProviderId') ?? '',
+      resourceIdps: partyIdp(sim, req.params.party),
+    },
   ]),
   'POST /v2/parties/external/generate-topology': AUTHENTICATED,
-  'POST /v2/parties/external/allocate': fromBody((b) => [{ kind: 'idpAdmin', requestIdp: getString(b, 'identityProviderId') ?? '', resourceIdps: [] }]),
+  'POST /v2/parties/external/allocate': fromBody((b) => [
+    { kind: 'idpAdmin', requestIdp: getString(b, 'identityProviderId') ?? '', resourceIdps: [] },
+  ]),
 
   // --- interactive submission ---
   'POST /v2/interactive-submission/prepare': fromBody((b) => [

@@ -108,7 +108,13 @@ export class FaultInjector {
     const kind = kinds[this.next % kinds.length] as TamperKind;
     this.next++;
     const r = await tamper(kind, honest, previous, this.otherParty);
-    this.log.push({ seq: ++this.seq, kind, applied: r !== null, honestHash: honest.preparedTransactionHash, detail: r?.detail ?? 'not applicable to this transaction' });
+    this.log.push({
+      seq: ++this.seq,
+      kind,
+      applied: r !== null,
+      honestHash: honest.preparedTransactionHash,
+      detail: r?.detail ?? 'not applicable to this transaction',
+    });
     if (this.log.length > MAX_LOG) this.log.shift();
     return r?.answer ?? honest;
   }
@@ -181,10 +187,18 @@ function* walk(v: Value): Generator<Value> {
   }
 }
 
-async function tamper(kind: TamperKind, honest: PrepareAnswer, previous: PrepareAnswer | null, otherParty: string): Promise<Tampered | null> {
+async function tamper(
+  kind: TamperKind,
+  honest: PrepareAnswer,
+  previous: PrepareAnswer | null,
+  otherParty: string,
+): Promise<Tampered | null> {
   const decode = (): PreparedTransaction => PreparedTransaction.fromBinary(Buffer.from(honest.preparedTransaction, 'base64'));
   // The honest hash is kept: the participant wants the hash of what it will execute signed, while showing otherwise.
-  const withTx = (tx: PreparedTransaction, detail: string): Tampered => ({ answer: { ...honest, preparedTransaction: encodePrepared(tx) }, detail });
+  const withTx = (tx: PreparedTransaction, detail: string): Tampered => ({
+    answer: { ...honest, preparedTransaction: encodePrepared(tx) },
+    detail,
+  });
   switch (kind) {
     case 'hash':
       return { answer: { ...honest, preparedTransactionHash: b64(Buffer.alloc(32, 0x5a)) }, detail: 'hash replaced' };
@@ -250,7 +264,10 @@ async function tamper(kind: TamperKind, honest: PrepareAnswer, previous: Prepare
       if (!info) return null;
       info.actAs = [otherParty];
       const encoded = encodePrepared(tx);
-      return { answer: { ...honest, preparedTransaction: encoded, preparedTransactionHash: await preparedHash(encoded) }, detail: `submitters replaced by ${otherParty}, hash recomputed` };
+      return {
+        answer: { ...honest, preparedTransaction: encoded, preparedTransactionHash: await preparedHash(encoded) },
+        detail: `submitters replaced by ${otherParty}, hash recomputed`,
+      };
     }
     case 'command-id': {
       const tx = decode();
@@ -264,7 +281,10 @@ async function tamper(kind: TamperKind, honest: PrepareAnswer, previous: Prepare
       return { answer: { ...honest, preparedTransaction: previous.preparedTransaction }, detail: 'transaction of the previous prepare' };
     case 'truncated': {
       const bytes = Buffer.from(honest.preparedTransaction, 'base64');
-      return { answer: { ...honest, preparedTransaction: b64(bytes.subarray(0, Math.floor(bytes.length / 2))) }, detail: 'transaction truncated' };
+      return {
+        answer: { ...honest, preparedTransaction: b64(bytes.subarray(0, Math.floor(bytes.length / 2))) },
+        detail: 'transaction truncated',
+      };
     }
     case 'scheme-v3':
       return { answer: { ...honest, hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V3' }, detail: 'hashing scheme V3 claimed' };

@@ -4,13 +4,7 @@
  */
 import { CantonError } from './errors.js';
 import type { PackageRegistry } from './packages/registry.js';
-import type {
-  EventFormatInput,
-  FiltersInput,
-  GetUpdatesRequestInput,
-  TransactionFormatInput,
-  UpdateFormatInput,
-} from './schemas.js';
+import type { EventFormatInput, FiltersInput, GetUpdatesRequestInput, TransactionFormatInput, UpdateFormatInput } from './schemas.js';
 
 export interface PartyFilter {
   wildcard: boolean;
@@ -112,14 +106,22 @@ export function resolveUpdateFormat(uf: UpdateFormatInput, registry: PackageRegi
  */
 export function updateFormatOfRequest(req: GetUpdatesRequestInput, registry: PackageRegistry, legacyShape: Shape): ResolvedUpdateFormat {
   if (req.filter !== undefined && req.updateFormat !== undefined)
-    throw new CantonError('INVALID_ARGUMENT', 'Both filter/verbose and update_format is specified. Please use either backwards compatible arguments (filter and verbose) or update_format, but not both.', {
-      context: { field: 'updateFormat' },
-    });
+    throw new CantonError(
+      'INVALID_ARGUMENT',
+      'Both filter/verbose and update_format is specified. Please use either backwards compatible arguments (filter and verbose) or update_format, but not both.',
+      {
+        context: { field: 'updateFormat' },
+      },
+    );
   if (req.updateFormat !== undefined) return resolveUpdateFormat(req.updateFormat, registry);
   if (req.filter === undefined)
-    throw new CantonError('MISSING_FIELD', 'Either filter/verbose or update_format is required. Please use either backwards compatible arguments (filter and verbose) or update_format.', {
-      context: { field: 'updateFormat' },
-    });
+    throw new CantonError(
+      'MISSING_FIELD',
+      'Either filter/verbose or update_format is required. Please use either backwards compatible arguments (filter and verbose) or update_format.',
+      {
+        context: { field: 'updateFormat' },
+      },
+    );
   const events = resolveEventFormat({ ...req.filter, verbose: req.verbose ?? false }, registry);
   return { transactions: { shape: legacyShape, events }, reassignments: events };
 }
@@ -141,12 +143,7 @@ export interface Match {
   views: string[];
 }
 
-export function matchEvent(
-  fmt: ResolvedEventFormat,
-  candidates: string[],
-  templateKey: string,
-  interfaces: string[],
-): Match | undefined {
+export function matchEvent(fmt: ResolvedEventFormat, candidates: string[], templateKey: string, interfaces: string[]): Match | undefined {
   const parties = new Set<string>();
   let blob = false;
   const views = new Set<string>();

@@ -96,7 +96,10 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
   const authConfig = parseAuthConfig(opts.auth ?? { mode: 'none' });
   if (authConfig.mode === 'rs256') loadJwksFile(authConfig.jwksFile);
   const fi = FaultInjectionConfigSchema.safeParse(opts.faultInjection ?? { prepare: 'off' });
-  if (!fi.success) throw new Error(`Invalid faultInjection option: ${fi.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+  if (!fi.success)
+    throw new Error(
+      `Invalid faultInjection option: ${fi.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`,
+    );
   const faultInjection = fi.data;
   const { sim, db } = openSimContext(opts);
   const participantId = sim.participantId;

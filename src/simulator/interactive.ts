@@ -44,7 +44,9 @@ export class InteractiveSubmission {
   async prepare(req: JsPrepareSubmissionInput, user: string): Promise<PrepareResult> {
     const sim = this.sim;
     if (req.hashingSchemeVersion === 'HASHING_SCHEME_VERSION_V3')
-      throw new CantonError('INVALID_ARGUMENT', 'The simulator supports hashing scheme V2 only', { context: { field: 'hashingSchemeVersion' } });
+      throw new CantonError('INVALID_ARGUMENT', 'The simulator supports hashing scheme V2 only', {
+        context: { field: 'hashingSchemeVersion' },
+      });
     const commands: JsCommandsInput = {
       commands: req.commands,
       commandId: req.commandId,
@@ -70,12 +72,20 @@ export class InteractiveSubmission {
     // Contracts created by a prepared transaction have relative ids (discriminator only); they get
     // their suffix when the transaction is executed, as on Canton.
     let text = JSON.stringify(result.nodes);
-    for (const n of result.nodes) if (n.kind === 'create') text = text.replaceAll(JSON.stringify(n.contractId), JSON.stringify(relativeContractId(n.contractId)));
+    for (const n of result.nodes)
+      if (n.kind === 'create') text = text.replaceAll(JSON.stringify(n.contractId), JSON.stringify(relativeContractId(n.contractId)));
     const nodes = JSON.parse(text) as TxNode[];
     const inputContracts = result.inputs.map((id) => sim.store.contract(id)).filter((c): c is ContractRow => c !== undefined);
     const pt = buildPreparedTransaction(
       nodes,
-      { actAs: [...new Set(req.actAs)].sort(), commandId: req.commandId, synchronizerId: result.synchronizerId, transactionUuid: uuid, preparationTimeMicros: now, inputContracts },
+      {
+        actAs: [...new Set(req.actAs)].sort(),
+        commandId: req.commandId,
+        synchronizerId: result.synchronizerId,
+        transactionUuid: uuid,
+        preparationTimeMicros: now,
+        inputContracts,
+      },
       sim.registry,
     );
     const preparedTransaction = encodePrepared(pt);
@@ -109,9 +119,13 @@ export class InteractiveSubmission {
     }
     const stored = sim.store.prepared<StoredPrepared>(hash);
     if (!stored)
-      throw new CantonError('INVALID_ARGUMENT', 'The prepared transaction is unknown to this participant, was already executed, or was modified after prepare', {
-        context: { field: 'preparedTransaction', preparedTransactionHash: hash },
-      });
+      throw new CantonError(
+        'INVALID_ARGUMENT',
+        'The prepared transaction is unknown to this participant, was already executed, or was modified after prepare',
+        {
+          context: { field: 'preparedTransaction', preparedTransactionHash: hash },
+        },
+      );
     const message = Buffer.from(hash, 'base64');
     for (const party of stored.commands.actAs) {
       const registered = sim.store.partyKeys(party);
@@ -123,9 +137,13 @@ export class InteractiveSubmission {
         if (given.some((s) => signatureValid(s, key, message))) validBy.add(k.fingerprint);
       }
       if (validBy.size < registered.threshold)
-        throw new CantonError('INVALID_ARGUMENT', `Missing or invalid signatures of party ${party}: ${validBy.size} valid, ${registered.threshold} required`, {
-          context: { party, field: 'partySignatures', threshold: String(registered.threshold) },
-        });
+        throw new CantonError(
+          'INVALID_ARGUMENT',
+          `Missing or invalid signatures of party ${party}: ${validBy.size} valid, ${registered.threshold} required`,
+          {
+            context: { party, field: 'partySignatures', threshold: String(registered.threshold) },
+          },
+        );
     }
     const userId = req.userId && req.userId.length > 0 ? req.userId : (stored.commands.userId ?? user);
     const commands: JsCommandsInput = {

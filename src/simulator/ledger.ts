@@ -6,7 +6,15 @@ import type { SimContext } from './context.js';
 import { isoToMicros, microsToIso } from './clock.js';
 import { CantonError, contractNotFound, partyNotKnown } from './errors.js';
 import { PARTY_HINT_RE, randomHex, updateIdFor } from './ids.js';
-import type { CreatedNode, ParticipantPermission, StoredCompletion, StoredReassignment, StoredTopology, StoredTransaction, TxNode } from './model.js';
+import type {
+  CreatedNode,
+  ParticipantPermission,
+  StoredCompletion,
+  StoredReassignment,
+  StoredTopology,
+  StoredTransaction,
+  TxNode,
+} from './model.js';
 import { stakeholdersOf } from './model.js';
 import { interpret } from './engine/interpreter.js';
 import type { InterpretedTransaction, SimCommand } from './engine/interpreter.js';
@@ -87,7 +95,9 @@ export class LedgerWriter {
     identityProviderId?: string;
   }): PartyRow {
     if (!this.sim.synchronizers.some((s) => s.id === input.synchronizerId))
-      throw new CantonError('SYNCHRONIZER_NOT_FOUND', `Unknown synchronizer ${input.synchronizerId}`, { context: { synchronizerId: input.synchronizerId } });
+      throw new CantonError('SYNCHRONIZER_NOT_FOUND', `Unknown synchronizer ${input.synchronizerId}`, {
+        context: { synchronizerId: input.synchronizerId },
+      });
     return this.recordParty({
       party: input.party,
       synchronizerId: input.synchronizerId,
@@ -171,7 +181,9 @@ export class LedgerWriter {
         context: { field: 'minLedgerTimeAbs' },
       });
     if (cmds.minLedgerTimeRel && (cmds.minLedgerTimeRel.seconds < 0 || cmds.minLedgerTimeRel.nanos < 0))
-      throw new CantonError('INVALID_FIELD', 'Invalid field minLedgerTimeRel: duration must not be negative', { context: { field: 'minLedgerTimeRel' } });
+      throw new CantonError('INVALID_FIELD', 'Invalid field minLedgerTimeRel: duration must not be negative', {
+        context: { field: 'minLedgerTimeRel' },
+      });
   }
 
   /**
@@ -213,7 +225,8 @@ export class LedgerWriter {
   ledgerTimeOf(cmds: Pick<JsCommandsInput, 'minLedgerTimeAbs' | 'minLedgerTimeRel'>, now: bigint): bigint {
     let min = 0n;
     if (cmds.minLedgerTimeAbs !== undefined) min = isoToMicros(cmds.minLedgerTimeAbs) ?? 0n;
-    if (cmds.minLedgerTimeRel) min = now + BigInt(cmds.minLedgerTimeRel.seconds) * 1_000_000n + BigInt(Math.floor(cmds.minLedgerTimeRel.nanos / 1000));
+    if (cmds.minLedgerTimeRel)
+      min = now + BigInt(cmds.minLedgerTimeRel.seconds) * 1_000_000n + BigInt(Math.floor(cmds.minLedgerTimeRel.nanos / 1000));
     const let_ = min > now ? min : now;
     if (let_ - now > LEDGER_TIME_RECORD_TIME_TOLERANCE_MICROS)
       throw new CantonError(
@@ -244,7 +257,8 @@ export class LedgerWriter {
     const prior = this.sim.store.dedupGet(key);
     if (!prior) return;
     const dp = cmds.deduplicationPeriod;
-    const duplicate = dp && 'DeduplicationOffset' in dp ? prior.offset > dp.DeduplicationOffset.value : now - prior.recordTime < dedupMicros;
+    const duplicate =
+      dp && 'DeduplicationOffset' in dp ? prior.offset > dp.DeduplicationOffset.value : now - prior.recordTime < dedupMicros;
     if (duplicate)
       throw new CantonError('DUPLICATE_COMMAND', 'A command with the given command id has already been successfully processed', {
         context: {
@@ -399,16 +413,24 @@ export class LedgerWriter {
         return !c || c.archivedOffset !== null || c.unassignedId !== null || c.synchronizerId !== prepared.synchronizerId;
       });
       if (inactive.length > 0)
-        throw new CantonError('LOCAL_VERDICT_INACTIVE_CONTRACTS', `Rejected transaction is referring to inactive contracts ${inactive.join(', ')}`, {
-          context: { inactive_contracts: inactive.join(','), synchronizerId: prepared.synchronizerId },
-          resources: inactive.map((c): [string, string] => ['CONTRACT_ID', c]),
-          definiteAnswer: true,
-        });
+        throw new CantonError(
+          'LOCAL_VERDICT_INACTIVE_CONTRACTS',
+          `Rejected transaction is referring to inactive contracts ${inactive.join(', ')}`,
+          {
+            context: { inactive_contracts: inactive.join(','), synchronizerId: prepared.synchronizerId },
+            resources: inactive.map((c): [string, string] => ['CONTRACT_ID', c]),
+            definiteAnswer: true,
+          },
+        );
       const offset = sim.store.ledgerEnd() + 1;
       // suffix the relative contract ids of the created contracts (in every node and value)
       let text = JSON.stringify(prepared.nodes);
       for (const n of prepared.nodes)
-        if (n.kind === 'create') text = text.replaceAll(JSON.stringify(n.contractId), JSON.stringify(suffixedContractId(n.contractId, `${sim.participantId}:${offset}:${n.nodeId}`)));
+        if (n.kind === 'create')
+          text = text.replaceAll(
+            JSON.stringify(n.contractId),
+            JSON.stringify(suffixedContractId(n.contractId, `${sim.participantId}:${offset}:${n.nodeId}`)),
+          );
       const nodes = JSON.parse(text) as TxNode[];
       const consumed = new Set(nodes.filter((n) => n.kind === 'exercise' && n.consuming).map((n) => n.contractId));
       const created = nodes.filter((n): n is CreatedNode => n.kind === 'create' && !consumed.has(n.contractId));
@@ -416,9 +438,13 @@ export class LedgerWriter {
         if (c.contractKeyHash) {
           const holder = sim.store.contractByKey(c.contractKeyHash);
           if (holder && !consumed.has(holder.contractId))
-            throw new CantonError('DUPLICATE_CONTRACT_KEY', `Contract key is not unique: ${c.contractKeyHash} is held by ${holder.contractId}`, {
-              context: { keyHash: c.contractKeyHash },
-            });
+            throw new CantonError(
+              'DUPLICATE_CONTRACT_KEY',
+              `Contract key is not unique: ${c.contractKeyHash} is held by ${holder.contractId}`,
+              {
+                context: { keyHash: c.contractKeyHash },
+              },
+            );
         }
       const result = { nodes, created, archived: prepared.archived, synchronizerId: prepared.synchronizerId };
       return { result: this.writeTransaction(cmds, userId, key, dedupMicros, offset, now, prepared.effectiveAt, result), offset };
@@ -487,7 +513,15 @@ export class LedgerWriter {
           },
         };
         sim.store.markUnassigned(c.contractId, reassignmentId, u.target, offset, counter);
-        sim.store.insertReassignment({ contractId: c.contractId, offset, type: 'unassign', source: u.source, target: u.target, counter, reassignmentId });
+        sim.store.insertReassignment({
+          contractId: c.contractId,
+          offset,
+          type: 'unassign',
+          source: u.source,
+          target: u.target,
+          counter,
+          reassignmentId,
+        });
       } else {
         const a = cmd.AssignCommand.value;
         const c = sim.store.contractByReassignment(a.reassignmentId);
@@ -496,7 +530,10 @@ export class LedgerWriter {
             context: { reassignmentId: a.reassignmentId },
           });
         if (c.unassignedTarget !== a.target || c.synchronizerId !== a.source)
-          throw new CantonError('INVALID_ARGUMENT', `Reassignment ${a.reassignmentId} goes from ${c.synchronizerId} to ${c.unassignedTarget ?? '?'}`);
+          throw new CantonError(
+            'INVALID_ARGUMENT',
+            `Reassignment ${a.reassignmentId} goes from ${c.synchronizerId} to ${c.unassignedTarget ?? '?'}`,
+          );
         if (!stakeholdersOf(c.node).includes(rc.submitter))
           throw new CantonError('DAML_AUTHORIZATION_ERROR', `Submitter ${rc.submitter} is not a stakeholder of ${c.contractId}`);
         update = {

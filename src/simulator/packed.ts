@@ -107,7 +107,8 @@ export function packTransaction(tx: StoredTransaction, pidOf: (party: string) =>
     }
     const t = add(`${n.packageName}:${n.qualifiedName}`);
     const i = add(JSON.stringify(n.implementedInterfaces));
-    const flags = (n.kind === 'exercise' ? EXERCISE : 0) | (n.kind === 'exercise' && n.consuming ? CONSUMING : 0) | (transient ? TRANSIENT : 0);
+    const flags =
+      (n.kind === 'exercise' ? EXERCISE : 0) | (n.kind === 'exercise' && n.consuming ? CONSUMING : 0) | (transient ? TRANSIENT : 0);
     ints.push(flags, n.nodeId, b, m, e, t[0], t[1], i[0], i[1]);
     if (!ids(stakeholders) || !ids(n.witnesses)) return undefined;
   }
@@ -162,8 +163,12 @@ export class PackedFormat {
     readonly fmt: ResolvedEventFormat,
     private readonly parties: PartyIds,
   ) {
-    const plain = (pf: { wildcard: boolean; wildcardBlob: boolean; templates: Map<string, unknown>; interfaces: Map<string, unknown> }): boolean =>
-      pf.wildcard && !pf.wildcardBlob && pf.templates.size === 0 && pf.interfaces.size === 0;
+    const plain = (pf: {
+      wildcard: boolean;
+      wildcardBlob: boolean;
+      templates: Map<string, unknown>;
+      interfaces: Map<string, unknown>;
+    }): boolean => pf.wildcard && !pf.wildcardBlob && pf.templates.size === 0 && pf.interfaces.size === 0;
     if (fmt.any) this.mode = fmt.byParty.size === 0 && plain(fmt.any) ? 'all' : 'generic';
     else this.mode = [...fmt.byParty.values()].every(plain) ? 'parties' : 'generic';
     if (!fmt.any)
@@ -252,7 +257,14 @@ export interface PackedPlan {
 }
 
 /** Complete created-event JSON from the full node, when the match needs a blob or interface views. */
-function viaNode(seen: Seen, full: () => StoredTransaction, k: number, offset: number, acsDelta: boolean, registry: PackageRegistry): string | undefined {
+function viaNode(
+  seen: Seen,
+  full: () => StoredTransaction,
+  k: number,
+  offset: number,
+  acsDelta: boolean,
+  registry: PackageRegistry,
+): string | undefined {
   const match = seen.match;
   if (!match || (!match.blob && match.views.length === 0)) return undefined;
   return JSON.stringify(createdEvent(full().nodes[k] as CreatedNode, offset, match, acsDelta, registry));

@@ -49,8 +49,7 @@ export function createdEvent(
     const t = registry.templateOf(node.packageName, node.qualifiedName);
     ev.interfaceViews = match.views.map((iid) => {
       const impl = t ? registry.implementation(t, iid) : undefined;
-      if (!t || !impl)
-        return { interfaceId: iid, viewStatus: { code: 5, message: `Template does not implement ${iid}` } };
+      if (!t || !impl) return { interfaceId: iid, viewStatus: { code: 5, message: `Template does not implement ${iid}` } };
       return {
         interfaceId: iid,
         viewStatus: { code: 0, message: '' },
@@ -152,7 +151,11 @@ export function projectTransaction(
   return out;
 }
 
-export function projectTree(tx: StoredTransaction, fmt: ResolvedEventFormat, registry: PackageRegistry): S['JsTransactionTree'] | undefined {
+export function projectTree(
+  tx: StoredTransaction,
+  fmt: ResolvedEventFormat,
+  registry: PackageRegistry,
+): S['JsTransactionTree'] | undefined {
   const events = transactionEvents(tx, { shape: 'LEDGER_EFFECTS', events: fmt }, registry);
   if (events.length === 0) return undefined;
   const eventsById: Record<string, S['TreeEvent']> = {};
@@ -238,9 +241,21 @@ export function projectTopology(t: StoredTopology, parties: string[]): S['JsTopo
     events: selected.map((e): S['TopologyEvent'] => {
       switch (e.type) {
         case 'added':
-          return { event: { ParticipantAuthorizationAdded: { value: { partyId: e.partyId, participantId: e.participantId, participantPermission: e.permission } } } };
+          return {
+            event: {
+              ParticipantAuthorizationAdded: {
+                value: { partyId: e.partyId, participantId: e.participantId, participantPermission: e.permission },
+              },
+            },
+          };
         case 'changed':
-          return { event: { ParticipantAuthorizationChanged: { value: { partyId: e.partyId, participantId: e.participantId, participantPermission: e.permission } } } };
+          return {
+            event: {
+              ParticipantAuthorizationChanged: {
+                value: { partyId: e.partyId, participantId: e.participantId, participantPermission: e.permission },
+              },
+            },
+          };
         case 'revoked':
           return { event: { ParticipantAuthorizationRevoked: { value: { partyId: e.partyId, participantId: e.participantId } } } };
       }

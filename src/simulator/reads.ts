@@ -53,7 +53,11 @@ function fullLoader(sim: SimContext, offset: number): () => StoredTransaction {
  * their packed form (packed.ts) or, for rows stored in the older form, from their fragments
  * (splice.ts); other updates go through projection.ts.
  */
-export function updatePlanner(sim: SimContext, kind: 'flat' | 'tree', uf: ResolvedUpdateFormat): (r: UpdateRow) => UpdateWriter | undefined {
+export function updatePlanner(
+  sim: SimContext,
+  kind: 'flat' | 'tree',
+  uf: ResolvedUpdateFormat,
+): (r: UpdateRow) => UpdateWriter | undefined {
   const treeFmt = uf.transactions?.events ?? uf.reassignments;
   const tf: ResolvedTransactionFormat | undefined =
     kind === 'tree' ? (treeFmt ? { shape: 'LEDGER_EFFECTS', events: treeFmt } : undefined) : uf.transactions;
@@ -79,7 +83,12 @@ export function updatePlanner(sim: SimContext, kind: 'flat' | 'tree', uf: Resolv
 }
 
 /** Visits stored completions in (begin, end] in order; stops when `visit` returns false. */
-export function scanCompletions(sim: SimContext, beginExclusive: number, endInclusive: number, visit: (c: StoredCompletion) => boolean): void {
+export function scanCompletions(
+  sim: SimContext,
+  beginExclusive: number,
+  endInclusive: number,
+  visit: (c: StoredCompletion) => boolean,
+): void {
   let cursor = beginExclusive;
   while (cursor < endInclusive) {
     const batch = sim.store.completions(cursor, endInclusive, 256);
@@ -108,7 +117,12 @@ export function checkActiveAt(sim: SimContext, activeAtOffset: number): void {
     });
 }
 
-function acsEntry(sim: SimContext, c: ContractRow, fmt: ResolvedEventFormat, atOffset: number): S['JsGetActiveContractsResponse'] | undefined {
+function acsEntry(
+  sim: SimContext,
+  c: ContractRow,
+  fmt: ResolvedEventFormat,
+  atOffset: number,
+): S['JsGetActiveContractsResponse'] | undefined {
   const n = c.node;
   const m = matchEvent(fmt, stakeholdersOf(n), `${n.packageName}:${n.qualifiedName}`, n.implementedInterfaces);
   if (!m) return undefined;
@@ -216,7 +230,12 @@ export function scanActiveContracts(
 }
 
 /** Active contracts at `atOffset` visible through `fmt`, in creation order (at most `max` + 1, to detect overflow). */
-export function activeContracts(sim: SimContext, atOffset: number, fmt: ResolvedEventFormat, max = Number.MAX_SAFE_INTEGER): S['JsGetActiveContractsResponse'][] {
+export function activeContracts(
+  sim: SimContext,
+  atOffset: number,
+  fmt: ResolvedEventFormat,
+  max = Number.MAX_SAFE_INTEGER,
+): S['JsGetActiveContractsResponse'][] {
   const out: S['JsGetActiveContractsResponse'][] = [];
   scanActiveContracts(sim, atOffset, fmt, 0, (e) => {
     out.push(e);

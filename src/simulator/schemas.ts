@@ -212,9 +212,7 @@ export const GetContractRequestSchema = z.object({ contractId: z.string(), query
 
 export const AllocatePartyRequestSchema = z.object({
   partyIdHint: z.string().optional(),
-  localMetadata: z
-    .object({ resourceVersion: z.string().optional(), annotations: z.record(z.string(), z.string()).optional() })
-    .optional(),
+  localMetadata: z.object({ resourceVersion: z.string().optional(), annotations: z.record(z.string(), z.string()).optional() }).optional(),
   identityProviderId: z.string().optional(),
   synchronizerId: z.string().optional(),
   userId: z.string().optional(),

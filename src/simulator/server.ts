@@ -21,8 +21,7 @@ async function handle(router: Router, access: Access, req: IncomingMessage, res:
     const method = (req.method ?? 'GET').toUpperCase();
     const m = router.match(method, url.pathname);
     if (m === undefined) throw new CantonError('NOT_FOUND', `The requested resource could not be found: ${method} ${url.pathname}`);
-    if (m === 'methodMismatch')
-      throw new CantonError('METHOD_NOT_ALLOWED', `HTTP method ${method} is not supported for ${url.pathname}`);
+    if (m === 'methodMismatch') throw new CantonError('METHOD_NOT_ALLOWED', `HTTP method ${method} is not supported for ${url.pathname}`);
     // Authentication and authorization (authz.ts) run before the handler; the body is read once and
     // shared, so rules may look at it without changing the handler's own validation order.
     const { user, auth } = await access.authenticate(req.headers.authorization);
@@ -53,13 +52,11 @@ async function handle(router: Router, access: Access, req: IncomingMessage, res:
       for (const c of result.jsonChunks) res.write(c);
       res.uncork();
       res.end();
-    }
-    else if ('jsonStream' in result) {
+    } else if ('jsonStream' in result) {
       res.writeHead(result.status, { 'content-type': 'application/json' });
       // pulled as the socket drains; a failure after the head is sent can only cut the connection
       await pipeline(Readable.from(result.jsonStream), res).catch(() => res.destroy());
-    }
-    else if ('text' in result) sendText(res, result.status, result.text);
+    } else if ('text' in result) sendText(res, result.status, result.text);
     else if ('binary' in result) {
       res.writeHead(result.status, { 'content-type': result.contentType, 'content-length': result.binary.length });
       res.end(result.binary);
@@ -73,4 +70,3 @@ async function handle(router: Router, access: Access, req: IncomingMessage, res:
     sendError(res, err);
   }
 }
-

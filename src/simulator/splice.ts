@@ -231,7 +231,9 @@ const EMPTY: string[] = [];
 function simpleWildcard(fmt: ResolvedEventFormat): boolean {
   let cached = simple.get(fmt);
   if (cached === undefined) {
-    cached = !fmt.any && [...fmt.byParty.values()].every((pf) => pf.wildcard && !pf.wildcardBlob && pf.templates.size === 0 && pf.interfaces.size === 0);
+    cached =
+      !fmt.any &&
+      [...fmt.byParty.values()].every((pf) => pf.wildcard && !pf.wildcardBlob && pf.templates.size === 0 && pf.interfaces.size === 0);
     simple.set(fmt, cached);
   }
   return cached;
@@ -281,7 +283,12 @@ export interface TransactionPlan {
 }
 
 /** Same rules as projection.ts transactionEvents; undefined when no event is visible. */
-export function planTransaction(row: SplicedRow, tf: ResolvedTransactionFormat, registry: PackageRegistry, tree = false): TransactionPlan | undefined {
+export function planTransaction(
+  row: SplicedRow,
+  tf: ResolvedTransactionFormat,
+  registry: PackageRegistry,
+  tree = false,
+): TransactionPlan | undefined {
   const meta = JSON.parse(row.meta) as TransactionMeta;
   const events: PlannedEvent[] = [];
   const o = row.offset;
@@ -346,7 +353,19 @@ export function writeTransaction(out: JsonOut, plan: TransactionPlan): void {
   if (!plan.tree) {
     out.str(`{"Transaction":{"value":{${meta.h1},"events":[`);
     plan.events.forEach((e, i) => {
-      out.str(i === 0 ? (e.kind === 'c' ? '{"CreatedEvent":' : e.kind === 'a' ? '{"ArchivedEvent":' : '{"ExercisedEvent":') : e.kind === 'c' ? ',{"CreatedEvent":' : e.kind === 'a' ? ',{"ArchivedEvent":' : ',{"ExercisedEvent":');
+      out.str(
+        i === 0
+          ? e.kind === 'c'
+            ? '{"CreatedEvent":'
+            : e.kind === 'a'
+              ? '{"ArchivedEvent":'
+              : '{"ExercisedEvent":'
+          : e.kind === 'c'
+            ? ',{"CreatedEvent":'
+            : e.kind === 'a'
+              ? ',{"ArchivedEvent":'
+              : ',{"ExercisedEvent":',
+      );
       writeEvent(out, plan, e);
       out.str('}');
     });

@@ -85,7 +85,13 @@ test('allocate a party with annotations, edit them, and see a concurrent change 
   await simulator(`/v2/parties/${encodeURIComponent(party)}`, {
     method: 'PATCH',
     body: {
-      partyDetails: { party, localMetadata: { resourceVersion: current.localMetadata.resourceVersion, annotations: { owner: 'bob', 'example.com/team': 'treasury-emea' } } },
+      partyDetails: {
+        party,
+        localMetadata: {
+          resourceVersion: current.localMetadata.resourceVersion,
+          annotations: { owner: 'bob', 'example.com/team': 'treasury-emea' },
+        },
+      },
       updateMask: { paths: ['local_metadata.annotations'], unknownFields: { fields: {} } },
     },
   });
@@ -114,19 +120,37 @@ test('a party in its own namespace is marked external', async ({ page }) => {
   const spki = publicKey.export({ format: 'der', type: 'spki' });
   const purpose = Buffer.alloc(4);
   purpose.writeUInt32BE(12);
-  const fingerprint = `1220${createHash('sha256').update(Buffer.concat([purpose, spki.subarray(12)])).digest('hex')}`;
-  const sync = (await simulator<{ connectedSynchronizers: Array<{ synchronizerId: string }> }>('/v2/state/connected-synchronizers')).connectedSynchronizers[0]!
-    .synchronizerId;
+  const fingerprint = `1220${createHash('sha256')
+    .update(Buffer.concat([purpose, spki.subarray(12)]))
+    .digest('hex')}`;
+  const sync = (await simulator<{ connectedSynchronizers: Array<{ synchronizerId: string }> }>('/v2/state/connected-synchronizers'))
+    .connectedSynchronizers[0]!.synchronizerId;
   const hint = `Cold${Date.now()}`;
-  const gen = await simulator<{ partyId: string; topologyTransactions: string[]; multiHash: string }>('/v2/parties/external/generate-topology', {
-    body: { synchronizer: sync, partyHint: hint, publicKey: { format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO', keyData: spki.toString('base64'), keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' } },
-  });
+  const gen = await simulator<{ partyId: string; topologyTransactions: string[]; multiHash: string }>(
+    '/v2/parties/external/generate-topology',
+    {
+      body: {
+        synchronizer: sync,
+        partyHint: hint,
+        publicKey: {
+          format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO',
+          keyData: spki.toString('base64'),
+          keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519',
+        },
+      },
+    },
+  );
   await simulator('/v2/parties/external/allocate', {
     body: {
       synchronizer: sync,
       onboardingTransactions: gen.topologyTransactions.map((transaction) => ({ transaction })),
       multiHashSignatures: [
-        { format: 'SIGNATURE_FORMAT_RAW', signature: sign(null, Buffer.from(gen.multiHash, 'base64'), privateKey).toString('base64'), signedBy: fingerprint, signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519' },
+        {
+          format: 'SIGNATURE_FORMAT_RAW',
+          signature: sign(null, Buffer.from(gen.multiHash, 'base64'), privateKey).toString('base64'),
+          signedBy: fingerprint,
+          signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519',
+        },
       ],
     },
   });

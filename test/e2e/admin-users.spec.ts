@@ -20,7 +20,8 @@ test.afterAll(async () => {
 
 const simUrl = () => simulatorUrl(consoleProc);
 const simulator = <T>(path: string, body?: unknown) => callSimulator<T>(consoleProc, path, body);
-const allocate = async (hint: string) => (await simulator<{ partyDetails: { party: string } }>('/v2/parties', { partyIdHint: hint })).partyDetails.party;
+const allocate = async (hint: string) =>
+  (await simulator<{ partyDetails: { party: string } }>('/v2/parties', { partyIdHint: hint })).partyDetails.party;
 const apiRights = async (userId: string) =>
   (await simulator<{ rights: Array<{ kind: Record<string, { value: { party?: string } }> }> }>(`/v2/users/${userId}/rights`)).rights
     .map((r) => {
@@ -46,7 +47,11 @@ test('create a user, grant and revoke rights, edit, move to an identity provider
   const userId = `ops-${stamp}`;
   const party = await allocate(`Erin${stamp}`);
   await simulator('/v2/idps', {
-    identityProviderConfig: { identityProviderId: `corp-${stamp}`, issuer: `https://login.example.com/${stamp}`, jwksUrl: 'https://login.example.com/jwks' },
+    identityProviderConfig: {
+      identityProviderId: `corp-${stamp}`,
+      issuer: `https://login.example.com/${stamp}`,
+      jwksUrl: 'https://login.example.com/jwks',
+    },
   });
 
   await openView(page, /Users/, 'users');
@@ -79,8 +84,22 @@ test('create a user, grant and revoke rights, edit, move to an identity provider
   const rows = page.getByTestId('right-row');
   await expect(rows).toHaveCount(5);
   const screenRights = async () =>
-    (await rows.evaluateAll((els) => els.map((e) => ((e as HTMLElement).dataset.party ? `${(e as HTMLElement).dataset.kind}:${(e as HTMLElement).dataset.party}` : (e as HTMLElement).dataset.kind!)))).sort();
-  const expected = [`CanActAs:${party}`, `CanExecuteAs:${party}`, `CanReadAs:${party}`, 'CanReadAsAnyParty', 'IdentityProviderAdmin'].sort();
+    (
+      await rows.evaluateAll((els) =>
+        els.map((e) =>
+          (e as HTMLElement).dataset.party
+            ? `${(e as HTMLElement).dataset.kind}:${(e as HTMLElement).dataset.party}`
+            : (e as HTMLElement).dataset.kind!,
+        ),
+      )
+    ).sort();
+  const expected = [
+    `CanActAs:${party}`,
+    `CanExecuteAs:${party}`,
+    `CanReadAs:${party}`,
+    'CanReadAsAnyParty',
+    'IdentityProviderAdmin',
+  ].sort();
   expect(await screenRights()).toEqual(expected);
   expect(await apiRights(userId)).toEqual(expected);
 
@@ -108,7 +127,9 @@ test('create a user, grant and revoke rights, edit, move to an identity provider
   await page.getByLabel('Annotation 1 value').fill('treasury');
   await page.getByTestId('user-save').click();
   await expect(page.getByTestId('users-notice')).toContainText(`Saved user “${userId}”`);
-  const user = await simulator<{ user: { isDeactivated: boolean; metadata: { annotations: Record<string, string> } } }>(`/v2/users/${userId}`);
+  const user = await simulator<{ user: { isDeactivated: boolean; metadata: { annotations: Record<string, string> } } }>(
+    `/v2/users/${userId}`,
+  );
   expect(user.user.isDeactivated).toBe(true);
   expect(user.user.metadata.annotations).toEqual({ owner: 'treasury' });
   await expect(page.locator(`[data-testid=user-row][data-user="${userId}"]`)).toContainText('Deactivated');
@@ -148,7 +169,13 @@ test('search the users by id, primary party and identity provider, from the keyb
   const stamp = Date.now();
   const idp = `search-idp-${stamp}`;
   const party = await allocate(`Searchy${stamp}`);
-  await simulator('/v2/idps', { identityProviderConfig: { identityProviderId: idp, issuer: `https://idp.example.com/${stamp}`, jwksUrl: 'https://idp.example.com/jwks' } });
+  await simulator('/v2/idps', {
+    identityProviderConfig: {
+      identityProviderId: idp,
+      issuer: `https://idp.example.com/${stamp}`,
+      jwksUrl: 'https://idp.example.com/jwks',
+    },
+  });
   await simulator('/v2/users', { user: { id: `finder-${stamp}`, primaryParty: party, isDeactivated: false, identityProviderId: '' } });
   await simulator('/v2/users', { user: { id: `other-${stamp}`, primaryParty: '', isDeactivated: false, identityProviderId: idp } });
 

@@ -20,12 +20,16 @@ test.afterAll(async () => {
 });
 
 const simulator = <T>(path: string, body?: unknown) => callSimulator<T>(consoleProc, path, body);
-const allocate = async (hint: string) => (await simulator<{ partyDetails: { party: string } }>('/v2/parties', { partyIdHint: hint })).partyDetails.party;
+const allocate = async (hint: string) =>
+  (await simulator<{ partyDetails: { party: string } }>('/v2/parties', { partyIdHint: hint })).partyDetails.party;
 async function apiCompletions(party: string): Promise<Array<{ commandId: string; offset: number }>> {
-  const res = await simulator<Array<{ completionResponse: { Completion?: { value: { commandId: string; offset: number } } } }>>('/v2/commands/completions', {
-    parties: [party],
-    beginExclusive: 0,
-  });
+  const res = await simulator<Array<{ completionResponse: { Completion?: { value: { commandId: string; offset: number } } } }>>(
+    '/v2/commands/completions',
+    {
+      parties: [party],
+      beginExclusive: 0,
+    },
+  );
   return res.flatMap((r) => (r.completionResponse.Completion ? [r.completionResponse.Completion.value] : []));
 }
 

@@ -35,11 +35,18 @@ test.beforeAll(async () => {
   consoleProc = await startConsoleProcess();
   jwtSimDir = mkdtempSync(path.join(os.tmpdir(), 'e2e-jwt-sim-'));
   jwtSim = await startSimulator({ dataDir: jwtSimDir, port: 0, auth: { mode: 'hs256', secret: JWT_SECRET, audience: AUDIENCE } });
-  idp = await startOAuth2Server({ clients: { 'operator-console': { secret: CLIENT_SECRET, subject: OPS_USER } }, signingSecret: JWT_SECRET });
+  idp = await startOAuth2Server({
+    clients: { 'operator-console': { secret: CLIENT_SECRET, subject: OPS_USER } },
+    signingSecret: JWT_SECRET,
+  });
   opsParty = (await simAdmin<{ partyDetails: { party: string } }>('/v2/parties', { partyIdHint: 'Operations' })).partyDetails.party;
   await simAdmin('/v2/users', {
     user: { id: OPS_USER, primaryParty: opsParty, isDeactivated: false, identityProviderId: '' },
-    rights: [{ kind: { ParticipantAdmin: { value: {} } } }, { kind: { CanActAs: { value: { party: opsParty } } } }, { kind: { CanReadAs: { value: { party: opsParty } } } }],
+    rights: [
+      { kind: { ParticipantAdmin: { value: {} } } },
+      { kind: { CanActAs: { value: { party: opsParty } } } },
+      { kind: { CanReadAs: { value: { party: opsParty } } } },
+    ],
   });
 });
 test.afterAll(async () => {
@@ -50,7 +57,11 @@ test.afterAll(async () => {
 });
 
 async function openConnections(page: Page) {
-  await page.getByRole('link', { name: /Connections/ }).or(page.getByRole('button', { name: /Connections/ })).first().click();
+  await page
+    .getByRole('link', { name: /Connections/ })
+    .or(page.getByRole('button', { name: /Connections/ }))
+    .first()
+    .click();
   await expect(page.getByTestId('connections')).toBeVisible();
 }
 
@@ -59,7 +70,11 @@ const TOKEN = 'e2e-secret-bearer-token-5f1c';
 test('an operator adds a remote participant with a token, uses it, sees the structured error, and removes it', async ({ page }) => {
   await page.goto(consoleProc.url);
   await expect(page.getByTestId('participant-id')).toBeVisible();
-  await page.getByRole('link', { name: /Connections/ }).or(page.getByRole('button', { name: /Connections/ })).first().click();
+  await page
+    .getByRole('link', { name: /Connections/ })
+    .or(page.getByRole('button', { name: /Connections/ }))
+    .first()
+    .click();
   await expect(page.getByTestId('profile-row')).toHaveCount(1);
   await expect(page.getByTestId('profile-row').first()).toContainText('Embedded simulator');
 
@@ -86,7 +101,11 @@ test('an operator adds a remote participant with a token, uses it, sees the stru
 
   await page.getByRole('button', { name: 'Use profile Unreachable node' }).click();
   await expect(row).toContainText('Active');
-  await page.getByRole('link', { name: /Dashboard/ }).or(page.getByRole('button', { name: /Dashboard/ })).first().click();
+  await page
+    .getByRole('link', { name: /Dashboard/ })
+    .or(page.getByRole('button', { name: /Dashboard/ }))
+    .first()
+    .click();
   await expect(page.getByTestId('error-code').first()).toHaveText('UNREACHABLE');
   await page.screenshot({ path: 'test/e2e/screenshots/dashboard-unreachable.png', fullPage: true });
 
@@ -94,7 +113,11 @@ test('an operator adds a remote participant with a token, uses it, sees the stru
   await page.getByLabel('Connection profile').selectOption({ label: 'Demo — embedded simulator' });
   await expect(page.getByTestId('participant-id')).toContainText('PAR::');
 
-  await page.getByRole('link', { name: /Connections/ }).or(page.getByRole('button', { name: /Connections/ })).first().click();
+  await page
+    .getByRole('link', { name: /Connections/ })
+    .or(page.getByRole('button', { name: /Connections/ }))
+    .first()
+    .click();
   // Remove the stored token: the profile falls back to no authentication and the keychain entry goes.
   await page.getByRole('button', { name: 'Edit profile Unreachable node' }).click();
   await expect(page.getByTestId('profile-token-stored')).toContainText('Stored in OS keychain');
@@ -154,7 +177,9 @@ test('an operator adds an OAuth2 client-credentials profile, tests it against a 
   await expect(result.getByTestId('test-step-ledger')).toContainText('Reachable · API version 3.');
   await expect(result.getByTestId('test-step-user')).toContainText(`${OPS_USER} · primary party ${opsParty}`);
   await expect(result.getByTestId('test-step-rights')).toContainText('Participant admin · act as 1 party · read as 1 party');
-  expect(idp.requests.slice(before)).toEqual([expect.objectContaining({ clientId: 'operator-console', audience: AUDIENCE, scope: 'daml_ledger_api', outcome: 'issued' })]);
+  expect(idp.requests.slice(before)).toEqual([
+    expect.objectContaining({ clientId: 'operator-console', audience: AUDIENCE, scope: 'daml_ledger_api', outcome: 'issued' }),
+  ]);
   expect(await page.content()).not.toContain(idp.issued.at(-1)!.split('.')[2]!);
   await themedScreenshots(page, 'connections-oauth-test', 900);
 
@@ -190,7 +215,11 @@ test('an operator adds an OAuth2 client-credentials profile, tests it against a 
   await expect(page.getByRole('button', { name: 'Save changes' })).toHaveCount(0);
   await page.getByRole('button', { name: 'Use profile JWT participant' }).click();
   await expect(row).toContainText('Active');
-  await page.getByRole('link', { name: /Dashboard/ }).or(page.getByRole('button', { name: /Dashboard/ })).first().click();
+  await page
+    .getByRole('link', { name: /Dashboard/ })
+    .or(page.getByRole('button', { name: /Dashboard/ }))
+    .first()
+    .click();
   await expect(page.getByTestId('participant-id')).toContainText(jwtSim.participantId);
 
   await page.getByLabel('Connection profile').selectOption({ label: 'Demo — embedded simulator' });

@@ -21,7 +21,8 @@ test.afterAll(async () => {
 });
 
 const simulator = <T>(path: string, body?: unknown) => callSimulator<T>(consoleProc, path, body);
-const allocate = async (hint: string) => (await simulator<{ partyDetails: { party: string } }>('/v2/parties', { partyIdHint: hint })).partyDetails.party;
+const allocate = async (hint: string) =>
+  (await simulator<{ partyDetails: { party: string } }>('/v2/parties', { partyIdHint: hint })).partyDetails.party;
 
 interface ApiContract {
   contractId: string;
@@ -34,16 +35,35 @@ interface ApiContract {
 async function apiIous(party: string): Promise<ApiContract[]> {
   const res = await simulator<{
     activeContracts: Array<{
-      contractEntry: { JsActiveContract?: { createdEvent: { contractId: string; createArgument: { amount: string; owner: string } }; synchronizerId: string; reassignmentCounter: number } };
+      contractEntry: {
+        JsActiveContract?: {
+          createdEvent: { contractId: string; createArgument: { amount: string; owner: string } };
+          synchronizerId: string;
+          reassignmentCounter: number;
+        };
+      };
     }>;
   }>('/v2/state/active-contracts-page', {
-    eventFormat: { filtersByParty: { [party]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: '#simulator-demo:Demo.Iou:Iou' } } } }] } }, verbose: true },
+    eventFormat: {
+      filtersByParty: {
+        [party]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: '#simulator-demo:Demo.Iou:Iou' } } } }] },
+      },
+      verbose: true,
+    },
     maxPageSize: 1000,
   });
   return res.activeContracts.flatMap((r) => {
     const a = r.contractEntry.JsActiveContract;
     return a
-      ? [{ contractId: a.createdEvent.contractId, amount: a.createdEvent.createArgument.amount, owner: a.createdEvent.createArgument.owner, synchronizerId: a.synchronizerId, reassignmentCounter: a.reassignmentCounter }]
+      ? [
+          {
+            contractId: a.createdEvent.contractId,
+            amount: a.createdEvent.createArgument.amount,
+            owner: a.createdEvent.createArgument.owner,
+            synchronizerId: a.synchronizerId,
+            reassignmentCounter: a.reassignmentCounter,
+          },
+        ]
       : [];
   });
 }
@@ -56,7 +76,9 @@ async function openContracts(page: Page) {
 
 const field = (page: Page, form: string, name: string) => page.locator(`[data-testid=${form}] input[data-field="${name}"]`);
 
-test('create an Iou through the generated form, split and transfer it, see the life cycle, a Canton error and a reassignment', async ({ page }) => {
+test('create an Iou through the generated form, split and transfer it, see the life cycle, a Canton error and a reassignment', async ({
+  page,
+}) => {
   const stamp = Date.now();
   const issuer = await allocate(`Issuer${stamp}`);
   const owner = await allocate(`Owner${stamp}`);

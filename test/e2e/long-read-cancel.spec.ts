@@ -18,7 +18,11 @@ test.beforeAll(async () => {
   // The simulator's URL line can follow "Console ready" on the other stream.
   await expect.poll(() => /Embedded simulator \(demo mode\)/.test(consoleProc.output())).toBe(true);
   // About 1 KiB a second: the demo's active contract set takes many seconds to arrive.
-  slow = await startSlowParticipant(simulatorUrl(consoleProc), { slow: (p) => p.startsWith('/v2/state/active-contracts') || p.startsWith('/v2/updates?'), bytesPerTick: 200, tickMs: 200 });
+  slow = await startSlowParticipant(simulatorUrl(consoleProc), {
+    slow: (p) => p.startsWith('/v2/state/active-contracts') || p.startsWith('/v2/updates?'),
+    bytesPerTick: 200,
+    tickMs: 200,
+  });
   // Set-up only: a profile for the slow participant (the Connections view is tested elsewhere).
   await withConsoleClient(consoleProc, (client) => client.call('profiles.save', { name: 'Slow participant', ledgerApiUrl: slow.url }));
 });
@@ -27,7 +31,9 @@ test.afterAll(async () => {
   await slow?.close();
 });
 
-test('cancel a long active-contract read: Cancelled is shown, the participant request is aborted, the view stays usable', async ({ page }) => {
+test('cancel a long active-contract read: Cancelled is shown, the participant request is aborted, the view stays usable', async ({
+  page,
+}) => {
   await page.goto(consoleProc.url);
   await page.getByLabel('Connection profile').selectOption({ label: 'Slow participant' });
   const before = slow.reads.length;

@@ -28,19 +28,28 @@ test.afterAll(async () => {
 
 const simulator = <T>(path: string, body?: unknown) => callSimulator<T>(consoleProc, path, body);
 const vettedOn = async (packageId: string) =>
-  (await simulator<{ vettedPackages: Array<{ synchronizerId: string; packages: Array<{ packageId: string }> }> }>('/v2/package-vetting/list', {})).vettedPackages
+  (
+    await simulator<{ vettedPackages: Array<{ synchronizerId: string; packages: Array<{ packageId: string }> }> }>(
+      '/v2/package-vetting/list',
+      {},
+    )
+  ).vettedPackages
     .filter((v) => v.packages.some((p) => p.packageId === packageId))
     .map((v) => v.synchronizerId);
 
 /** The package's validity bounds on the participant, per synchronizer. */
 const boundsOn = async (packageId: string) =>
   (
-    await simulator<{ vettedPackages: Array<{ synchronizerId: string; packages: Array<{ packageId: string; validFromInclusive?: string; validUntilExclusive?: string }> }> }>(
-      '/v2/package-vetting/list',
-      {},
-    )
+    await simulator<{
+      vettedPackages: Array<{
+        synchronizerId: string;
+        packages: Array<{ packageId: string; validFromInclusive?: string; validUntilExclusive?: string }>;
+      }>;
+    }>('/v2/package-vetting/list', {})
   ).vettedPackages.flatMap((v) =>
-    v.packages.filter((p) => p.packageId === packageId).map((p) => ({ synchronizerId: v.synchronizerId, from: p.validFromInclusive ?? null, until: p.validUntilExclusive ?? null })),
+    v.packages
+      .filter((p) => p.packageId === packageId)
+      .map((p) => ({ synchronizerId: v.synchronizerId, from: p.validFromInclusive ?? null, until: p.validUntilExclusive ?? null })),
   );
 
 const P = (prim: string, args: Type[] = []): Type => ({ kind: 'prim', prim, args }) as Type;
@@ -64,7 +73,15 @@ function description(name: string, version: string, fields: Field[], upgradedPac
             implements: ['Main:Holding'],
           },
         ],
-        interfaces: [{ name: 'Holding', viewFields: [{ name: 'holder', type: P('Party') }, { name: 'qty', type: P('Int64') }] }],
+        interfaces: [
+          {
+            name: 'Holding',
+            viewFields: [
+              { name: 'holder', type: P('Party') },
+              { name: 'qty', type: P('Int64') },
+            ],
+          },
+        ],
       },
     ],
   };
@@ -111,7 +128,9 @@ test('list, detail, corrupt file, validate → upload, incompatible upgrade, can
   await expect(page.locator('[data-testid=pkg-interface][data-interface="Demo.Asset:Asset"]')).toContainText('description');
 
   // A corrupt file is refused by the console with the reader's specific error; nothing is sent on.
-  await page.getByTestId('dar-input').setInputFiles({ name: 'broken.dar', mimeType: 'application/octet-stream', buffer: Buffer.from('this is not a zip archive') });
+  await page
+    .getByTestId('dar-input')
+    .setInputFiles({ name: 'broken.dar', mimeType: 'application/octet-stream', buffer: Buffer.from('this is not a zip archive') });
   await expect(page.getByTestId('dar-decode-code')).toHaveText('NOT_A_ZIP');
   await expect(page.getByTestId('dar-decode-error')).toContainText('nothing was sent to the participant');
   await expect(page.getByTestId('dar-upload-button')).toHaveCount(0);
@@ -154,7 +173,10 @@ test('list, detail, corrupt file, validate → upload, incompatible upgrade, can
   await expect(page.getByTestId('pkg-detail')).toHaveAttribute('data-package', v1.mainPackageId);
 
   // An incompatible upgrade: the removed field and the non-Optional addition are named.
-  const bad = darFile(`${name}-2.0.0.dar`, description(name, '2.0.0', [V1[0]!, V1[2]!, { name: 'note', type: P('Text') }], v1.mainPackageId));
+  const bad = darFile(
+    `${name}-2.0.0.dar`,
+    description(name, '2.0.0', [V1[0]!, V1[2]!, { name: 'note', type: P('Text') }], v1.mainPackageId),
+  );
   await page.getByTestId('dar-input').setInputFiles(bad.file);
   await expect(page.getByTestId('dar-participant-refused')).toBeVisible();
   await expect(page.getByTestId('dar-participant-refused').getByTestId('canton-error')).toBeVisible();
@@ -166,7 +188,10 @@ test('list, detail, corrupt file, validate → upload, incompatible upgrade, can
   expect((await simulator<{ packageIds: string[] }>('/v2/packages')).packageIds).not.toContain(bad.mainPackageId);
 
   // Cancel before upload: a compatible upgrade is validated, then dropped.
-  const good = darFile(`${name}-1.1.0.dar`, description(name, '1.1.0', [...V1, { name: 'memo', type: P('Optional', [P('Text')]) }], v1.mainPackageId));
+  const good = darFile(
+    `${name}-1.1.0.dar`,
+    description(name, '1.1.0', [...V1, { name: 'memo', type: P('Optional', [P('Text')]) }], v1.mainPackageId),
+  );
   await page.getByTestId('dar-input').setInputFiles(good.file);
   await expect(page.locator('[data-testid=dar-crosscheck-item][data-compatible=true]')).toBeVisible();
   await expect(page.getByTestId('dar-participant-ok')).toBeVisible();
@@ -265,7 +290,8 @@ test('vet and unvet with a dry run and confirmation; preferred packages; keyboar
   await expect(cellBounds).toHaveCount(0);
 
   // Preferred packages for a party, per synchronizer.
-  const party = (await simulator<{ partyDetails: { party: string } }>('/v2/parties', { partyIdHint: `Pref${Date.now()}` })).partyDetails.party;
+  const party = (await simulator<{ partyDetails: { party: string } }>('/v2/parties', { partyIdHint: `Pref${Date.now()}` })).partyDetails
+    .party;
   await page.getByTestId('packages-tab-preferred').click();
   await page.getByTestId('preferred-name').fill('simulator-demo');
   await page.getByTestId('preferred-parties').fill(party);

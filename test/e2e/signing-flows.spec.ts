@@ -25,7 +25,8 @@ const keyFingerprints: Array<[service: string, fp: string]> = [];
 test.beforeAll(async () => {
   [online, airGapped] = await Promise.all([startConsoleProcess(), startConsoleProcess(['--no-demo'])]);
   // printed right after "Console ready"; give the pipe a moment
-  for (let i = 0; i < 100 && !/Embedded simulator \(demo mode\): \S+/.test(online.output()); i++) await new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 100 && !/Embedded simulator \(demo mode\): \S+/.test(online.output()); i++)
+    await new Promise((r) => setTimeout(r, 50));
   simUrl = /Embedded simulator \(demo mode\): (\S+)/.exec(online.output())![1]!;
   bob = await allocate('E2EBob');
 });
@@ -42,7 +43,10 @@ test.afterAll(async () => {
 });
 
 async function sim<T>(path: string, body?: unknown): Promise<T> {
-  const res = await fetch(simUrl + path, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(
+    simUrl + path,
+    body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+  );
   if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
 }
@@ -144,7 +148,9 @@ test('compose, verify, sign and execute a create and a transfer; the transaction
   await page.getByTestId('prepare-button').click();
   await expect(page.getByTestId('json-error')).toBeVisible();
 
-  await page.getByLabel(/Create arguments/).fill(JSON.stringify({ issuer: party, owner: bob, currency: 'EUR', amount: '42.5', observers: [] }));
+  await page
+    .getByLabel(/Create arguments/)
+    .fill(JSON.stringify({ issuer: party, owner: bob, currency: 'EUR', amount: '42.5', observers: [] }));
   await page.getByTestId('prepare-button').click();
   await expect(page.getByTestId('tx-summary')).toBeVisible();
   await expect(page.getByTestId('verified-banner')).toContainText('matches the participant’s');
@@ -160,13 +166,20 @@ test('compose, verify, sign and execute a create and a transfer; the transaction
   await shoot(page, 'result');
 
   // an exercise: transfer an IOU the party owns
-  const iouTx = await sim<{ transaction: { events: Array<{ CreatedEvent?: { contractId: string } }> } }>('/v2/commands/submit-and-wait-for-transaction', {
-    commands: {
-      commandId: `e2e-sign-iou-${Date.now()}`,
-      actAs: [bob],
-      commands: [{ CreateCommand: { templateId: IOU, createArguments: { issuer: bob, owner: party, currency: 'USD', amount: '9', observers: [] } } }],
+  const iouTx = await sim<{ transaction: { events: Array<{ CreatedEvent?: { contractId: string } }> } }>(
+    '/v2/commands/submit-and-wait-for-transaction',
+    {
+      commands: {
+        commandId: `e2e-sign-iou-${Date.now()}`,
+        actAs: [bob],
+        commands: [
+          {
+            CreateCommand: { templateId: IOU, createArguments: { issuer: bob, owner: party, currency: 'USD', amount: '9', observers: [] } },
+          },
+        ],
+      },
     },
-  });
+  );
   const iou = iouTx.transaction.events[0]!.CreatedEvent!.contractId;
   await page.getByRole('button', { name: 'Sign another transaction' }).click();
   await page.getByLabel('Exercise a choice').check();
@@ -185,7 +198,9 @@ test('compose, verify, sign and execute a create and a transfer; the transaction
   // the policy (limit 1000) refuses a larger amount, with the reason
   await page.getByRole('button', { name: 'Sign another transaction' }).click();
   await page.getByLabel('Create a contract').check();
-  await page.getByLabel(/Create arguments/).fill(JSON.stringify({ issuer: party, owner: bob, currency: 'EUR', amount: '5000', observers: [] }));
+  await page
+    .getByLabel(/Create arguments/)
+    .fill(JSON.stringify({ issuer: party, owner: bob, currency: 'EUR', amount: '5000', observers: [] }));
   await page.getByTestId('prepare-button').click();
   await expect(page.getByTestId('refusal')).toBeVisible();
   await expect(page.getByTestId('refusal-reason')).toHaveText('POLICY_AMOUNT');
@@ -206,7 +221,9 @@ test('a participant that tampers with the prepared transaction is refused on a b
     ] as const) {
       await sim('/simulator/admin/fault-injection', { prepare: [kind] });
       await go(page, /^Signing/);
-      await page.getByLabel(/Create arguments/).fill(JSON.stringify({ issuer: party, owner: party, currency: 'EUR', amount: '1', observers: [] }));
+      await page
+        .getByLabel(/Create arguments/)
+        .fill(JSON.stringify({ issuer: party, owner: party, currency: 'EUR', amount: '1', observers: [] }));
       await page.getByTestId('prepare-button').click();
       await expect(page.getByTestId('refusal')).toBeVisible();
       await expect(page.getByTestId('refusal-reason')).toHaveText(reason);
@@ -216,7 +233,9 @@ test('a participant that tampers with the prepared transaction is refused on a b
   } finally {
     await sim('/simulator/admin/fault-injection', { prepare: 'off' });
   }
-  const injected = (await sim<{ injections: Array<{ kind: string; applied: boolean }> }>('/simulator/admin/fault-injection')).injections.slice(-5);
+  const injected = (
+    await sim<{ injections: Array<{ kind: string; applied: boolean }> }>('/simulator/admin/fault-injection')
+  ).injections.slice(-5);
   expect(injected.every((x) => x.applied)).toBe(true);
   // nothing reached the ledger, and each refusal is in the audit log
   expect((await sim<{ offset: number }>('/v2/state/ledger-end')).offset).toBe(endBefore);
@@ -242,7 +261,9 @@ test('offline round trip between two consoles: request out, verified and signed 
 
   await go(off, /^Keys/);
   await off.getByTestId('keys-empty').getByRole('button', { name: 'Restore backup…' }).click();
-  await off.getByTestId('restore-file').setInputFiles({ name: backup.name, mimeType: 'application/json', buffer: Buffer.from(backup.text) });
+  await off
+    .getByTestId('restore-file')
+    .setInputFiles({ name: backup.name, mimeType: 'application/json', buffer: Buffer.from(backup.text) });
   await off.getByLabel('Backup passphrase').fill('wrong passphrase!!');
   await off.getByRole('button', { name: 'Decrypt and preview' }).click();
   await expect(off.getByTestId('restore-refusal')).toContainText('WRONG_PASSPHRASE');
@@ -269,13 +290,17 @@ test('offline round trip between two consoles: request out, verified and signed 
   await go(off, /^Offline signer/);
   await expect(off.getByTestId('offline-open')).toBeVisible();
   await shoot(off, 'offline-open');
-  const altered = request.text.replace(/"amount"|"expiresAt": "[^"]+"/, (m) => (m.startsWith('"expiresAt"') ? '"expiresAt": "2099-01-01T00:00:00.000Z"' : m));
+  const altered = request.text.replace(/"amount"|"expiresAt": "[^"]+"/, (m) =>
+    m.startsWith('"expiresAt"') ? '"expiresAt": "2099-01-01T00:00:00.000Z"' : m,
+  );
   await off.getByTestId('open-request').setInputFiles({ name: 'altered.json', mimeType: 'application/json', buffer: Buffer.from(altered) });
   await expect(off.getByTestId('refusal-reason')).toHaveText('DIGEST_MISMATCH');
   await shoot(off, 'offline-refused');
   await off.getByRole('button', { name: 'Back' }).click();
 
-  await off.getByTestId('open-request').setInputFiles({ name: request.name, mimeType: 'application/json', buffer: Buffer.from(request.text) });
+  await off
+    .getByTestId('open-request')
+    .setInputFiles({ name: request.name, mimeType: 'application/json', buffer: Buffer.from(request.text) });
   await expect(off.getByTestId('tx-summary')).toBeVisible();
   expect(await off.getByTestId('hash-hex').textContent()).toBe(hashOnline);
   await expect(off.getByTestId('request-details')).toContainText('on this machine');
@@ -288,9 +313,13 @@ test('offline round trip between two consoles: request out, verified and signed 
 
   // Online: a response for another party is refused; the genuine one completes the collection; execute.
   const wrongParty = response.text.replace(party, bob);
-  await on.getByTestId('import-response').setInputFiles({ name: 'wrong.json', mimeType: 'application/json', buffer: Buffer.from(wrongParty) });
+  await on
+    .getByTestId('import-response')
+    .setInputFiles({ name: 'wrong.json', mimeType: 'application/json', buffer: Buffer.from(wrongParty) });
   await expect(on.getByTestId('refusal-reason')).toHaveText('WRONG_PARTY');
-  await on.getByTestId('import-response').setInputFiles({ name: response.name, mimeType: 'application/json', buffer: Buffer.from(response.text) });
+  await on
+    .getByTestId('import-response')
+    .setInputFiles({ name: response.name, mimeType: 'application/json', buffer: Buffer.from(response.text) });
   await expect(on.getByTestId('collector-status')).toHaveText(/1 of 1 required/);
   await shoot(on, 'offline-collected');
   await on.getByTestId('execute-request').click();
@@ -301,7 +330,9 @@ test('offline round trip between two consoles: request out, verified and signed 
   await off.close();
 });
 
-test('offline onboarding by file between two consoles: request out, multi-hash verified and signed air-gapped, response in, allocated', async ({ browser }) => {
+test('offline onboarding by file between two consoles: request out, multi-hash verified and signed air-gapped, response in, allocated', async ({
+  browser,
+}) => {
   // the key is on both consoles (restored on the air-gapped one in the previous test)
   const on = await browser.newPage();
   const off = await browser.newPage();
@@ -327,7 +358,9 @@ test('offline onboarding by file between two consoles: request out, multi-hash v
   await off.getByTestId('open-request').setInputFiles({ name: 'altered.json', mimeType: 'application/json', buffer: Buffer.from(altered) });
   await expect(off.getByTestId('refusal')).toBeVisible();
   await off.getByRole('button', { name: 'Back' }).click();
-  await off.getByTestId('open-request').setInputFiles({ name: request.name, mimeType: 'application/json', buffer: Buffer.from(request.text) });
+  await off
+    .getByTestId('open-request')
+    .setInputFiles({ name: request.name, mimeType: 'application/json', buffer: Buffer.from(request.text) });
   await expect(off.getByTestId('onboarding-request-review')).toBeVisible();
   await expect(off.getByTestId('onboard-party')).toContainText(partyId);
   await expect(off.getByTestId('onboarding-request-details')).toContainText('on this machine');
@@ -341,9 +374,13 @@ test('offline onboarding by file between two consoles: request out, multi-hash v
   await on.getByRole('tab', { name: /Offline requests/ }).click();
   await expect(on.getByTestId('pending-onboarding')).toContainText('e2e-offline-onboard::');
   const wrong = response.text.replaceAll(partyId, party);
-  await on.getByTestId('import-onboarding-response').setInputFiles({ name: 'wrong.json', mimeType: 'application/json', buffer: Buffer.from(wrong) });
+  await on
+    .getByTestId('import-onboarding-response')
+    .setInputFiles({ name: 'wrong.json', mimeType: 'application/json', buffer: Buffer.from(wrong) });
   await expect(on.getByTestId('refusal-reason')).toHaveText('WRONG_PARTY');
-  await on.getByTestId('import-onboarding-response').setInputFiles({ name: response.name, mimeType: 'application/json', buffer: Buffer.from(response.text) });
+  await on
+    .getByTestId('import-onboarding-response')
+    .setInputFiles({ name: response.name, mimeType: 'application/json', buffer: Buffer.from(response.text) });
   await expect(on.getByTestId('offline-onboard-allocated')).toContainText('e2e-offline-onboard::');
   await expect(on.getByTestId('pending-onboarding')).toHaveCount(0);
   await shoot(on, 'offline-onboard-allocated');
@@ -363,7 +400,10 @@ test('audit: decisions listed with reasons, chain verified, NDJSON exported', as
   await expect(page.getByTestId('chain-status')).toContainText('Chain OK');
   await shoot(page, 'audit');
   const exported = await download(page, () => page.getByTestId('audit-export').click());
-  const lines = exported.text.trim().split('\n').map((l) => JSON.parse(l) as { decision: string; chainHash: string });
+  const lines = exported.text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { decision: string; chainHash: string });
   expect(lines.length).toBe(await page.getByTestId('audit-row').count());
   expect(lines.every((l) => /^[0-9a-f]{64}$/.test(l.chainHash))).toBe(true);
 
@@ -376,7 +416,9 @@ test('audit: decisions listed with reasons, chain verified, NDJSON exported', as
   await expect(air.getByTestId('chain-status')).toContainText('Chain OK');
   // Someone edits a refusal into a signature behind the console's back: the chain says so.
   const db = new Database(path.join(airGapped.dataDir, 'console.sqlite'));
-  const edited = db.prepare("UPDATE signing_audit SET entry_json = replace(entry_json, '\"decision\":\"refused\"', '\"decision\":\"signed\"') WHERE seq = 1").run();
+  const edited = db
+    .prepare('UPDATE signing_audit SET entry_json = replace(entry_json, \'"decision":"refused"\', \'"decision":"signed"\') WHERE seq = 1')
+    .run();
   db.close();
   expect(edited.changes).toBe(1);
   await air.getByTestId('audit-verify').click();
@@ -394,11 +436,17 @@ test('k-of-n: onboard a 2-of-3 party with three local keys and sign for it', asy
     await page.getByLabel('Label').fill(label);
     await page.getByRole('button', { name: 'Create key' }).click();
     await expect(page.getByTestId('key-row').filter({ hasText: label })).toBeVisible();
-    const fp = await page.getByTestId('key-row').filter({ hasText: label }).getByRole('button', { name: 'Copy fingerprint' }).locator('..').getAttribute('title');
+    const fp = await page
+      .getByTestId('key-row')
+      .filter({ hasText: label })
+      .getByRole('button', { name: 'Copy fingerprint' })
+      .locator('..')
+      .getAttribute('title');
     keyFingerprints.push([online.keychainService, fp!]);
     expect(new Entry(online.keychainService, `signing-key:${fp}`).getPassword(), label).toMatch(/^ed25519-seed:v1:/);
   }
-  for (const [service, fp] of keyFingerprints.slice(-3)) expect(new Entry(service, `signing-key:${fp}`).getPassword(), fp).toMatch(/^ed25519-seed:v1:/);
+  for (const [service, fp] of keyFingerprints.slice(-3))
+    expect(new Entry(service, `signing-key:${fp}`).getPassword(), fp).toMatch(/^ed25519-seed:v1:/);
   await go(page, /^Signing/);
   await page.getByRole('tab', { name: 'Onboard a party' }).click();
   const optionA = (await page.getByLabel('Key', { exact: true }).locator('option', { hasText: 'Board A' }).textContent())!;
@@ -416,7 +464,9 @@ test('k-of-n: onboard a 2-of-3 party with three local keys and sign for it', asy
   await expect(page.getByLabel('External party')).toHaveValue(/^e2e-board::/);
   const board = await page.getByLabel('External party').inputValue();
   await page.getByLabel('Create a contract').check();
-  await page.getByLabel(/Create arguments/).fill(JSON.stringify({ issuer: board, owner: board, currency: 'EUR', amount: '2', observers: [] }));
+  await page
+    .getByLabel(/Create arguments/)
+    .fill(JSON.stringify({ issuer: board, owner: board, currency: 'EUR', amount: '2', observers: [] }));
   await page.getByTestId('prepare-button').click();
   await page.getByTestId('blind-word').fill('BLIND');
   await page.getByTestId('confirm-button').click();

@@ -23,16 +23,15 @@ async function allocate(hint: string): Promise<string> {
 
 let commandNo = 0;
 async function createIou(issuer: string, owner: string, amount: string): Promise<{ offset: number; updateId: string; contractId: string }> {
-  const r = await simulator<{ transaction: { offset: number; updateId: string; events: Array<{ CreatedEvent?: { contractId: string } }> } }>(
-    '/v2/commands/submit-and-wait-for-transaction',
-    {
-      commands: {
-        commands: [{ CreateCommand: { templateId: IOU, createArguments: { issuer, owner, currency: 'USD', amount, observers: [] } } }],
-        commandId: `e2e-updates-${Date.now()}-${++commandNo}`,
-        actAs: [issuer],
-      },
+  const r = await simulator<{
+    transaction: { offset: number; updateId: string; events: Array<{ CreatedEvent?: { contractId: string } }> };
+  }>('/v2/commands/submit-and-wait-for-transaction', {
+    commands: {
+      commands: [{ CreateCommand: { templateId: IOU, createArguments: { issuer, owner, currency: 'USD', amount, observers: [] } } }],
+      commandId: `e2e-updates-${Date.now()}-${++commandNo}`,
+      actAs: [issuer],
     },
-  );
+  });
   const contractId = r.transaction.events.find((e) => e.CreatedEvent)?.CreatedEvent?.contractId ?? '';
   return { offset: r.transaction.offset, updateId: r.transaction.updateId, contractId };
 }
@@ -70,7 +69,11 @@ async function selectOnlyParty(page: Page, party: string) {
   await page.getByTestId('party-picker').click();
   const popover = page.getByTestId('party-popover');
   await popover.getByRole('searchbox').fill(party.split('::')[0]!);
-  await popover.locator('label', { hasText: party.split('::')[0]! }).first().getByRole('checkbox').check();
+  await popover
+    .locator('label', { hasText: party.split('::')[0]! })
+    .first()
+    .getByRole('checkbox')
+    .check();
   await page.keyboard.press('Escape');
   await page.getByTestId('apply-filter').click();
 }
@@ -82,8 +85,9 @@ const rowOffsets = async (page: Page) =>
 
 test('party filter, event tree, live tail and keyboard navigation', async ({ page }) => {
   const stamp = Date.now();
-  const bank = (await simulator<{ partyDetails: Array<{ party: string }> }>('/v2/parties')).partyDetails.find((p) => p.party.startsWith('Bank::'))!
-    .party;
+  const bank = (await simulator<{ partyDetails: Array<{ party: string }> }>('/v2/parties')).partyDetails.find((p) =>
+    p.party.startsWith('Bank::'),
+  )!.party;
   const carol = await allocate(`Carol${stamp}`);
   const dave = await allocate(`Dave${stamp}`);
   const c1 = await createIou(bank, carol, '10.0');
@@ -164,8 +168,9 @@ test('party filter, event tree, live tail and keyboard navigation', async ({ pag
 
 test('export to NDJSON writes one line per filtered update', async ({ page }) => {
   const stamp = Date.now();
-  const bank = (await simulator<{ partyDetails: Array<{ party: string }> }>('/v2/parties')).partyDetails.find((p) => p.party.startsWith('Bank::'))!
-    .party;
+  const bank = (await simulator<{ partyDetails: Array<{ party: string }> }>('/v2/parties')).partyDetails.find((p) =>
+    p.party.startsWith('Bank::'),
+  )!.party;
   const erin = await allocate(`Erin${stamp}`);
   for (const amount of ['1.0', '2.0', '3.0']) await createIou(bank, erin, amount);
 
@@ -193,8 +198,9 @@ test('export to NDJSON writes one line per filtered update', async ({ page }) =>
 
 test('range, lookup by update id, and a Canton error for an unknown template', async ({ page }) => {
   const stamp = Date.now();
-  const bank = (await simulator<{ partyDetails: Array<{ party: string }> }>('/v2/parties')).partyDetails.find((p) => p.party.startsWith('Bank::'))!
-    .party;
+  const bank = (await simulator<{ partyDetails: Array<{ party: string }> }>('/v2/parties')).partyDetails.find((p) =>
+    p.party.startsWith('Bank::'),
+  )!.party;
   const frank = await allocate(`Frank${stamp}`);
   const first = await createIou(bank, frank, '1.0');
   const second = await createIou(bank, frank, '2.0');
@@ -232,8 +238,9 @@ test('range, lookup by update id, and a Canton error for an unknown template', a
 
 test('dashboard shows the latest updates and their rate live', async ({ page }) => {
   const stamp = Date.now();
-  const bank = (await simulator<{ partyDetails: Array<{ party: string }> }>('/v2/parties')).partyDetails.find((p) => p.party.startsWith('Bank::'))!
-    .party;
+  const bank = (await simulator<{ partyDetails: Array<{ party: string }> }>('/v2/parties')).partyDetails.find((p) =>
+    p.party.startsWith('Bank::'),
+  )!.party;
   await page.goto(consoleProc.url);
   const card = page.getByTestId('dashboard-updates');
   await expect(card.getByTestId('recent-updates').locator('li')).toHaveCount(6);
@@ -244,6 +251,15 @@ test('dashboard shows the latest updates and their rate live', async ({ page }) 
   await expect(card.getByTestId('recent-updates').locator('li').first()).toContainText(String(newest));
   await expect(card.getByTestId('recent-updates')).toContainText(`Gina${stamp}`);
   // Four updates (a party allocation and three transactions) within a few seconds show up in the rate.
-  await expect.poll(async () => Number(await card.locator('.rate-figures .muted').textContent().then((t) => /(\d+) in the last minute/.exec(t ?? '')?.[1] ?? 0))).toBeGreaterThanOrEqual(4);
+  await expect
+    .poll(async () =>
+      Number(
+        await card
+          .locator('.rate-figures .muted')
+          .textContent()
+          .then((t) => /(\d+) in the last minute/.exec(t ?? '')?.[1] ?? 0),
+      ),
+    )
+    .toBeGreaterThanOrEqual(4);
   await themedScreenshots(page, 'updates-dashboard', 900);
 });

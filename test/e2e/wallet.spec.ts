@@ -19,7 +19,8 @@ const keys: string[] = [];
 
 test.beforeAll(async () => {
   consoleProc = await startConsoleProcess();
-  for (let i = 0; i < 100 && !/Embedded simulator \(demo mode\): \S+/.test(consoleProc.output()); i++) await new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 100 && !/Embedded simulator \(demo mode\): \S+/.test(consoleProc.output()); i++)
+    await new Promise((r) => setTimeout(r, 50));
 });
 test.afterAll(async () => {
   for (const fp of keys) {
@@ -34,7 +35,9 @@ test.afterAll(async () => {
 
 /** The validator's own answer for a wallet user (demo tokens: the simulator decodes, does not verify). */
 async function validator<T>(user: string, p: string): Promise<T> {
-  const res = await fetch(`${simulatorUrl(consoleProc)}/api/validator${p}`, { headers: { authorization: `Bearer ${mintDemoToken(user)}` } });
+  const res = await fetch(`${simulatorUrl(consoleProc)}/api/validator${p}`, {
+    headers: { authorization: `Bearer ${mintDemoToken(user)}` },
+  });
   if (!res.ok) throw new Error(`${p}: HTTP ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
 }
@@ -42,11 +45,15 @@ async function download(page: Page, action: () => Promise<void>): Promise<{ name
   const [dl] = (await Promise.all([page.waitForEvent('download'), action()])) as [Download, void];
   return { name: dl.suggestedFilename(), text: readFileSync((await dl.path())!, 'utf8') };
 }
-const unlocked = async (user: string) => Number((await validator<{ effective_unlocked_qty: string }>(user, '/v0/wallet/balance')).effective_unlocked_qty);
+const unlocked = async (user: string) =>
+  Number((await validator<{ effective_unlocked_qty: string }>(user, '/v0/wallet/balance')).effective_unlocked_qty);
 
 async function openWallet(page: Page) {
   await page.goto(consoleProc.url);
-  await page.getByRole('link', { name: /^Wallet/ }).first().click();
+  await page
+    .getByRole('link', { name: /^Wallet/ })
+    .first()
+    .click();
   await expect(page.getByTestId('wallet')).toBeVisible();
 }
 async function selectUser(page: Page, user: string) {
@@ -62,8 +69,12 @@ test('overview of a seeded wallet: balance, chart, holdings with fees and ages',
   await expect(page.getByTestId('wallet-user')).toHaveValue('alice');
   await expect(page.getByTestId('wallet-balance')).toBeVisible();
   const b = await validator<{ effective_unlocked_qty: string; effective_locked_qty: string }>('alice', '/v0/wallet/balance');
-  await expect(page.getByTestId('balance-unlocked')).toHaveText(Number(b.effective_unlocked_qty).toLocaleString('en-US', { maximumFractionDigits: 4 }));
-  await expect(page.getByTestId('balance-locked')).toHaveText(Number(b.effective_locked_qty).toLocaleString('en-US', { maximumFractionDigits: 4 }));
+  await expect(page.getByTestId('balance-unlocked')).toHaveText(
+    Number(b.effective_unlocked_qty).toLocaleString('en-US', { maximumFractionDigits: 4 }),
+  );
+  await expect(page.getByTestId('balance-locked')).toHaveText(
+    Number(b.effective_locked_qty).toLocaleString('en-US', { maximumFractionDigits: 4 }),
+  );
   await expect(page.getByTestId('balance-chart')).toBeVisible();
   const rows = page.getByTestId('holding-row');
   await expect(rows.first()).toBeVisible();
@@ -120,7 +131,11 @@ test('onboard a user, who receives coin through an offer they accept; another of
   await openTab(davePage, 'Offers');
   await expect(davePage.getByTestId('incoming-offer')).toHaveCount(2);
   await themedScreenshots(davePage, 'wallet-offers-incoming', 1000);
-  await davePage.getByTestId('incoming-offer').filter({ hasText: 'Welcome, dave' }).getByRole('button', { name: /^Accept/ }).click();
+  await davePage
+    .getByTestId('incoming-offer')
+    .filter({ hasText: 'Welcome, dave' })
+    .getByRole('button', { name: /^Accept/ })
+    .click();
   await expect(davePage.getByTestId('offers-notice')).toContainText('Accepted the offer of 30 CC');
   await expect(davePage.getByTestId('incoming-offer')).toHaveCount(1);
   await davePage.close();
@@ -130,7 +145,11 @@ test('onboard a user, who receives coin through an offer they accept; another of
   await expect.poll(() => unlocked('dave')).toBeCloseTo(30, 4);
 
   // Alice withdraws the other.
-  await page.getByTestId('outgoing-offer').filter({ hasText: 'To be withdrawn' }).getByRole('button', { name: /^Withdraw/ }).click();
+  await page
+    .getByTestId('outgoing-offer')
+    .filter({ hasText: 'To be withdrawn' })
+    .getByRole('button', { name: /^Withdraw/ })
+    .click();
   await expect(page.getByTestId('offers-notice')).toContainText('Withdrew the offer of 12.5 CC');
   await expect(tracked.filter({ hasText: '12.5 to' }).getByTestId('tracked-status')).toHaveText('Failed: withdrawn');
   await themedScreenshots(page, 'wallet-offers', 1100);
@@ -247,7 +266,10 @@ test('external party: preapproval set up and a preapproved transfer, each signed
   await expect(row.getByTestId('external-preapproval')).toHaveText('Set up');
 
   // Alice funds it in one step (preapproved transfer from her wallet); bob sets up his own preapproval.
-  await page.getByRole('link', { name: /^Wallet/ }).first().click();
+  await page
+    .getByRole('link', { name: /^Wallet/ })
+    .first()
+    .click();
   await openTab(page, 'Send');
   await page.getByTestId('send-mode-preapproval').check();
   await page.getByTestId('send-receiver').fill(party);
@@ -298,14 +320,18 @@ test('external party: a preapproved transfer signed offline through request and 
   const signer = await context.newPage();
   await signer.goto(consoleProc.url);
   await signer.getByRole('link', { name: /^Offline signer/ }).click();
-  await signer.getByTestId('open-request').setInputFiles({ name: request.name, mimeType: 'application/json', buffer: Buffer.from(request.text) });
+  await signer
+    .getByTestId('open-request')
+    .setInputFiles({ name: request.name, mimeType: 'application/json', buffer: Buffer.from(request.text) });
   await expect(signer.getByTestId('tx-summary')).toContainText('5');
   if (await signer.getByTestId('blind-word').isVisible()) await signer.getByTestId('blind-word').fill('BLIND');
   const response = await download(signer, () => signer.getByTestId('confirm-button').click());
   await signer.close();
 
   // Back in the wallet: the response is checked against the request and submitted to the validator.
-  await page.getByTestId('external-import-response').setInputFiles({ name: response.name, mimeType: 'application/json', buffer: Buffer.from(response.text) });
+  await page
+    .getByTestId('external-import-response')
+    .setInputFiles({ name: response.name, mimeType: 'application/json', buffer: Buffer.from(response.text) });
   await expect(page.getByTestId('external-done')).toContainText('Transfer submitted');
   await expect.poll(async () => (await unlocked('bob')) - bobBefore).toBeCloseTo(5, 4);
   await expect(row.getByTestId('external-balance')).toHaveText('70');

@@ -51,7 +51,9 @@ describe('parties', () => {
     const hint = `Carol${Date.now()}`;
     const p = await ok<PartyRow>('parties.allocate', { partyIdHint: hint, annotations: { team: 'ops', 'example.com/tier': 'gold' } });
     expect(p).toMatchObject({ hint, isLocal: true, external: false, annotations: { team: 'ops', 'example.com/tier': 'gold' } });
-    const onLedger = await sim<{ partyDetails: Array<{ localMetadata: { annotations: Record<string, string> } }> }>(`/v2/parties/${encodeURIComponent(p.party)}`);
+    const onLedger = await sim<{ partyDetails: Array<{ localMetadata: { annotations: Record<string, string> } }> }>(
+      `/v2/parties/${encodeURIComponent(p.party)}`,
+    );
     expect(onLedger.partyDetails[0]!.localMetadata.annotations).toEqual({ team: 'ops', 'example.com/tier': 'gold' });
 
     const edited = await ok<PartyRow>('parties.annotations.update', {
@@ -65,7 +67,11 @@ describe('parties', () => {
     expect(await ok<PartyRow>('parties.get', { party: p.party })).toMatchObject({ annotations: { team: 'treasury' } });
 
     // Editing from the stale version is refused by the participant and changes nothing.
-    const stale = await fails('parties.annotations.update', { party: p.party, resourceVersion: p.resourceVersion, annotations: { team: 'x' } });
+    const stale = await fails('parties.annotations.update', {
+      party: p.party,
+      resourceVersion: p.resourceVersion,
+      annotations: { team: 'x' },
+    });
     expect(stale.code).toBe('LEDGER_API_ERROR');
     expect(stale.canton?.cause).toMatch(/resourceVersion/);
     expect((await ok<PartyRow>('parties.get', { party: p.party })).annotations).toEqual({ team: 'treasury' });
@@ -77,7 +83,11 @@ describe('parties', () => {
     const first = await ok<Response<'parties.list'>>('parties.list', { filter: `Page${stamp}`, pageSize: 2 });
     expect(first.parties.map((p) => p.hint)).toEqual([`Page${stamp}x0`, `Page${stamp}x1`]);
     expect(first.nextPageToken).not.toBeNull();
-    const second = await ok<Response<'parties.list'>>('parties.list', { filter: `Page${stamp}`, pageSize: 2, pageToken: first.nextPageToken });
+    const second = await ok<Response<'parties.list'>>('parties.list', {
+      filter: `Page${stamp}`,
+      pageSize: 2,
+      pageToken: first.nextPageToken,
+    });
     expect(second.parties.map((p) => p.hint)).toEqual([`Page${stamp}x2`]);
     expect(second.nextPageToken).toBeNull();
     expect(first.participantNamespace).toMatch(/^1220[0-9a-f]{64}$/);
@@ -171,7 +181,11 @@ describe('identity providers', () => {
     expect(made).toHaveLength(10);
     expect((await ok<Response<'idps.list'>>('idps.list', {})).idps).toHaveLength(10);
 
-    const dup = await fails('idps.create', { identityProviderId: 'idp-0', issuer: 'https://x.example.com', jwksUrl: 'https://x.example.com/jwks' });
+    const dup = await fails('idps.create', {
+      identityProviderId: 'idp-0',
+      issuer: 'https://x.example.com',
+      jwksUrl: 'https://x.example.com/jwks',
+    });
     expect(dup.canton?.code).toBe('IDP_CONFIG_ALREADY_EXISTS');
     const badUrl = await fails('idps.create', { identityProviderId: 'x', issuer: 'https://x', jwksUrl: 'not a url' });
     expect(badUrl.issues?.[0]?.path).toBe('jwksUrl');
@@ -236,7 +250,11 @@ describe('external parties', () => {
     const plainNamespace = plain.split('::')[1]!;
     const withKeystore = adminHandlers({
       activeClient: () => ({ client }),
-      externalPartyKeys: async () => new Map([[key.fingerprint, 'treasury-key'], [plainNamespace, 'participant-ns']]),
+      externalPartyKeys: async () =>
+        new Map([
+          [key.fingerprint, 'treasury-key'],
+          [plainNamespace, 'participant-ns'],
+        ]),
     });
     expect(await withKeystore['parties.get']({ party: external }, ctx)).toMatchObject({ external: true, keystoreKey: 'treasury-key' });
     expect(await withKeystore['parties.get']({ party: plain }, ctx)).toMatchObject({ external: true, keystoreKey: 'participant-ns' });

@@ -21,12 +21,21 @@ const IOU = '#simulator-demo:Demo.Iou:Iou';
 let n = 0;
 
 async function allocate(hint: string): Promise<string> {
-  const res = await fetch(sim.url + '/v2/parties', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ partyIdHint: hint }) });
+  const res = await fetch(sim.url + '/v2/parties', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ partyIdHint: hint }),
+  });
   return ((await res.json()) as { partyDetails: { party: string } }).partyDetails.party;
 }
 const submit = (r: SubmitRequest) => submitCommands(client, SubmitRequestSchema.parse(r));
 const createIou = (amount: string, variant: SubmitRequest['variant'] = 'transaction', commandId = `it-${++n}-${Date.now()}`) =>
-  submit({ commands: [{ kind: 'create', templateId: IOU, createArguments: { issuer, owner, currency: 'USD', amount, observers: [] } }], actAs: [issuer], commandId, variant });
+  submit({
+    commands: [{ kind: 'create', templateId: IOU, createArguments: { issuer, owner, currency: 'USD', amount, observers: [] } }],
+    actAs: [issuer],
+    commandId,
+    variant,
+  });
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'contracts-it-'));
@@ -47,7 +56,11 @@ describe('template catalog', () => {
     const iou = catalog.templates.find((t) => t.qualifiedName === 'Demo.Iou:Iou')!;
     expect(iou.nameRef).toBe(IOU);
     expect(iou.argument.kind === 'record' && iou.argument.fields.map((f) => [f.name, f.type.kind])).toEqual([
-      ['issuer', 'party'], ['owner', 'party'], ['currency', 'text'], ['amount', 'numeric'], ['observers', 'list'],
+      ['issuer', 'party'],
+      ['owner', 'party'],
+      ['currency', 'text'],
+      ['amount', 'numeric'],
+      ['observers', 'list'],
     ]);
     expect(iou.choices.map((c) => c.name)).toEqual(expect.arrayContaining(['Iou_Transfer', 'Iou_Split', 'Archive']));
     const account = catalog.templates.find((t) => t.qualifiedName === 'Demo.Account:Account')!;
@@ -71,15 +84,39 @@ describe('commands and contracts', () => {
     expect(dup).toBeInstanceOf(ConsoleError);
     expect((dup as ConsoleError).canton?.code).toBe('DUPLICATE_COMMAND');
 
-    const page1 = await fetchActiveContracts(client, { parties: [owner], templates: [IOU], interfaces: [], activeAtOffset: null, pageSize: 2, pageToken: null });
+    const page1 = await fetchActiveContracts(client, {
+      parties: [owner],
+      templates: [IOU],
+      interfaces: [],
+      activeAtOffset: null,
+      pageSize: 2,
+      pageToken: null,
+    });
     expect(page1.items).toHaveLength(2);
     expect(page1.nextPageToken).toBeTruthy();
-    const page2 = await fetchActiveContracts(client, { parties: [owner], templates: [IOU], interfaces: [], activeAtOffset: null, pageSize: 2, pageToken: page1.nextPageToken });
+    const page2 = await fetchActiveContracts(client, {
+      parties: [owner],
+      templates: [IOU],
+      interfaces: [],
+      activeAtOffset: null,
+      pageSize: 2,
+      pageToken: page1.nextPageToken,
+    });
     expect([...page1.items, ...page2.items].map((c) => c.argument && (c.argument as { amount: string }).amount).sort()).toEqual([
-      '1.0000000000', '2.0000000000', '3.0000000000', '4.0000000000',
+      '1.0000000000',
+      '2.0000000000',
+      '3.0000000000',
+      '4.0000000000',
     ]);
     // At an earlier offset only the first contract was active.
-    const early = await fetchActiveContracts(client, { parties: [owner], templates: [IOU], interfaces: [], activeAtOffset: tx.offset!, pageSize: 50, pageToken: null });
+    const early = await fetchActiveContracts(client, {
+      parties: [owner],
+      templates: [IOU],
+      interfaces: [],
+      activeAtOffset: tx.offset!,
+      pageSize: 50,
+      pageToken: null,
+    });
     expect(early.items.map((c) => c.contractId)).toEqual(tx.createdContractIds);
   });
 
@@ -111,7 +148,14 @@ describe('commands and contracts', () => {
     expect(syncs.length).toBeGreaterThanOrEqual(2);
     const before = await fetchContractDetail(client, cid, []);
     const target = syncs.find((s) => s.synchronizerId !== before.contract.synchronizerId)!.synchronizerId;
-    const r = await reassignContract(client, { contractId: cid, submitter: issuer, source: before.contract.synchronizerId!, target, reassignmentId: '', step: 'both' });
+    const r = await reassignContract(client, {
+      contractId: cid,
+      submitter: issuer,
+      source: before.contract.synchronizerId!,
+      target,
+      reassignmentId: '',
+      step: 'both',
+    });
     expect(r.counter).toBe(1);
     const after = await fetchContractDetail(client, cid, []);
     expect(after.contract).toMatchObject({ synchronizerId: target, reassignmentCounter: 1, state: 'active' });
@@ -123,7 +167,17 @@ describe('commands and contracts', () => {
     const end = (await client.ledgerEnd()).offset ?? 0;
     let opened!: () => void;
     const open = new Promise<void>((r) => (opened = r));
-    const h = openCompletionStream({ baseUrl: sim.url, token: null, request: { parties: [issuer], beginExclusive: end }, onOpen: () => opened(), onCompletion: (c) => rows.push(c), onError: (e) => { throw e; }, onEnd: () => {} });
+    const h = openCompletionStream({
+      baseUrl: sim.url,
+      token: null,
+      request: { parties: [issuer], beginExclusive: end },
+      onOpen: () => opened(),
+      onCompletion: (c) => rows.push(c),
+      onError: (e) => {
+        throw e;
+      },
+      onEnd: () => {},
+    });
     await open;
     const id = `live-${Date.now()}`;
     await createIou('5', 'async', id);

@@ -22,7 +22,14 @@ const handlers = {
   'profiles.list': async () => ({ profiles: [], activeId: null }),
   'profiles.save': async (req) => {
     calls.push(req);
-    return { id: 'x', name: req.name, kind: 'remote' as const, ledgerApiUrl: req.ledgerApiUrl, validatorApiUrl: null, auth: { mode: 'none' as const } };
+    return {
+      id: 'x',
+      name: req.name,
+      kind: 'remote' as const,
+      ledgerApiUrl: req.ledgerApiUrl,
+      validatorApiUrl: null,
+      auth: { mode: 'none' as const },
+    };
   },
   'profiles.delete': async () => ({ deleted: false }),
   'profiles.select': async ({ id }) => {
@@ -113,7 +120,10 @@ describe('browser host', () => {
     const { ws } = await connect();
     const transport = new WebSocketTransport(ws as unknown as WsLike);
     const r = await transport.invoke('dashboard.snapshot', {});
-    expect(r).toEqual({ ok: false, error: { code: 'LEDGER_API_ERROR', message: 'boom', canton: { code: 'X', cause: 'y', context: { a: 'b' } } } });
+    expect(r).toEqual({
+      ok: false,
+      error: { code: 'LEDGER_API_ERROR', message: 'boom', canton: { code: 'X', cause: 'y', context: { a: 'b' } } },
+    });
     ws.close();
   });
 
@@ -143,7 +153,12 @@ describe('browser host', () => {
     await new Promise((r) => setTimeout(r, 100));
     expect(events.length).toBe(seen);
     const errs: unknown[] = [];
-    client.subscribe('dashboard.live', { intervalMs: 5 }, () => {}, (e) => errs.push(e));
+    client.subscribe(
+      'dashboard.live',
+      { intervalMs: 5 },
+      () => {},
+      (e) => errs.push(e),
+    );
     await new Promise((r) => setTimeout(r, 100));
     expect(errs).toMatchObject([{ code: 'BAD_REQUEST' }]);
     ws.close();

@@ -117,14 +117,18 @@ describe('cancelling a long read', () => {
     const before = slow.reads.length;
     const controller = new AbortController();
     controller.abort();
-    await expect(client.call('updates.range', rangeRequest, { signal: controller.signal })).rejects.toMatchObject({ error: { code: 'CANCELLED' } });
+    await expect(client.call('updates.range', rangeRequest, { signal: controller.signal })).rejects.toMatchObject({
+      error: { code: 'CANCELLED' },
+    });
     await new Promise((r) => setTimeout(r, 200));
     expect(slow.reads.length).toBe(before);
   });
 
   it('closing the renderer connection aborts its calls in flight', async () => {
     const before = slow.reads.length;
-    const other = new WebSocket(`ws://127.0.0.1:${host.port}/ipc?token=${host.token}`, { headers: { origin: `http://127.0.0.1:${host.port}` } });
+    const other = new WebSocket(`ws://127.0.0.1:${host.port}/ipc?token=${host.token}`, {
+      headers: { origin: `http://127.0.0.1:${host.port}` },
+    });
     await new Promise((resolve) => other.once('open', resolve));
     const otherClient = new ConsoleClient(new WebSocketTransport(other as unknown as WsLike));
     const pending = otherClient.call('updates.range', rangeRequest).catch((err: unknown) => err);

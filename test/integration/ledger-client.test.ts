@@ -20,12 +20,20 @@ afterAll(async () => {
 });
 
 const b64url = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
-const jwtFor = (sub: string) => `${b64url({ alg: 'HS256', typ: 'JWT' })}.${b64url({ sub, aud: 'https://canton.network.global' })}.c2lnbmF0dXJl`;
+const jwtFor = (sub: string) =>
+  `${b64url({ alg: 'HS256', typ: 'JWT' })}.${b64url({ sub, aud: 'https://canton.network.global' })}.c2lnbmF0dXJl`;
 
 describe('LedgerClient', () => {
   it('reads the dashboard from the participant', async () => {
     const client = new LedgerClient({ baseUrl: sim.url + '/' });
-    const snap = await fetchDashboard(client, { id: 'demo', name: 'Demo', kind: 'demo', ledgerApiUrl: sim.url, validatorApiUrl: null, auth: { mode: 'none' as const } });
+    const snap = await fetchDashboard(client, {
+      id: 'demo',
+      name: 'Demo',
+      kind: 'demo',
+      ledgerApiUrl: sim.url,
+      validatorApiUrl: null,
+      auth: { mode: 'none' as const },
+    });
     expect(snap.participantId).toBe(sim.participantId);
     expect(snap.health).toEqual({ live: true, ready: true });
     expect(snap.synchronizers.length).toBe(2);

@@ -10,7 +10,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { startConsoleApp, type ConsoleApp } from '../../src/app/console-app.js';
 import { buildDar, type Field, type PackageDescription, type Type } from '../../src/daml-lf/index.js';
-import { DAR_CHUNK_BYTES, type DarValidation, type PackageDetail, type PackageList, type Response, type VettingList } from '../../src/ipc/contract.js';
+import {
+  DAR_CHUNK_BYTES,
+  type DarValidation,
+  type PackageDetail,
+  type PackageList,
+  type Response,
+  type VettingList,
+} from '../../src/ipc/contract.js';
 import type { IpcError } from '../../src/ipc/errors.js';
 
 let app: ConsoleApp;
@@ -81,7 +88,10 @@ const V1_FIELDS: Field[] = [
 
 /** Sends bytes through begin/chunk like the renderer does; returns the upload id. */
 async function stage(bytes: Uint8Array, fileName = 'test.dar'): Promise<string> {
-  const { uploadId, chunkBytes } = await ok<{ uploadId: string; chunkBytes: number }>('packages.upload.begin', { fileName, size: bytes.length });
+  const { uploadId, chunkBytes } = await ok<{ uploadId: string; chunkBytes: number }>('packages.upload.begin', {
+    fileName,
+    size: bytes.length,
+  });
   expect(chunkBytes).toBe(DAR_CHUNK_BYTES);
   for (let off = 0; off < bytes.length; off += chunkBytes) {
     const data = Buffer.from(bytes.subarray(off, Math.min(bytes.length, off + chunkBytes))).toString('base64');
@@ -149,7 +159,11 @@ describe('DAR upload', () => {
     // Validation changes nothing on the participant.
     expect((await sim<{ packageIds: string[] }>('/v2/packages')).packageIds).not.toContain(v1Id);
 
-    const r = await ok<Response<'packages.upload.commit'>>('packages.upload.commit', { uploadId, vetAllPackages: true, synchronizerId: syncs[0] });
+    const r = await ok<Response<'packages.upload.commit'>>('packages.upload.commit', {
+      uploadId,
+      vetAllPackages: true,
+      synchronizerId: syncs[0],
+    });
     expect(r).toEqual({ mainPackageId: v1Id, packageIds: [v1Id], vetted: true });
     expect((await sim<{ packageIds: string[] }>('/v2/packages')).packageIds).toContain(v1Id);
     // The staged bytes are gone.
@@ -187,7 +201,12 @@ describe('DAR upload', () => {
     const v = await ok<DarValidation>('packages.upload.validate', { uploadId, synchronizerId: syncs[0] });
     expect(v.participant?.ok).toBe(true);
     expect(v.crossCheck).toEqual([
-      expect.objectContaining({ packageId: good.mainPackageId, compatible: true, problems: [], against: expect.objectContaining({ packageId: v1Id }) }),
+      expect.objectContaining({
+        packageId: good.mainPackageId,
+        compatible: true,
+        problems: [],
+        against: expect.objectContaining({ packageId: v1Id }),
+      }),
     ]);
     expect((await ok<{ cancelled: boolean }>('packages.upload.cancel', { uploadId })).cancelled).toBe(true);
     expect((await sim<{ packageIds: string[] }>('/v2/packages')).packageIds).not.toContain(good.mainPackageId);
@@ -218,7 +237,9 @@ describe('DAR upload', () => {
     expect((await fails('packages.upload.chunk', { uploadId, offset: 4, data: 'AAAA' })).message).toMatch(/byte 0/);
     await ok('packages.upload.chunk', { uploadId, offset: 0, data: Buffer.from('12345').toString('base64') });
     expect((await fails('packages.upload.validate', { uploadId })).message).toMatch(/incomplete: 5 of 10/);
-    expect((await fails('packages.upload.chunk', { uploadId, offset: 5, data: Buffer.from('1234567').toString('base64') })).message).toMatch(/More bytes/);
+    expect(
+      (await fails('packages.upload.chunk', { uploadId, offset: 5, data: Buffer.from('1234567').toString('base64') })).message,
+    ).toMatch(/More bytes/);
     expect((await fails('packages.upload.validate', { uploadId: 'f'.repeat(32) })).code).toBe('NOT_FOUND');
   });
 });
@@ -243,7 +264,10 @@ describe('vetting', () => {
     expect(dry.unvetted.map((p) => p.packageId)).toEqual([v1Id]);
     expect(dry.vetted).toEqual([]);
     expect(dry.after.packages.map((p) => p.packageId)).not.toContain(v1Id);
-    const stillThere = await sim<{ vettedPackages: Array<{ synchronizerId: string; packages: Array<{ packageId: string }> }> }>('/v2/package-vetting/list', {});
+    const stillThere = await sim<{ vettedPackages: Array<{ synchronizerId: string; packages: Array<{ packageId: string }> }> }>(
+      '/v2/package-vetting/list',
+      {},
+    );
     expect(stillThere.vettedPackages.find((v) => v.synchronizerId === syncs[0])!.packages.map((p) => p.packageId)).toContain(v1Id);
 
     const applied = await ok<Response<'packages.vetting.update'>>('packages.vetting.update', {
@@ -277,7 +301,11 @@ describe('vetting', () => {
   });
 
   it('reports an unknown package with the participant’s error', async () => {
-    const e = await fails('packages.vetting.update', { synchronizerId: syncs[0], changes: [{ op: 'vet', packageId: 'cd'.repeat(32) }], dryRun: true });
+    const e = await fails('packages.vetting.update', {
+      synchronizerId: syncs[0],
+      changes: [{ op: 'vet', packageId: 'cd'.repeat(32) }],
+      dryRun: true,
+    });
     expect(e.code).toBe('LEDGER_API_ERROR');
     expect(e.canton?.code).toBeTruthy();
   });
@@ -286,7 +314,9 @@ describe('vetting', () => {
 describe('preferred packages', () => {
   it('answers per connected synchronizer, and names the failure for an unknown package', async () => {
     const party = (await sim<{ partyDetails: { party: string } }>('/v2/parties', { partyIdHint: `Pref${stamp}` })).partyDetails.party;
-    const r = await ok<Response<'packages.preferred'>>('packages.preferred', { requirements: [{ packageName: 'simulator-demo', parties: [party] }] });
+    const r = await ok<Response<'packages.preferred'>>('packages.preferred', {
+      requirements: [{ packageName: 'simulator-demo', parties: [party] }],
+    });
     expect(r.results.map((x) => x.requestedSynchronizerId).sort()).toEqual([...syncs].sort());
     for (const x of r.results) {
       expect(x.error).toBeNull();

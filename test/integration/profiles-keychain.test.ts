@@ -43,7 +43,12 @@ describe('connection profiles', () => {
   });
 
   it('stores the bearer token in the OS keychain only, never in SQLite', async () => {
-    const p = await service.save({ name: 'Prod', ledgerApiUrl: 'https://p1.example.com/', validatorApiUrl: null, auth: { mode: 'static', token: TOKEN } });
+    const p = await service.save({
+      name: 'Prod',
+      ledgerApiUrl: 'https://p1.example.com/',
+      validatorApiUrl: null,
+      auth: { mode: 'static', token: TOKEN },
+    });
     created.push(p.id);
     expect(p).toMatchObject({ kind: 'remote', auth: { mode: 'static', hasToken: true }, ledgerApiUrl: 'https://p1.example.com' });
     expect(new Entry(SERVICE, `profile:${p.id}:bearer-token`).getPassword()).toBe(TOKEN);
@@ -54,15 +59,31 @@ describe('connection profiles', () => {
   });
 
   it('keeps the token on edit without one, removes it with null and on delete', async () => {
-    const p = await service.save({ name: 'A', ledgerApiUrl: 'http://a.example', validatorApiUrl: null, auth: { mode: 'static', token: TOKEN } });
+    const p = await service.save({
+      name: 'A',
+      ledgerApiUrl: 'http://a.example',
+      validatorApiUrl: null,
+      auth: { mode: 'static', token: TOKEN },
+    });
     created.push(p.id);
     const edited = await service.save({ id: p.id, name: 'A2', ledgerApiUrl: 'http://a.example', validatorApiUrl: null });
     expect(edited).toMatchObject({ name: 'A2', auth: { mode: 'static', hasToken: true } });
-    const cleared = await service.save({ id: p.id, name: 'A2', ledgerApiUrl: 'http://a.example', validatorApiUrl: null, auth: { mode: 'none' } });
+    const cleared = await service.save({
+      id: p.id,
+      name: 'A2',
+      ledgerApiUrl: 'http://a.example',
+      validatorApiUrl: null,
+      auth: { mode: 'none' },
+    });
     expect(cleared.auth).toEqual({ mode: 'none' });
     expect(new Entry(SERVICE, `profile:${p.id}:bearer-token`).getPassword()).toBeNull();
 
-    const q = await service.save({ name: 'B', ledgerApiUrl: 'http://b.example', validatorApiUrl: null, auth: { mode: 'static', token: TOKEN } });
+    const q = await service.save({
+      name: 'B',
+      ledgerApiUrl: 'http://b.example',
+      validatorApiUrl: null,
+      auth: { mode: 'static', token: TOKEN },
+    });
     created.push(q.id);
     expect(await service.delete(q.id)).toBe(true);
     expect(new Entry(SERVICE, `profile:${q.id}:bearer-token`).getPassword()).toBeNull();
@@ -70,7 +91,11 @@ describe('connection profiles', () => {
   });
 
   it('persists profiles and the selection across restarts', async () => {
-    const p = await service.save({ name: 'Persisted', ledgerApiUrl: 'http://c.example', validatorApiUrl: 'http://c.example/api/validator' });
+    const p = await service.save({
+      name: 'Persisted',
+      ledgerApiUrl: 'http://c.example',
+      validatorApiUrl: 'http://c.example/api/validator',
+    });
     service.select(p.id);
     db.close();
     db = openAppDb(dir);
@@ -80,9 +105,13 @@ describe('connection profiles', () => {
   });
 
   it('refuses to edit or delete the demo profile and unknown ids', async () => {
-    await expect(service.save({ id: 'demo', name: 'x', ledgerApiUrl: 'http://x', validatorApiUrl: null })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(service.save({ id: 'demo', name: 'x', ledgerApiUrl: 'http://x', validatorApiUrl: null })).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
     await expect(service.delete('demo')).rejects.toMatchObject({ code: 'CONFLICT' });
-    await expect(service.save({ id: 'nope', name: 'x', ledgerApiUrl: 'http://x', validatorApiUrl: null })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(service.save({ id: 'nope', name: 'x', ledgerApiUrl: 'http://x', validatorApiUrl: null })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
     expect(() => service.select('nope')).toThrow(/No connection profile/);
   });
 
@@ -97,7 +126,11 @@ describe('connection profiles', () => {
       catch (e) { console.log(e.code + ' ' + e.message); }
       console.log('COUNT ' + s.list().length);`;
     const env = { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' };
-    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, dir], { cwd: REPO_ROOT, env, encoding: 'utf8' });
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, dir], {
+      cwd: REPO_ROOT,
+      env,
+      encoding: 'utf8',
+    });
     expect(out).toMatch(/^KEYCHAIN_UNAVAILABLE OS keychain write failed/m);
     expect(out).toContain('COUNT 0');
   });

@@ -42,7 +42,10 @@ beforeAll(async () => {
   staticDir = mkdtempSync(path.join(os.tmpdir(), 'oauth-leak-static-'));
   writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>t</title>');
   sim = await startSimulator({ dataDir: simDir, port: 0, auth: { mode: 'hs256', secret: JWT_SECRET, audience: AUDIENCE } });
-  idp = await startOAuth2Server({ clients: { console: { secret: CLIENT_SECRET, subject: 'participant_admin' } }, signingSecret: JWT_SECRET });
+  idp = await startOAuth2Server({
+    clients: { console: { secret: CLIENT_SECRET, subject: 'participant_admin' } },
+    signingSecret: JWT_SECRET,
+  });
   app = await startConsoleApp({ dataDir: dir, demo: false, transport: 'browser-host', keychainService: SERVICE });
   host = await startHost({ router: app.router, staticDir, log: (line) => logged.push([line]) });
 });
@@ -72,7 +75,13 @@ async function rendererClient(): Promise<{ client: ConsoleClient; ws: WebSocket 
 describe('secrets of connection profiles', () => {
   it('never appear in IPC frames or console output', async () => {
     const { client, ws } = await rendererClient();
-    const auth = { mode: 'oauth2-client-credentials' as const, tokenUrl: idp.tokenUrl, clientId: 'console', audience: AUDIENCE, clientSecret: CLIENT_SECRET };
+    const auth = {
+      mode: 'oauth2-client-credentials' as const,
+      tokenUrl: idp.tokenUrl,
+      clientId: 'console',
+      audience: AUDIENCE,
+      clientSecret: CLIENT_SECRET,
+    };
     const p = await client.call('profiles.save', { name: 'Leak check', ledgerApiUrl: sim.url, auth });
     accounts.add(`profile:${p.id}:oauth2-client-secret`);
     accounts.add(`profile:${p.id}:bearer-token`);
@@ -83,15 +92,22 @@ describe('secrets of connection profiles', () => {
 
     // A live stream on the participant WebSocket (token in its subprotocol) with the obtained token.
     const events: unknown[] = [];
-    const stop = client.subscribe('updates.stream', { streamId: 'leak-stream', filter: { includeTopology: true }, beginExclusive: null, backlog: 0 }, (e) =>
-      events.push(e),
+    const stop = client.subscribe(
+      'updates.stream',
+      { streamId: 'leak-stream', filter: { includeTopology: true }, beginExclusive: null, backlog: 0 },
+      (e) => events.push(e),
     );
     await expect.poll(() => JSON.stringify(events), { timeout: 10_000 }).toContain('"live"');
     stop();
 
     // The token endpoint failing in every way, and the participant refusing a token it cannot verify.
     idp.failNext({ kind: 'status', status: 401, body: { error: 'invalid_client', error_description: 'nope' } });
-    await client.call('profiles.save', { id: p.id, name: 'Leak check', ledgerApiUrl: sim.url, auth: { ...auth, clientSecret: CLIENT_SECRET } });
+    await client.call('profiles.save', {
+      id: p.id,
+      name: 'Leak check',
+      ledgerApiUrl: sim.url,
+      auth: { ...auth, clientSecret: CLIENT_SECRET },
+    });
     await client.call('profiles.test', { id: p.id });
     idp.failNext({ kind: 'not-json' });
     await client.call('dashboard.snapshot', {}).catch(() => undefined);
@@ -101,7 +117,12 @@ describe('secrets of connection profiles', () => {
 
     // A static token, then no authentication, then delete.
     const staticToken = signHs256({ sub: 'participant_admin', aud: AUDIENCE, exp: Math.floor(Date.now() / 1000) + 600 }, JWT_SECRET);
-    await client.call('profiles.save', { id: p.id, name: 'Leak check', ledgerApiUrl: sim.url, auth: { mode: 'static', token: staticToken } });
+    await client.call('profiles.save', {
+      id: p.id,
+      name: 'Leak check',
+      ledgerApiUrl: sim.url,
+      auth: { mode: 'static', token: staticToken },
+    });
     await client.call('profiles.test', { id: p.id });
     await client.call('dashboard.snapshot', {});
     await client.call('profiles.save', { id: p.id, name: 'Leak check', ledgerApiUrl: sim.url, auth: { mode: 'none' } });

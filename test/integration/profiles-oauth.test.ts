@@ -152,7 +152,9 @@ describe('OAuth2 client-credentials profiles', () => {
     const snap = await call('dashboard.snapshot', {});
     expect(snap.participantId).toBe(sim.participantId);
     await call('dashboard.snapshot', {});
-    expect(idp.requests).toEqual([expect.objectContaining({ clientId: 'console', clientAuth: 'post', audience: AUDIENCE, outcome: 'issued' })]);
+    expect(idp.requests).toEqual([
+      expect.objectContaining({ clientId: 'console', clientAuth: 'post', audience: AUDIENCE, outcome: 'issued' }),
+    ]);
 
     // Without a token the same participant refuses: the token really is what lets the console in.
     const res = await fetch(`${sim.url}/v2/authenticated-user`);
@@ -174,11 +176,7 @@ describe('OAuth2 client-credentials profiles', () => {
     expect(t.user).toEqual({ status: 'ok', userId: USER, primaryParty: party, isDeactivated: false, identityProviderId: '' });
     expect(t.rights).toEqual({
       status: 'ok',
-      rights: expect.arrayContaining([
-        { kind: 'CanActAs', party },
-        { kind: 'CanReadAs', party },
-        { kind: 'ParticipantAdmin' },
-      ]),
+      rights: expect.arrayContaining([{ kind: 'CanActAs', party }, { kind: 'CanReadAs', party }, { kind: 'ParticipantAdmin' }]),
     });
     expect(JSON.stringify(t)).not.toContain(idp.issued.at(-1));
     await call('profiles.delete', { id: p.id });
@@ -219,15 +217,21 @@ describe('OAuth2 client-credentials profiles', () => {
     const p = await call('profiles.save', oauthProfile());
     await call('profiles.select', { id: p.id });
     const events: SubscriptionEvent<'updates.stream'>[] = [];
-    const sub = app.router.subscribe('updates.stream', { streamId: 'oauth-stream-1', filter: { includeTopology: true }, beginExclusive: null, backlog: 0 }, (e) =>
-      events.push(e as SubscriptionEvent<'updates.stream'>),
+    const sub = app.router.subscribe(
+      'updates.stream',
+      { streamId: 'oauth-stream-1', filter: { includeTopology: true }, beginExclusive: null, backlog: 0 },
+      (e) => events.push(e as SubscriptionEvent<'updates.stream'>),
     );
     if (!sub.ok) throw new Error(sub.error.message);
     try {
-      await expect.poll(() => events.find((e) => e.type === 'state' && e.state === 'live') ?? events.find((e) => e.type === 'error'), { timeout: 10_000 }).toMatchObject({
-        type: 'state',
-        state: 'live',
-      });
+      await expect
+        .poll(() => events.find((e) => e.type === 'state' && e.state === 'live') ?? events.find((e) => e.type === 'error'), {
+          timeout: 10_000,
+        })
+        .toMatchObject({
+          type: 'state',
+          state: 'live',
+        });
       // The participant authorized the stream with that token: a new update arrives.
       await simAdmin('/v2/parties', { partyIdHint: `StreamSeen${Date.now()}` });
       await expect.poll(() => events.flatMap((e) => (e.type === 'batch' ? e.items : [])).length, { timeout: 10_000 }).toBeGreaterThan(0);
@@ -246,8 +250,10 @@ describe('OAuth2 client-credentials profiles', () => {
     idp.requests.length = 0;
     const events: SubscriptionEvent<'updates.stream'>[] = [];
     // beginExclusive given: no HTTP request precedes the socket, so the socket is what meets the forged token.
-    const sub = app.router.subscribe('updates.stream', { streamId: 'oauth-stream-2', filter: { includeTopology: true }, beginExclusive: 0 }, (e) =>
-      events.push(e as SubscriptionEvent<'updates.stream'>),
+    const sub = app.router.subscribe(
+      'updates.stream',
+      { streamId: 'oauth-stream-2', filter: { includeTopology: true }, beginExclusive: 0 },
+      (e) => events.push(e as SubscriptionEvent<'updates.stream'>),
     );
     if (!sub.ok) throw new Error(sub.error.message);
     try {
@@ -292,8 +298,10 @@ describe('OAuth2 client-credentials profiles', () => {
     const forged = signHs256({ sub: USER, aud: AUDIENCE, exp: Math.floor(Date.now() / 1000) + 3600 }, 'rotated-away-key');
     idp.failNext({ kind: 'status', status: 200, body: { access_token: forged, token_type: 'Bearer', expires_in: 3600 } });
     const events: SubscriptionEvent<'updates.export'>[] = [];
-    const sub = app.router.subscribe('updates.export', { filter: { includeTopology: true }, fileName: `oauth-export-${Date.now()}.ndjson` }, (e) =>
-      events.push(e as SubscriptionEvent<'updates.export'>),
+    const sub = app.router.subscribe(
+      'updates.export',
+      { filter: { includeTopology: true }, fileName: `oauth-export-${Date.now()}.ndjson` },
+      (e) => events.push(e as SubscriptionEvent<'updates.export'>),
     );
     if (!sub.ok) throw new Error(sub.error.message);
     try {
@@ -308,14 +316,31 @@ describe('OAuth2 client-credentials profiles', () => {
 
   it('asks for the secret again before sending it to another origin', async () => {
     const p = await call('profiles.save', oauthProfile());
-    const moved = await callError('profiles.save', { id: p.id, name: p.name, ledgerApiUrl: sim.url, auth: { ...oauthProfile().auth, clientSecret: undefined, tokenUrl: 'https://idp.elsewhere.example/token' } });
-    expect(moved).toMatchObject({ code: 'BAD_REQUEST', issues: [{ path: 'auth.clientSecret', message: expect.stringContaining('another origin') }] });
+    const moved = await callError('profiles.save', {
+      id: p.id,
+      name: p.name,
+      ledgerApiUrl: sim.url,
+      auth: { ...oauthProfile().auth, clientSecret: undefined, tokenUrl: 'https://idp.elsewhere.example/token' },
+    });
+    expect(moved).toMatchObject({
+      code: 'BAD_REQUEST',
+      issues: [{ path: 'auth.clientSecret', message: expect.stringContaining('another origin') }],
+    });
     expect((await call('profiles.list', {})).profiles.find((x) => x.id === p.id)?.auth).toMatchObject({ tokenUrl: idp.tokenUrl });
     // Same origin, other path: the stored secret is kept.
-    const samePlace = await call('profiles.save', { id: p.id, name: p.name, ledgerApiUrl: sim.url, auth: { ...oauthProfile().auth, clientSecret: undefined, tokenUrl: `${idp.url}/other` } });
+    const samePlace = await call('profiles.save', {
+      id: p.id,
+      name: p.name,
+      ledgerApiUrl: sim.url,
+      auth: { ...oauthProfile().auth, clientSecret: undefined, tokenUrl: `${idp.url}/other` },
+    });
     expect(samePlace.auth).toMatchObject({ tokenUrl: `${idp.url}/other`, hasClientSecret: true });
     const s = await call('profiles.save', { name: 'Static', ledgerApiUrl: sim.url, auth: { mode: 'static', token: adminToken() } });
-    const otherParticipant = await callError('profiles.save', { id: s.id, name: 'Static', ledgerApiUrl: 'https://participant.elsewhere.example' });
+    const otherParticipant = await callError('profiles.save', {
+      id: s.id,
+      name: 'Static',
+      ledgerApiUrl: 'https://participant.elsewhere.example',
+    });
     expect(otherParticipant).toMatchObject({ code: 'BAD_REQUEST', issues: [{ path: 'auth.token' }] });
     accounts.push(`profile:${s.id}:bearer-token`, `profile:${p.id}:oauth2-client-secret`);
     await call('profiles.delete', { id: p.id });
@@ -326,7 +351,12 @@ describe('OAuth2 client-credentials profiles', () => {
     const p = await call('profiles.save', oauthProfile());
     const kept = await call('profiles.save', { id: p.id, name: 'Renamed', ledgerApiUrl: sim.url });
     expect(kept.auth).toMatchObject({ mode: 'oauth2-client-credentials', hasClientSecret: true });
-    const toStatic = await call('profiles.save', { id: p.id, name: 'Renamed', ledgerApiUrl: sim.url, auth: { mode: 'static', token: adminToken() } });
+    const toStatic = await call('profiles.save', {
+      id: p.id,
+      name: 'Renamed',
+      ledgerApiUrl: sim.url,
+      auth: { mode: 'static', token: adminToken() },
+    });
     expect(toStatic.auth).toEqual({ mode: 'static', hasToken: true });
     expect(keychain(`profile:${p.id}:oauth2-client-secret`)).toBeNull();
     expect(keychain(`profile:${p.id}:bearer-token`)).not.toBeNull();

@@ -25,11 +25,15 @@ afterAll(async () => {
 });
 
 async function sim<T>(p: string, body?: unknown): Promise<T> {
-  const res = await fetch(app.demoLedgerUrl + p, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(
+    app.demoLedgerUrl + p,
+    body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+  );
   if (!res.ok) throw new Error(`${p}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
 }
-const allocate = async (hint: string) => (await sim<{ partyDetails: { party: string } }>('/v2/parties', { partyIdHint: hint })).partyDetails.party;
+const allocate = async (hint: string) =>
+  (await sim<{ partyDetails: { party: string } }>('/v2/parties', { partyIdHint: hint })).partyDetails.party;
 
 type StreamEvent = SubscriptionEvent<'updates.stream'>;
 type ExportEvent = SubscriptionEvent<'updates.export'>;
@@ -52,11 +56,17 @@ describe('updates.stream through the router', () => {
     await expect.poll(() => offsets().length).toBe(1);
     expect(s.events.find((e) => e.type === 'batch' && e.items.length > 0)).toMatchObject({ items: [{ kind: 'topology' }] });
 
-    expect(await app.router.invoke('updates.stream.control', { streamId, action: 'pause' })).toEqual({ ok: true, value: { state: 'paused' } });
+    expect(await app.router.invoke('updates.stream.control', { streamId, action: 'pause' })).toEqual({
+      ok: true,
+      value: { state: 'paused' },
+    });
     await allocate(`Held${Date.now()}`);
     await new Promise((r) => setTimeout(r, 400));
     expect(offsets()).toHaveLength(1);
-    expect(await app.router.invoke('updates.stream.control', { streamId, action: 'resume' })).toEqual({ ok: true, value: { state: 'live' } });
+    expect(await app.router.invoke('updates.stream.control', { streamId, action: 'resume' })).toEqual({
+      ok: true,
+      value: { state: 'live' },
+    });
     await expect.poll(() => offsets().length).toBe(2);
 
     s.unsubscribe();
@@ -64,14 +74,22 @@ describe('updates.stream through the router', () => {
     await allocate(`Gone${Date.now()}`);
     await new Promise((r) => setTimeout(r, 300));
     expect(s.events.length).toBe(after);
-    expect(await app.router.invoke('updates.stream.control', { streamId, action: 'pause' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(await app.router.invoke('updates.stream.control', { streamId, action: 'pause' })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
   });
 
   it('reports a participant error as an event and ends the stream', async () => {
-    const s = subscribe<StreamEvent>('updates.stream', { streamId: 'test-stream-0002', filter: { templates: ['#simulator-demo:No:Such'] } });
-    await expect.poll(() => s.events.find((e) => e.type === 'error')).toMatchObject({
-      error: { code: 'LEDGER_API_ERROR', canton: { code: 'TEMPLATES_OR_INTERFACES_NOT_FOUND' } },
+    const s = subscribe<StreamEvent>('updates.stream', {
+      streamId: 'test-stream-0002',
+      filter: { templates: ['#simulator-demo:No:Such'] },
     });
+    await expect
+      .poll(() => s.events.find((e) => e.type === 'error'))
+      .toMatchObject({
+        error: { code: 'LEDGER_API_ERROR', canton: { code: 'TEMPLATES_OR_INTERFACES_NOT_FOUND' } },
+      });
     await expect.poll(() => s.events.at(-1)).toEqual({ type: 'state', state: 'closed' });
     s.unsubscribe();
   });
@@ -85,14 +103,24 @@ describe('updates.export through the router', () => {
 
   it('writes the file into <data dir>/exports and reports progress up to done', async () => {
     const end = (await sim<{ offset: number }>('/v2/state/ledger-end')).offset;
-    const s = subscribe<ExportEvent>('updates.export', { filter: { includeTopology: true }, fileName: 'everything', beginExclusive: 0, endInclusive: end });
+    const s = subscribe<ExportEvent>('updates.export', {
+      filter: { includeTopology: true },
+      fileName: 'everything',
+      beginExclusive: 0,
+      endInclusive: end,
+    });
     await expect.poll(() => s.events.at(-1)?.type, { timeout: 10_000 }).toBe('done');
     const done = s.events.at(-1) as Extract<ExportEvent, { type: 'done' }>;
     expect(done.path).toBe(path.join(dir, 'exports', 'everything.ndjson'));
     const lines = readFileSync(done.path, 'utf8').trim().split('\n');
     expect(lines).toHaveLength(done.lines);
     // Every offset from 1 to the end is one update visible to some party or a topology event.
-    const range = await app.router.invoke('updates.range', { filter: { includeTopology: true }, descending: false, limit: 1000, endInclusive: end });
+    const range = await app.router.invoke('updates.range', {
+      filter: { includeTopology: true },
+      descending: false,
+      limit: 1000,
+      endInclusive: end,
+    });
     expect(range.ok && (range.value as { items: unknown[] }).items.length).toBe(done.lines);
     expect(s.events[0]).toMatchObject({ type: 'progress', lines: 0, beginExclusive: 0, endInclusive: end });
     s.unsubscribe();

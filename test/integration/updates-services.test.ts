@@ -82,7 +82,12 @@ describe('update ranges over HTTP', () => {
   });
 
   it('filters by party: only updates the party is a stakeholder of', async () => {
-    const r = await fetchUpdateRange(client, filter({ parties: [bob] }), { beginExclusive: 0, endInclusive: null, descending: true, limit: 1000 });
+    const r = await fetchUpdateRange(client, filter({ parties: [bob] }), {
+      beginExclusive: 0,
+      endInclusive: null,
+      descending: true,
+      limit: 1000,
+    });
     expect(r.items.length).toBeGreaterThan(0);
     for (const item of r.items) expect(item.parties).toContain(bob);
     const all = await fetchUpdateRange(client, filter(), { beginExclusive: 0, endInclusive: null, descending: true, limit: 1000 });
@@ -115,7 +120,12 @@ describe('update ranges over HTTP', () => {
 
 describe('update lookups and the event tree', () => {
   it('nests ledger-effects events under their exercise by node ids', async () => {
-    const r = await fetchUpdateRange(client, filter({ shape: 'LEDGER_EFFECTS' }), { beginExclusive: 0, endInclusive: null, descending: false, limit: 100 });
+    const r = await fetchUpdateRange(client, filter({ shape: 'LEDGER_EFFECTS' }), {
+      beginExclusive: 0,
+      endInclusive: null,
+      descending: false,
+      limit: 100,
+    });
     const split = r.items.find((i) => i.counts.exercised > 0);
     expect(split).toBeDefined();
     const detail = await fetchUpdate(client, filter({ shape: 'LEDGER_EFFECTS' }), { offset: split!.offset });
@@ -193,16 +203,32 @@ describe('live tail over the WebSocket', () => {
 
   it('sends the auth subprotocols only when there is a token', async () => {
     const seen: string[][] = [];
-    const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', handleProtocols: (p) => (p.has('daml.ws.auth') ? 'daml.ws.auth' : false) });
+    const wss = new WebSocketServer({
+      port: 0,
+      host: '127.0.0.1',
+      handleProtocols: (p) => (p.has('daml.ws.auth') ? 'daml.ws.auth' : false),
+    });
     wss.on('connection', (ws, req) => {
-      seen.push((req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim()).filter(Boolean));
+      seen.push(
+        (req.headers['sec-websocket-protocol'] ?? '')
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean),
+      );
       ws.close(1000);
     });
     await new Promise((r) => wss.once('listening', r));
     const url = `http://127.0.0.1:${(wss.address() as AddressInfo).port}`;
     const run = (token: string | null) =>
       new Promise<void>((resolve) =>
-        openUpdateStream({ baseUrl: url, token, request: { beginExclusive: 0 }, onUpdate: () => {}, onError: () => {}, onEnd: () => resolve() }),
+        openUpdateStream({
+          baseUrl: url,
+          token,
+          request: { beginExclusive: 0 },
+          onUpdate: () => {},
+          onError: () => {},
+          onEnd: () => resolve(),
+        }),
       );
     await run('header.payload.sig');
     await run(null);
@@ -255,7 +281,15 @@ describe('NDJSON export', () => {
     const exportDir = path.join(dir, 'exports-cancel');
     for (const bad of ['../evil', 'a/b', 'a\\b', '.hidden']) {
       await expect(
-        exportUpdatesNdjson({ baseUrl: sim.url, token: null, updateFormat: {}, beginExclusive: 0, endInclusive: 1, dir: exportDir, fileName: bad }),
+        exportUpdatesNdjson({
+          baseUrl: sim.url,
+          token: null,
+          updateFormat: {},
+          beginExclusive: 0,
+          endInclusive: 1,
+          dir: exportDir,
+          fileName: bad,
+        }),
       ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     }
     const controller = new AbortController();

@@ -25,7 +25,12 @@ const fingerprints: string[] = [];
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'wallet-external-'));
   app = await startConsoleApp({ dataDir: path.join(dir, 'online'), demo: true, transport: 'browser-host', keychainService: service });
-  airGapped = await startConsoleApp({ dataDir: path.join(dir, 'offline'), demo: false, transport: 'browser-host', keychainService: `${service}-offline` });
+  airGapped = await startConsoleApp({
+    dataDir: path.join(dir, 'offline'),
+    demo: false,
+    transport: 'browser-host',
+    keychainService: `${service}-offline`,
+  });
 });
 afterAll(async () => {
   for (const [svc, fp] of fingerprints.map((f) => f.split('|') as [string, string])) {
@@ -107,7 +112,10 @@ describe('external-party wallet', () => {
     const bob = (await ok(app, 'wallet.overview', { user: 'bob' })).partyId;
     const bobBefore = await bobUnlocked();
 
-    const v = is(await ok(app, 'wallet.external.send.prepare', { party, fingerprint, receiver: bob, amount: '25', description: 'from the console' }), 'verified');
+    const v = is(
+      await ok(app, 'wallet.external.send.prepare', { party, fingerprint, receiver: bob, amount: '25', description: 'from the console' }),
+      'verified',
+    );
     expect(v.kind).toBe('send');
     const r = await ok(app, 'wallet.external.confirm', { sessionId: v.sessionId, blindConfirmation: 'BLIND' });
     expect(r).toMatchObject({ status: 'submitted', kind: 'send' });
@@ -129,7 +137,9 @@ describe('external-party wallet', () => {
     const r = await ok(app, 'wallet.external.offline.submit', { requestId: req.requestId, responseText: signed.text });
     expect(r).toMatchObject({ status: 'submitted', kind: 'send' });
     await expect.poll(async () => (await bobUnlocked()) - bobBefore, { timeout: 10_000 }).toBeCloseTo(10, 4);
-    expect((await fails(app, 'wallet.external.offline.submit', { requestId: req.requestId, responseText: signed.text })).code).toBe('CONFLICT');
+    expect((await fails(app, 'wallet.external.offline.submit', { requestId: req.requestId, responseText: signed.text })).code).toBe(
+      'CONFLICT',
+    );
   });
 
   it('refuses a validator whose tx_hash is not the hash of its transaction: nothing is signed, the refusal is audited', async () => {
@@ -171,9 +181,14 @@ async function lyingValidator(target: string): Promise<{ url: string; submits: (
     req.on('end', async () => {
       if (req.url?.endsWith('/submit-send')) submits++;
       const headers: Record<string, string> = {};
-      for (const h of ['authorization', 'content-type', 'accept']) if (typeof req.headers[h] === 'string') headers[h] = req.headers[h] as string;
+      for (const h of ['authorization', 'content-type', 'accept'])
+        if (typeof req.headers[h] === 'string') headers[h] = req.headers[h] as string;
       const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-      const up = await fetch(target + (req.url ?? ''), { method: req.method ?? 'GET', headers, ...(body && req.method !== 'GET' ? { body } : {}) });
+      const up = await fetch(target + (req.url ?? ''), {
+        method: req.method ?? 'GET',
+        headers,
+        ...(body && req.method !== 'GET' ? { body } : {}),
+      });
       let text = await up.text();
       if (req.url?.endsWith('/prepare-send') && up.ok) {
         const j = JSON.parse(text) as { tx_hash: string };

@@ -25,7 +25,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function ok<C extends string>(channel: C, payload: unknown): Promise<C extends keyof Channels ? Response<C & keyof Channels> : never> {
+async function ok<C extends string>(
+  channel: C,
+  payload: unknown,
+): Promise<C extends keyof Channels ? Response<C & keyof Channels> : never> {
   const r = await app.router.invoke(channel, payload);
   if (!r.ok) throw new Error(`${channel}: ${JSON.stringify(r.error)}`);
   return r.value as never;
@@ -103,8 +106,20 @@ describe('balance, holdings and history', () => {
   it('reconstructs balances backwards from the current one', () => {
     const pts = reconstruct(
       [
-        { transaction_type: 'balance_change', transaction_subtype: { template_id: 't', choice: 'c' }, event_id: '2', date: '2026-01-02T00:00:00Z', receivers: [{ party: 'p', amount: '-10' }] },
-        { transaction_type: 'balance_change', transaction_subtype: { template_id: 't', choice: 'c' }, event_id: '1', date: '2026-01-01T00:00:00Z', receivers: [{ party: 'p', amount: '100' }] },
+        {
+          transaction_type: 'balance_change',
+          transaction_subtype: { template_id: 't', choice: 'c' },
+          event_id: '2',
+          date: '2026-01-02T00:00:00Z',
+          receivers: [{ party: 'p', amount: '-10' }],
+        },
+        {
+          transaction_type: 'balance_change',
+          transaction_subtype: { template_id: 't', choice: 'c' },
+          event_id: '1',
+          date: '2026-01-01T00:00:00Z',
+          receivers: [{ party: 'p', amount: '100' }],
+        },
       ],
       'p',
       '90',
@@ -117,12 +132,22 @@ describe('balance, holdings and history', () => {
 describe('transfer offers', () => {
   it('carol offers to bob, bob accepts, the tracked status goes to completed; another offer is withdrawn', async () => {
     const bob = (await ok('wallet.overview', { user: 'bob' })).partyId;
-    const first = await ok('wallet.offers.create', { user: 'carol', receiver: bob, amount: '20', description: 'first', expiresInMinutes: 60 });
+    const first = await ok('wallet.offers.create', {
+      user: 'carol',
+      receiver: bob,
+      amount: '20',
+      description: 'first',
+      expiresInMinutes: 60,
+    });
     const second = await ok('wallet.offers.create', { user: 'carol', receiver: bob, amount: '5', description: 'second' });
     const bobOffers = await ok('wallet.offers', { user: 'bob' });
     expect(bobOffers.incoming.map((o) => o.contractId)).toEqual(expect.arrayContaining([first.contractId, second.contractId]));
     const carolOffers = await ok('wallet.offers', { user: 'carol' });
-    expect(carolOffers.outgoing.find((o) => o.contractId === first.contractId)).toMatchObject({ amount: expect.stringMatching(/^20(\.0+)?$/), description: 'first', stage: 'offer' });
+    expect(carolOffers.outgoing.find((o) => o.contractId === first.contractId)).toMatchObject({
+      amount: expect.stringMatching(/^20(\.0+)?$/),
+      description: 'first',
+      stage: 'offer',
+    });
     expect(carolOffers.tracked.find((t) => t.trackingId === first.trackingId)?.status.status).toBe('created');
 
     const acc = await ok('wallet.offers.act', { user: 'bob', contractId: first.contractId, action: 'accept' });
@@ -133,7 +158,9 @@ describe('transfer offers', () => {
     expect(tracked.find((t) => t.trackingId === first.trackingId)?.status.status).toBe('completed');
     expect(tracked.find((t) => t.trackingId === second.trackingId)?.status).toMatchObject({ status: 'failed', failureKind: 'withdrawn' });
     // Independently: the validator's status for the tracking id.
-    expect((await validator<{ status: string }>('carol', `/v0/wallet/transfer-offers/${first.trackingId}/status`, {})).status).toBe('completed');
+    expect((await validator<{ status: string }>('carol', `/v0/wallet/transfer-offers/${first.trackingId}/status`, {})).status).toBe(
+      'completed',
+    );
   });
 
   it('only the receiver accepts: the validator’s refusal comes back with its message', async () => {
@@ -174,7 +201,11 @@ describe('merge delegation', () => {
     const active = await ok('wallet.mergeDelegation.set', { user: 'carol', action: 'propose' });
     expect(active.status).toBe('active');
     const read = (await ok('wallet.delegations', { user: 'carol' })).merge;
-    expect(read).toMatchObject({ status: 'active', contractId: active.contractId, operator: expect.stringMatching(/^validator-operator::/) });
+    expect(read).toMatchObject({
+      status: 'active',
+      contractId: active.contractId,
+      operator: expect.stringMatching(/^validator-operator::/),
+    });
     expect((await ok('wallet.mergeDelegation.set', { user: 'carol', action: 'cancel' })).status).toBe('none');
     const err = await fails('wallet.mergeDelegation.set', { user: 'carol', action: 'cancel' });
     expect(err.code).toBe('NOT_FOUND');
@@ -212,7 +243,14 @@ describe('simulator automation settings', () => {
     expect(wrongType.code).toBe('BAD_REQUEST');
     // The simulator checks the whole configuration: a sweep to an unknown party is refused with its message.
     const refused = await fails('wallet.automation.set', {
-      settings: [{ key: 'sweeps', value: JSON.stringify({ 'nobody::1220ab': { receiver: 'x::1', maxBalanceUSD: '10', minBalanceUSD: '1', useTransferPreapproval: false } }) }],
+      settings: [
+        {
+          key: 'sweeps',
+          value: JSON.stringify({
+            'nobody::1220ab': { receiver: 'x::1', maxBalanceUSD: '10', minBalanceUSD: '1', useTransferPreapproval: false },
+          }),
+        },
+      ],
     });
     expect(refused.canton?.cause).toMatch(/unknown/i);
     expect((await ok('wallet.automation.get', {})).settings).toEqual(before);

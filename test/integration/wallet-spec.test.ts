@@ -49,7 +49,12 @@ function specPath(method: string, concrete: string): string | null {
   for (const doc of spliceSpecs().docs.values()) {
     for (const [p, ops] of Object.entries((doc.paths ?? {}) as Record<string, Record<string, unknown>>)) {
       if (!ops[method.toLowerCase()]) continue;
-      const re = new RegExp(`^${p.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+').replace(/\{[^}]+\}/g, '[^/]+')}$`);
+      const re = new RegExp(
+        `^${p
+          .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+          .replace(/\\?\{[^}]+\\?\}/g, '[^/]+')
+          .replace(/\{[^}]+\}/g, '[^/]+')}$`,
+      );
       if (re.test(concrete)) return p;
     }
   }
@@ -59,14 +64,18 @@ function specPath(method: string, concrete: string): string | null {
 /** The operation's JSON request-body schema, compiled with refs rewritten as the helper does for responses. */
 function assertRequest(method: string, p: string, body: unknown): void {
   const { file, op } = spliceSpecs().operation(method, p);
-  const schema = ((op.requestBody as { content?: Record<string, { schema: unknown }> } | undefined)?.content ?? {})['application/json']?.schema;
+  const schema = ((op.requestBody as { content?: Record<string, { schema: unknown }> } | undefined)?.content ?? {})['application/json']
+    ?.schema;
   if (schema === undefined) return;
   const text = JSON.stringify(schema)
     .replaceAll(/"(?:\.\.\/)+common\/src\/main\/openapi\/(common-[a-z]+)\.yaml#/g, '"$1.json#')
     .replaceAll(/"\.\/([a-z-]+)\.yaml#/g, '"$1.json#')
     .replaceAll('"#/components/', `"${file}.json#/components/`);
   const v = spliceSpecs().ajv.compile(JSON.parse(text) as object);
-  if (!v(body)) throw new Error(`request of ${method} ${p} does not match the Splice spec: ${JSON.stringify(v.errors?.slice(0, 5))}\nbody: ${JSON.stringify(body).slice(0, 800)}`);
+  if (!v(body))
+    throw new Error(
+      `request of ${method} ${p} does not match the Splice spec: ${JSON.stringify(v.errors?.slice(0, 5))}\nbody: ${JSON.stringify(body).slice(0, 800)}`,
+    );
 }
 
 beforeAll(async () => {
@@ -106,7 +115,14 @@ beforeAll(async () => {
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
   const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
   db = openAppDb(path.join(sim.dataDir, 'console'));
-  const profile: Profile = { id: 'demo', name: 'Demo through a spec-checking proxy', kind: 'demo', ledgerApiUrl: sim.url, validatorApiUrl: proxyUrl, auth: { mode: 'none' } };
+  const profile: Profile = {
+    id: 'demo',
+    name: 'Demo through a spec-checking proxy',
+    kind: 'demo',
+    ledgerApiUrl: sim.url,
+    validatorApiUrl: proxyUrl,
+    auth: { mode: 'none' },
+  };
   wallet = new WalletService({
     profile: () => profile,
     profileToken: async () => null,
@@ -135,9 +151,21 @@ describe('wallet services against the Splice specs', () => {
     const alice = await wallet.overview('alice');
     expect(alice.holdings.length).toBeGreaterThan(0);
     await wallet.history('alice', null, 10);
-    const offer = await wallet.createOffer({ user: 'alice', receiver: erin, amount: '12.5', description: 'spec check', expiresInMinutes: 30 });
+    const offer = await wallet.createOffer({
+      user: 'alice',
+      receiver: erin,
+      amount: '12.5',
+      description: 'spec check',
+      expiresInMinutes: 30,
+    });
     const other = await wallet.createOffer({ user: 'alice', receiver: erin, amount: '1', description: 'to reject', expiresInMinutes: 30 });
-    const third = await wallet.createOffer({ user: 'alice', receiver: erin, amount: '2', description: 'to withdraw', expiresInMinutes: 30 });
+    const third = await wallet.createOffer({
+      user: 'alice',
+      receiver: erin,
+      amount: '2',
+      description: 'to withdraw',
+      expiresInMinutes: 30,
+    });
     await wallet.offers('erin');
     await wallet.act('erin', offer.contractId, 'accept');
     await wallet.act('erin', other.contractId, 'reject');
@@ -162,7 +190,15 @@ describe('wallet services against the Splice specs', () => {
     if (setup.status !== 'verified') throw new Error(JSON.stringify(setup));
     expect((await external.confirm({ sessionId: setup.sessionId, blindConfirmation: 'BLIND' })).status).toBe('submitted');
     await wallet.preapprovalSend({ user: 'alice', receiver: party, amount: '20', description: 'fund' });
-    const send = await external.prepareSend({ party, fingerprint: key.fingerprint, receiver: erin, amount: '4', description: 'spec', expiresInMinutes: 10, nonce: null });
+    const send = await external.prepareSend({
+      party,
+      fingerprint: key.fingerprint,
+      receiver: erin,
+      amount: '4',
+      description: 'spec',
+      expiresInMinutes: 10,
+      nonce: null,
+    });
     if (send.status !== 'verified') throw new Error(JSON.stringify(send));
     expect((await external.confirm({ sessionId: send.sessionId, blindConfirmation: 'BLIND' })).status).toBe('submitted');
     expect((await external.parties())[0]?.balance?.unlocked).toMatch(/^16\./);

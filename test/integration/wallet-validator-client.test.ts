@@ -58,9 +58,12 @@ describe('ValidatorClient token refresh', () => {
     expect(await c.put('/v0/sim/automation', {}, Ok)).toEqual({ ok: 'PUT' });
     expect(refreshes).toEqual(['stale', 'stale', 'stale']);
     expect(seen.map((s) => `${s.method} ${s.auth}`)).toEqual([
-      'GET Bearer stale', 'GET Bearer fresh',
-      'POST Bearer stale', 'POST Bearer fresh',
-      'PUT Bearer stale', 'PUT Bearer fresh',
+      'GET Bearer stale',
+      'GET Bearer fresh',
+      'POST Bearer stale',
+      'POST Bearer fresh',
+      'PUT Bearer stale',
+      'PUT Bearer fresh',
     ]);
   });
 

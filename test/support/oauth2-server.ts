@@ -95,7 +95,11 @@ export async function startOAuth2Server(opts: OAuth2ServerOptions): Promise<Runn
     req.on('end', () => {
       const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
         const text = typeof body === 'string' ? body : JSON.stringify(body);
-        res.writeHead(status, { 'content-type': typeof body === 'string' ? 'text/html' : 'application/json', 'cache-control': 'no-store', ...headers });
+        res.writeHead(status, {
+          'content-type': typeof body === 'string' ? 'text/html' : 'application/json',
+          'cache-control': 'no-store',
+          ...headers,
+        });
         res.end(text);
       };
       const handle = () => {
@@ -132,12 +136,19 @@ export async function startOAuth2Server(opts: OAuth2ServerOptions): Promise<Runn
         }
         if (record.grantType !== 'client_credentials') {
           record.outcome = 'refused';
-          return send(400, { error: 'unsupported_grant_type', error_description: `grant_type ${record.grantType ?? '(none)'} is not supported` });
+          return send(400, {
+            error: 'unsupported_grant_type',
+            error_description: `grant_type ${record.grantType ?? '(none)'} is not supported`,
+          });
         }
         const client = clientId !== null ? opts.clients[clientId] : undefined;
         if (!client || secret === null || !safeEqual(secret, client.secret)) {
           record.outcome = 'refused';
-          return send(401, { error: 'invalid_client', error_description: 'Client authentication failed' }, { 'www-authenticate': 'Basic realm="test"' });
+          return send(
+            401,
+            { error: 'invalid_client', error_description: 'Client authentication failed' },
+            { 'www-authenticate': 'Basic realm="test"' },
+          );
         }
         const now = Math.floor(Date.now() / 1000);
         const lifetime = expiresIn ?? 3600;

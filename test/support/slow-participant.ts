@@ -59,7 +59,8 @@ export async function startSlowParticipant(target: string, opts: SlowOptions): P
         answer.on('end', () => (upstreamEnded = true));
         const timer = setInterval(() => {
           if (res.destroyed) return clearInterval(timer);
-          const piece = (answer.read(bytesPerTick) ?? (answer.readableLength > 0 ? answer.read(answer.readableLength) : null)) as Buffer | null;
+          const piece = (answer.read(bytesPerTick) ??
+            (answer.readableLength > 0 ? answer.read(answer.readableLength) : null)) as Buffer | null;
           if (piece) {
             res.write(piece);
             read.bytesSent += piece.length;

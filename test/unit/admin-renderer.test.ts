@@ -13,7 +13,15 @@ const P = `Alice::1220${'ab'.repeat(32)}`;
 describe('rights', () => {
   it('offers every right kind of the Ledger API', () => {
     expect([...RIGHT_KINDS].sort()).toEqual(
-      ['CanActAs', 'CanExecuteAs', 'CanExecuteAsAnyParty', 'CanReadAs', 'CanReadAsAnyParty', 'IdentityProviderAdmin', 'ParticipantAdmin'].sort(),
+      [
+        'CanActAs',
+        'CanExecuteAs',
+        'CanExecuteAsAnyParty',
+        'CanReadAs',
+        'CanReadAsAnyParty',
+        'IdentityProviderAdmin',
+        'ParticipantAdmin',
+      ].sort(),
     );
   });
 
@@ -82,7 +90,12 @@ describe('parties and identity providers', () => {
   it('marks a local party outside the participant namespace, or with a keystore key, as external', () => {
     const own = `1220${'cd'.repeat(32)}`;
     const mine = { party: `Bank::${own}`, isLocal: true, localMetadata: { resourceVersion: '3', annotations: { a: 'x', gone: '' } } };
-    expect(toPartyRow(mine, own, new Map())).toMatchObject({ external: false, annotations: { a: 'x' }, resourceVersion: '3', identityProviderId: '' });
+    expect(toPartyRow(mine, own, new Map())).toMatchObject({
+      external: false,
+      annotations: { a: 'x' },
+      resourceVersion: '3',
+      identityProviderId: '',
+    });
     expect(toPartyRow({ party: P, isLocal: true }, own, new Map())).toMatchObject({ external: true, keystoreKey: null });
     expect(toPartyRow({ party: P, isLocal: false }, own, new Map())).toMatchObject({ external: false });
     expect(toPartyRow({ party: P, isLocal: false }, own, new Map([[`1220${'ab'.repeat(32)}`, 'cold-key']]))).toMatchObject({

@@ -26,10 +26,26 @@ describe('contract values', () => {
     expect(formatNumeric('100')).toBe('100');
   });
   it('previews text and numbers before parties', () => {
-    expect(argumentPreview({ issuer: P, owner: P, currency: 'USD', amount: '10.0000000000', observers: [] })).toBe('currency: USD · amount: 10 · issuer: Alice');
+    expect(argumentPreview({ issuer: P, owner: P, currency: 'USD', amount: '10.0000000000', observers: [] })).toBe(
+      'currency: USD · amount: 10 · issuer: Alice',
+    );
   });
   it('describes timeline entries', () => {
-    const base = { offset: 1, updateId: null, recordTime: null, synchronizerId: null, choice: null, consuming: null, actingParties: [], argument: null, result: null, createdContracts: [], commandId: null, targetSynchronizerId: null, reassignmentCounter: null } satisfies Omit<TimelineEntry, 'kind'>;
+    const base = {
+      offset: 1,
+      updateId: null,
+      recordTime: null,
+      synchronizerId: null,
+      choice: null,
+      consuming: null,
+      actingParties: [],
+      argument: null,
+      result: null,
+      createdContracts: [],
+      commandId: null,
+      targetSynchronizerId: null,
+      reassignmentCounter: null,
+    } satisfies Omit<TimelineEntry, 'kind'>;
     expect(describeEntry({ ...base, kind: 'exercised', choice: 'Iou_Split', consuming: true })).toBe('Iou_Split exercised (consuming)');
     expect(describeEntry({ ...base, kind: 'archived', choice: 'Iou_Split' })).toBe('Archived by Iou_Split');
     expect(describeEntry({ ...base, kind: 'unassigned', reassignmentCounter: 1 })).toBe('Unassigned → counter 1');
@@ -38,12 +54,31 @@ describe('contract values', () => {
 
 describe('completions', () => {
   const row = (offset: number, commandId: string, statusCode = 0, cantonCode: string | null = null): CompletionRow => ({
-    commandId, submissionId: null, updateId: null, userId: 'u', actAs: [P], offset, recordTime: null, synchronizerId: null, statusCode, cantonCode, message: '',
+    commandId,
+    submissionId: null,
+    updateId: null,
+    userId: 'u',
+    actAs: [P],
+    offset,
+    recordTime: null,
+    synchronizerId: null,
+    statusCode,
+    cantonCode,
+    message: '',
   });
   it('parses the Canton code from a status message', () => {
-    expect(cantonCodeOf('DUPLICATE_COMMAND(10,abc): A command with the given command id has already been processed')).toBe('DUPLICATE_COMMAND');
+    expect(cantonCodeOf('DUPLICATE_COMMAND(10,abc): A command with the given command id has already been processed')).toBe(
+      'DUPLICATE_COMMAND',
+    );
     expect(cantonCodeOf('something else')).toBeNull();
-    const r = completionRow({ commandId: 'c', userId: 'u', actAs: [P], offset: 5, synchronizerTime: { synchronizerId: 's', recordTime: 't' }, status: { code: 6, message: 'DUPLICATE_COMMAND(10,x): dup' } } as never);
+    const r = completionRow({
+      commandId: 'c',
+      userId: 'u',
+      actAs: [P],
+      offset: 5,
+      synchronizerTime: { synchronizerId: 's', recordTime: 't' },
+      status: { code: 6, message: 'DUPLICATE_COMMAND(10,x): dup' },
+    } as never);
     expect(r).toMatchObject({ cantonCode: 'DUPLICATE_COMMAND', statusCode: 6, offset: 5, recordTime: 't' });
   });
   it('merges newest first without duplicates and says what a duplicate means', () => {

@@ -51,7 +51,13 @@ describe('electron-builder.yml', () => {
     // No exclusion pattern may drop the entry point.
     const exclusions = files.filter((f) => f.startsWith('!'));
     for (const ex of exclusions) {
-      const re = new RegExp(`^${ex.slice(1).replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*\/?/g, '.*').replace(/(?<!\.)\*/g, '[^/]*')}$`);
+      const re = new RegExp(
+        `^${ex
+          .slice(1)
+          .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+          .replace(/\*\*\/?/g, '.*')
+          .replace(/(?<!\.)\*/g, '[^/]*')}$`,
+      );
       expect(re.test(pkg.main), ex).toBe(false);
     }
   });

@@ -15,7 +15,14 @@ import path from 'node:path';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildElectron, MAIN_EXTERNALS } from '../../scripts/build-electron.js';
-import { ClientMessageSchema, ELECTRON_CANCEL, ELECTRON_EVENT, ELECTRON_INVOKE, ELECTRON_SUBSCRIBE, ELECTRON_UNSUBSCRIBE } from '../../src/ipc/wire.js';
+import {
+  ClientMessageSchema,
+  ELECTRON_CANCEL,
+  ELECTRON_EVENT,
+  ELECTRON_INVOKE,
+  ELECTRON_SUBSCRIBE,
+  ELECTRON_UNSUBSCRIBE,
+} from '../../src/ipc/wire.js';
 import { PRELOAD_GLOBAL } from '../../src/ipc/preload-api.js';
 import type { ConsoleApi } from '../../src/ipc/preload-api.js';
 import {
@@ -121,7 +128,7 @@ describe('preload bundle', () => {
     expect(rec.invoked).toEqual([[ELECTRON_INVOKE, 'app.info', {}]]);
   });
 
-  it('sends the request id of a cancellable call and cancels it on wire.ts\'s cancel channel', async () => {
+  it("sends the request id of a cancellable call and cancels it on wire.ts's cancel channel", async () => {
     const rec = runPreload();
     const api = rec.exposed[0]?.[1] as ConsoleApi;
     await api.invoke('updates.range', { beginExclusive: 0 }, 'abc-1');
@@ -151,7 +158,12 @@ describe('preload bundle', () => {
     const api = rec.exposed[0]?.[1] as ConsoleApi;
     const events: unknown[] = [];
     const errors: unknown[] = [];
-    const unsubscribe = api.subscribe('dashboard.live', { intervalMs: 1000 }, (e) => events.push(e), (e) => errors.push(e));
+    const unsubscribe = api.subscribe(
+      'dashboard.live',
+      { intervalMs: 1000 },
+      (e) => events.push(e),
+      (e) => errors.push(e),
+    );
 
     expect(rec.sent).toHaveLength(1);
     const [channel, message] = rec.sent[0] ?? [];
@@ -180,7 +192,12 @@ describe('preload bundle', () => {
     const api = rec.exposed[0]?.[1] as ConsoleApi;
     const events: unknown[] = [];
     const errors: unknown[] = [];
-    const unsubscribe = api.subscribe('nope', {}, (e) => events.push(e), (e) => errors.push(e));
+    const unsubscribe = api.subscribe(
+      'nope',
+      {},
+      (e) => events.push(e),
+      (e) => errors.push(e),
+    );
     const id = (ClientMessageSchema.parse(rec.sent[0]?.[1]) as { id: number }).id;
     const error = { code: 'UNKNOWN_CHANNEL', message: 'Unknown subscription: nope' };
     emit(rec, { id, error });
@@ -194,8 +211,18 @@ describe('preload bundle', () => {
   it('gives every subscription its own id', () => {
     const rec = runPreload();
     const api = rec.exposed[0]?.[1] as ConsoleApi;
-    api.subscribe('dashboard.live', {}, () => {}, () => {});
-    api.subscribe('dashboard.live', {}, () => {}, () => {});
+    api.subscribe(
+      'dashboard.live',
+      {},
+      () => {},
+      () => {},
+    );
+    api.subscribe(
+      'dashboard.live',
+      {},
+      () => {},
+      () => {},
+    );
     const ids = rec.sent.map(([, m]) => (m as { id: number }).id);
     expect(new Set(ids).size).toBe(2);
   });
@@ -379,7 +406,13 @@ describe('main bundle wiring (with a stand-in for Electron)', () => {
     const module = { exports: {} };
     process.argv = [...savedArgv.slice(0, 1), path.join(distElectron, 'main.cjs'), ...argv];
     const filename = path.join(distElectron, 'main.cjs');
-    new Function('require', 'module', 'exports', '__filename', '__dirname', mainCode)(requireForBundle, module, module.exports, filename, distElectron);
+    new Function('require', 'module', 'exports', '__filename', '__dirname', mainCode)(
+      requireForBundle,
+      module,
+      module.exports,
+      filename,
+      distElectron,
+    );
   }
 
   beforeAll(async () => {
@@ -397,7 +430,12 @@ describe('main bundle wiring (with a stand-in for Electron)', () => {
   afterAll(async () => {
     process.argv = savedArgv;
     // Quit the way Electron would, so the console app closes its database before the files go.
-    const prevent = { prevented: false, preventDefault() { this.prevented = true; } };
+    const prevent = {
+      prevented: false,
+      preventDefault() {
+        this.prevented = true;
+      },
+    };
     fake?.app.emit('before-quit', prevent);
     if (prevent.prevented) await until('quit after close', () => fake.calls.includes('quit'));
     rmSync(appDir, { recursive: true, force: true });
@@ -444,7 +482,13 @@ describe('main bundle wiring (with a stand-in for Electron)', () => {
     const contents = new FakeWebContents();
     fake.app.emit('web-contents-created', {}, contents);
     const navigate = (name: string, url: string) => {
-      const ev = { url, prevented: false, preventDefault() { this.prevented = true; } };
+      const ev = {
+        url,
+        prevented: false,
+        preventDefault() {
+          this.prevented = true;
+        },
+      };
       contents.emit(name, ev, url);
       return ev.prevented;
     };
@@ -454,7 +498,12 @@ describe('main bundle wiring (with a stand-in for Electron)', () => {
       expect(navigate(name, 'app://console/index.html'), name).toBe(false);
     }
     expect(contents.windowOpenHandler?.({ url: 'https://evil.example/' })).toEqual({ action: 'deny' });
-    const attach = { prevented: false, preventDefault() { this.prevented = true; } };
+    const attach = {
+      prevented: false,
+      preventDefault() {
+        this.prevented = true;
+      },
+    };
     contents.emit('will-attach-webview', attach, {}, {});
     expect(attach.prevented).toBe(true);
   });
@@ -483,7 +532,12 @@ describe('main bundle wiring (with a stand-in for Electron)', () => {
     });
     const subscribe = fake.ipcListeners.get(ELECTRON_SUBSCRIBE)!;
 
-    subscribe(event(contents, 'https://evil.example/'), { type: 'subscribe', id: 1, channel: 'dashboard.live', params: { intervalMs: 250 } });
+    subscribe(event(contents, 'https://evil.example/'), {
+      type: 'subscribe',
+      id: 1,
+      channel: 'dashboard.live',
+      params: { intervalMs: 250 },
+    });
     expect(replies).toEqual([[ELECTRON_EVENT, { id: 1, error: expect.objectContaining({ code: 'FORBIDDEN' }) }]]);
     expect(contents.sent).toEqual([]);
 

@@ -149,7 +149,13 @@ describe('navigation, new windows, requests, permissions', () => {
     expect(isAllowedRequest('app://console/assets/index.js')).toBe(true);
     expect(isAllowedRequest('data:image/png;base64,AAAA')).toBe(true);
     expect(isAllowedRequest('blob:app://console/6d0c8e2e-1c1d-4bb4-9b8e-1c2f3a4b5c6d')).toBe(true);
-    for (const url of ['https://evil.example/x.js', 'http://127.0.0.1:7575/v2/state/ledger-end', 'ws://127.0.0.1:1/', 'file:///etc/passwd', 'blob:https://evil.example/abc']) {
+    for (const url of [
+      'https://evil.example/x.js',
+      'http://127.0.0.1:7575/v2/state/ledger-end',
+      'ws://127.0.0.1:1/',
+      'file:///etc/passwd',
+      'blob:https://evil.example/abc',
+    ]) {
       expect(isAllowedRequest(url), url).toBe(false);
     }
   });
@@ -178,7 +184,14 @@ describe('IPC sender check', () => {
   });
 
   it('rejects other origins, file://, subframes and missing frames', () => {
-    for (const url of ['https://evil.example/', 'file:///opt/console/dist/renderer/index.html', 'app://evil/index.html', 'about:blank', 'devtools://devtools/bundled/inspector.html', '']) {
+    for (const url of [
+      'https://evil.example/',
+      'file:///opt/console/dist/renderer/index.html',
+      'app://evil/index.html',
+      'about:blank',
+      'devtools://devtools/bundled/inspector.html',
+      '',
+    ]) {
       expect(isTrustedSender(mainFrame(url), APP_ORIGIN), url).toBe(false);
     }
     const parent = mainFrame('app://console/index.html');
@@ -249,7 +262,12 @@ describe('app:// path resolution', () => {
   });
 
   it('refuses URLs of any other origin', () => {
-    for (const url of ['app://evil/index.html', 'https://console/index.html', 'file:///opt/console/dist/renderer/index.html', 'app://console:1/index.html']) {
+    for (const url of [
+      'app://evil/index.html',
+      'https://console/index.html',
+      'file:///opt/console/dist/renderer/index.html',
+      'app://console:1/index.html',
+    ]) {
       expect(resolveAppPath(url, root), url).toBeNull();
     }
   });
@@ -288,7 +306,12 @@ describe('app:// protocol handler', () => {
   });
 
   it('answers 404 for missing files, other hosts and symlinks out of the root', async () => {
-    for (const url of ['app://console/missing.js', 'app://evil/index.html', 'app://console/assets/link.txt', 'app://console/assets/..%2F..%2Fsecret.txt']) {
+    for (const url of [
+      'app://console/missing.js',
+      'app://evil/index.html',
+      'app://console/assets/link.txt',
+      'app://console/assets/..%2F..%2Fsecret.txt',
+    ]) {
       const res = await handler(new Request(url));
       expect(res.status, url).toBe(404);
       expect(await res.text(), url).not.toContain('TOP SECRET');

@@ -33,8 +33,22 @@ function catalog() {
         name: 'Main',
         dataTypes: [
           { kind: 'enum', name: 'Colour', constructors: ['Red', 'Green'] },
-          { kind: 'variant', name: 'Shape', constructors: [{ name: 'Circle', type: prim('Numeric', [{ kind: 'nat', value: 2 }]) }, { name: 'Dot', type: prim('Unit') }] },
-          { kind: 'record', name: 'Point', fields: [{ name: 'x', type: prim('Int64') }, { name: 'y', type: prim('Int64') }] },
+          {
+            kind: 'variant',
+            name: 'Shape',
+            constructors: [
+              { name: 'Circle', type: prim('Numeric', [{ kind: 'nat', value: 2 }]) },
+              { name: 'Dot', type: prim('Unit') },
+            ],
+          },
+          {
+            kind: 'record',
+            name: 'Point',
+            fields: [
+              { name: 'x', type: prim('Int64') },
+              { name: 'y', type: prim('Int64') },
+            ],
+          },
         ],
         templates: [
           {
@@ -93,25 +107,72 @@ describe('template definitions → form field types', () => {
       scores: 'TextMap Int',
     });
     const move = t.choices.find((ch) => ch.name === 'Move')!;
-    expect(move.argument).toEqual({ kind: 'record', name: 'Main:Move', fields: [{ name: 'to', type: { kind: 'record', name: 'Main:Point', fields: [{ name: 'x', type: { kind: 'int64' } }, { name: 'y', type: { kind: 'int64' } }] } }] });
+    expect(move.argument).toEqual({
+      kind: 'record',
+      name: 'Main:Move',
+      fields: [
+        {
+          name: 'to',
+          type: {
+            kind: 'record',
+            name: 'Main:Point',
+            fields: [
+              { name: 'x', type: { kind: 'int64' } },
+              { name: 'y', type: { kind: 'int64' } },
+            ],
+          },
+        },
+      ],
+    });
   });
 
   it('starts a form with a value of the right shape that is invalid only where input is required', () => {
     const t = catalog().catalog.templates[0]!;
     const v = defaultValue(t.argument);
-    expect(v).toMatchObject({ maybe: null, tags: [], colour: 'Red', shape: { tag: 'Circle', value: '' }, where: { x: '', y: '' }, scores: {}, flag: false });
-    const paths = validate(t.argument, v).map((i) => i.path).sort();
+    expect(v).toMatchObject({
+      maybe: null,
+      tags: [],
+      colour: 'Red',
+      shape: { tag: 'Circle', value: '' },
+      where: { x: '', y: '' },
+      scores: {},
+      flag: false,
+    });
+    const paths = validate(t.argument, v)
+      .map((i) => i.path)
+      .sort();
     expect(paths).toEqual(['at', 'count', 'day', 'owner', 'price', 'ref', 'shape.value', 'where.x', 'where.y'].sort());
   });
 
   it('accepts a complete value and reports each wrong field by path', () => {
     const t = catalog().catalog.templates[0]!;
     const good = {
-      owner: P, note: 'hi', count: '-5', price: '12.3400', flag: true, day: '2024-02-29', at: '2024-02-29T10:00:00Z', ref: CID,
-      maybe: P, tags: ['a'], colour: 'Green', shape: { tag: 'Dot', value: {} }, where: { x: '1', y: '2' }, scores: { a: '1' },
+      owner: P,
+      note: 'hi',
+      count: '-5',
+      price: '12.3400',
+      flag: true,
+      day: '2024-02-29',
+      at: '2024-02-29T10:00:00Z',
+      ref: CID,
+      maybe: P,
+      tags: ['a'],
+      colour: 'Green',
+      shape: { tag: 'Dot', value: {} },
+      where: { x: '1', y: '2' },
+      scores: { a: '1' },
     };
     expect(validate(t.argument, good)).toEqual([]);
-    const bad = { ...good, price: '1.23456', day: '2023-02-29', colour: 'Blue', shape: { tag: 'Square', value: {} }, where: { x: '1' }, extra: 1, tags: [3] };
+    const bad = {
+      ...good,
+      price: '1.23456',
+      day: '2023-02-29',
+      colour: 'Blue',
+      shape: { tag: 'Square', value: {} },
+      where: { x: '1' },
+      extra: 1,
+      tags: [3],
+    };
     const issues = validate(t.argument, bad as never);
     expect(issues.map((i) => i.path).sort()).toEqual(['colour', 'day', 'extra', 'price', 'shape', 'tags.0', 'where.y'].sort());
     expect(issues.find((i) => i.path === 'price')!.message).toBe('at most 4 decimal places (Numeric 4)');
@@ -158,7 +219,14 @@ describe('JSON editor and submission helpers', () => {
     expect(parseJson('{"n":"1.23"}', t)).toMatchObject({ ok: true, issues: [] });
   });
   it('trims identifiers and numbers but not text', () => {
-    const t: FieldType = { kind: 'record', name: 'M:R', fields: [{ name: 'p', type: { kind: 'party' } }, { name: 't', type: { kind: 'text' } }] };
+    const t: FieldType = {
+      kind: 'record',
+      name: 'M:R',
+      fields: [
+        { name: 'p', type: { kind: 'party' } },
+        { name: 't', type: { kind: 'text' } },
+      ],
+    };
     expect(normalizeValue(t, { p: ` ${P} `, t: ' x ' })).toEqual({ p: P, t: ' x ' });
   });
   it('command ids are valid Canton command ids and differ', () => {

@@ -51,7 +51,11 @@ describe('cancelling a call', () => {
     const controller = new AbortController();
     const pending = client.call('app.info', {}, { signal: controller.signal });
     await tick();
-    socket.answer({ type: 'result', id: socket.frames[0]!.id, result: { ok: true, value: { name: 'n', version: 'v', transport: 'browser-host', demoMode: true } } });
+    socket.answer({
+      type: 'result',
+      id: socket.frames[0]!.id,
+      result: { ok: true, value: { name: 'n', version: 'v', transport: 'browser-host', demoMode: true } },
+    });
     await expect(pending).resolves.toMatchObject({ name: 'n' });
     controller.abort();
     expect(socket.frames.map((f) => f.type)).toEqual(['invoke']);

@@ -3,7 +3,14 @@ import { createRouter, type Handlers } from '../../src/ipc/router.js';
 import { channels, subscriptions } from '../../src/ipc/contract.js';
 import { withHandlers, withSubscriptions } from '../support/handlers.js';
 
-const profile = { id: 'p1', name: 'P', kind: 'remote' as const, ledgerApiUrl: 'http://x', validatorApiUrl: null, auth: { mode: 'none' as const } };
+const profile = {
+  id: 'p1',
+  name: 'P',
+  kind: 'remote' as const,
+  ledgerApiUrl: 'http://x',
+  validatorApiUrl: null,
+  auth: { mode: 'none' as const },
+};
 function makeRouter(overrides: Partial<Handlers> = {}) {
   const handlers: Partial<Handlers> = {
     'app.info': async () => ({ name: 'n', version: 'v', transport: 'electron', demoMode: true }),

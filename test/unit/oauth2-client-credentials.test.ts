@@ -26,7 +26,10 @@ afterEach(() => {
   idp.setDelay(0);
 });
 
-function provider(over: Partial<ClientCredentialsConfig> = {}, extra: { secret?: string | null; now?: () => number; timeoutMs?: number } = {}) {
+function provider(
+  over: Partial<ClientCredentialsConfig> = {},
+  extra: { secret?: string | null; now?: () => number; timeoutMs?: number } = {},
+) {
   const config: ClientCredentialsConfig = {
     tokenUrl: idp.tokenUrl,
     clientId: 'console-client',
@@ -78,7 +81,9 @@ describe('client credentials token provider', () => {
 
   it('authenticates with HTTP Basic (client_secret_basic), form-encoding id and secret, and leaves audience/scope out when unset', async () => {
     const t = await provider({ clientAuthMethod: 'client_secret_basic', audience: null, scope: null }).token();
-    expect(idp.requests).toEqual([expect.objectContaining({ clientAuth: 'basic', clientId: 'console-client', audience: null, scope: null, outcome: 'issued' })]);
+    expect(idp.requests).toEqual([
+      expect.objectContaining({ clientAuth: 'basic', clientId: 'console-client', audience: null, scope: null, outcome: 'issued' }),
+    ]);
     expect(verifyHs256(t.value, SIGNING)?.sub).toBe('ops-user');
   });
 

@@ -5,11 +5,28 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildDar, encodeArchive, type PackageDescription, type Type } from '../../src/daml-lf/index.js';
-import { DAR_CHUNK_BYTES, MAX_DAR_BYTES, PackageDetailSchema, type PackageRow, type VettingList, type VettingState } from '../../src/ipc/contract.js';
+import {
+  DAR_CHUNK_BYTES,
+  MAX_DAR_BYTES,
+  PackageDetailSchema,
+  type PackageRow,
+  type VettingList,
+  type VettingState,
+} from '../../src/ipc/contract.js';
 import { DarUploads, decodeArchiveBytes, packageDetail, problemsFromCanton } from '../../src/services/ledger/packages.js';
 import { diffVetting, toApiChange } from '../../src/services/ledger/vetting.js';
 import { filterPackages, syncLabel, vettingStatus } from '../../renderer/src/lib/packages/filter.js';
-import { boundsError, changesFor, isoToLocalInput, localInputToIso, parseParties, stageBounds, stagedCount, toggleStaged, vettingMatrix } from '../../renderer/src/lib/packages/vetting.js';
+import {
+  boundsError,
+  changesFor,
+  isoToLocalInput,
+  localInputToIso,
+  parseParties,
+  stageBounds,
+  stagedCount,
+  toggleStaged,
+  vettingMatrix,
+} from '../../renderer/src/lib/packages/vetting.js';
 import { checkFile, chunkRanges, percent, stepState, toBase64 } from '../../renderer/src/lib/packages/upload.js';
 
 const party: Type = { kind: 'prim', prim: 'Party', args: [] };
@@ -19,7 +36,14 @@ const desc: PackageDescription = {
   modules: [
     {
       name: 'Main',
-      templates: [{ name: 'T', fields: [{ name: 'p', type: party }], key: party, choices: [{ name: 'Go', consuming: false, argFields: [{ name: 'to', type: party }] }] }],
+      templates: [
+        {
+          name: 'T',
+          fields: [{ name: 'p', type: party }],
+          key: party,
+          choices: [{ name: 'Go', consuming: false, argFields: [{ name: 'to', type: party }] }],
+        },
+      ],
       interfaces: [{ name: 'I', viewFields: [{ name: 'who', type: party }] }],
     },
   ],
@@ -62,13 +86,18 @@ describe('problemsFromCanton', () => {
     expect(
       problemsFromCanton({
         code: 'NOT_VALID_UPGRADE_PACKAGE',
-        cause: 'Upgrade checks indicate that new package a (p 2.0.0) cannot be an upgrade of existing package b (p 1.0.0). Reason: The upgraded template Asset is missing some of its original fields.',
+        cause:
+          'Upgrade checks indicate that new package a (p 2.0.0) cannot be an upgrade of existing package b (p 1.0.0). Reason: The upgraded template Asset is missing some of its original fields.',
         context: { upgradeError: 'MissingField(label)', participant: 'x' },
       }),
     ).toEqual(['The upgraded template Asset is missing some of its original fields.', 'MissingField(label)']);
     expect(problemsFromCanton({ code: 'X', cause: 'plain cause', context: {} })).toEqual(['plain cause']);
     expect(
-      problemsFromCanton({ code: 'X', cause: 'Bad. Reason: field a was removed; field b has type Text; fields added must be Optional', context: { problems: 'field a was removed' } }),
+      problemsFromCanton({
+        code: 'X',
+        cause: 'Bad. Reason: field a was removed; field b has type Text; fields added must be Optional',
+        context: { problems: 'field a was removed' },
+      }),
     ).toEqual(['field a was removed', 'field b has type Text; fields added must be Optional']);
     expect(problemsFromCanton(undefined)).toEqual([]);
   });
@@ -79,10 +108,29 @@ describe('vetting helpers', () => {
     participantId: 'P',
     synchronizerId: 'S',
     topologySerial: serial,
-    packages: pkgs.map(([id, until]) => ({ packageId: id, packageName: `n-${id}`, packageVersion: '1', validFrom: null, validUntil: until })),
+    packages: pkgs.map(([id, until]) => ({
+      packageId: id,
+      packageName: `n-${id}`,
+      packageVersion: '1',
+      validFrom: null,
+      validUntil: until,
+    })),
   });
   it('diffs before/after into vetted, unvetted and bounds changes', () => {
-    expect(diffVetting(st(1, [['a', null], ['b', null], ['c', null]]), st(2, [['a', null], ['c', '2030-01-01T00:00:00Z'], ['d', null]]))).toEqual({
+    expect(
+      diffVetting(
+        st(1, [
+          ['a', null],
+          ['b', null],
+          ['c', null],
+        ]),
+        st(2, [
+          ['a', null],
+          ['c', '2030-01-01T00:00:00Z'],
+          ['d', null],
+        ]),
+      ),
+    ).toEqual({
       vetted: [expect.objectContaining({ packageId: 'd' })],
       unvetted: [expect.objectContaining({ packageId: 'b' })],
       boundsChanged: [expect.objectContaining({ packageId: 'c' })],
@@ -128,7 +176,12 @@ const row = (p: Partial<PackageRow> & { packageId: string }): PackageRow => ({
 
 describe('renderer: package search and status', () => {
   const rows = [
-    row({ packageId: 'a'.repeat(64), name: 'splice-amulet', version: '0.1.9', vetted: [{ synchronizerId: 'g::1', participantId: 'P', validFrom: null, validUntil: null }] }),
+    row({
+      packageId: 'a'.repeat(64),
+      name: 'splice-amulet',
+      version: '0.1.9',
+      vetted: [{ synchronizerId: 'g::1', participantId: 'P', validFrom: null, validUntil: null }],
+    }),
     row({ packageId: 'b'.repeat(64), name: 'my-app', version: '2.0.0', lfVersion: '2.dev' }),
   ];
   it('matches every word against name, version, id and LF version, and status keywords', () => {
@@ -158,8 +211,18 @@ describe('renderer: vetting matrix and staged changes', () => {
       { synchronizerId: 'S2', alias: 'two' },
     ],
     states: [
-      { participantId: 'P2', synchronizerId: 'S1', topologySerial: 7, packages: [{ packageId: 'x', packageName: 'pkg', packageVersion: '1.0.0', validFrom: null, validUntil: null }] },
-      { participantId: 'P1', synchronizerId: 'S1', topologySerial: 3, packages: [{ packageId: 'x', packageName: 'pkg', packageVersion: '1.0.0', validFrom: null, validUntil: null }] },
+      {
+        participantId: 'P2',
+        synchronizerId: 'S1',
+        topologySerial: 7,
+        packages: [{ packageId: 'x', packageName: 'pkg', packageVersion: '1.0.0', validFrom: null, validUntil: null }],
+      },
+      {
+        participantId: 'P1',
+        synchronizerId: 'S1',
+        topologySerial: 3,
+        packages: [{ packageId: 'x', packageName: 'pkg', packageVersion: '1.0.0', validFrom: null, validUntil: null }],
+      },
     ],
   };
   it('has a column per local synchronizer first, then remote participants; rows for uploaded but unvetted packages too', () => {
@@ -212,7 +275,15 @@ describe('renderer: vetting matrix and staged changes', () => {
     expect(boundsError({ validFrom: '2026-12-02T00:00:00Z', validUntil: '2026-12-01T00:00:00Z' })).toMatch(/after/);
     expect(boundsError({ validFrom: '2026-12-01T00:00:00Z', validUntil: null })).toBe('');
     expect(toApiChange({ op: 'vet', packageId: 'a', validFrom: '2026-12-01T00:00:00Z', validUntil: '2027-01-01T00:00:00Z' })).toEqual({
-      operation: { Vet: { value: { packages: [{ packageId: 'a' }], newValidFromInclusive: '2026-12-01T00:00:00Z', newValidUntilExclusive: '2027-01-01T00:00:00Z' } } },
+      operation: {
+        Vet: {
+          value: {
+            packages: [{ packageId: 'a' }],
+            newValidFromInclusive: '2026-12-01T00:00:00Z',
+            newValidUntilExclusive: '2027-01-01T00:00:00Z',
+          },
+        },
+      },
     });
   });
   it('parses party lists', () => {

@@ -91,11 +91,19 @@ const formats: [string, ResolvedEventFormat][] = [
   ['bob', wildcardFormat([bob])],
   ['carol + bank', wildcardFormat([carol, bank])],
   ['unknown party', wildcardFormat([`Nobody::${ns}`])],
-  ['any party', { byParty: new Map(), any: { wildcard: true, wildcardBlob: false, templates: new Map(), interfaces: new Map() }, verbose: false }],
+  [
+    'any party',
+    { byParty: new Map(), any: { wildcard: true, wildcardBlob: false, templates: new Map(), interfaces: new Map() }, verbose: false },
+  ],
   [
     'template filter (generic matching)',
     {
-      byParty: new Map([[alice, { wildcard: false, wildcardBlob: false, templates: new Map([['simulator-demo:Demo.Iou:Iou', false]]), interfaces: new Map() }]]),
+      byParty: new Map([
+        [
+          alice,
+          { wildcard: false, wildcardBlob: false, templates: new Map([['simulator-demo:Demo.Iou:Iou', false]]), interfaces: new Map() },
+        ],
+      ]),
       any: undefined,
       verbose: false,
     },
@@ -117,13 +125,19 @@ describe('packed streaming form', () => {
         expect(spliced(packed, { shape, events }, false), `${name} ${shape}`).toEqual(p ? { Transaction: { value: p } } : undefined);
       }
       const t = projectTree(tx, events, registry);
-      expect(spliced(packed, { shape: 'LEDGER_EFFECTS', events }, true), `${name} tree`).toEqual(t ? { TransactionTree: { value: t } } : undefined);
+      expect(spliced(packed, { shape: 'LEDGER_EFFECTS', events }, true), `${name} tree`).toEqual(
+        t ? { TransactionTree: { value: t } } : undefined,
+      );
     });
   }
 
   it('shows the commandId only to submitters', () => {
-    const forBank = spliced(packed, { shape: 'ACS_DELTA', events: wildcardFormat([bank]) }, false) as { Transaction: { value: { commandId?: string } } };
-    const forAlice = spliced(packed, { shape: 'ACS_DELTA', events: wildcardFormat([alice]) }, false) as { Transaction: { value: { commandId?: string } } };
+    const forBank = spliced(packed, { shape: 'ACS_DELTA', events: wildcardFormat([bank]) }, false) as {
+      Transaction: { value: { commandId?: string } };
+    };
+    const forAlice = spliced(packed, { shape: 'ACS_DELTA', events: wildcardFormat([alice]) }, false) as {
+      Transaction: { value: { commandId?: string } };
+    };
     expect(forBank.Transaction.value.commandId).toBe('cmd-42');
     expect(forAlice.Transaction.value.commandId).toBeUndefined();
   });

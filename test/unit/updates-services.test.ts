@@ -52,7 +52,14 @@ const tx = (events: unknown[]): JsUpdate =>
 describe('event tree', () => {
   it('nests events under exercises by node id ranges', () => {
     // 0 Exercise(last 4) → 1 Create, 2 Exercise(last 3) → 3 Create; 4 Create; 5 Create (top level)
-    const u = tx([created(5, 'c5', []), exercised(0, 4, 'Outer'), created(1, 'c1', []), exercised(2, 3, 'Inner'), created(3, 'c3', []), created(4, 'c4', [])]);
+    const u = tx([
+      created(5, 'c5', []),
+      exercised(0, 4, 'Outer'),
+      created(1, 'c1', []),
+      exercised(2, 3, 'Inner'),
+      created(3, 'c3', []),
+      created(4, 'c4', []),
+    ]);
     const t = eventTree(u);
     expect(t.map((e) => [e.nodeId, e.depth])).toEqual([
       [0, 0],
@@ -100,7 +107,15 @@ describe('summaries', () => {
           offset: 3,
           synchronizerId: 's',
           recordTime: 'r',
-          events: [{ event: { ParticipantAuthorizationAdded: { value: { partyId: 'Zed::1', participantId: 'p', participantPermission: 'PARTICIPANT_PERMISSION_SUBMISSION' } } } }],
+          events: [
+            {
+              event: {
+                ParticipantAuthorizationAdded: {
+                  value: { partyId: 'Zed::1', participantId: 'p', participantPermission: 'PARTICIPANT_PERMISSION_SUBMISSION' },
+                },
+              },
+            },
+          ],
         },
       },
     } as unknown as JsUpdate;
@@ -114,7 +129,10 @@ describe('filter → UpdateFormat', () => {
     const f = buildUpdateFormat(UpdateFilterSchema.parse({}));
     expect(f.includeTransactions).toEqual({
       transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA',
-      eventFormat: { filtersForAnyParty: { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] }, verbose: true },
+      eventFormat: {
+        filtersForAnyParty: { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] },
+        verbose: true,
+      },
     });
     expect(f.includeReassignments).toEqual(f.includeTransactions?.eventFormat);
     expect(f.includeTopologyEvents).toBeUndefined();
@@ -137,7 +155,11 @@ describe('filter → UpdateFormat', () => {
       'Alice::1': {
         cumulative: [
           { identifierFilter: { TemplateFilter: { value: { templateId: '#pkg:Main:Iou', includeCreatedEventBlob: true } } } },
-          { identifierFilter: { InterfaceFilter: { value: { interfaceId: '#pkg:Main:Asset', includeInterfaceView: true, includeCreatedEventBlob: true } } } },
+          {
+            identifierFilter: {
+              InterfaceFilter: { value: { interfaceId: '#pkg:Main:Asset', includeInterfaceView: true, includeCreatedEventBlob: true } },
+            },
+          },
         ],
       },
     });
@@ -165,7 +187,9 @@ describe('export file names and WebSocket details', () => {
   });
 
   it('declares the update channels in the contract', () => {
-    expect(Object.keys(channels)).toEqual(expect.arrayContaining(['updates.parties', 'updates.range', 'updates.get', 'updates.stream.control']));
+    expect(Object.keys(channels)).toEqual(
+      expect.arrayContaining(['updates.parties', 'updates.range', 'updates.get', 'updates.stream.control']),
+    );
     expect(Object.keys(subscriptions)).toEqual(expect.arrayContaining(['updates.stream', 'updates.export']));
     expect(channels['updates.get'].request.safeParse({ filter: {} }).success).toBe(false);
     expect(channels['updates.get'].request.safeParse({ filter: {}, offset: 3 }).success).toBe(true);

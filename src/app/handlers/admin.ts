@@ -1,13 +1,7 @@
 /** Handlers of the participant administration channels: parties, users and rights, identity providers. */
 import type { adminChannels } from '../../ipc/channels/admin.js';
 import { createIdp, deleteIdp, listIdps, updateIdp } from '../../services/ledger/idps.js';
-import {
-  allocateParty,
-  getParty,
-  listPartiesPage,
-  updatePartyAnnotations,
-  type KeystoreKeys,
-} from '../../services/ledger/parties.js';
+import { allocateParty, getParty, listPartiesPage, updatePartyAnnotations, type KeystoreKeys } from '../../services/ledger/parties.js';
 import {
   createUser,
   deleteUser,

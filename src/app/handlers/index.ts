@@ -12,9 +12,23 @@ import { walletHandlers, walletSubscriptionHandlers, type WalletDeps } from './w
 export type { HandlerDeps };
 
 export function createHandlers(d: HandlerDeps & WalletDeps): Handlers {
-  return { ...coreHandlers(d), ...updatesHandlers(d), ...adminHandlers(d), ...signingHandlers(d), ...packagesHandlers(d), ...contractsHandlers(d), ...commandsHandlers(d), ...walletHandlers(d) };
+  return {
+    ...coreHandlers(d),
+    ...updatesHandlers(d),
+    ...adminHandlers(d),
+    ...signingHandlers(d),
+    ...packagesHandlers(d),
+    ...contractsHandlers(d),
+    ...commandsHandlers(d),
+    ...walletHandlers(d),
+  };
 }
 
 export function createSubscriptionHandlers(d: HandlerDeps & WalletDeps): SubscriptionHandlers {
-  return { ...coreSubscriptionHandlers(d), ...updatesSubscriptionHandlers(d), ...commandsSubscriptionHandlers(d), ...walletSubscriptionHandlers(d) };
+  return {
+    ...coreSubscriptionHandlers(d),
+    ...updatesSubscriptionHandlers(d),
+    ...commandsSubscriptionHandlers(d),
+    ...walletSubscriptionHandlers(d),
+  };
 }

@@ -35,7 +35,10 @@ export function signingHandlers(d: HandlerDeps): HandlersOf<typeof signingChanne
     'signing.keys.create': async ({ label, backend, passphrase }) => {
       const s = need(d);
       if (backend === 'encrypted-file' && !s.fileStore.unlocked) {
-        if (!passphrase) throw new ConsoleError('BAD_REQUEST', 'The encrypted key file needs its passphrase', undefined, [{ path: 'passphrase', message: 'Enter the key file passphrase' }]);
+        if (!passphrase)
+          throw new ConsoleError('BAD_REQUEST', 'The encrypted key file needs its passphrase', undefined, [
+            { path: 'passphrase', message: 'Enter the key file passphrase' },
+          ]);
         await s.fileStore.unlock(passphrase);
       }
       return s.services.keys.create(label, { backend });
@@ -61,11 +64,20 @@ export function signingHandlers(d: HandlerDeps): HandlersOf<typeof signingChanne
         const store = need(d).services.keys;
         return {
           status: 'ok' as const,
-          keys: keys.map((k) => ({ fingerprint: k.fingerprint, label: k.label, createdAt: k.createdAt, parties: k.parties, present: store.find(k.fingerprint) !== null })),
+          keys: keys.map((k) => ({
+            fingerprint: k.fingerprint,
+            label: k.label,
+            createdAt: k.createdAt,
+            parties: k.parties,
+            present: store.find(k.fingerprint) !== null,
+          })),
         };
       }),
     'signing.keys.restore': ({ text, passphrase }) =>
-      asOutcome(async () => ({ status: 'ok' as const, restored: (await restoreKeyBackup(need(d).services.keys, text, passphrase)).restored })),
+      asOutcome(async () => ({
+        status: 'ok' as const,
+        restored: (await restoreKeyBackup(need(d).services.keys, text, passphrase)).restored,
+      })),
     'signing.policy.get': async ({ fingerprint }) => {
       const s = need(d).services;
       s.keys.get(fingerprint);
@@ -93,7 +105,9 @@ export function signingHandlers(d: HandlerDeps): HandlersOf<typeof signingChanne
     'signing.offline.execute': (req) => need(d).flows.executeRequest(req),
 
     'signing.audit.list': async ({ limit }) => ({
-      records: need(d).services.audit.list({ limit }).map((r) => ({ ...r.entry, chainHash: r.hash })),
+      records: need(d)
+        .services.audit.list({ limit })
+        .map((r) => ({ ...r.entry, chainHash: r.hash })),
     }),
     'signing.audit.verify': async () => need(d).services.audit.verifyChain(),
     'signing.audit.export': async () => ({ fileName: `signing-audit-${stamp()}.ndjson`, text: need(d).services.audit.export() }),

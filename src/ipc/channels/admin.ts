@@ -25,7 +25,8 @@ const UserId = z
 const ResourceVersion = z.string().max(64);
 
 /** Annotation keys follow Kubernetes' rules (optional DNS prefix + name); values are free text. */
-export const ANNOTATION_KEY_PATTERN = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+export const ANNOTATION_KEY_PATTERN =
+  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 export const AnnotationsSchema = z
   .record(
     z.string().max(317).regex(ANNOTATION_KEY_PATTERN, 'annotation keys: letters, digits, - _ . (optionally prefixed with a domain and /)'),
@@ -192,8 +193,14 @@ export const adminChannels = {
   'users.create': { request: CreateUserRequestSchema, response: UserDetailSchema },
   'users.update': { request: UpdateUserRequestSchema, response: UserRowSchema },
   'users.delete': { request: z.object({ userId: UserId }).strict(), response: z.object({ deleted: z.literal(true) }) },
-  'users.rights.grant': { request: UserRightsChangeSchema, response: z.object({ rights: z.array(RightSchema), changed: z.array(RightSchema) }) },
-  'users.rights.revoke': { request: UserRightsChangeSchema, response: z.object({ rights: z.array(RightSchema), changed: z.array(RightSchema) }) },
+  'users.rights.grant': {
+    request: UserRightsChangeSchema,
+    response: z.object({ rights: z.array(RightSchema), changed: z.array(RightSchema) }),
+  },
+  'users.rights.revoke': {
+    request: UserRightsChangeSchema,
+    response: z.object({ rights: z.array(RightSchema), changed: z.array(RightSchema) }),
+  },
   'users.idp.move': {
     request: z.object({ userId: UserId, sourceIdentityProviderId: IdpId, targetIdentityProviderId: IdpId }).strict(),
     response: UserRowSchema,

@@ -16,18 +16,40 @@ const Identifier = z
   .max(512)
   .regex(IDENTIFIER_PATTERN, 'expected <package-name or package-id>:<Module>:<Entity>, e.g. #my-package:Main:Iou')
   .transform(normalizeIdentifier);
-const ChoiceName = z.string().trim().min(1, 'choice is required').max(256).regex(/^[A-Za-z_][A-Za-z0-9_']*$/, 'not a choice name');
+const ChoiceName = z
+  .string()
+  .trim()
+  .min(1, 'choice is required')
+  .max(256)
+  .regex(/^[A-Za-z_][A-Za-z0-9_']*$/, 'not a choice name');
 /** Canton command ids: printable ASCII without spaces, at most 255 characters. */
 export const COMMAND_ID_PATTERN = /^[A-Za-z0-9\-_.:#/@$^!~`'+|()=?&*%]{1,255}$/;
-const CommandId = z.string().trim().min(1, 'command id is required').max(255).regex(COMMAND_ID_PATTERN, 'letters, digits and -_.:#/@ only, no spaces');
+const CommandId = z
+  .string()
+  .trim()
+  .min(1, 'command id is required')
+  .max(255)
+  .regex(COMMAND_ID_PATTERN, 'letters, digits and -_.:#/@ only, no spaces');
 
 export const CommandSpecSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('create'), templateId: Identifier, createArguments: JsonValueSchema }).strict(),
   z
-    .object({ kind: z.literal('exercise'), templateId: Identifier, contractId: ContractIdSchema, choice: ChoiceName, choiceArgument: JsonValueSchema })
+    .object({
+      kind: z.literal('exercise'),
+      templateId: Identifier,
+      contractId: ContractIdSchema,
+      choice: ChoiceName,
+      choiceArgument: JsonValueSchema,
+    })
     .strict(),
   z
-    .object({ kind: z.literal('exerciseByKey'), templateId: Identifier, contractKey: JsonValueSchema, choice: ChoiceName, choiceArgument: JsonValueSchema })
+    .object({
+      kind: z.literal('exerciseByKey'),
+      templateId: Identifier,
+      contractKey: JsonValueSchema,
+      choice: ChoiceName,
+      choiceArgument: JsonValueSchema,
+    })
     .strict(),
   z
     .object({
@@ -53,7 +75,12 @@ export const SubmitRequestSchema = z
     workflowId: z.string().trim().max(255).default(''),
     submissionId: z.string().trim().max(255).default(''),
     /** Deduplication period in seconds; 0 = the participant's default. */
-    deduplicationSeconds: z.number().int().min(0).max(30 * 24 * 3600).default(0),
+    deduplicationSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(30 * 24 * 3600)
+      .default(0),
     variant: SubmitVariantSchema.default('transaction'),
     /** For the `transaction` variant. */
     transactionShape: TransactionShapeSchema.default('LEDGER_EFFECTS'),

@@ -10,7 +10,11 @@ const Url = z
   .url('must be an absolute URL')
   .refine((u) => /^https?:\/\//i.test(u), 'must start with http:// or https://');
 
-export const ProfileIdSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only');
+export const ProfileIdSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only');
 
 /** How a profile authenticates to its participant. Secrets never cross the contract, only whether one is stored. */
 export const AUTH_MODES = ['none', 'static', 'oauth2-client-credentials'] as const;
@@ -172,4 +176,3 @@ export const coreSubscriptions = {
     ]),
   },
 } as const;
-

@@ -242,7 +242,10 @@ export const VettingListSchema = z.object({
 export type VettingList = z.infer<typeof VettingListSchema>;
 
 /** A vetting bound: an instant with its UTC offset (the participant compares record times). */
-const VettingBound = z.iso.datetime({ offset: true, message: 'an ISO 8601 time with offset, e.g. 2026-12-01T00:00:00Z' }).nullable().optional();
+const VettingBound = z.iso
+  .datetime({ offset: true, message: 'an ISO 8601 time with offset, e.g. 2026-12-01T00:00:00Z' })
+  .nullable()
+  .optional();
 
 export const VettingChangeSchema = z
   .object({
@@ -253,7 +256,10 @@ export const VettingChangeSchema = z
     validUntil: VettingBound,
   })
   .strict()
-  .refine((c) => c.op === 'vet' || (!c.validFrom && !c.validUntil), { message: 'validity bounds go with vet, not unvet', path: ['validFrom'] })
+  .refine((c) => c.op === 'vet' || (!c.validFrom && !c.validUntil), {
+    message: 'validity bounds go with vet, not unvet',
+    path: ['validFrom'],
+  })
   .refine((c) => !c.validFrom || !c.validUntil || Date.parse(c.validUntil) > Date.parse(c.validFrom), {
     message: '"valid until" must be after "valid from"',
     path: ['validUntil'],

@@ -99,14 +99,23 @@ export const TransactionSummaryWireSchema = z.object({
     }),
   ),
   created: z.array(
-    z.object({ nodeId: z.string(), root: z.boolean(), template: z.string(), contractId: z.string(), signatories: z.array(z.string()), stakeholders: z.array(z.string()) }),
+    z.object({
+      nodeId: z.string(),
+      root: z.boolean(),
+      template: z.string(),
+      contractId: z.string(),
+      signatories: z.array(z.string()),
+      stakeholders: z.array(z.string()),
+    }),
   ),
   consumed: z.array(z.object({ contractId: z.string(), template: z.string(), choice: z.string() })),
   inputs: z.array(z.object({ contractId: z.string(), template: z.string(), createdAt: z.string(), signatories: z.array(z.string()) })),
   parties: z.array(z.string()),
   amounts: z.array(z.object({ nodeId: z.string(), path: z.string(), value: z.string() })),
   /** Field-by-field description of a recognised kind (clear signing), null when blind. */
-  clearSign: z.object({ kind: z.string(), title: z.string(), fields: z.array(z.object({ label: z.string(), value: z.string() })) }).nullable(),
+  clearSign: z
+    .object({ kind: z.string(), title: z.string(), fields: z.array(z.object({ label: z.string(), value: z.string() })) })
+    .nullable(),
   warnings: z.array(z.string()),
 });
 export type TransactionSummaryWire = z.infer<typeof TransactionSummaryWireSchema>;
@@ -123,7 +132,13 @@ export const ExecutionResultSchema = z.object({
   updateId: z.string().nullable(),
   offset: z.number().nullable(),
   events: z.array(
-    z.object({ kind: z.string(), templateId: z.string().nullable(), contractId: z.string().nullable(), choice: z.string().nullable(), json: z.string() }),
+    z.object({
+      kind: z.string(),
+      templateId: z.string().nullable(),
+      contractId: z.string().nullable(),
+      choice: z.string().nullable(),
+      json: z.string(),
+    }),
   ),
   auditSeqs: z.array(z.number().int()),
 });
@@ -133,14 +148,24 @@ export const ComposeCommandSchema = z.discriminatedUnion('kind', [
   z
     .object({
       kind: z.literal('create'),
-      templateId: z.string().trim().min(3).max(512).regex(/^#?[A-Za-z0-9._-]+:[A-Za-z0-9_.]+:[A-Za-z0-9_.]+$/, 'expected #package:Module:Template'),
+      templateId: z
+        .string()
+        .trim()
+        .min(3)
+        .max(512)
+        .regex(/^#?[A-Za-z0-9._-]+:[A-Za-z0-9_.]+:[A-Za-z0-9_.]+$/, 'expected #package:Module:Template'),
       argumentsJson: z.string().max(200_000),
     })
     .strict(),
   z
     .object({
       kind: z.literal('exercise'),
-      templateId: z.string().trim().min(3).max(512).regex(/^#?[A-Za-z0-9._-]+:[A-Za-z0-9_.]+:[A-Za-z0-9_.]+$/, 'expected #package:Module:Template'),
+      templateId: z
+        .string()
+        .trim()
+        .min(3)
+        .max(512)
+        .regex(/^#?[A-Za-z0-9._-]+:[A-Za-z0-9_.]+:[A-Za-z0-9_.]+$/, 'expected #package:Module:Template'),
       contractId: z.string().trim().min(1, 'Enter the contract id').max(512),
       choice: z.string().trim().min(1, 'Enter the choice').max(200),
       argumentsJson: z.string().max(200_000),
@@ -207,7 +232,9 @@ export const signingChannels = {
   'signing.keys.delete': { request: z.object({ fingerprint: Fingerprint }).strict(), response: z.object({ deleted: z.boolean() }) },
   /** Opt-in unlock window: keeps the key's private seed in main-process memory for 1..60 minutes (never sent anywhere). */
   'signing.keys.unlock': {
-    request: z.object({ fingerprint: Fingerprint, minutes: z.number().int().min(1, 'At least 1 minute').max(60, 'At most 60 minutes') }).strict(),
+    request: z
+      .object({ fingerprint: Fingerprint, minutes: z.number().int().min(1, 'At least 1 minute').max(60, 'At most 60 minutes') })
+      .strict(),
     response: SigningKeySchema,
   },
   'signing.keys.lock': { request: z.object({ fingerprint: Fingerprint }).strict(), response: SigningKeySchema },
@@ -221,7 +248,15 @@ export const signingChannels = {
     response: z.union([
       z.object({
         status: z.literal('ok'),
-        keys: z.array(z.object({ fingerprint: z.string(), label: z.string(), createdAt: z.string(), parties: z.array(z.string()), present: z.boolean() })),
+        keys: z.array(
+          z.object({
+            fingerprint: z.string(),
+            label: z.string(),
+            createdAt: z.string(),
+            parties: z.array(z.string()),
+            present: z.boolean(),
+          }),
+        ),
       }),
       RefusalSchema,
     ]),
@@ -229,18 +264,29 @@ export const signingChannels = {
   'signing.keys.restore': {
     request: z.object({ text: FileText, passphrase: Passphrase }).strict(),
     response: z.union([
-      z.object({ status: z.literal('ok'), restored: z.array(z.object({ fingerprint: z.string(), label: z.string(), status: z.enum(['imported', 'already-present']) })) }),
+      z.object({
+        status: z.literal('ok'),
+        restored: z.array(z.object({ fingerprint: z.string(), label: z.string(), status: z.enum(['imported', 'already-present']) })),
+      }),
       RefusalSchema,
     ]),
   },
   'signing.policy.get': { request: z.object({ fingerprint: Fingerprint }).strict(), response: SigningPolicyWireSchema },
-  'signing.policy.set': { request: z.object({ fingerprint: Fingerprint, policy: SigningPolicyWireSchema }).strict(), response: SigningPolicyWireSchema },
+  'signing.policy.set': {
+    request: z.object({ fingerprint: Fingerprint, policy: SigningPolicyWireSchema }).strict(),
+    response: SigningPolicyWireSchema,
+  },
 
   'signing.onboard.prepare': {
     request: z
       .object({
         fingerprint: Fingerprint,
-        partyHint: z.string().trim().min(1, 'Enter a party hint').max(100).regex(/^[A-Za-z0-9_-]+$/, 'Letters, digits, - and _ only'),
+        partyHint: z
+          .string()
+          .trim()
+          .min(1, 'Enter a party hint')
+          .max(100)
+          .regex(/^[A-Za-z0-9_-]+$/, 'Letters, digits, - and _ only'),
         observationOnly: z.boolean().default(false),
         /** k-of-n: further local keys that sign for the party (the first key stays the namespace key). */
         extraFingerprints: z.array(Fingerprint).max(31).default([]),
@@ -248,23 +294,48 @@ export const signingChannels = {
         signingThreshold: z.number().int().min(1).max(32).default(1),
       })
       .strict(),
-    response: z.union([z.object({ status: z.literal('verified'), sessionId: z.string(), summary: TopologySummaryWireSchema }), RefusalSchema]),
+    response: z.union([
+      z.object({ status: z.literal('verified'), sessionId: z.string(), summary: TopologySummaryWireSchema }),
+      RefusalSchema,
+    ]),
   },
   'signing.onboard.confirm': {
     request: z.object({ sessionId: SessionId }).strict(),
-    response: z.union([z.object({ status: z.literal('allocated'), partyId: z.string(), key: SigningKeySchema, auditSeq: z.number().int() }), RefusalSchema]),
+    response: z.union([
+      z.object({ status: z.literal('allocated'), partyId: z.string(), key: SigningKeySchema, auditSeq: z.number().int() }),
+      RefusalSchema,
+    ]),
   },
   /** Offline onboarding by file (single-key parties): request out, response in, then allocate. */
   'signing.onboard.offline.createRequest': {
-    request: z.object({ sessionId: SessionId, ttlMinutes: z.number().int().min(1).max(7 * 24 * 60).default(60) }).strict(),
+    request: z
+      .object({
+        sessionId: SessionId,
+        ttlMinutes: z
+          .number()
+          .int()
+          .min(1)
+          .max(7 * 24 * 60)
+          .default(60),
+      })
+      .strict(),
     response: z.union([
-      z.object({ status: z.literal('created'), requestId: z.string(), partyId: z.string(), fileName: z.string(), text: z.string(), expiresAt: z.string() }),
+      z.object({
+        status: z.literal('created'),
+        requestId: z.string(),
+        partyId: z.string(),
+        fileName: z.string(),
+        text: z.string(),
+        expiresAt: z.string(),
+      }),
       RefusalSchema,
     ]),
   },
   'signing.onboard.offline.pending': {
     request: EmptyRequest,
-    response: z.object({ requests: z.array(z.object({ requestId: z.string(), partyId: z.string(), headline: z.string(), expiresAt: z.string() })) }),
+    response: z.object({
+      requests: z.array(z.object({ requestId: z.string(), partyId: z.string(), headline: z.string(), expiresAt: z.string() })),
+    }),
   },
   'signing.onboard.offline.importResponse': {
     request: z.object({ requestId: z.string().min(1).max(100), text: FileText }).strict(),
@@ -288,11 +359,16 @@ export const signingChannels = {
   },
   'signing.onboard.offline.sign': {
     request: z.object({ text: FileText }).strict(),
-    response: z.union([z.object({ status: z.literal('signed'), fileName: z.string(), text: z.string(), partyId: z.string(), headline: z.string() }), RefusalSchema]),
+    response: z.union([
+      z.object({ status: z.literal('signed'), fileName: z.string(), text: z.string(), partyId: z.string(), headline: z.string() }),
+      RefusalSchema,
+    ]),
   },
   'signing.parties': {
     request: EmptyRequest,
-    response: z.object({ parties: z.array(z.object({ party: z.string(), keys: z.array(z.object({ fingerprint: z.string(), label: z.string() })) })) }),
+    response: z.object({
+      parties: z.array(z.object({ party: z.string(), keys: z.array(z.object({ fingerprint: z.string(), label: z.string() })) })),
+    }),
   },
   'signing.prepare': {
     request: z.object({ party: PartyId, fingerprint: Fingerprint, command: ComposeCommandSchema }).strict(),
@@ -313,10 +389,26 @@ export const signingChannels = {
 
   'signing.offline.createRequest': {
     request: z
-      .object({ sessionId: SessionId, ttlMinutes: z.number().int().min(1).max(7 * 24 * 60).default(60), threshold: z.number().int().min(1).max(32).optional() })
+      .object({
+        sessionId: SessionId,
+        ttlMinutes: z
+          .number()
+          .int()
+          .min(1)
+          .max(7 * 24 * 60)
+          .default(60),
+        threshold: z.number().int().min(1).max(32).optional(),
+      })
       .strict(),
     response: z.union([
-      z.object({ status: z.literal('created'), requestId: z.string(), fileName: z.string(), text: z.string(), expiresAt: z.string(), collector: ThresholdStatusSchema }),
+      z.object({
+        status: z.literal('created'),
+        requestId: z.string(),
+        fileName: z.string(),
+        text: z.string(),
+        expiresAt: z.string(),
+        collector: ThresholdStatusSchema,
+      }),
       RefusalSchema,
     ]),
   },
@@ -342,21 +434,40 @@ export const signingChannels = {
   'signing.offline.sign': {
     request: z.object({ text: FileText, blindConfirmation: z.string().max(50).optional() }).strict(),
     response: z.union([
-      z.object({ status: z.literal('signed'), fileName: z.string(), text: z.string(), signedBy: z.array(z.string()), headline: z.string() }),
+      z.object({
+        status: z.literal('signed'),
+        fileName: z.string(),
+        text: z.string(),
+        signedBy: z.array(z.string()),
+        headline: z.string(),
+      }),
       RefusalSchema,
     ]),
   },
   'signing.offline.importResponse': {
     request: z.object({ requestId: z.string().min(1).max(100), text: FileText }).strict(),
     response: z.union([
-      z.object({ status: z.literal('collected'), added: z.array(z.string()), alreadyCollected: z.array(z.string()), collector: ThresholdStatusSchema }),
+      z.object({
+        status: z.literal('collected'),
+        added: z.array(z.string()),
+        alreadyCollected: z.array(z.string()),
+        collector: ThresholdStatusSchema,
+      }),
       RefusalSchema,
     ]),
   },
   'signing.offline.pending': {
     request: EmptyRequest,
     response: z.object({
-      requests: z.array(z.object({ requestId: z.string(), party: z.string(), headline: z.string(), expiresAt: z.string(), collector: ThresholdStatusSchema })),
+      requests: z.array(
+        z.object({
+          requestId: z.string(),
+          party: z.string(),
+          headline: z.string(),
+          expiresAt: z.string(),
+          collector: ThresholdStatusSchema,
+        }),
+      ),
     }),
   },
   'signing.offline.execute': {

@@ -11,8 +11,18 @@ import { RefusalSchema, TransactionSummaryWireSchema, PolicyDecisionWireSchema }
 
 /** Splice user names (validator `OnboardUserRequest.name` is a ledger API user id). */
 export const WALLET_USER_PATTERN = /^[a-zA-Z0-9@^$.!`\-#+'~_|:()]{1,128}$/;
-const WalletUser = z.string().trim().min(1, 'choose a wallet user').max(128).regex(WALLET_USER_PATTERN, "letters, digits and @^$.!`-#+'~_|:() only");
-const PartyId = z.string().trim().min(3, 'enter a party id').max(512).regex(/^[^:\s]+::[^\s]+$/, 'a party id looks like hint::fingerprint');
+const WalletUser = z
+  .string()
+  .trim()
+  .min(1, 'choose a wallet user')
+  .max(128)
+  .regex(WALLET_USER_PATTERN, "letters, digits and @^$.!`-#+'~_|:() only");
+const PartyId = z
+  .string()
+  .trim()
+  .min(3, 'enter a party id')
+  .max(512)
+  .regex(/^[^:\s]+::[^\s]+$/, 'a party id looks like hint::fingerprint');
 const ContractId = z.string().trim().min(1).max(1024);
 /** Amulet amounts: positive decimals with at most 10 fractional digits (Daml `Decimal`). */
 export const AMOUNT_PATTERN = /^(?:0|[1-9]\d{0,27})(?:\.\d{1,10})?$/;
@@ -228,7 +238,13 @@ export const walletChannels = {
   },
   'wallet.overview': { request: UserRequest, response: WalletOverviewSchema },
   'wallet.history': {
-    request: z.object({ user: WalletUser, beginAfterId: z.string().max(512).nullable().default(null), pageSize: z.number().int().min(1).max(200).default(50) }).strict(),
+    request: z
+      .object({
+        user: WalletUser,
+        beginAfterId: z.string().max(512).nullable().default(null),
+        pageSize: z.number().int().min(1).max(200).default(50),
+      })
+      .strict(),
     response: z.object({ items: z.array(HistoryItemSchema), nextCursor: z.string().nullable() }),
   },
   'wallet.tap': { request: z.object({ user: WalletUser, amount: Amount }).strict(), response: z.object({ contractId: z.string() }) },
@@ -240,7 +256,12 @@ export const walletChannels = {
         receiver: PartyId,
         amount: Amount,
         description: Description,
-        expiresInMinutes: z.number().int().min(1, 'at least one minute').max(60 * 24 * 90, 'at most 90 days').default(60 * 24),
+        expiresInMinutes: z
+          .number()
+          .int()
+          .min(1, 'at least one minute')
+          .max(60 * 24 * 90, 'at most 90 days')
+          .default(60 * 24),
       })
       .strict(),
     response: z.object({ contractId: z.string(), trackingId: z.string() }),
@@ -277,7 +298,12 @@ export const walletChannels = {
   'wallet.automation.get': { request: EmptyRequest, response: WalletAutomationSchema },
   'wallet.automation.set': {
     request: z
-      .object({ settings: z.array(z.object({ key: z.string().min(1).max(200), value: AutomationValue }).strict()).min(1, 'nothing to change').max(50) })
+      .object({
+        settings: z
+          .array(z.object({ key: z.string().min(1).max(200), value: AutomationValue }).strict())
+          .min(1, 'nothing to change')
+          .max(50),
+      })
       .strict(),
     response: WalletAutomationSchema,
   },
@@ -295,7 +321,12 @@ export const walletChannels = {
         receiver: PartyId,
         amount: Amount,
         description: Description,
-        expiresInMinutes: z.number().int().min(1).max(60 * 24 * 30).default(60 * 24),
+        expiresInMinutes: z
+          .number()
+          .int()
+          .min(1)
+          .max(60 * 24 * 30)
+          .default(60 * 24),
         /** The sender's TransferCommand counter (Scan `/v0/transfer-command-counter/{party}`); null = the console's best knowledge. */
         nonce: z.number().int().min(0).nullable().default(null),
       })
@@ -307,8 +338,21 @@ export const walletChannels = {
     response: z.union([ExternalSubmittedSchema, RefusalSchema]),
   },
   'wallet.external.offline.create': {
-    request: z.object({ sessionId: SessionId, ttlMinutes: z.number().int().min(1).max(7 * 24 * 60).default(60) }).strict(),
-    response: z.union([z.object({ status: z.literal('created'), requestId: z.string(), fileName: z.string(), text: z.string(), expiresAt: z.string() }), RefusalSchema]),
+    request: z
+      .object({
+        sessionId: SessionId,
+        ttlMinutes: z
+          .number()
+          .int()
+          .min(1)
+          .max(7 * 24 * 60)
+          .default(60),
+      })
+      .strict(),
+    response: z.union([
+      z.object({ status: z.literal('created'), requestId: z.string(), fileName: z.string(), text: z.string(), expiresAt: z.string() }),
+      RefusalSchema,
+    ]),
   },
   'wallet.external.offline.submit': {
     request: z.object({ requestId: z.string().uuid(), responseText: z.string().min(1, 'The file is empty').max(5_000_000) }).strict(),
@@ -321,6 +365,9 @@ export const walletSubscriptions = {
   /** Offers and tracked requests of one wallet user, re-read every `intervalMs` (live status). */
   'wallet.live': {
     params: z.object({ user: WalletUser, intervalMs: z.number().int().min(500).max(60_000).default(2_000) }).strict(),
-    event: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), offers: WalletOffersSchema }), z.object({ ok: z.literal(false), error: IpcErrorSchema })]),
+    event: z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), offers: WalletOffersSchema }),
+      z.object({ ok: z.literal(false), error: IpcErrorSchema }),
+    ]),
   },
 } as const;

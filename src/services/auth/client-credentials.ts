@@ -81,11 +81,15 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
     const { config } = this.opts;
     const secret = await this.opts.clientSecret();
     if (!secret) {
-      throw new ConsoleError('AUTH_FAILED', 'No OAuth2 client secret is stored in the OS keychain for this profile; enter it under Connections', {
-        code: 'CLIENT_SECRET_MISSING',
-        cause: 'the client secret is missing from the OS keychain',
-        context: { tokenUrl: config.tokenUrl },
-      });
+      throw new ConsoleError(
+        'AUTH_FAILED',
+        'No OAuth2 client secret is stored in the OS keychain for this profile; enter it under Connections',
+        {
+          code: 'CLIENT_SECRET_MISSING',
+          cause: 'the client secret is missing from the OS keychain',
+          context: { tokenUrl: config.tokenUrl },
+        },
+      );
     }
     const form = new URLSearchParams({ grant_type: 'client_credentials' });
     const headers: Record<string, string> = {
@@ -117,13 +121,18 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
       if (err instanceof Error && err.name === 'TimeoutError') {
         throw this.fail('TOKEN_ENDPOINT_TIMEOUT', `did not answer within ${Math.round(timeoutMs / 1000)} s`);
       }
-      const cause = err instanceof Error && err.cause instanceof Error ? ` (${(err.cause as NodeJS.ErrnoException).code ?? err.cause.message})` : '';
+      const cause =
+        err instanceof Error && err.cause instanceof Error ? ` (${(err.cause as NodeJS.ErrnoException).code ?? err.cause.message})` : '';
       throw this.fail('TOKEN_ENDPOINT_UNREACHABLE', `could not be reached${cause}`);
     }
 
     if (res.status >= 300 && res.status < 400) {
       await res.body?.cancel();
-      throw this.fail('TOKEN_ENDPOINT_REDIRECT', `answered with a redirect (HTTP ${res.status}); enter the final token endpoint URL`, res.status);
+      throw this.fail(
+        'TOKEN_ENDPOINT_REDIRECT',
+        `answered with a redirect (HTTP ${res.status}); enter the final token endpoint URL`,
+        res.status,
+      );
     }
     let body: unknown;
     const text = await res.text();
@@ -138,7 +147,12 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
       const oauth = TokenErrorSchema.safeParse(body);
       if (oauth.success) {
         const { error, error_description: description } = oauth.data;
-        throw this.fail(error, `refused the client credentials: HTTP ${res.status} ${error}${description ? ` — ${description}` : ''}`, res.status, description);
+        throw this.fail(
+          error,
+          `refused the client credentials: HTTP ${res.status} ${error}${description ? ` — ${description}` : ''}`,
+          res.status,
+          description,
+        );
       }
       throw this.fail('TOKEN_ENDPOINT_HTTP_ERROR', `answered HTTP ${res.status}`, res.status);
     }
@@ -149,7 +163,11 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
       throw this.fail('TOKEN_ENDPOINT_INVALID_RESPONSE', `answered without a usable access token (${what})`, res.status);
     }
     if (parsed.data.token_type.toLowerCase() !== 'bearer') {
-      throw this.fail('TOKEN_ENDPOINT_INVALID_RESPONSE', `issued a token of type “${parsed.data.token_type}”; only Bearer tokens are supported`, res.status);
+      throw this.fail(
+        'TOKEN_ENDPOINT_INVALID_RESPONSE',
+        `issued a token of type “${parsed.data.token_type}”; only Bearer tokens are supported`,
+        res.status,
+      );
     }
 
     const value = parsed.data.access_token;

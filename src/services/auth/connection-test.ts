@@ -50,7 +50,13 @@ export async function testConnection({ profile, accessToken, client }: Connectio
     if (!res.user) throw new Error('the participant answered without a user');
     const row = toUserRow(res.user);
     userId = row.id;
-    result.user = { status: 'ok', userId: row.id, primaryParty: row.primaryParty, isDeactivated: row.isDeactivated, identityProviderId: row.identityProviderId };
+    result.user = {
+      status: 'ok',
+      userId: row.id,
+      primaryParty: row.primaryParty,
+      isDeactivated: row.isDeactivated,
+      identityProviderId: row.identityProviderId,
+    };
   } catch (err) {
     result.user = { status: 'failed', error: toIpcError(err) };
     return result;

@@ -8,7 +8,10 @@ export const TokenResponseSchema = z.object({
   access_token: z.string().min(1, 'access_token is empty'),
   token_type: z.string().min(1),
   /** RECOMMENDED, seconds. Some providers send it as a numeric string. */
-  expires_in: z.union([z.number(), z.string().regex(/^\d+$/).transform(Number)]).pipe(z.number().finite().nonnegative()).optional(),
+  expires_in: z
+    .union([z.number(), z.string().regex(/^\d+$/).transform(Number)])
+    .pipe(z.number().finite().nonnegative())
+    .optional(),
   scope: z.string().optional(),
 });
 export type TokenResponse = z.infer<typeof TokenResponseSchema>;

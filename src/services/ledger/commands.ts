@@ -28,12 +28,21 @@ export function toLedgerCommand(c: CommandSpec): S['Command'] {
     case 'create':
       return { CreateCommand: { templateId: c.templateId, createArguments: c.createArguments } };
     case 'exercise':
-      return { ExerciseCommand: { templateId: c.templateId, contractId: c.contractId, choice: c.choice, choiceArgument: c.choiceArgument } };
+      return {
+        ExerciseCommand: { templateId: c.templateId, contractId: c.contractId, choice: c.choice, choiceArgument: c.choiceArgument },
+      };
     case 'exerciseByKey':
-      return { ExerciseByKeyCommand: { templateId: c.templateId, contractKey: c.contractKey, choice: c.choice, choiceArgument: c.choiceArgument } };
+      return {
+        ExerciseByKeyCommand: { templateId: c.templateId, contractKey: c.contractKey, choice: c.choice, choiceArgument: c.choiceArgument },
+      };
     case 'createAndExercise':
       return {
-        CreateAndExerciseCommand: { templateId: c.templateId, createArguments: c.createArguments, choice: c.choice, choiceArgument: c.choiceArgument },
+        CreateAndExerciseCommand: {
+          templateId: c.templateId,
+          createArguments: c.createArguments,
+          choice: c.choice,
+          choiceArgument: c.choiceArgument,
+        },
       };
   }
 }
@@ -79,11 +88,27 @@ export async function submitCommands(client: LedgerClient, s: Submission): Promi
   switch (s.variant) {
     case 'submit-and-wait': {
       const res = await client.postJson<S['SubmitAndWaitResponse']>('/v2/commands/submit-and-wait', commands);
-      return { ...base, updateId: res.updateId, offset: res.completionOffset, events: [], createdContractIds: [], archivedContractIds: [], json: JSON.stringify(res, null, 2) };
+      return {
+        ...base,
+        updateId: res.updateId,
+        offset: res.completionOffset,
+        events: [],
+        createdContractIds: [],
+        archivedContractIds: [],
+        json: JSON.stringify(res, null, 2),
+      };
     }
     case 'async': {
       const res = await client.postJson<unknown>('/v2/commands/async/submit', commands);
-      return { ...base, updateId: null, offset: null, events: [], createdContractIds: [], archivedContractIds: [], json: JSON.stringify(res ?? {}, null, 2) };
+      return {
+        ...base,
+        updateId: null,
+        offset: null,
+        events: [],
+        createdContractIds: [],
+        archivedContractIds: [],
+        json: JSON.stringify(res ?? {}, null, 2),
+      };
     }
     case 'transaction': {
       const eventFormat = buildUpdateFormat({
@@ -101,10 +126,20 @@ export async function submitCommands(client: LedgerClient, s: Submission): Promi
       const res = await client.postJson<S['JsSubmitAndWaitForTransactionResponse']>('/v2/commands/submit-and-wait-for-transaction', req);
       if (!res?.transaction) throw new ConsoleError('LEDGER_API_ERROR', 'The participant answered without a transaction');
       const events = eventTree({ Transaction: { value: res.transaction } } as JsUpdate);
-      return { ...base, updateId: res.transaction.updateId, offset: res.transaction.offset, events, ...fromEvents(events), json: JSON.stringify(res, null, 2) };
+      return {
+        ...base,
+        updateId: res.transaction.updateId,
+        offset: res.transaction.offset,
+        events,
+        ...fromEvents(events),
+        json: JSON.stringify(res, null, 2),
+      };
     }
     case 'transaction-tree': {
-      const res = await client.postJson<S['JsSubmitAndWaitForTransactionTreeResponse']>('/v2/commands/submit-and-wait-for-transaction-tree', commands);
+      const res = await client.postJson<S['JsSubmitAndWaitForTransactionTreeResponse']>(
+        '/v2/commands/submit-and-wait-for-transaction-tree',
+        commands,
+      );
       const tree = res?.transactionTree as unknown as Record<string, unknown> | undefined;
       if (!tree) throw new ConsoleError('LEDGER_API_ERROR', 'The participant answered without a transaction tree');
       const events = eventTree(treeAsUpdate(tree));

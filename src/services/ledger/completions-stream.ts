@@ -109,7 +109,11 @@ export function openCompletionStream(opts: CompletionStreamOptions): { close(): 
       }
       const e = msg as { code?: unknown; cause?: unknown; context?: Record<string, string> };
       if (e && typeof e.code === 'string' && typeof e.cause === 'string') {
-        const err = new ConsoleError('LEDGER_API_ERROR', `${e.code}: ${e.cause}`, { code: e.code, cause: e.cause, context: e.context ?? {} });
+        const err = new ConsoleError('LEDGER_API_ERROR', `${e.code}: ${e.cause}`, {
+          code: e.code,
+          cause: e.cause,
+          context: e.context ?? {},
+        });
         if (e.code === 'UNAUTHENTICATED' && sockets.retry(token, err)) return;
         fail(err);
         ws.close();
@@ -122,12 +126,16 @@ export function openCompletionStream(opts: CompletionStreamOptions): { close(): 
         if (!current()) return;
         const status = res.statusCode ?? 0;
         const body = Buffer.concat(chunks).toString('utf8').trim().slice(0, 300);
-        const refusal = new ConsoleError(status === 401 || status === 403 ? 'FORBIDDEN' : 'LEDGER_API_ERROR', `WebSocket ${url} refused with HTTP ${status}`, {
-          code: `HTTP_${status}`,
-          cause: body || `HTTP ${status}`,
-          context: {},
-          httpStatus: status,
-        });
+        const refusal = new ConsoleError(
+          status === 401 || status === 403 ? 'FORBIDDEN' : 'LEDGER_API_ERROR',
+          `WebSocket ${url} refused with HTTP ${status}`,
+          {
+            code: `HTTP_${status}`,
+            cause: body || `HTTP ${status}`,
+            context: {},
+            httpStatus: status,
+          },
+        );
         if (status === 401 && sockets.retry(token, refusal)) return;
         fail(refusal);
         end();

@@ -28,7 +28,10 @@ export interface AcsQuery {
   pageToken: string | null;
 }
 
-function filterOf(q: { parties: string[]; templates?: string[]; interfaces?: string[] }, shape: UpdateFilter['shape'] = 'ACS_DELTA'): UpdateFilter {
+function filterOf(
+  q: { parties: string[]; templates?: string[]; interfaces?: string[] },
+  shape: UpdateFilter['shape'] = 'ACS_DELTA',
+): UpdateFilter {
   return {
     parties: q.parties,
     templates: q.templates ?? [],
@@ -134,10 +137,22 @@ export async function fetchActiveContracts(client: LedgerClient, q: AcsQuery): P
 }
 
 /** The contract's current ACS entry (synchronizer, counter, unassigned state), or undefined if not active. */
-async function findInAcs(client: LedgerClient, parties: string[], templateId: string, contractId: string): Promise<ContractRow | undefined> {
+async function findInAcs(
+  client: LedgerClient,
+  parties: string[],
+  templateId: string,
+  contractId: string,
+): Promise<ContractRow | undefined> {
   let pageToken: string | null = null;
   for (let i = 0; i < ACS_SCAN_PAGES; i++) {
-    const page = await fetchActiveContracts(client, { parties, templates: [templateId], interfaces: [], activeAtOffset: null, pageSize: 1000, pageToken });
+    const page = await fetchActiveContracts(client, {
+      parties,
+      templates: [templateId],
+      interfaces: [],
+      activeAtOffset: null,
+      pageSize: 1000,
+      pageToken,
+    });
     const hit = page.items.find((r) => r.contractId === contractId);
     if (hit) return hit;
     if (!page.nextPageToken) return undefined;
@@ -159,7 +174,11 @@ async function contractEvents(client: LedgerClient, contractId: string, parties:
       eventFormat: eventFormatOf({ parties }),
     });
     if (res.created) {
-      return { created: res.created.createdEvent, synchronizerId: res.created.synchronizerId, archived: res.archived?.archivedEvent ?? null };
+      return {
+        created: res.created.createdEvent,
+        synchronizerId: res.created.synchronizerId,
+        archived: res.archived?.archivedEvent ?? null,
+      };
     }
   } catch (err) {
     // Some participants (and pruned events) answer NOT_FOUND here while contract-by-id still knows the contract.
@@ -205,7 +224,16 @@ export async function contractTimeline(
       const events = t.events ?? [];
       for (const e of events) {
         if ('CreatedEvent' in e && e.CreatedEvent.contractId === contractId) {
-          entries.push({ ...base, kind: 'created', choice: null, consuming: null, actingParties: e.CreatedEvent.signatories ?? [], argument: null, result: null, createdContracts: [] });
+          entries.push({
+            ...base,
+            kind: 'created',
+            choice: null,
+            consuming: null,
+            actingParties: e.CreatedEvent.signatories ?? [],
+            argument: null,
+            result: null,
+            createdContracts: [],
+          });
         } else if ('ExercisedEvent' in e && e.ExercisedEvent.contractId === contractId) {
           const x = e.ExercisedEvent;
           const createdContracts = events.flatMap((c) =>
@@ -225,19 +253,52 @@ export async function contractTimeline(
           entries.push({ ...entry, kind: 'exercised' });
           if (x.consuming) entries.push({ ...entry, kind: 'archived', argument: null, result: null, createdContracts: [] });
         } else if ('ArchivedEvent' in e && e.ArchivedEvent.contractId === contractId) {
-          entries.push({ ...base, kind: 'archived', choice: null, consuming: true, actingParties: [], argument: null, result: null, createdContracts: [] });
+          entries.push({
+            ...base,
+            kind: 'archived',
+            choice: null,
+            consuming: true,
+            actingParties: [],
+            argument: null,
+            result: null,
+            createdContracts: [],
+          });
         }
       }
     } else if ('Reassignment' in u) {
       const t = u.Reassignment.value;
       for (const e of t.events ?? []) {
-        const base = { offset: t.offset, updateId: t.updateId, recordTime: t.recordTime ?? null, commandId: t.commandId || null, choice: null, consuming: null, argument: null, result: null, createdContracts: [] };
+        const base = {
+          offset: t.offset,
+          updateId: t.updateId,
+          recordTime: t.recordTime ?? null,
+          commandId: t.commandId || null,
+          choice: null,
+          consuming: null,
+          argument: null,
+          result: null,
+          createdContracts: [],
+        };
         if ('JsUnassignedEvent' in e && e.JsUnassignedEvent.value.contractId === contractId) {
           const v = e.JsUnassignedEvent.value;
-          entries.push({ ...base, kind: 'unassigned', synchronizerId: v.source, actingParties: v.submitter ? [v.submitter] : [], targetSynchronizerId: v.target, reassignmentCounter: v.reassignmentCounter });
+          entries.push({
+            ...base,
+            kind: 'unassigned',
+            synchronizerId: v.source,
+            actingParties: v.submitter ? [v.submitter] : [],
+            targetSynchronizerId: v.target,
+            reassignmentCounter: v.reassignmentCounter,
+          });
         } else if ('JsAssignmentEvent' in e && e.JsAssignmentEvent.createdEvent.contractId === contractId) {
           const v = e.JsAssignmentEvent;
-          entries.push({ ...base, kind: 'assigned', synchronizerId: v.target, actingParties: v.submitter ? [v.submitter] : [], targetSynchronizerId: v.target, reassignmentCounter: v.reassignmentCounter });
+          entries.push({
+            ...base,
+            kind: 'assigned',
+            synchronizerId: v.target,
+            actingParties: v.submitter ? [v.submitter] : [],
+            targetSynchronizerId: v.target,
+            reassignmentCounter: v.reassignmentCounter,
+          });
         }
       }
     }
@@ -316,7 +377,9 @@ async function creationTree(client: LedgerClient, parties: string[], offset: num
   }
 }
 
-export async function listSynchronizers(client: LedgerClient): Promise<Array<{ synchronizerId: string; alias: string; permission: string }>> {
+export async function listSynchronizers(
+  client: LedgerClient,
+): Promise<Array<{ synchronizerId: string; alias: string; permission: string }>> {
   const res = await client.connectedSynchronizers();
   return (res.connectedSynchronizers ?? []).map((s) => ({
     synchronizerId: s.synchronizerId,
@@ -351,7 +414,9 @@ export async function reassignContract(client: LedgerClient, r: ReassignRequest)
   let unassignOffset: number | null = null;
   let assignOffset: number | null = null;
   if (r.step !== 'assign') {
-    const un = await submitReassignment(client, r.submitter, { UnassignCommand: { value: { contractId: r.contractId, source: r.source, target: r.target } } });
+    const un = await submitReassignment(client, r.submitter, {
+      UnassignCommand: { value: { contractId: r.contractId, source: r.source, target: r.target } },
+    });
     unassignOffset = un.offset;
     const ev = (un.events ?? []).find((e): e is { JsUnassignedEvent: S['JsUnassignedEvent'] } => 'JsUnassignedEvent' in e);
     if (!ev) throw new ConsoleError('LEDGER_API_ERROR', 'The unassignment returned no unassigned event');
@@ -359,7 +424,9 @@ export async function reassignContract(client: LedgerClient, r: ReassignRequest)
     counter = ev.JsUnassignedEvent.value.reassignmentCounter;
   }
   if (r.step !== 'unassign') {
-    const as = await submitReassignment(client, r.submitter, { AssignCommand: { value: { reassignmentId, source: r.source, target: r.target } } });
+    const as = await submitReassignment(client, r.submitter, {
+      AssignCommand: { value: { reassignmentId, source: r.source, target: r.target } },
+    });
     assignOffset = as.offset;
     const ev = (as.events ?? []).find((e): e is { JsAssignmentEvent: S['JsAssignmentEvent'] } => 'JsAssignmentEvent' in e);
     if (ev) counter = ev.JsAssignmentEvent.reassignmentCounter;

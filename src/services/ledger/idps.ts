@@ -19,7 +19,9 @@ export function toIdpRow(c: S['IdentityProviderConfig']): IdpRow {
 
 export async function listIdps(client: LedgerClient): Promise<IdpRow[]> {
   const res = await client.getJson<S['ListIdentityProviderConfigsResponse']>('/v2/idps');
-  return (res.identityProviderConfigs ?? []).map(toIdpRow).sort((a, b) => a.identityProviderId.localeCompare(b.identityProviderId, 'en', { numeric: true }));
+  return (res.identityProviderConfigs ?? [])
+    .map(toIdpRow)
+    .sort((a, b) => a.identityProviderId.localeCompare(b.identityProviderId, 'en', { numeric: true }));
 }
 
 export async function createIdp(client: LedgerClient, idp: IdpRow): Promise<IdpRow> {
@@ -33,7 +35,9 @@ export async function updateIdp(client: LedgerClient, idp: IdpRow): Promise<IdpR
     identityProviderConfig: { ...idp },
     updateMask: { paths: ['issuer', 'jwks_url', 'audience', 'is_deactivated'], unknownFields: { fields: {} } },
   };
-  return toIdpRow((await client.patchJson<S['UpdateIdentityProviderConfigResponse']>(idpPath(idp.identityProviderId), body)).identityProviderConfig);
+  return toIdpRow(
+    (await client.patchJson<S['UpdateIdentityProviderConfigResponse']>(idpPath(idp.identityProviderId), body)).identityProviderConfig,
+  );
 }
 
 export async function deleteIdp(client: LedgerClient, id: string): Promise<void> {

@@ -69,7 +69,13 @@ export function decodeArchiveBytes(packageId: string, bytes: Uint8Array): Decode
     const env = readArchive(bytes);
     lfVersion = `${env.lfMajor}.${env.lfMinor}`;
     if (env.packageId !== packageId) {
-      return { packageId, summary: null, lfVersion, error: `the archive's hash is ${env.packageId}, not the requested package id`, archiveBytes: bytes.length };
+      return {
+        packageId,
+        summary: null,
+        lfVersion,
+        error: `the archive's hash is ${env.packageId}, not the requested package id`,
+        archiveBytes: bytes.length,
+      };
     }
     const summary = readDalf(bytes);
     return { packageId, summary, lfVersion: summary.lfVersion, error: null, archiveBytes: bytes.length };
@@ -233,7 +239,10 @@ export function packageDetail(summary: PackageSummary, archiveBytes: number): Pa
             name: d.name,
             kind: d.kind,
             params: d.params,
-            fields: d.kind === 'enum' ? d.constructors.map((c) => ({ name: c, type: '' })) : (d.kind === 'record' ? d.fields : d.constructors).map(fieldView),
+            fields:
+              d.kind === 'enum'
+                ? d.constructors.map((c) => ({ name: c, type: '' }))
+                : (d.kind === 'record' ? d.fields : d.constructors).map(fieldView),
           })),
       })),
   };
@@ -405,7 +414,12 @@ function query(params: Record<string, string | boolean | null | undefined>): str
   return s ? `?${s}` : '';
 }
 
-export async function validateDar(client: LedgerClient, uploads: DarUploads, uploadId: string, synchronizerId: string | null): Promise<DarValidation> {
+export async function validateDar(
+  client: LedgerClient,
+  uploads: DarUploads,
+  uploadId: string,
+  synchronizerId: string | null,
+): Promise<DarValidation> {
   const s = uploads.complete(uploadId);
   const bytes = new Uint8Array(s.buffer.buffer, s.buffer.byteOffset, s.buffer.length);
   const base = {
@@ -486,7 +500,8 @@ export async function uploadDar(
 ): Promise<{ mainPackageId: string; packageIds: string[]; vetted: boolean }> {
   const s = uploads.complete(req.uploadId);
   if (!s.validated) throw new ConsoleError('CONFLICT', 'Validate the DAR before uploading it');
-  if (!s.validated.canUpload) throw new ConsoleError('CONFLICT', 'The participant refused this DAR when it was validated; it was not uploaded');
+  if (!s.validated.canUpload)
+    throw new ConsoleError('CONFLICT', 'The participant refused this DAR when it was validated; it was not uploaded');
   const bytes = new Uint8Array(s.buffer.buffer, s.buffer.byteOffset, s.buffer.length);
   await client.postBytes<S['UploadDarFileResponse']>(
     `/v2/dars${query({ vetAllPackages: req.vetAllPackages, synchronizerId: req.synchronizerId })}`,
@@ -505,7 +520,9 @@ export async function preferredPackages(
   client: LedgerClient,
   req: { requirements: Array<{ packageName: string; parties: string[] }>; synchronizerId: string | null; vettingValidAt: string | null },
 ): Promise<PreferredResult> {
-  const targets: Array<string | null> = req.synchronizerId ? [req.synchronizerId] : (await listSynchronizers(client)).map((s) => s.synchronizerId);
+  const targets: Array<string | null> = req.synchronizerId
+    ? [req.synchronizerId]
+    : (await listSynchronizers(client)).map((s) => s.synchronizerId);
   if (targets.length === 0) targets.push(null);
   const results = await Promise.all(
     targets.map(async (sync) => {
@@ -519,7 +536,11 @@ export async function preferredPackages(
         return {
           requestedSynchronizerId: sync,
           synchronizerId: res.synchronizerId ?? sync,
-          references: (res.packageReferences ?? []).map((p) => ({ packageId: p.packageId, packageName: p.packageName, packageVersion: p.packageVersion })),
+          references: (res.packageReferences ?? []).map((p) => ({
+            packageId: p.packageId,
+            packageName: p.packageName,
+            packageVersion: p.packageVersion,
+          })),
           error: null,
         };
       } catch (err) {

@@ -56,7 +56,10 @@ export async function listPartiesPage(
   const qs = new URLSearchParams({ pageSize: String(req.pageSize) });
   if (req.pageToken) qs.set('pageToken', req.pageToken);
   if (req.filter) qs.set('filter-party', req.filter);
-  const [res, own] = await Promise.all([client.getJson<S['ListKnownPartiesResponse']>(`/v2/parties?${qs.toString()}`), participantNamespace(client)]);
+  const [res, own] = await Promise.all([
+    client.getJson<S['ListKnownPartiesResponse']>(`/v2/parties?${qs.toString()}`),
+    participantNamespace(client),
+  ]);
   return {
     parties: (res.partyDetails ?? []).map((p) => toPartyRow(p, own, keys)),
     nextPageToken: res.nextPageToken ? res.nextPageToken : null,

@@ -175,7 +175,11 @@ export function toFieldType(index: PackageIndex, from: string, t: Type, stack: s
       const label = `${r.module}:${r.name}`;
       const d = r.dataType;
       if (d.kind === 'record')
-        return { kind: 'record', name: label, fields: d.fields.map((f) => ({ name: f.name, type: toFieldType(index, r.packageId, f.type, inner) })) };
+        return {
+          kind: 'record',
+          name: label,
+          fields: d.fields.map((f) => ({ name: f.name, type: toFieldType(index, r.packageId, f.type, inner) })),
+        };
       if (d.kind === 'variant')
         return {
           kind: 'variant',

@@ -99,7 +99,6 @@ export function openUpdateStream(opts: UpdateStreamOptions): UpdateStreamHandle 
     opts.onError(err);
   };
 
-
   /** One socket; its events are ignored once a reconnect replaced it. */
   const connect = (token: string | null): WebSocket => {
     const socket = new WebSocket(url, authSubprotocols(token), { handshakeTimeout: 10_000, maxPayload: 64 * 1024 * 1024 });

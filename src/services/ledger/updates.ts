@@ -94,8 +94,7 @@ type TopologyEventEvent = NonNullable<S['TopologyEvent']['event']>;
 function topologyParties(ev: TopologyEventEvent): { party: string | null; kind: string } {
   if ('ParticipantAuthorizationAdded' in ev) return { party: ev.ParticipantAuthorizationAdded.value.partyId, kind: 'added' };
   if ('ParticipantAuthorizationChanged' in ev) return { party: ev.ParticipantAuthorizationChanged.value.partyId, kind: 'changed' };
-  if ('ParticipantAuthorizationOnboarding' in ev)
-    return { party: ev.ParticipantAuthorizationOnboarding.value.partyId, kind: 'onboarding' };
+  if ('ParticipantAuthorizationOnboarding' in ev) return { party: ev.ParticipantAuthorizationOnboarding.value.partyId, kind: 'onboarding' };
   if ('ParticipantAuthorizationRevoked' in ev) return { party: ev.ParticipantAuthorizationRevoked.value.partyId, kind: 'revoked' };
   return { party: null, kind: 'empty' };
 }
@@ -281,9 +280,7 @@ export function summarizeUpdate(u: JsUpdate): UpdateSummary {
  */
 export function eventTree(u: JsUpdate): EventNode[] {
   const events = flatEvents(u);
-  const ordered = events.every((e) => e.nodeId !== null)
-    ? [...events].sort((a, b) => (a.nodeId ?? 0) - (b.nodeId ?? 0))
-    : events;
+  const ordered = events.every((e) => e.nodeId !== null) ? [...events].sort((a, b) => (a.nodeId ?? 0) - (b.nodeId ?? 0)) : events;
   const stack: number[] = []; // lastDescendantNodeId of open exercised ancestors
   return ordered.map((e, i) => {
     const id = e.nodeId;

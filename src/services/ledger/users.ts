@@ -86,7 +86,14 @@ export async function getUser(client: LedgerClient, userId: string): Promise<Use
 
 export async function createUser(
   client: LedgerClient,
-  req: { userId: string; primaryParty: string; isDeactivated: boolean; annotations: Annotations; identityProviderId: string; rights: Right[] },
+  req: {
+    userId: string;
+    primaryParty: string;
+    isDeactivated: boolean;
+    annotations: Annotations;
+    identityProviderId: string;
+    rights: Right[];
+  },
 ): Promise<UserDetail> {
   const body: S['CreateUserRequest'] = {
     user: {
@@ -144,7 +151,11 @@ export async function grantRights(
   client: LedgerClient,
   req: { userId: string; identityProviderId: string; rights: Right[] },
 ): Promise<{ rights: Right[]; changed: Right[] }> {
-  const body: S['GrantUserRightsRequest'] = { userId: req.userId, rights: req.rights.map(toApiRight), identityProviderId: req.identityProviderId };
+  const body: S['GrantUserRightsRequest'] = {
+    userId: req.userId,
+    rights: req.rights.map(toApiRight),
+    identityProviderId: req.identityProviderId,
+  };
   const res = await client.postJson<S['GrantUserRightsResponse']>(`${userPath(req.userId)}/rights`, body);
   return { rights: await listRights(client, req.userId), changed: fromApiRights(res.newlyGrantedRights) };
 }
@@ -153,7 +164,11 @@ export async function revokeRights(
   client: LedgerClient,
   req: { userId: string; identityProviderId: string; rights: Right[] },
 ): Promise<{ rights: Right[]; changed: Right[] }> {
-  const body: S['RevokeUserRightsRequest'] = { userId: req.userId, rights: req.rights.map(toApiRight), identityProviderId: req.identityProviderId };
+  const body: S['RevokeUserRightsRequest'] = {
+    userId: req.userId,
+    rights: req.rights.map(toApiRight),
+    identityProviderId: req.identityProviderId,
+  };
   const res = await client.patchJson<S['RevokeUserRightsResponse']>(`${userPath(req.userId)}/rights`, body);
   return { rights: await listRights(client, req.userId), changed: fromApiRights(res.newlyRevokedRights) };
 }

@@ -46,10 +46,17 @@ export async function listVettingStates(client: LedgerClient): Promise<VettingSt
 }
 
 export async function listVetting(client: LedgerClient): Promise<VettingList> {
-  const [participant, syncs, states] = await Promise.all([client.participantId(), client.connectedSynchronizers(), listVettingStates(client)]);
+  const [participant, syncs, states] = await Promise.all([
+    client.participantId(),
+    client.connectedSynchronizers(),
+    listVettingStates(client),
+  ]);
   return {
     participantId: participant.participantId,
-    synchronizers: (syncs.connectedSynchronizers ?? []).map((s) => ({ synchronizerId: s.synchronizerId, alias: s.synchronizerAlias ?? '' })),
+    synchronizers: (syncs.connectedSynchronizers ?? []).map((s) => ({
+      synchronizerId: s.synchronizerId,
+      alias: s.synchronizerAlias ?? '',
+    })),
     states: states.sort(
       (a, b) =>
         (a.participantId === participant.participantId ? 0 : 1) - (b.participantId === participant.participantId ? 0 : 1) ||
@@ -71,7 +78,10 @@ export function toApiChange(c: VettingChange): S['VettedPackagesChange'] {
 }
 
 /** What changed between two vetting states of one participant and synchronizer. */
-export function diffVetting(before: VettingState | null, after: VettingState): Pick<VettingUpdateResult, 'vetted' | 'unvetted' | 'boundsChanged'> {
+export function diffVetting(
+  before: VettingState | null,
+  after: VettingState,
+): Pick<VettingUpdateResult, 'vetted' | 'unvetted' | 'boundsChanged'> {
   const old = new Map((before?.packages ?? []).map((p) => [p.packageId, p]));
   const now = new Map(after.packages.map((p) => [p.packageId, p]));
   const vetted: VettedPackage[] = [];
@@ -100,7 +110,9 @@ export async function updateVetting(
     changes: req.changes.map(toApiChange),
     dryRun: req.dryRun,
     ...(req.synchronizerId ? { synchronizerId: req.synchronizerId } : {}),
-    ...(req.expectedTopologySerial !== null ? { expectedTopologySerial: { serial: { Prior: { value: req.expectedTopologySerial } } } } : {}),
+    ...(req.expectedTopologySerial !== null
+      ? { expectedTopologySerial: { serial: { Prior: { value: req.expectedTopologySerial } } } }
+      : {}),
     ...(req.force.length > 0 ? { updateVettedPackagesForceFlags: req.force.map((f) => FORCE_FLAG[f]) } : {}),
   };
   const res = await client.postJson<S['UpdateVettedPackagesResponse']>('/v2/package-vetting/update', body);

@@ -118,7 +118,12 @@ export class SigningFlows {
     });
     const parsed = GenerateTopologyResponseSchema.safeParse(raw);
     return this.refusals({ subject: 'topology', channel: 'online', fingerprint: req.fingerprint, party: null, hash: null }, async () => {
-      if (!parsed.success) throw new SigningRefusal('BAD_REQUEST', 'UNDECODABLE_TRANSACTION', 'The participant answered generate-topology with an unexpected shape');
+      if (!parsed.success)
+        throw new SigningRefusal(
+          'BAD_REQUEST',
+          'UNDECODABLE_TRANSACTION',
+          'The participant answered generate-topology with an unexpected shape',
+        );
       // The participant's answer is verified as received; a k-of-n mapping is then built from it and verified again.
       await verifyTopology(parsed.data, req.fingerprint);
       const topology =
@@ -144,7 +149,9 @@ export class SigningFlows {
     });
   }
 
-  async onboardConfirm(sessionId: string): Promise<Outcome<{ status: 'allocated'; partyId: string; key: ReturnType<SigningServices['keys']['get']>; auditSeq: number }>> {
+  async onboardConfirm(
+    sessionId: string,
+  ): Promise<Outcome<{ status: 'allocated'; partyId: string; key: ReturnType<SigningServices['keys']['get']>; auditSeq: number }>> {
     const s = this.onboardSessions.get(sessionId);
     if (!s) throw new ConsoleError('NOT_FOUND', 'This onboarding is no longer pending; start again');
     this.onboardSessions.delete(sessionId);
@@ -172,42 +179,62 @@ export class SigningFlows {
     const s = this.onboardSessions.get(req.sessionId);
     if (!s) throw new ConsoleError('NOT_FOUND', 'This onboarding is no longer pending; start again');
     if (s.extraFingerprints.length > 0) {
-      throw new ConsoleError('BAD_REQUEST', 'Offline onboarding by file covers single-key parties; onboard a k-of-n party online', undefined, [
-        { path: 'sessionId', message: 'k-of-n onboarding is online only' },
-      ]);
+      throw new ConsoleError(
+        'BAD_REQUEST',
+        'Offline onboarding by file covers single-key parties; onboard a k-of-n party online',
+        undefined,
+        [{ path: 'sessionId', message: 'k-of-n onboarding is online only' }],
+      );
     }
     const key = this.svc.keys.get(s.fingerprint);
     const participantId = (await this.client().participantId()).participantId;
-    return this.refusals({ subject: 'topology', channel: 'offline', fingerprint: s.fingerprint, party: s.summary.partyId, hash: s.summary.multiHashBase64 }, async () => {
-      const { request, text } = await createOnboardingRequest({
-        topology: s.topology,
-        signer: { fingerprint: key.fingerprint, publicKeyBase64: key.publicKeyBase64 },
-        participantId,
-        synchronizerId: s.synchronizerId,
-        ttlMs: req.ttlMinutes * 60_000,
-        note: s.summary.headline.slice(0, 500),
-      });
-      this.onboardRequests.set(request.requestId, { request, fingerprint: s.fingerprint, headline: s.summary.headline, allocated: false });
-      this.onboardSessions.delete(req.sessionId);
-      return {
-        status: 'created' as const,
-        requestId: request.requestId,
-        partyId: request.topology.partyId,
-        fileName: `onboarding-request-${request.requestId.slice(0, 8)}.json`,
-        text,
-        expiresAt: request.expiresAt,
-      };
-    }, { auditVerification: true });
+    return this.refusals(
+      { subject: 'topology', channel: 'offline', fingerprint: s.fingerprint, party: s.summary.partyId, hash: s.summary.multiHashBase64 },
+      async () => {
+        const { request, text } = await createOnboardingRequest({
+          topology: s.topology,
+          signer: { fingerprint: key.fingerprint, publicKeyBase64: key.publicKeyBase64 },
+          participantId,
+          synchronizerId: s.synchronizerId,
+          ttlMs: req.ttlMinutes * 60_000,
+          note: s.summary.headline.slice(0, 500),
+        });
+        this.onboardRequests.set(request.requestId, {
+          request,
+          fingerprint: s.fingerprint,
+          headline: s.summary.headline,
+          allocated: false,
+        });
+        this.onboardSessions.delete(req.sessionId);
+        return {
+          status: 'created' as const,
+          requestId: request.requestId,
+          partyId: request.topology.partyId,
+          fileName: `onboarding-request-${request.requestId.slice(0, 8)}.json`,
+          text,
+          expiresAt: request.expiresAt,
+        };
+      },
+      { auditVerification: true },
+    );
   }
 
   pendingOnboardings() {
     return [...this.onboardRequests.values()]
       .filter((r) => !r.allocated)
-      .map((r) => ({ requestId: r.request.requestId, partyId: r.request.topology.partyId, headline: r.headline, expiresAt: r.request.expiresAt }));
+      .map((r) => ({
+        requestId: r.request.requestId,
+        partyId: r.request.topology.partyId,
+        headline: r.headline,
+        expiresAt: r.request.expiresAt,
+      }));
   }
 
   /** Online side: checks the response file (id, digest, party, key, signature over the recomputed multi-hash) and allocates. */
-  async onboardImportResponse(req: { requestId: string; text: string }): Promise<Outcome<{ status: 'allocated'; partyId: string; key: ReturnType<SigningServices['keys']['get']> }>> {
+  async onboardImportResponse(req: {
+    requestId: string;
+    text: string;
+  }): Promise<Outcome<{ status: 'allocated'; partyId: string; key: ReturnType<SigningServices['keys']['get']> }>> {
     const r = this.onboardRequests.get(req.requestId);
     if (!r || r.allocated) throw new ConsoleError('NOT_FOUND', `No pending onboarding request ${req.requestId} on this console`);
     const topology = r.request.topology;
@@ -228,19 +255,23 @@ export class SigningFlows {
 
   /** Air-gapped side: what an onboarding-request file asks to sign. */
   async inspectOnboardingRequest(text: string) {
-    return this.refusals({ subject: 'topology', channel: 'offline', fingerprint: null, party: null, hash: null }, async () => {
-      const ins = await this.svc.offline.inspectOnboarding(text);
-      return {
-        status: 'verified' as const,
-        requestId: ins.request.requestId,
-        participantId: ins.request.participantId,
-        createdAt: ins.request.createdAt,
-        expiresAt: ins.request.expiresAt,
-        signer: { fingerprint: ins.request.signer.fingerprint, label: ins.keyLabel },
-        note: ins.request.note ?? null,
-        summary: topologyWire(ins.summary, ins.multiHash),
-      };
-    }, { auditVerification: true });
+    return this.refusals(
+      { subject: 'topology', channel: 'offline', fingerprint: null, party: null, hash: null },
+      async () => {
+        const ins = await this.svc.offline.inspectOnboarding(text);
+        return {
+          status: 'verified' as const,
+          requestId: ins.request.requestId,
+          participantId: ins.request.participantId,
+          createdAt: ins.request.createdAt,
+          expiresAt: ins.request.expiresAt,
+          signer: { fingerprint: ins.request.signer.fingerprint, label: ins.keyLabel },
+          note: ins.request.note ?? null,
+          summary: topologyWire(ins.summary, ins.multiHash),
+        };
+      },
+      { auditVerification: true },
+    );
   }
 
   /** Air-gapped side: signs the onboarding multi-hash and returns the response file. */
@@ -273,7 +304,14 @@ export class SigningFlows {
   // ---------------------------------------------------------------- online signing
 
   async prepare(req: { party: string; fingerprint: string; command: ComposeCommand }): Promise<
-    Outcome<{ status: 'verified'; sessionId: string; party: string; fingerprint: string; summary: TransactionSummaryWire; policy: PolicyWire }>
+    Outcome<{
+      status: 'verified';
+      sessionId: string;
+      party: string;
+      fingerprint: string;
+      summary: TransactionSummaryWire;
+      policy: PolicyWire;
+    }>
   > {
     const command = buildCommand(req.command);
     this.svc.keys.get(req.fingerprint);
@@ -291,27 +329,48 @@ export class SigningFlows {
     raw: unknown,
     party: string,
     fingerprint: string,
-  ): Promise<Outcome<{ status: 'verified'; sessionId: string; party: string; fingerprint: string; summary: TransactionSummaryWire; policy: PolicyWire }>> {
+  ): Promise<
+    Outcome<{
+      status: 'verified';
+      sessionId: string;
+      party: string;
+      fingerprint: string;
+      summary: TransactionSummaryWire;
+      policy: PolicyWire;
+    }>
+  > {
     const parsed = PrepareResponseSchema.safeParse(raw);
     const hash = parsed.success ? parsed.data.preparedTransactionHash.slice(0, 200) : null;
-    return this.refusals({ subject: 'prepared-transaction', channel: 'online', fingerprint, party, hash }, async () => {
-      if (!parsed.success) throw new SigningRefusal('BAD_REQUEST', 'UNDECODABLE_TRANSACTION', 'The participant answered prepare with an unexpected shape');
-      const prepared: PrepareResponse = {
-        preparedTransaction: parsed.data.preparedTransaction,
-        preparedTransactionHash: parsed.data.preparedTransactionHash,
-        hashingSchemeVersion: parsed.data.hashingSchemeVersion,
-      };
-      const preview = await this.svc.signing.preview({ fingerprint, party, prepared, channel: 'online' });
-      if (!preview.policy.allowed && preview.policy.reason !== 'POLICY_OFFLINE_ONLY') {
-        // Sign through the service so the refusal is decided and audited by it (it will refuse).
-        await this.svc.signing.sign({ fingerprint, party, prepared, channel: 'online' });
-        throw new ConsoleError('INTERNAL', 'The signing policy refused the preview but allowed the signature');
-      }
-      this.gc();
-      const sessionId = randomUUID();
-      this.txSessions.set(sessionId, { party, fingerprint, prepared, summary: preview.summary, createdAt: Date.now() });
-      return { status: 'verified' as const, sessionId, party, fingerprint, summary: summaryWire(preview.summary), policy: policyWire(preview.policy) };
-    }, { auditVerification: true });
+    return this.refusals(
+      { subject: 'prepared-transaction', channel: 'online', fingerprint, party, hash },
+      async () => {
+        if (!parsed.success)
+          throw new SigningRefusal('BAD_REQUEST', 'UNDECODABLE_TRANSACTION', 'The participant answered prepare with an unexpected shape');
+        const prepared: PrepareResponse = {
+          preparedTransaction: parsed.data.preparedTransaction,
+          preparedTransactionHash: parsed.data.preparedTransactionHash,
+          hashingSchemeVersion: parsed.data.hashingSchemeVersion,
+        };
+        const preview = await this.svc.signing.preview({ fingerprint, party, prepared, channel: 'online' });
+        if (!preview.policy.allowed && preview.policy.reason !== 'POLICY_OFFLINE_ONLY') {
+          // Sign through the service so the refusal is decided and audited by it (it will refuse).
+          await this.svc.signing.sign({ fingerprint, party, prepared, channel: 'online' });
+          throw new ConsoleError('INTERNAL', 'The signing policy refused the preview but allowed the signature');
+        }
+        this.gc();
+        const sessionId = randomUUID();
+        this.txSessions.set(sessionId, { party, fingerprint, prepared, summary: preview.summary, createdAt: Date.now() });
+        return {
+          status: 'verified' as const,
+          sessionId,
+          party,
+          fingerprint,
+          summary: summaryWire(preview.summary),
+          policy: policyWire(preview.policy),
+        };
+      },
+      { auditVerification: true },
+    );
   }
 
   discard(sessionId: string): boolean {
@@ -324,7 +383,12 @@ export class SigningFlows {
     // k-of-n: the chosen key, plus the party's other keys on this machine that may sign online.
     const others = this.svc.keys
       .list()
-      .filter((k) => k.fingerprint !== s.fingerprint && k.parties.includes(s.party) && !this.svc.policies.get(k.fingerprint).requireOfflineConfirmation)
+      .filter(
+        (k) =>
+          k.fingerprint !== s.fingerprint &&
+          k.parties.includes(s.party) &&
+          !this.svc.policies.get(k.fingerprint).requireOfflineConfirmation,
+      )
       .map((k) => k.fingerprint);
     const signatures: JsonPartySignatures['signatures'][number]['signatures'] = [];
     const auditSeqs: number[] = [];
@@ -391,7 +455,13 @@ export class SigningFlows {
   pendingRequests() {
     return [...this.requests.values()]
       .filter((r) => !r.executed)
-      .map((r) => ({ requestId: r.requestId, party: r.party, headline: r.headline, expiresAt: r.expiresAt, collector: this.collectorStatus(r) }));
+      .map((r) => ({
+        requestId: r.requestId,
+        party: r.party,
+        headline: r.headline,
+        expiresAt: r.expiresAt,
+        collector: this.collectorStatus(r),
+      }));
   }
 
   async importResponse(req: { requestId: string; text: string }) {
@@ -417,7 +487,10 @@ export class SigningFlows {
     const st = r.collector.status();
     return {
       threshold: st.threshold,
-      signers: r.collector.request.signers.map((s) => ({ fingerprint: s.fingerprint, label: this.svc.keys.find(s.fingerprint)?.label ?? null })),
+      signers: r.collector.request.signers.map((s) => ({
+        fingerprint: s.fingerprint,
+        label: this.svc.keys.find(s.fingerprint)?.label ?? null,
+      })),
       collected: st.collected,
       missing: st.missing,
       met: st.met,
@@ -427,33 +500,37 @@ export class SigningFlows {
   // ---------------------------------------------------------------- offline: air-gapped side
 
   async inspectRequest(text: string) {
-    return this.refusals({ subject: 'prepared-transaction', channel: 'offline', fingerprint: null, party: peekParty(text), hash: null }, async () => {
-      const ins = await this.svc.offline.inspect(text);
-      if (ins.localSigners.length === 0) {
-        throw new SigningRefusal(
-          'NOT_FOUND',
-          'WRONG_KEY',
-          `None of the request’s keys (${ins.request.signers.map((s) => s.fingerprint).join(', ')}) is on this machine`,
-        );
-      }
-      return {
-        status: 'verified' as const,
-        requestId: ins.request.requestId,
-        party: ins.request.party,
-        participantId: ins.request.participantId,
-        createdAt: ins.request.createdAt,
-        expiresAt: ins.request.expiresAt,
-        threshold: ins.request.threshold,
-        signers: ins.request.signers.map((s) => ({
-          fingerprint: s.fingerprint,
-          local: ins.localSigners.includes(s.fingerprint),
-          label: this.svc.keys.find(s.fingerprint)?.label ?? null,
-        })),
-        note: ins.request.note ?? null,
-        summary: ins.preview ? summaryWire(ins.preview.summary) : null,
-        policy: ins.preview ? policyWire(ins.preview.policy) : null,
-      };
-    }, { auditVerification: true });
+    return this.refusals(
+      { subject: 'prepared-transaction', channel: 'offline', fingerprint: null, party: peekParty(text), hash: null },
+      async () => {
+        const ins = await this.svc.offline.inspect(text);
+        if (ins.localSigners.length === 0) {
+          throw new SigningRefusal(
+            'NOT_FOUND',
+            'WRONG_KEY',
+            `None of the request’s keys (${ins.request.signers.map((s) => s.fingerprint).join(', ')}) is on this machine`,
+          );
+        }
+        return {
+          status: 'verified' as const,
+          requestId: ins.request.requestId,
+          party: ins.request.party,
+          participantId: ins.request.participantId,
+          createdAt: ins.request.createdAt,
+          expiresAt: ins.request.expiresAt,
+          threshold: ins.request.threshold,
+          signers: ins.request.signers.map((s) => ({
+            fingerprint: s.fingerprint,
+            local: ins.localSigners.includes(s.fingerprint),
+            label: this.svc.keys.find(s.fingerprint)?.label ?? null,
+          })),
+          note: ins.request.note ?? null,
+          summary: ins.preview ? summaryWire(ins.preview.summary) : null,
+          policy: ins.preview ? policyWire(ins.preview.policy) : null,
+        };
+      },
+      { auditVerification: true },
+    );
   }
 
   async signRequest(req: { text: string; blindConfirmation?: string | undefined }) {
@@ -471,7 +548,13 @@ export class SigningFlows {
 
   // ---------------------------------------------------------------- shared
 
-  private async execute(prepared: PrepareResponse, party: string, partySignatures: JsonPartySignatures, mode: ExecuteMode, auditSeqs: number[]): Promise<ExecutionResult> {
+  private async execute(
+    prepared: PrepareResponse,
+    party: string,
+    partySignatures: JsonPartySignatures,
+    mode: ExecuteMode,
+    auditSeqs: number[],
+  ): Promise<ExecutionResult> {
     const submissionId = randomUUID();
     const body = executeSubmissionRequest(prepared, partySignatures, { submissionId });
     const client = this.client();
@@ -483,23 +566,30 @@ export class SigningFlows {
       const r = await client.postJson<{ updateId: string; completionOffset: number }>('/v2/interactive-submission/executeAndWait', body);
       let events: ExecutionResult['events'] = [];
       try {
-        const detail = await fetchUpdate(client, UpdateFilterSchema.parse({ parties: [party], shape: 'LEDGER_EFFECTS' }), { updateId: r.updateId });
-        events = detail.events.map((e) => ({ kind: e.kind, templateId: e.templateId, contractId: e.contractId, choice: e.choice, json: e.json }));
+        const detail = await fetchUpdate(client, UpdateFilterSchema.parse({ parties: [party], shape: 'LEDGER_EFFECTS' }), {
+          updateId: r.updateId,
+        });
+        events = detail.events.map((e) => ({
+          kind: e.kind,
+          templateId: e.templateId,
+          contractId: e.contractId,
+          choice: e.choice,
+          json: e.json,
+        }));
       } catch {
         // The transaction is committed; its events are a convenience.
       }
       return { status: 'executed', mode, submissionId, updateId: r.updateId, offset: r.completionOffset, events, auditSeqs };
     }
-    const r = await client.postJson<{ transaction: { updateId: string; offset: number; events?: Array<Record<string, Record<string, unknown>>> } }>(
-      '/v2/interactive-submission/executeAndWaitForTransaction',
-      {
-        ...body,
-        transactionFormat: {
-          transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS',
-          eventFormat: { filtersByParty: { [party]: {} }, verbose: true },
-        },
+    const r = await client.postJson<{
+      transaction: { updateId: string; offset: number; events?: Array<Record<string, Record<string, unknown>>> };
+    }>('/v2/interactive-submission/executeAndWaitForTransaction', {
+      ...body,
+      transactionFormat: {
+        transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS',
+        eventFormat: { filtersByParty: { [party]: {} }, verbose: true },
       },
-    );
+    });
     const events = (r.transaction.events ?? []).map((ev) => {
       const [kind, value] = Object.entries(ev)[0] ?? ['unknown', {}];
       const str = (v: unknown) => (typeof v === 'string' ? v : null);
@@ -519,7 +609,13 @@ export class SigningFlows {
    * (which the signing service does not audit itself) are appended to the audit log here.
    */
   private async refusals<T>(
-    ctx: { subject: 'topology' | 'prepared-transaction'; channel: 'online' | 'offline'; fingerprint: string | null; party: string | null; hash: string | null } | null,
+    ctx: {
+      subject: 'topology' | 'prepared-transaction';
+      channel: 'online' | 'offline';
+      fingerprint: string | null;
+      party: string | null;
+      hash: string | null;
+    } | null,
     fn: () => Promise<T>,
     opts: { auditVerification?: boolean } = { auditVerification: true },
   ): Promise<T | Refusal> {
@@ -568,7 +664,9 @@ export function buildCommand(c: ComposeCommand): Record<string, unknown> {
   const templateId = c.templateId.startsWith('#') || /^[0-9a-f]{64}:/.test(c.templateId) ? c.templateId : `#${c.templateId}`;
   if (c.kind === 'create') {
     if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-      throw new ConsoleError('BAD_REQUEST', 'Create arguments must be a JSON object', undefined, [{ path: 'argumentsJson', message: 'Create arguments must be a JSON object (a record)' }]);
+      throw new ConsoleError('BAD_REQUEST', 'Create arguments must be a JSON object', undefined, [
+        { path: 'argumentsJson', message: 'Create arguments must be a JSON object (a record)' },
+      ]);
     }
     return { CreateCommand: { templateId, createArguments: args } };
   }
@@ -581,7 +679,9 @@ function parseArgs(text: string, field: string): unknown {
   try {
     return JSON.parse(t) as unknown;
   } catch (err) {
-    throw new ConsoleError('BAD_REQUEST', `The ${field} are not valid JSON`, undefined, [{ path: 'argumentsJson', message: `Not valid JSON: ${(err as Error).message}` }]);
+    throw new ConsoleError('BAD_REQUEST', `The ${field} are not valid JSON`, undefined, [
+      { path: 'argumentsJson', message: `Not valid JSON: ${(err as Error).message}` },
+    ]);
   }
 }
 
@@ -615,7 +715,10 @@ export function topologyWire(s: TopologySummary, multiHash: Uint8Array): Topolog
 type ClearSignField = NonNullable<TransactionSummaryWire['clearSign']>['fields'][number];
 
 /** The rows of a token-standard transfer (a new one or a pending instruction): `extra` goes before the proxy row. */
-function tokenTransferFields(c: Extract<ClearSign, { kind: 'token-transfer' | 'transfer-instruction' }>, extra: ClearSignField[] = []): ClearSignField[] {
+function tokenTransferFields(
+  c: Extract<ClearSign, { kind: 'token-transfer' | 'transfer-instruction' }>,
+  extra: ClearSignField[] = [],
+): ClearSignField[] {
   return [
     { label: 'From', value: c.sender },
     { label: 'To', value: c.receiver },
@@ -703,7 +806,14 @@ export function summaryWire(s: TransactionSummary): TransactionSummaryWire {
       actingParties: e.actingParties,
       consuming: e.consuming,
     })),
-    created: s.created.map((c) => ({ nodeId: c.nodeId, root: c.root, template: c.template, contractId: c.contractId, signatories: c.signatories, stakeholders: c.stakeholders })),
+    created: s.created.map((c) => ({
+      nodeId: c.nodeId,
+      root: c.root,
+      template: c.template,
+      contractId: c.contractId,
+      signatories: c.signatories,
+      stakeholders: c.stakeholders,
+    })),
     consumed: s.consumed,
     inputs: s.inputs,
     parties: s.parties,

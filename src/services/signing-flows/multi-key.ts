@@ -57,7 +57,8 @@ export async function withSigningKeys(
     raw.push(inner === bytes ? encoded : rewrap(bytes, encoded));
     changed++;
   }
-  if (changed !== 1) throw new ConsoleError('LEDGER_API_ERROR', `Expected one PartyToKeyMapping in the onboarding topology, found ${changed}`);
+  if (changed !== 1)
+    throw new ConsoleError('LEDGER_API_ERROR', `Expected one PartyToKeyMapping in the onboarding topology, found ${changed}`);
   return {
     partyId: resp.partyId,
     publicKeyFingerprint: resp.publicKeyFingerprint,
@@ -112,8 +113,7 @@ function rewrap(original: Uint8Array, data: Uint8Array): Uint8Array {
       // read the length first: `pos += read()` would add it to the position from before the length varint
       const len = read();
       pos += len;
-    }
-    else if (tag >> 3 === 2 && (tag & 7) === 0) version = read();
+    } else if (tag >> 3 === 2 && (tag & 7) === 0) version = read();
     else break;
   }
   return Uint8Array.from([0x0a, ...varint(data.length), ...data, ...(version ? [0x10, ...varint(version)] : [])]);

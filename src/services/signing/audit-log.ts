@@ -77,22 +77,25 @@ export class AuditLog {
   /** Appends one decision durably (same SQLite transaction as the chain head). */
   append(input: AuditInput): AuditRecord {
     const data = AuditInputSchema.parse(input);
-    return this.db.transaction((): AuditRecord => {
-      const head = this.db.prepare('SELECT seq, hash FROM signing_audit_head WHERE id = 1').get() as
-        | { seq: number; hash: string }
-        | undefined;
-      const seq = (head?.seq ?? 0) + 1;
-      const prevHash = head?.hash ?? GENESIS_HASH;
-      const entry: AuditEntry = { seq, at: this.now().toISOString(), ...data };
-      const hash = entryHash(prevHash, entry);
-      this.db
-        .prepare('INSERT INTO signing_audit (seq, entry_json, prev_hash, hash) VALUES (?, ?, ?, ?)')
-        .run(seq, canonicalJson(entry), prevHash, hash);
-      this.db
-        .prepare('INSERT INTO signing_audit_head (id, seq, hash) VALUES (1, ?, ?) ON CONFLICT(id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash')
-        .run(seq, hash);
-      return { entry, prevHash, hash };
-    }).immediate();
+    return this.db
+      .transaction((): AuditRecord => {
+        const head = this.db.prepare('SELECT seq, hash FROM signing_audit_head WHERE id = 1').get() as
+          { seq: number; hash: string } | undefined;
+        const seq = (head?.seq ?? 0) + 1;
+        const prevHash = head?.hash ?? GENESIS_HASH;
+        const entry: AuditEntry = { seq, at: this.now().toISOString(), ...data };
+        const hash = entryHash(prevHash, entry);
+        this.db
+          .prepare('INSERT INTO signing_audit (seq, entry_json, prev_hash, hash) VALUES (?, ?, ?, ?)')
+          .run(seq, canonicalJson(entry), prevHash, hash);
+        this.db
+          .prepare(
+            'INSERT INTO signing_audit_head (id, seq, hash) VALUES (1, ?, ?) ON CONFLICT(id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash',
+          )
+          .run(seq, hash);
+        return { entry, prevHash, hash };
+      })
+      .immediate();
   }
 
   /** Newest first. */
@@ -112,8 +115,7 @@ export class AuditLog {
   verifyChain(): ChainVerification {
     const rows = this.db.prepare('SELECT * FROM signing_audit ORDER BY seq').all() as Row[];
     const head = this.db.prepare('SELECT seq, hash FROM signing_audit_head WHERE id = 1').get() as
-      | { seq: number; hash: string }
-      | undefined;
+      { seq: number; hash: string } | undefined;
     return verifyRecords(
       rows.map((r) => ({ seq: r.seq, entryJson: r.entry_json, prevHash: r.prev_hash, hash: r.hash })),
       head ?? null,

@@ -67,13 +67,17 @@ export function readTransfer(transfer: Value | undefined): TransferFields | null
 
 const isProxy = (e: Exercise) => e.templateId?.moduleName === WALLET_PROXY_MODULE && e.templateId.entityName === WALLET_PROXY_TEMPLATE;
 const isInstructionChoice = (e: Exercise) =>
-  e.choiceId in INSTRUCTION_CHOICES && e.interfaceId?.moduleName === TOKEN_TRANSFER_MODULE && e.interfaceId.entityName === INSTRUCTION_INTERFACE;
+  e.choiceId in INSTRUCTION_CHOICES &&
+  e.interfaceId?.moduleName === TOKEN_TRANSFER_MODULE &&
+  e.interfaceId.entityName === INSTRUCTION_INTERFACE;
 const same = (a: Value | undefined, b: Value | undefined) => JSON.stringify(toPlain(a)) === JSON.stringify(toPlain(b));
 
 function childExercises(e: Exercise, ctx: WalletContext): Exercise[] {
   return e.children.flatMap((id) => {
     const n = ctx.byId.get(id);
-    return n?.versionedNode.oneofKind === 'v1' && n.versionedNode.v1.nodeType.oneofKind === 'exercise' ? [n.versionedNode.v1.nodeType.exercise] : [];
+    return n?.versionedNode.oneofKind === 'v1' && n.versionedNode.v1.nodeType.oneofKind === 'exercise'
+      ? [n.versionedNode.v1.nodeType.exercise]
+      : [];
   });
 }
 
@@ -89,11 +93,13 @@ export function recogniseWalletChoice(e: Exercise, ctx: WalletContext): Recognit
 function recogniseProxy(e: Exercise, ctx: WalletContext): Recognition | null {
   const provider = e.signatories[0];
   if (!provider) return { clearSign: null, warnings: ['The wallet proxy contract has no signatory'] };
-  if (!actsAlone(e, ctx.signingParty)) return { clearSign: null, warnings: [`The wallet proxy choice is exercised by ${e.actingParties.join(', ')}`] };
+  if (!actsAlone(e, ctx.signingParty))
+    return { clearSign: null, warnings: [`The wallet proxy choice is exercised by ${e.actingParties.join(', ')}`] };
 
   if (e.choiceId === 'WalletUserProxy_PublicFetch') {
     const actor = partyOf(field(e.chosenValue, 'actor'));
-    if (actor !== ctx.signingParty) return { clearSign: null, warnings: [`The proxy fetch is for ${actor ?? 'nobody'}, not the signing party`] };
+    if (actor !== ctx.signingParty)
+      return { clearSign: null, warnings: [`The proxy fetch is for ${actor ?? 'nobody'}, not the signing party`] };
     if (e.consuming) return { clearSign: null, warnings: ['A consuming proxy fetch cannot be clear-signed'] };
     return { clearSign: { kind: 'proxy-public-fetch', actor, provider, proxyCid: e.contractId }, warnings: [] };
   }
@@ -110,7 +116,9 @@ function recogniseProxy(e: Exercise, ctx: WalletContext): Recognition | null {
   if (!cid || !user || !choiceArg) return { clearSign: null, warnings: [`A ${e.choiceId} with missing fields cannot be clear-signed`] };
   if (user !== ctx.signingParty) return { clearSign: null, warnings: [`The proxy choice is for ${user}, not the signing party`] };
   // the proxied exercise itself must be in the transaction, on that contract, with exactly that argument
-  const proxied = childExercises(e, ctx).find((c) => c.choiceId === proxiedChoice && c.contractId === cid && same(c.chosenValue, choiceArg));
+  const proxied = childExercises(e, ctx).find(
+    (c) => c.choiceId === proxiedChoice && c.contractId === cid && same(c.chosenValue, choiceArg),
+  );
   if (!proxied) return { clearSign: null, warnings: [`The transaction does not contain the ${proxiedChoice} the proxy choice names`] };
 
   if (proxiedChoice === TOKEN_TRANSFER_CHOICE) {
@@ -124,14 +132,22 @@ function recogniseProxy(e: Exercise, ctx: WalletContext): Recognition | null {
 
 function recogniseInstruction(e: Exercise, choice: string, proxyProvider: string | null, ctx: WalletContext): Recognition {
   const action = INSTRUCTION_CHOICES[choice]!;
-  if (!actsAlone(e, ctx.signingParty)) return { clearSign: null, warnings: [`The instruction choice is exercised by ${e.actingParties.join(', ')}`] };
+  if (!actsAlone(e, ctx.signingParty))
+    return { clearSign: null, warnings: [`The instruction choice is exercised by ${e.actingParties.join(', ')}`] };
   const instruction = ctx.inputs.get(e.contractId);
   const t = readTransfer(field(instruction?.argument, 'transfer'));
-  if (!t) return { clearSign: null, warnings: ['The transfer instruction’s sender, receiver and amount are not readable from its contract; it cannot be clear-signed'] };
+  if (!t)
+    return {
+      clearSign: null,
+      warnings: ['The transfer instruction’s sender, receiver and amount are not readable from its contract; it cannot be clear-signed'],
+    };
   // accept and reject are the receiver's choices, withdraw the sender's
   const role = action === 'withdraw' ? t.sender : t.receiver;
   if (role !== ctx.signingParty) {
-    return { clearSign: null, warnings: [`Only the ${action === 'withdraw' ? 'sender' : 'receiver'} (${role}) can ${action} this transfer, not the signing party`] };
+    return {
+      clearSign: null,
+      warnings: [`Only the ${action === 'withdraw' ? 'sender' : 'receiver'} (${role}) can ${action} this transfer, not the signing party`],
+    };
   }
   return { clearSign: { kind: 'transfer-instruction', action, instructionCid: e.contractId, ...t, proxyProvider }, warnings: [] };
 }

@@ -19,7 +19,8 @@ export function recognise(tx: PreparedTransaction, signingParty: string): Recogn
   const roots = tx.transaction?.roots ?? [];
   const byId = new Map<string, DamlTransaction_Node>();
   for (const n of tx.transaction?.nodes ?? []) byId.set(n.nodeId, n);
-  if (roots.length !== 1) return { clearSign: null, warnings: roots.length > 1 ? [`The transaction has ${roots.length} root actions`] : [] };
+  if (roots.length !== 1)
+    return { clearSign: null, warnings: roots.length > 1 ? [`The transaction has ${roots.length} root actions`] : [] };
   const root = byId.get(roots[0]!);
   if (root?.versionedNode.oneofKind !== 'v1') return { clearSign: null, warnings: [] };
   const t = root.versionedNode.v1.nodeType;
@@ -28,7 +29,8 @@ export function recognise(tx: PreparedTransaction, signingParty: string): Recogn
   if (t.oneofKind === 'exercise') {
     const e = t.exercise;
     const inputs = new Map<string, Create>();
-    for (const ic of tx.metadata?.inputContracts ?? []) if (ic.contract.oneofKind === 'v1') inputs.set(ic.contract.v1.contractId, ic.contract.v1);
+    for (const ic of tx.metadata?.inputContracts ?? [])
+      if (ic.contract.oneofKind === 'v1') inputs.set(ic.contract.v1.contractId, ic.contract.v1);
     const wallet = recogniseWalletChoice(e, { byId, inputs, signingParty });
     if (wallet) return wallet;
     const viaModule = e.interfaceId?.moduleName ?? e.templateId?.moduleName;
@@ -96,7 +98,8 @@ export function recognise(tx: PreparedTransaction, signingParty: string): Recogn
     if (c.templateId?.moduleName === PREAPPROVAL_MODULE && c.templateId.entityName === PREAPPROVAL_TEMPLATE) {
       const receiver = partyOf(field(c.argument, 'receiver'));
       const provider = partyOf(field(c.argument, 'provider'));
-      if (!receiver || !provider) return { clearSign: null, warnings: ['A preapproval proposal with missing fields cannot be clear-signed'] };
+      if (!receiver || !provider)
+        return { clearSign: null, warnings: ['A preapproval proposal with missing fields cannot be clear-signed'] };
       if (receiver !== signingParty) return { clearSign: null, warnings: [`The preapproval is for ${receiver}, not the signing party`] };
       return {
         clearSign: {

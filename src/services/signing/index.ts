@@ -13,14 +13,30 @@ import { SigningService } from './signing-service.js';
 
 export * from './errors.js';
 export { cantonFingerprint, externalPartyId, partyNamespace } from './fingerprint.js';
-export { KeyStore, KeyMetadataSchema, KeyLabelSchema, PartyIdSchema, KeyBackendSchema, type KeyMetadata, type KeyBackend } from './key-store.js';
+export {
+  KeyStore,
+  KeyMetadataSchema,
+  KeyLabelSchema,
+  PartyIdSchema,
+  KeyBackendSchema,
+  type KeyMetadata,
+  type KeyBackend,
+} from './key-store.js';
 export { EncryptedFileSecretStore } from './encrypted-file-secret-store.js';
 export { exportKeyBackup, previewKeyBackup, restoreKeyBackup, type BackupKeyInfo, type RestoreReport } from './key-backup.js';
 export { AuditLog, verifyAuditExport, type AuditEntry, type AuditRecord, type ChainVerification, type ChainProblem } from './audit-log.js';
 export { verifyPreparedTransaction, PrepareResponseSchema, type PrepareResponse, type TransactionSummary } from './prepared-transaction.js';
 export type { ClearSign } from './clear-signing.js';
 export { verifyTopology, GenerateTopologyResponseSchema, type GenerateTopologyResponse, type TopologySummary } from './topology.js';
-export { PolicyStore, SigningPolicySchema, DEFAULT_POLICY, evaluatePolicy, type SigningPolicy, type PolicyDecision, type Channel } from './policy.js';
+export {
+  PolicyStore,
+  SigningPolicySchema,
+  DEFAULT_POLICY,
+  evaluatePolicy,
+  type SigningPolicy,
+  type PolicyDecision,
+  type Channel,
+} from './policy.js';
 export {
   SigningService,
   executeSubmissionRequest,

@@ -232,9 +232,7 @@ export class KeyStore {
       const stored = await secrets.get(account);
       if (stored !== encoded) throw new ConsoleError('KEYCHAIN_UNAVAILABLE', 'The secret store did not keep the new key');
       this.db
-        .prepare(
-          'INSERT INTO signing_keys (fingerprint, label, public_key_hex, backend, created_at) VALUES (?, ?, ?, ?, ?)',
-        )
+        .prepare('INSERT INTO signing_keys (fingerprint, label, public_key_hex, backend, created_at) VALUES (?, ?, ?, ?, ?)')
         .run(fingerprint, label, toHex(publicKey), backend, createdAt);
     } catch (err) {
       await secrets.delete(account).catch(() => false);

@@ -115,7 +115,11 @@ export async function parseSigningRequest(text: string, now: Date = new Date()):
   const parsed = SigningRequestV1Schema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new SigningRefusal('BAD_REQUEST', 'NOT_A_VALID_FILE', `Invalid signing request: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
+    throw new SigningRefusal(
+      'BAD_REQUEST',
+      'NOT_A_VALID_FILE',
+      `Invalid signing request: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`,
+    );
   }
   const req = parsed.data;
   if (requestDigest(req) !== req.digest) {
@@ -130,7 +134,11 @@ export async function parseSigningRequest(text: string, now: Date = new Date()):
 }
 
 /** Writes the response file for signatures made on the offline machine. */
-export function createSignatureResponse(request: SigningRequest, signatures: JsonSignature[], now: Date = new Date()): { response: SignatureResponse; text: string } {
+export function createSignatureResponse(
+  request: SigningRequest,
+  signatures: JsonSignature[],
+  now: Date = new Date(),
+): { response: SignatureResponse; text: string } {
   const response = SignatureResponseV1Schema.parse({
     format: SIGNATURE_RESPONSE_FORMAT,
     version: 1,
@@ -153,7 +161,11 @@ export async function importSignatureResponse(request: SigningRequest, text: str
   const parsed = SignatureResponseV1Schema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new SigningRefusal('BAD_REQUEST', 'NOT_A_VALID_FILE', `Invalid signature response: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
+    throw new SigningRefusal(
+      'BAD_REQUEST',
+      'NOT_A_VALID_FILE',
+      `Invalid signature response: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`,
+    );
   }
   const resp = parsed.data;
   if (resp.requestId !== request.requestId || resp.requestDigest !== requestDigest(request)) {
@@ -183,7 +195,12 @@ export async function importSignatureResponse(request: SigningRequest, text: str
     } catch {
       ok = false;
     }
-    if (!ok) throw new SigningRefusal('FORBIDDEN', 'BAD_SIGNATURE', `The signature by ${sig.signedBy} does not verify against the transaction hash`);
+    if (!ok)
+      throw new SigningRefusal(
+        'FORBIDDEN',
+        'BAD_SIGNATURE',
+        `The signature by ${sig.signedBy} does not verify against the transaction hash`,
+      );
     out.push(sig);
   }
   return out;
@@ -203,7 +220,10 @@ export class SignatureCollector {
   constructor(readonly request: SigningRequest) {}
 
   /** Imports one response file; signatures by keys already collected are counted once. */
-  async add(responseText: string, now: Date = new Date()): Promise<{ added: string[]; alreadyCollected: string[]; status: ThresholdStatus }> {
+  async add(
+    responseText: string,
+    now: Date = new Date(),
+  ): Promise<{ added: string[]; alreadyCollected: string[]; status: ThresholdStatus }> {
     const verified = await importSignatureResponse(this.request, responseText, now);
     const added: string[] = [];
     const alreadyCollected: string[] = [];
@@ -231,7 +251,11 @@ export class SignatureCollector {
   partySignatures(): JsonPartySignatures {
     const st = this.status();
     if (!st.met) {
-      throw new SigningRefusal('CONFLICT', 'BAD_SIGNATURE', `Only ${st.collected.length} of the ${st.threshold} required signatures are collected`);
+      throw new SigningRefusal(
+        'CONFLICT',
+        'BAD_SIGNATURE',
+        `Only ${st.collected.length} of the ${st.threshold} required signatures are collected`,
+      );
     }
     return { signatures: [{ party: this.request.party, signatures: [...this.signatures.values()] }] };
   }
@@ -254,7 +278,11 @@ export function checkWindow(req: Pick<SigningRequest, 'createdAt' | 'expiresAt'>
     throw new SigningRefusal('FORBIDDEN', 'REQUEST_EXPIRED', `The signing request expired at ${req.expiresAt}`);
   }
   if (Date.parse(req.createdAt) > now.getTime() + CLOCK_SKEW_MS) {
-    throw new SigningRefusal('FORBIDDEN', 'REQUEST_NOT_YET_VALID', `The signing request is dated in the future (${req.createdAt}); check this machine’s clock`);
+    throw new SigningRefusal(
+      'FORBIDDEN',
+      'REQUEST_NOT_YET_VALID',
+      `The signing request is dated in the future (${req.createdAt}); check this machine’s clock`,
+    );
   }
 }
 
@@ -270,6 +298,10 @@ export function checkHeader(json: unknown, format: string, what: string): void {
   const h = z.object({ format: z.string(), version: z.number() }).safeParse(json);
   if (!h.success || h.data.format !== format) throw new SigningRefusal('BAD_REQUEST', 'NOT_A_VALID_FILE', `Not a ${what} file`);
   if (h.data.version !== 1) {
-    throw new SigningRefusal('BAD_REQUEST', 'UNKNOWN_FILE_VERSION', `${what[0]!.toUpperCase()}${what.slice(1)} version ${h.data.version} is not supported (supports 1)`);
+    throw new SigningRefusal(
+      'BAD_REQUEST',
+      'UNKNOWN_FILE_VERSION',
+      `${what[0]!.toUpperCase()}${what.slice(1)} version ${h.data.version} is not supported (supports 1)`,
+    );
   }
 }

@@ -92,7 +92,11 @@ export async function parseOnboardingRequest(text: string, now: Date = new Date(
   const parsed = OnboardingRequestV1Schema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new SigningRefusal('BAD_REQUEST', 'NOT_A_VALID_FILE', `Invalid onboarding request: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
+    throw new SigningRefusal(
+      'BAD_REQUEST',
+      'NOT_A_VALID_FILE',
+      `Invalid onboarding request: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`,
+    );
   }
   const req = parsed.data;
   if (onboardingRequestDigest(req) !== req.digest) {
@@ -103,7 +107,11 @@ export async function parseOnboardingRequest(text: string, now: Date = new Date(
   return req;
 }
 
-export function createOnboardingResponse(request: OnboardingRequest, signature: JsonSignature, now: Date = new Date()): { response: OnboardingResponse; text: string } {
+export function createOnboardingResponse(
+  request: OnboardingRequest,
+  signature: JsonSignature,
+  now: Date = new Date(),
+): { response: OnboardingResponse; text: string } {
   const response = OnboardingResponseV1Schema.parse({
     format: ONBOARDING_RESPONSE_FORMAT,
     version: 1,
@@ -123,23 +131,36 @@ export async function importOnboardingResponse(request: OnboardingRequest, text:
   const parsed = OnboardingResponseV1Schema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new SigningRefusal('BAD_REQUEST', 'NOT_A_VALID_FILE', `Invalid onboarding response: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
+    throw new SigningRefusal(
+      'BAD_REQUEST',
+      'NOT_A_VALID_FILE',
+      `Invalid onboarding response: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`,
+    );
   }
   const resp = parsed.data;
   if (resp.requestId !== request.requestId) {
     throw new SigningRefusal('FORBIDDEN', 'DIGEST_MISMATCH', `This response answers request ${resp.requestId}, not ${request.requestId}`);
   }
   if (resp.requestDigest !== onboardingRequestDigest(request)) {
-    throw new SigningRefusal('FORBIDDEN', 'DIGEST_MISMATCH', 'The response was made for a different version of this request (digest mismatch)');
+    throw new SigningRefusal(
+      'FORBIDDEN',
+      'DIGEST_MISMATCH',
+      'The response was made for a different version of this request (digest mismatch)',
+    );
   }
   if (resp.partyId !== request.topology.partyId) {
-    throw new SigningRefusal('FORBIDDEN', 'WRONG_PARTY', `The response is for ${resp.partyId}, the request for ${request.topology.partyId}`);
+    throw new SigningRefusal(
+      'FORBIDDEN',
+      'WRONG_PARTY',
+      `The response is for ${resp.partyId}, the request for ${request.topology.partyId}`,
+    );
   }
   checkWindow(request, now);
   // the multi-hash that was signed is the one recomputed from the transactions, not the one written in the file
   const { multiHash } = await verifyTopology(request.topology, request.signer.fingerprint);
   const sig = resp.multiHashSignatures[0]!;
-  if (sig.signedBy !== request.signer.fingerprint) throw new SigningRefusal('FORBIDDEN', 'WRONG_KEY', `Key ${sig.signedBy} is not the request’s key ${request.signer.fingerprint}`);
+  if (sig.signedBy !== request.signer.fingerprint)
+    throw new SigningRefusal('FORBIDDEN', 'WRONG_KEY', `Key ${sig.signedBy} is not the request’s key ${request.signer.fingerprint}`);
   if (sig.format !== SIGNATURE_FORMAT || sig.signingAlgorithmSpec !== SIGNING_ALGORITHM) {
     throw new SigningRefusal('BAD_REQUEST', 'BAD_SIGNATURE', `Unsupported signature format ${sig.format} / ${sig.signingAlgorithmSpec}`);
   }
@@ -149,6 +170,11 @@ export async function importOnboardingResponse(request: OnboardingRequest, text:
   } catch {
     ok = false;
   }
-  if (!ok) throw new SigningRefusal('FORBIDDEN', 'BAD_SIGNATURE', `The signature by ${sig.signedBy} does not verify against the onboarding multi-hash`);
+  if (!ok)
+    throw new SigningRefusal(
+      'FORBIDDEN',
+      'BAD_SIGNATURE',
+      `The signature by ${sig.signedBy} does not verify against the onboarding multi-hash`,
+    );
   return [sig];
 }

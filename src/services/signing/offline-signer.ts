@@ -8,7 +8,12 @@ import { SigningRefusal } from './errors.js';
 import type { KeyStore } from './key-store.js';
 import { createSignatureResponse, parseSigningRequest, type SignatureResponse, type SigningRequest } from './offline-files.js';
 import type { PreviewResult, SigningService } from './signing-service.js';
-import { createOnboardingResponse, parseOnboardingRequest, type OnboardingRequest, type OnboardingResponse } from './offline-onboarding-files.js';
+import {
+  createOnboardingResponse,
+  parseOnboardingRequest,
+  type OnboardingRequest,
+  type OnboardingResponse,
+} from './offline-onboarding-files.js';
 import { verifyTopology, type TopologySummary } from './topology.js';
 import type { TransactionSummary } from './prepared-transaction.js';
 
@@ -58,10 +63,18 @@ export class OfflineSigner {
       const missing = chosen.find((f) => !local.includes(f));
       if (missing) throw new SigningRefusal('NOT_FOUND', 'WRONG_KEY', `Key ${missing} is not on this machine`);
       if (chosen.length === 0) {
-        throw new SigningRefusal('NOT_FOUND', 'WRONG_KEY', `None of the request’s keys (${request.signers.map((s) => s.fingerprint).join(', ')}) is on this machine`);
+        throw new SigningRefusal(
+          'NOT_FOUND',
+          'WRONG_KEY',
+          `None of the request’s keys (${request.signers.map((s) => s.fingerprint).join(', ')}) is on this machine`,
+        );
       }
     } catch (err) {
-      this.auditRefusal(err, { party: request.party, fingerprint: chosen[0] ?? request.signers[0]?.fingerprint ?? null, hash: request.prepared.preparedTransactionHash });
+      this.auditRefusal(err, {
+        party: request.party,
+        fingerprint: chosen[0] ?? request.signers[0]?.fingerprint ?? null,
+        hash: request.prepared.preparedTransactionHash,
+      });
       throw err;
     }
     const signatures = [];
@@ -82,7 +95,10 @@ export class OfflineSigner {
   }
 
   /** Onboarding request: parse, recompute the multi-hash, summarise — the key must be on this machine. */
-  async inspectOnboarding(text: string, now: Date = new Date()): Promise<{ request: OnboardingRequest; summary: TopologySummary; multiHash: Uint8Array; keyLabel: string }> {
+  async inspectOnboarding(
+    text: string,
+    now: Date = new Date(),
+  ): Promise<{ request: OnboardingRequest; summary: TopologySummary; multiHash: Uint8Array; keyLabel: string }> {
     const request = await parseOnboardingRequest(text, now);
     const key = this.keys.find(request.signer.fingerprint);
     if (!key) throw new SigningRefusal('NOT_FOUND', 'WRONG_KEY', `The request’s key ${request.signer.fingerprint} is not on this machine`);
@@ -94,7 +110,10 @@ export class OfflineSigner {
   }
 
   /** Signs an onboarding request's multi-hash (SigningService.signTopology: verification, policy, audit) and writes the response. */
-  async signOnboarding(text: string, now: Date = new Date()): Promise<{ response: OnboardingResponse; text: string; summary: TopologySummary }> {
+  async signOnboarding(
+    text: string,
+    now: Date = new Date(),
+  ): Promise<{ response: OnboardingResponse; text: string; summary: TopologySummary }> {
     let request: OnboardingRequest;
     try {
       request = (await this.inspectOnboarding(text, now)).request;
@@ -102,7 +121,11 @@ export class OfflineSigner {
       this.auditRefusal(err, peekOnboarding(text), 'topology');
       throw err;
     }
-    const signed = await this.signing.signTopology({ fingerprint: request.signer.fingerprint, topology: request.topology, channel: 'offline' });
+    const signed = await this.signing.signTopology({
+      fingerprint: request.signer.fingerprint,
+      topology: request.topology,
+      channel: 'offline',
+    });
     return { ...createOnboardingResponse(request, signed.multiHashSignatures[0]!, now), summary: signed.summary };
   }
 
@@ -132,7 +155,11 @@ export class OfflineSigner {
 /** Best-effort context from an unparseable/invalid request, for the audit entry only. */
 function peek(text: string): { party: string | null; fingerprint: string | null; hash: string | null } {
   try {
-    const j = JSON.parse(text) as { party?: unknown; signers?: Array<{ fingerprint?: unknown }>; prepared?: { preparedTransactionHash?: unknown } };
+    const j = JSON.parse(text) as {
+      party?: unknown;
+      signers?: Array<{ fingerprint?: unknown }>;
+      prepared?: { preparedTransactionHash?: unknown };
+    };
     const str = (v: unknown) => (typeof v === 'string' ? v.slice(0, 300) : null);
     return { party: str(j.party), fingerprint: str(j.signers?.[0]?.fingerprint), hash: str(j.prepared?.preparedTransactionHash) };
   } catch {

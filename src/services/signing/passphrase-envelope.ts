@@ -73,11 +73,7 @@ export class DerivedKey {
   /** Throws WRONG_PASSPHRASE if the key does not match the file, FILE_ALTERED if authentication fails. */
   open(sealed: Sealed, context: string): Uint8Array {
     if (!equalBytes(utf8(sealed.keyCheck), utf8(this.keyCheck))) {
-      throw new SigningRefusal(
-        'FORBIDDEN',
-        'WRONG_PASSPHRASE',
-        'Wrong passphrase (or the file’s key-derivation header was altered)',
-      );
+      throw new SigningRefusal('FORBIDDEN', 'WRONG_PASSPHRASE', 'Wrong passphrase (or the file’s key-derivation header was altered)');
     }
     const header = { kdf: sealed.kdf, cipher: sealed.cipher, keyCheck: sealed.keyCheck };
     try {
@@ -100,11 +96,7 @@ function aad(context: string, header: object): Uint8Array {
 
 export function checkPassphraseStrength(passphrase: string): void {
   if (passphrase.normalize('NFKC').length < MIN_PASSPHRASE_LENGTH) {
-    throw new SigningRefusal(
-      'BAD_REQUEST',
-      'WEAK_PASSPHRASE',
-      `A passphrase needs at least ${MIN_PASSPHRASE_LENGTH} characters`,
-    );
+    throw new SigningRefusal('BAD_REQUEST', 'WEAK_PASSPHRASE', `A passphrase needs at least ${MIN_PASSPHRASE_LENGTH} characters`);
   }
 }
 

@@ -36,8 +36,7 @@ export class PolicyStore {
 
   get(fingerprint: string): SigningPolicy {
     const row = this.db.prepare('SELECT policy_json FROM signing_policies WHERE fingerprint = ?').get(fingerprint) as
-      | { policy_json: string }
-      | undefined;
+      { policy_json: string } | undefined;
     if (!row) return { ...DEFAULT_POLICY };
     return SigningPolicySchema.parse(JSON.parse(row.policy_json));
   }
@@ -75,7 +74,10 @@ export function evaluatePolicy(policy: SigningPolicy, summary: TransactionSummar
   if (policy.allowedTemplates) {
     for (const e of roots) {
       if (!templateAllowed(policy.allowedTemplates, e.template, e.templateQualified, e.interface)) {
-        return refuse('POLICY_TEMPLATE', `Template ${e.templateQualified}${e.interface ? ` (via ${e.interface})` : ''} is not allowed for this key`);
+        return refuse(
+          'POLICY_TEMPLATE',
+          `Template ${e.templateQualified}${e.interface ? ` (via ${e.interface})` : ''} is not allowed for this key`,
+        );
       }
     }
     for (const c of rootCreates) {
@@ -113,7 +115,11 @@ export function evaluatePolicy(policy: SigningPolicy, summary: TransactionSummar
           ? []
           : summary.amounts;
     const over = amounts.find((a) => compareDecimal(a.value, limit) > 0);
-    if (over) return refuse('POLICY_AMOUNT', `Amount ${over.value}${c ? '' : ` (${over.path})`} exceeds this key’s limit of ${limit} per transaction`);
+    if (over)
+      return refuse(
+        'POLICY_AMOUNT',
+        `Amount ${over.value}${c ? '' : ` (${over.path})`} exceeds this key’s limit of ${limit} per transaction`,
+      );
   }
   return { allowed: true };
 }

@@ -45,7 +45,12 @@ const memo = new VerificationMemo<VerifiedTransaction>();
 export async function verifyPreparedTransaction(input: PrepareResponse, signingParty: string): Promise<VerifiedTransaction> {
   const parsed = PrepareResponseSchema.safeParse(input);
   const key = parsed.success
-    ? VerificationMemo.key([signingParty, parsed.data.hashingSchemeVersion, parsed.data.preparedTransactionHash, parsed.data.preparedTransaction])
+    ? VerificationMemo.key([
+        signingParty,
+        parsed.data.hashingSchemeVersion,
+        parsed.data.preparedTransactionHash,
+        parsed.data.preparedTransaction,
+      ])
     : null;
   const known = key ? memo.get(key) : undefined;
   if (known) return structuredClone(known);
@@ -72,16 +77,28 @@ async function verifyUncached(input: PrepareResponse, signingParty: string): Pro
     fromBase64(prep.preparedTransaction, 'prepared transaction');
     tx = decodePreparedTransaction(prep.preparedTransaction);
   } catch (err) {
-    throw new SigningRefusal('BAD_REQUEST', 'UNDECODABLE_TRANSACTION', `The prepared transaction cannot be decoded: ${(err as Error).message}`);
+    throw new SigningRefusal(
+      'BAD_REQUEST',
+      'UNDECODABLE_TRANSACTION',
+      `The prepared transaction cannot be decoded: ${(err as Error).message}`,
+    );
   }
   if (!tx.transaction || !tx.metadata || tx.transaction.roots.length === 0) {
-    throw new SigningRefusal('BAD_REQUEST', 'UNDECODABLE_TRANSACTION', 'The prepared transaction has no transaction, metadata or root action');
+    throw new SigningRefusal(
+      'BAD_REQUEST',
+      'UNDECODABLE_TRANSACTION',
+      'The prepared transaction has no transaction, metadata or root action',
+    );
   }
   let recomputed: Uint8Array;
   try {
     recomputed = fromBase64(await hashPreparedTransaction(tx, 'base64'), 'recomputed hash');
   } catch (err) {
-    throw new SigningRefusal('BAD_REQUEST', 'UNDECODABLE_TRANSACTION', `The prepared transaction cannot be hashed: ${(err as Error).message}`);
+    throw new SigningRefusal(
+      'BAD_REQUEST',
+      'UNDECODABLE_TRANSACTION',
+      `The prepared transaction cannot be hashed: ${(err as Error).message}`,
+    );
   }
   let claimed: Uint8Array;
   try {
@@ -107,7 +124,9 @@ async function verifyUncached(input: PrepareResponse, signingParty: string): Pro
   const recognition = recognise(tx, signingParty);
   const warnings = [...facts.warnings, ...recognition.warnings];
   if (!recognition.clearSign) {
-    warnings.unshift('Blind signing: this transaction is not one the console can describe field by field. Check the hash and the details before signing.');
+    warnings.unshift(
+      'Blind signing: this transaction is not one the console can describe field by field. Check the hash and the details before signing.',
+    );
   }
   const hashBase64 = Buffer.from(recomputed).toString('base64');
   const headline = recognition.clearSign

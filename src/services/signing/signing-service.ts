@@ -118,7 +118,11 @@ export class SigningService {
       };
     } catch (err) {
       // refused before signing: the key read started for nothing, zeroise what it read
-      if (opening) void opening.then((o) => o.dispose(), () => undefined);
+      if (opening)
+        void opening.then(
+          (o) => o.dispose(),
+          () => undefined,
+        );
       this.auditRefusal(base, err, summary?.hashBase64 ?? hashField(req.prepared), summary?.headline ?? '(not verified)');
       throw err;
     }

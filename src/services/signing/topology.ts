@@ -4,11 +4,7 @@
  * purpose 55 — refuse on mismatch. The transactions are decoded (`decodeTopologyTransaction`, after unwrapping
  * Canton's UntypedVersionedMessage) and summarised: party, hosting participants, thresholds, keys.
  */
-import {
-  computeMultiHashForTopology,
-  computeSha256CantonHash,
-  decodeTopologyTransaction,
-} from '@canton-network/core-tx-visualizer';
+import { computeMultiHashForTopology, computeSha256CantonHash, decodeTopologyTransaction } from '@canton-network/core-tx-visualizer';
 import { Enums_ParticipantPermission, Enums_TopologyChangeOp, type TopologyTransaction } from '@canton-network/core-ledger-proto';
 import { z } from 'zod';
 import { equalBytes, fromBase64, toBase64, toHex } from './bytes.js';
@@ -64,7 +60,11 @@ export async function topologyMultiHash(transactions: Uint8Array[]): Promise<Uin
 export async function verifyTopology(input: GenerateTopologyResponse, expectedFingerprint: string): Promise<VerifiedTopology> {
   const parsed = GenerateTopologyResponseSchema.safeParse(input);
   if (!parsed.success) {
-    throw new SigningRefusal('BAD_REQUEST', 'UNDECODABLE_TRANSACTION', `Not a generate-topology response: ${parsed.error.issues[0]?.message}`);
+    throw new SigningRefusal(
+      'BAD_REQUEST',
+      'UNDECODABLE_TRANSACTION',
+      `Not a generate-topology response: ${parsed.error.issues[0]?.message}`,
+    );
   }
   const resp = parsed.data;
   const raw = resp.topologyTransactions.map((t, i) => fromBase64(t, `topology transaction ${i + 1}`));
@@ -83,24 +83,40 @@ export async function verifyTopology(input: GenerateTopologyResponse, expectedFi
     );
   }
   if (resp.publicKeyFingerprint !== expectedFingerprint) {
-    throw new SigningRefusal('FORBIDDEN', 'TOPOLOGY_MISMATCH', `The topology is for key ${resp.publicKeyFingerprint}, not ${expectedFingerprint}`);
+    throw new SigningRefusal(
+      'FORBIDDEN',
+      'TOPOLOGY_MISMATCH',
+      `The topology is for key ${resp.publicKeyFingerprint}, not ${expectedFingerprint}`,
+    );
   }
   if (partyNamespace(resp.partyId) !== expectedFingerprint) {
-    throw new SigningRefusal('FORBIDDEN', 'TOPOLOGY_MISMATCH', `The party ${resp.partyId} is not in the namespace of key ${expectedFingerprint}`);
+    throw new SigningRefusal(
+      'FORBIDDEN',
+      'TOPOLOGY_MISMATCH',
+      `The party ${resp.partyId} is not in the namespace of key ${expectedFingerprint}`,
+    );
   }
   const warnings: string[] = [];
   const transactions: TopologyMappingSummary[] = [];
   for (const [i, bytes] of raw.entries()) {
     const tx = decodeTopology(bytes);
     if (!tx) {
-      throw new SigningRefusal('BAD_REQUEST', 'UNDECODABLE_TRANSACTION', `Topology transaction ${i + 1} cannot be decoded (expected a TopologyTransaction in Canton’s versioned envelope)`);
+      throw new SigningRefusal(
+        'BAD_REQUEST',
+        'UNDECODABLE_TRANSACTION',
+        `Topology transaction ${i + 1} cannot be decoded (expected a TopologyTransaction in Canton’s versioned envelope)`,
+      );
     }
     const s = await summariseMapping(tx);
     if (s.party !== undefined && s.party !== resp.partyId) {
       throw new SigningRefusal('FORBIDDEN', 'TOPOLOGY_MISMATCH', `Topology transaction ${i + 1} concerns ${s.party}, not ${resp.partyId}`);
     }
     if (s.namespace !== undefined && s.namespace !== expectedFingerprint) {
-      throw new SigningRefusal('FORBIDDEN', 'TOPOLOGY_MISMATCH', `Topology transaction ${i + 1} delegates namespace ${s.namespace}, not ${expectedFingerprint}`);
+      throw new SigningRefusal(
+        'FORBIDDEN',
+        'TOPOLOGY_MISMATCH',
+        `Topology transaction ${i + 1} delegates namespace ${s.namespace}, not ${expectedFingerprint}`,
+      );
     }
     if (s.operation !== 'ADD_REPLACE') warnings.push(`Topology transaction ${i + 1} is a ${s.operation}`);
     transactions.push(s);
@@ -110,7 +126,9 @@ export async function verifyTopology(input: GenerateTopologyResponse, expectedFi
   const hosting = p2p?.participants ?? [];
   const submitters = hosting.filter((h) => h.permission === 'SUBMISSION');
   if (submitters.length > 0) {
-    warnings.push(`Participant(s) ${submitters.map((s) => s.participantUid).join(', ')} would get SUBMISSION rights: they could act for the party without your key`);
+    warnings.push(
+      `Participant(s) ${submitters.map((s) => s.participantUid).join(', ')} would get SUBMISSION rights: they could act for the party without your key`,
+    );
   }
   return {
     multiHash: recomputed,

@@ -117,7 +117,8 @@ export function summarise(tx: PreparedTransaction, signingParty: string): Transa
         addParties(c.signatories);
         addParties(c.stakeholders);
         scan(c.argument, qualifiedName(c.templateId), nodeId);
-        if (c.signatories.includes(signingParty)) facts.signingPartyRoles.push(`node ${nodeId}: signatory of a created ${qualifiedName(c.templateId)}`);
+        if (c.signatories.includes(signingParty))
+          facts.signingPartyRoles.push(`node ${nodeId}: signatory of a created ${qualifiedName(c.templateId)}`);
         if (!rolledBack) {
           facts.created.push({
             nodeId,

@@ -13,7 +13,10 @@ import type { WalletService } from './wallet-service.js';
 export const SIM_AUTOMATION_PATH = '/v0/sim/automation';
 
 type Json = boolean | number | string | null | Json[] | { [k: string]: Json };
-const ConfigSchema = z.record(z.string(), z.custom<Json>(() => true));
+const ConfigSchema = z.record(
+  z.string(),
+  z.custom<Json>(() => true),
+);
 type Config = z.infer<typeof ConfigSchema>;
 
 export class WalletAutomation {
@@ -34,7 +37,10 @@ export class WalletAutomation {
     const known = new Map(flatten(config).map((s) => [s.key, s] as const));
     changes.forEach((c, i) => {
       const current = known.get(c.key);
-      if (!current) throw new ConsoleError('BAD_REQUEST', `Unknown automation setting ${c.key}`, undefined, [{ path: `settings.${i}.key`, message: 'not a setting of the simulator' }]);
+      if (!current)
+        throw new ConsoleError('BAD_REQUEST', `Unknown automation setting ${c.key}`, undefined, [
+          { path: `settings.${i}.key`, message: 'not a setting of the simulator' },
+        ]);
       setPath(config, c.key, parseValue(current.kind, c.value, i));
     });
     return { settings: flatten(await this.wallet.adminClient().put(SIM_AUTOMATION_PATH, config, ConfigSchema)) };
@@ -45,7 +51,11 @@ export class WalletAutomation {
   }
 
   private demoOnly(): void {
-    if (!this.isDemo()) throw new ConsoleError('FORBIDDEN', 'Automation settings are a feature of the embedded simulator; a real validator configures its automation in its deployment');
+    if (!this.isDemo())
+      throw new ConsoleError(
+        'FORBIDDEN',
+        'Automation settings are a feature of the embedded simulator; a real validator configures its automation in its deployment',
+      );
   }
 }
 
@@ -99,6 +109,7 @@ function setPath(config: Config, key: string, value: Json): void {
     return;
   }
   const obj = config[head];
-  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) throw new ConsoleError('BAD_REQUEST', `Automation setting ${head} is not an object`);
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj))
+    throw new ConsoleError('BAD_REQUEST', `Automation setting ${head} is not an object`);
   obj[sub] = value;
 }

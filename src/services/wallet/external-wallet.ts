@@ -11,13 +11,7 @@ import type { AcsPage, ExternalPartyWallet, Refusal, TransactionSummaryWire } fr
 import { ConsoleError, toIpcError } from '../../ipc/errors.js';
 import type { LedgerClient } from '../ledger-client.js';
 import { fetchActiveContracts } from '../ledger/contracts.js';
-import {
-  createSigningRequest,
-  SignatureCollector,
-  SigningRefusal,
-  type PrepareResponse,
-  type SigningServices,
-} from '../signing/index.js';
+import { createSigningRequest, SignatureCollector, SigningRefusal, type PrepareResponse, type SigningServices } from '../signing/index.js';
 import { BLIND_CONFIRMATION_WORD, summaryWire } from '../signing-flows/index.js';
 import {
   CreateExternalPartySetupProposalResponseSchema,
@@ -129,7 +123,13 @@ export class ExternalWallet {
     const mine = pending.contracts.find((c) => (c.contract.payload as { user?: unknown }).user === req.party);
     const contractId =
       mine?.contract.contract_id ??
-      (await admin.post('/v0/admin/external-party/setup-proposal', { user_party_id: req.party }, CreateExternalPartySetupProposalResponseSchema)).contract_id;
+      (
+        await admin.post(
+          '/v0/admin/external-party/setup-proposal',
+          { user_party_id: req.party },
+          CreateExternalPartySetupProposalResponseSchema,
+        )
+      ).contract_id;
     const prepared = await admin.post(
       '/v0/admin/external-party/setup-proposal/prepare-accept',
       { contract_id: contractId, user_party_id: req.party },
@@ -173,7 +173,8 @@ export class ExternalWallet {
     const rows = await this.activeOf(party, PREAPPROVAL_TEMPLATE);
     for (const c of rows) {
       const arg = c.argument as { receiver?: unknown; expiresAt?: unknown } | null;
-      if (arg && arg.receiver === party) return { contractId: c.contractId, expiresAt: typeof arg.expiresAt === 'string' ? arg.expiresAt : null };
+      if (arg && arg.receiver === party)
+        return { contractId: c.contractId, expiresAt: typeof arg.expiresAt === 'string' ? arg.expiresAt : null };
     }
     return null;
   }
@@ -181,7 +182,16 @@ export class ExternalWallet {
   /** Active contracts of a Splice template visible to `party`; none when the participant does not know the package. */
   private async activeOf(party: string, template: string): Promise<AcsPage['items']> {
     try {
-      return (await fetchActiveContracts(this.d.ledger(), { parties: [party], templates: [template], interfaces: [], activeAtOffset: null, pageSize: 100, pageToken: null })).items;
+      return (
+        await fetchActiveContracts(this.d.ledger(), {
+          parties: [party],
+          templates: [template],
+          interfaces: [],
+          activeAtOffset: null,
+          pageSize: 100,
+          pageToken: null,
+        })
+      ).items;
     } catch (err) {
       if (err instanceof ConsoleError && err.code === 'LEDGER_API_ERROR') return [];
       throw err;
@@ -195,18 +205,26 @@ export class ExternalWallet {
   async nextNonce(party: string): Promise<number> {
     for (const c of await this.activeOf(party, COUNTER_TEMPLATE)) {
       const arg = c.argument as { sender?: unknown; nextNonce?: unknown } | null;
-      if (arg && arg.sender === party && (typeof arg.nextNonce === 'string' || typeof arg.nextNonce === 'number')) return Number(arg.nextNonce);
+      if (arg && arg.sender === party && (typeof arg.nextNonce === 'string' || typeof arg.nextNonce === 'number'))
+        return Number(arg.nextNonce);
     }
     return 0;
   }
 
   private keyFor(party: string, fingerprint: string) {
     const key = this.d.signing.keys.get(fingerprint);
-    if (!key.parties.includes(party)) throw new ConsoleError('BAD_REQUEST', `Key ${key.label} is not a signing key of ${party} in this console`);
+    if (!key.parties.includes(party))
+      throw new ConsoleError('BAD_REQUEST', `Key ${key.label} is not a signing key of ${party} in this console`);
     return key;
   }
 
-  private async verify(kind: Kind, party: string, fingerprint: string, transaction: string, txHashHex: string): Promise<Verified | Refusal> {
+  private async verify(
+    kind: Kind,
+    party: string,
+    fingerprint: string,
+    transaction: string,
+    txHashHex: string,
+  ): Promise<Verified | Refusal> {
     const prepared: PrepareResponse = {
       preparedTransaction: transaction,
       preparedTransactionHash: Buffer.from(txHashHex, 'hex').toString('base64'),
@@ -217,7 +235,16 @@ export class ExternalWallet {
       const preview = await this.d.signing.signing.preview({ fingerprint, party, prepared, channel: 'online' });
       this.gc();
       const sessionId = randomUUID();
-      this.sessions.set(sessionId, { kind, party, fingerprint, transaction, txHashHex: txHashHex.toLowerCase(), prepared, blind: preview.summary.mode === 'blind', createdAt: Date.now() });
+      this.sessions.set(sessionId, {
+        kind,
+        party,
+        fingerprint,
+        transaction,
+        txHashHex: txHashHex.toLowerCase(),
+        prepared,
+        blind: preview.summary.mode === 'blind',
+        createdAt: Date.now(),
+      });
       return {
         status: 'verified' as const,
         sessionId,
@@ -226,7 +253,9 @@ export class ExternalWallet {
         fingerprint,
         txHashHex: txHashHex.toLowerCase(),
         summary: summaryWire(preview.summary),
-        policy: preview.policy.allowed ? { allowed: true, reason: null, message: null } : { allowed: false, reason: preview.policy.reason, message: preview.policy.message },
+        policy: preview.policy.allowed
+          ? { allowed: true, reason: null, message: null }
+          : { allowed: false, reason: preview.policy.reason, message: preview.policy.message },
       };
     }, audit);
   }
@@ -264,13 +293,20 @@ export class ExternalWallet {
         note: s.kind === 'send' ? 'Preapproved transfer (validator submit-send)' : 'Transfer preapproval setup (validator submit-accept)',
       });
       this.requests.set(request.requestId, { ...s, collector: new SignatureCollector(request), submitted: false });
-      return { status: 'created' as const, requestId: request.requestId, fileName: `signing-request-${request.requestId.slice(0, 8)}.json`, text, expiresAt: request.expiresAt };
+      return {
+        status: 'created' as const,
+        requestId: request.requestId,
+        fileName: `signing-request-${request.requestId.slice(0, 8)}.json`,
+        text,
+        expiresAt: request.expiresAt,
+      };
     });
   }
 
   async submitOffline(req: { requestId: string; responseText: string }): Promise<Submitted | Refusal> {
     const r = this.requests.get(req.requestId);
-    if (!r) throw new ConsoleError('NOT_FOUND', `No pending signing request ${req.requestId} on this console; prepare the transaction again`);
+    if (!r)
+      throw new ConsoleError('NOT_FOUND', `No pending signing request ${req.requestId} on this console; prepare the transaction again`);
     if (r.submitted) throw new ConsoleError('CONFLICT', 'This signing request was submitted already');
     const sig = await this.refusals(async () => {
       await r.collector.add(req.responseText);
@@ -282,7 +318,12 @@ export class ExternalWallet {
     if ('status' in sig) return sig;
     const signer = r.collector.request.signers.find((x) => x.fingerprint === sig.signedBy);
     if (!signer) throw new ConsoleError('INTERNAL', 'The collected signature has no signer in the request');
-    const result = await this.submit(r, Buffer.from(sig.signature, 'base64').toString('hex'), Buffer.from(signer.publicKeyBase64, 'base64').toString('hex'), null);
+    const result = await this.submit(
+      r,
+      Buffer.from(sig.signature, 'base64').toString('hex'),
+      Buffer.from(signer.publicKeyBase64, 'base64').toString('hex'),
+      null,
+    );
     r.submitted = true;
     return result;
   }
@@ -291,19 +332,33 @@ export class ExternalWallet {
     return this.sessions.delete(sessionId);
   }
 
-  private async submit(s: Omit<Session, 'createdAt' | 'blind'>, signedTxHashHex: string, publicKeyHex: string, auditSeq: number | null): Promise<Submitted> {
+  private async submit(
+    s: Omit<Session, 'createdAt' | 'blind'>,
+    signedTxHashHex: string,
+    publicKeyHex: string,
+    auditSeq: number | null,
+  ): Promise<Submitted> {
     const submission = { party_id: s.party, transaction: s.transaction, signed_tx_hash: signedTxHashHex, public_key: publicKeyHex };
     if (s.kind === 'send') {
-      const r = await this.admin().post('/v0/admin/external-party/transfer-preapproval/submit-send', { submission }, SubmitTransferPreapprovalSendResponseSchema);
+      const r = await this.admin().post(
+        '/v0/admin/external-party/transfer-preapproval/submit-send',
+        { submission },
+        SubmitTransferPreapprovalSendResponseSchema,
+      );
       return { status: 'submitted', kind: s.kind, updateId: r.update_id, contractId: null, auditSeq };
     }
-    const r = await this.admin().post('/v0/admin/external-party/setup-proposal/submit-accept', { submission }, SubmitAcceptExternalPartySetupProposalResponseSchema);
+    const r = await this.admin().post(
+      '/v0/admin/external-party/setup-proposal/submit-accept',
+      { submission },
+      SubmitAcceptExternalPartySetupProposalResponseSchema,
+    );
     return { status: 'submitted', kind: s.kind, updateId: r.update_id, contractId: r.transfer_preapproval_contract_id, auditSeq };
   }
 
   private take(sessionId: string): Session {
     const s = this.sessions.get(sessionId);
-    if (!s || Date.now() - s.createdAt > SESSION_TTL_MS) throw new ConsoleError('NOT_FOUND', 'This transaction is no longer pending; prepare it again');
+    if (!s || Date.now() - s.createdAt > SESSION_TTL_MS)
+      throw new ConsoleError('NOT_FOUND', 'This transaction is no longer pending; prepare it again');
     this.sessions.delete(sessionId);
     return s;
   }

@@ -33,8 +33,7 @@ export async function mergeDelegationStatus(ledger: LedgerClient, party: string)
     pageSize: 100,
     pageToken: null,
   });
-  const mine = (entity: string) =>
-    page.items.find((c) => c.qualifiedName.endsWith(`:${entity}`) && parties(c.argument)?.owner === party);
+  const mine = (entity: string) => page.items.find((c) => c.qualifiedName.endsWith(`:${entity}`) && parties(c.argument)?.owner === party);
   const active = mine('MergeDelegation');
   if (active) return { status: 'active', contractId: active.contractId, operator: parties(active.argument)?.operator ?? null };
   const proposed = mine('MergeDelegationProposal');

@@ -34,7 +34,10 @@ export const PrepareAcceptExternalPartySetupProposalResponseSchema = z.object({
   tx_hash: z.string().regex(/^[0-9a-fA-F]+$/, 'tx_hash must be hex'),
   hashing_details: z.string().optional(),
 });
-export const SubmitAcceptExternalPartySetupProposalResponseSchema = z.object({ transfer_preapproval_contract_id: z.string(), update_id: z.string() });
+export const SubmitAcceptExternalPartySetupProposalResponseSchema = z.object({
+  transfer_preapproval_contract_id: z.string(),
+  update_id: z.string(),
+});
 export const PrepareTransferPreapprovalSendResponseSchema = PrepareAcceptExternalPartySetupProposalResponseSchema.extend({
   transfer_command_contract_id_prefix: z.string(),
 });
@@ -71,7 +74,10 @@ export const AmuletPositionSchema = z.object({
   accrued_holding_fee: z.string(),
   effective_amount: z.string(),
 });
-export const ListAmuletsResponseSchema = z.object({ amulets: z.array(AmuletPositionSchema), locked_amulets: z.array(AmuletPositionSchema) });
+export const ListAmuletsResponseSchema = z.object({
+  amulets: z.array(AmuletPositionSchema),
+  locked_amulets: z.array(AmuletPositionSchema),
+});
 export const TapResponseSchema = z.object({ contract_id: z.string() });
 
 const PartyAndAmountSchema = z.object({ party: z.string(), amount: z.string() });
@@ -130,7 +136,11 @@ export const GetTransferOfferStatusResponseSchema = z.discriminatedUnion('status
   z.object({ status: z.literal('created'), transaction_id: z.string(), contract_id: z.string() }),
   z.object({ status: z.literal('accepted'), transaction_id: z.string(), contract_id: z.string() }),
   z.object({ status: z.literal('completed'), transaction_id: z.string(), contract_id: z.string() }),
-  z.object({ status: z.literal('failed'), failure_kind: z.enum(['expired', 'rejected', 'withdrawn']), withdrawn_reason: z.string().optional() }),
+  z.object({
+    status: z.literal('failed'),
+    failure_kind: z.enum(['expired', 'rejected', 'withdrawn']),
+    withdrawn_reason: z.string().optional(),
+  }),
 ]);
 export type GetTransferOfferStatusResponse = z.infer<typeof GetTransferOfferStatusResponseSchema>;
 export const CreateBuyTrafficRequestResponseSchema = z.object({ request_contract_id: z.string() });

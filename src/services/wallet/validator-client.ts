@@ -59,7 +59,12 @@ export class ValidatorClient {
     }
     const parsed = schema.safeParse(raw);
     if (!parsed.success) {
-      throw new ConsoleError('LEDGER_API_ERROR', `${path}: the validator answered with a shape the Splice API does not define`, undefined, zodIssues(parsed.error));
+      throw new ConsoleError(
+        'LEDGER_API_ERROR',
+        `${path}: the validator answered with a shape the Splice API does not define`,
+        undefined,
+        zodIssues(parsed.error),
+      );
     }
     return parsed.data;
   }
@@ -77,8 +82,12 @@ function spliceError(err: unknown): unknown {
   const parsed = SpliceErrorSchema.safeParse(body);
   if (!parsed.success) return err;
   const status = err.canton.httpStatus ?? 0;
-  return new ConsoleError(status === 404 ? 'NOT_FOUND' : status === 409 ? 'CONFLICT' : status === 401 || status === 403 ? 'FORBIDDEN' : 'LEDGER_API_ERROR', `Validator: ${parsed.data.error}`, {
-    ...err.canton,
-    cause: parsed.data.error,
-  });
+  return new ConsoleError(
+    status === 404 ? 'NOT_FOUND' : status === 409 ? 'CONFLICT' : status === 401 || status === 403 ? 'FORBIDDEN' : 'LEDGER_API_ERROR',
+    `Validator: ${parsed.data.error}`,
+    {
+      ...err.canton,
+      cause: parsed.data.error,
+    },
+  );
 }

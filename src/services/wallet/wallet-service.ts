@@ -74,7 +74,8 @@ export class WalletService {
   // ------------------------------------------------------------------ clients
 
   private validatorUrl(p: Profile): string {
-    if (!p.validatorApiUrl) throw new ConsoleError('NOT_FOUND', `The connection profile “${p.name}” has no validator API URL: add one under Connections`);
+    if (!p.validatorApiUrl)
+      throw new ConsoleError('NOT_FOUND', `The connection profile “${p.name}” has no validator API URL: add one under Connections`);
     return p.validatorApiUrl;
   }
 
@@ -136,7 +137,11 @@ export class WalletService {
   }
 
   async onboard(name: string, partyId?: string): Promise<{ partyId: string }> {
-    const r = await this.adminClient().post('/v0/admin/users', { name, ...(partyId ? { party_id: partyId, createPartyIfMissing: false } : {}) }, OnboardUserResponseSchema);
+    const r = await this.adminClient().post(
+      '/v0/admin/users',
+      { name, ...(partyId ? { party_id: partyId, createPartyIfMissing: false } : {}) },
+      OnboardUserResponseSchema,
+    );
     return { partyId: r.party_id };
   }
 
@@ -145,9 +150,18 @@ export class WalletService {
   async overview(user: string): Promise<WalletOverview> {
     const { profile, client } = await this.userClient(user);
     const status = await client.get('/v0/wallet/user-status', UserStatusResponseSchema);
-    const base = { user, partyId: status.party_id, onboarded: status.user_onboarded, walletInstalled: status.user_wallet_installed, featuredApp: status.has_featured_app_right };
+    const base = {
+      user,
+      partyId: status.party_id,
+      onboarded: status.user_onboarded,
+      walletInstalled: status.user_wallet_installed,
+      featuredApp: status.has_featured_app_right,
+    };
     if (!status.user_onboarded) return { ...base, balance: null, holdings: [], series: [] };
-    const [balance, amulets] = await Promise.all([client.get('/v0/wallet/balance', GetBalanceResponseSchema), client.get('/v0/wallet/amulets', ListAmuletsResponseSchema)]);
+    const [balance, amulets] = await Promise.all([
+      client.get('/v0/wallet/balance', GetBalanceResponseSchema),
+      client.get('/v0/wallet/amulets', ListAmuletsResponseSchema),
+    ]);
     const holdings: Holding[] = [
       ...amulets.amulets.map((a) => holding(a, false)),
       ...amulets.locked_amulets.map((a) => holding(a, true)),
@@ -155,9 +169,17 @@ export class WalletService {
     if (!this.d.store.hasSamples(profile.id, user)) {
       // First look at this wallet: reconstruct earlier balances from the history so the chart starts with a past.
       const items = (await client.post('/v0/wallet/transactions', { page_size: BACKFILL_ITEMS }, ListTransactionsResponseSchema)).items;
-      this.d.store.backfill(profile.id, user, reconstruct(items, status.party_id, balance.effective_unlocked_qty, balance.effective_locked_qty));
+      this.d.store.backfill(
+        profile.id,
+        user,
+        reconstruct(items, status.party_id, balance.effective_unlocked_qty, balance.effective_locked_qty),
+      );
     }
-    this.d.store.record(profile.id, user, { at: new Date().toISOString(), unlocked: balance.effective_unlocked_qty, locked: balance.effective_locked_qty });
+    this.d.store.record(profile.id, user, {
+      at: new Date().toISOString(),
+      unlocked: balance.effective_unlocked_qty,
+      locked: balance.effective_locked_qty,
+    });
     const series: BalanceSample[] = this.d.store.samples(profile.id, user).map((s) => ({
       at: s.at,
       total: Number(formatDecimal((parseDecimal(s.unlocked) ?? 0n) + (parseDecimal(s.locked) ?? 0n))),
@@ -165,7 +187,12 @@ export class WalletService {
     }));
     return {
       ...base,
-      balance: { round: balance.round, unlocked: balance.effective_unlocked_qty, locked: balance.effective_locked_qty, holdingFees: balance.total_holding_fees },
+      balance: {
+        round: balance.round,
+        unlocked: balance.effective_unlocked_qty,
+        locked: balance.effective_locked_qty,
+        holdingFees: balance.total_holding_fees,
+      },
       holdings,
       series,
     };
@@ -174,7 +201,11 @@ export class WalletService {
   async history(user: string, beginAfterId: string | null, pageSize: number): Promise<{ items: HistoryItem[]; nextCursor: string | null }> {
     const { client } = await this.userClient(user);
     const party = (await client.get('/v0/wallet/user-status', UserStatusResponseSchema)).party_id;
-    const r = await client.post('/v0/wallet/transactions', { page_size: pageSize, ...(beginAfterId ? { begin_after_id: beginAfterId } : {}) }, ListTransactionsResponseSchema);
+    const r = await client.post(
+      '/v0/wallet/transactions',
+      { page_size: pageSize, ...(beginAfterId ? { begin_after_id: beginAfterId } : {}) },
+      ListTransactionsResponseSchema,
+    );
     const items = r.items.map((i) => historyItem(i, party));
     return { items, nextCursor: items.length === pageSize ? (items.at(-1)?.eventId ?? null) : null };
   }
@@ -195,11 +226,13 @@ export class WalletService {
       client.get('/v0/wallet/accepted-transfer-offers', ListAcceptedTransferOffersResponseSchema),
     ]);
     const party = status.party_id;
-    const all = [...offers.offers.map((c) => offer(c, 'offer')), ...accepted.accepted_offers.map((c) => offer(c, 'accepted'))].sort((a, b) =>
-      b.createdAt.localeCompare(a.createdAt),
+    const all = [...offers.offers.map((c) => offer(c, 'offer')), ...accepted.accepted_offers.map((c) => offer(c, 'accepted'))].sort(
+      (a, b) => b.createdAt.localeCompare(a.createdAt),
     );
     const tracked = await Promise.all(
-      this.d.store.tracked(profile.id, user, 'offer', LIVE_TRACKED).map(async (t): Promise<TrackedRequest> => ({ ...t, status: await this.offerStatus(client, t.trackingId) })),
+      this.d.store
+        .tracked(profile.id, user, 'offer', LIVE_TRACKED)
+        .map(async (t): Promise<TrackedRequest> => ({ ...t, status: await this.offerStatus(client, t.trackingId) })),
     );
     return {
       partyId: party,
@@ -211,7 +244,11 @@ export class WalletService {
 
   private async offerStatus(client: ValidatorClient, trackingId: string): Promise<OfferStatus> {
     try {
-      const s = await client.post(`/v0/wallet/transfer-offers/${encodeURIComponent(trackingId)}/status`, {}, GetTransferOfferStatusResponseSchema);
+      const s = await client.post(
+        `/v0/wallet/transfer-offers/${encodeURIComponent(trackingId)}/status`,
+        {},
+        GetTransferOfferStatusResponseSchema,
+      );
       return s.status === 'failed'
         ? { status: 'failed', failureKind: s.failure_kind, reason: s.withdrawn_reason ?? null, contractId: null, transactionId: null }
         : { status: s.status, failureKind: null, reason: null, contractId: s.contract_id, transactionId: s.transaction_id };
@@ -220,7 +257,13 @@ export class WalletService {
     }
   }
 
-  async createOffer(req: { user: string; receiver: string; amount: string; description: string; expiresInMinutes: number }): Promise<{ contractId: string; trackingId: string }> {
+  async createOffer(req: {
+    user: string;
+    receiver: string;
+    amount: string;
+    description: string;
+    expiresInMinutes: number;
+  }): Promise<{ contractId: string; trackingId: string }> {
     const { profile, client } = await this.userClient(req.user);
     const trackingId = `console-offer-${randomUUID()}`;
     const expiresAt = (Date.now() + req.expiresInMinutes * 60_000) * 1000;
@@ -229,14 +272,20 @@ export class WalletService {
       { receiver_party_id: req.receiver, amount: req.amount, description: req.description, expires_at: expiresAt, tracking_id: trackingId },
       CreateTransferOfferResponseSchema,
     );
-    this.d.store.track(profile.id, req.user, { kind: 'offer', trackingId, summary: `${req.amount} to ${req.receiver}`, createdAt: new Date().toISOString() });
+    this.d.store.track(profile.id, req.user, {
+      kind: 'offer',
+      trackingId,
+      summary: `${req.amount} to ${req.receiver}`,
+      createdAt: new Date().toISOString(),
+    });
     return { contractId: r.offer_contract_id, trackingId };
   }
 
   async act(user: string, contractId: string, action: 'accept' | 'reject' | 'withdraw'): Promise<{ acceptedContractId: string | null }> {
     const { client } = await this.userClient(user);
     const path = `/v0/wallet/transfer-offers/${encodeURIComponent(contractId)}/${action}`;
-    if (action === 'accept') return { acceptedContractId: (await client.post(path, {}, AcceptTransferOfferResponseSchema)).accepted_offer_contract_id };
+    if (action === 'accept')
+      return { acceptedContractId: (await client.post(path, {}, AcceptTransferOfferResponseSchema)).accepted_offer_contract_id };
     await client.post(path, {}, EmptyResponse);
     return { acceptedContractId: null };
   }
@@ -246,7 +295,11 @@ export class WalletService {
   async createPreapproval(user: string): Promise<{ contractId: string; created: boolean }> {
     const { client } = await this.userClient(user);
     try {
-      return { contractId: (await client.post('/v0/wallet/transfer-preapproval', {}, CreateTransferPreapprovalResponseSchema)).transfer_preapproval_contract_id, created: true };
+      return {
+        contractId: (await client.post('/v0/wallet/transfer-preapproval', {}, CreateTransferPreapprovalResponseSchema))
+          .transfer_preapproval_contract_id,
+        created: true,
+      };
     } catch (err) {
       // Per the spec, 409 = the user has one already, and its body names it (CreateTransferPreapprovalResponse).
       if (err instanceof ConsoleError && err.canton?.httpStatus === 409) {
@@ -257,12 +310,22 @@ export class WalletService {
     }
   }
 
-  async preapprovalSend(req: { user: string; receiver: string; amount: string; description: string }): Promise<{ deduplicationId: string }> {
+  async preapprovalSend(req: {
+    user: string;
+    receiver: string;
+    amount: string;
+    description: string;
+  }): Promise<{ deduplicationId: string }> {
     const { client } = await this.userClient(req.user);
     const deduplicationId = `console-send-${randomUUID()}`;
     await client.post(
       '/v0/wallet/transfer-preapproval/send',
-      { receiver_party_id: req.receiver, amount: req.amount, deduplication_id: deduplicationId, ...(req.description ? { description: req.description } : {}) },
+      {
+        receiver_party_id: req.receiver,
+        amount: req.amount,
+        deduplication_id: deduplicationId,
+        ...(req.description ? { description: req.description } : {}),
+      },
       EmptyResponse,
     );
     return { deduplicationId };
@@ -270,15 +333,27 @@ export class WalletService {
 
   // ------------------------------------------------------------------ traffic
 
-  async buyTraffic(req: { user: string; trafficBytes: number; domainId?: string | undefined; receivingValidatorParty?: string | undefined }): Promise<{ trackingId: string; contractId: string }> {
+  async buyTraffic(req: {
+    user: string;
+    trafficBytes: number;
+    domainId?: string | undefined;
+    receivingValidatorParty?: string | undefined;
+  }): Promise<{ trackingId: string; contractId: string }> {
     const { profile, client } = await this.userClient(req.user);
     const domainId = req.domainId || (await this.d.ledger().connectedSynchronizers()).connectedSynchronizers?.[0]?.synchronizerId;
-    if (!domainId) throw new ConsoleError('CONFLICT', 'The participant is not connected to any synchronizer; traffic is bought per synchronizer');
+    if (!domainId)
+      throw new ConsoleError('CONFLICT', 'The participant is not connected to any synchronizer; traffic is bought per synchronizer');
     const receiving = req.receivingValidatorParty || (await client.get('/v0/wallet/user-status', UserStatusResponseSchema)).party_id;
     const trackingId = `console-traffic-${randomUUID()}`;
     const r = await client.post(
       '/v0/wallet/buy-traffic-requests',
-      { receiving_validator_party_id: receiving, domain_id: domainId, traffic_amount: req.trafficBytes, tracking_id: trackingId, expires_at: (Date.now() + 3_600_000) * 1000 },
+      {
+        receiving_validator_party_id: receiving,
+        domain_id: domainId,
+        traffic_amount: req.trafficBytes,
+        tracking_id: trackingId,
+        expires_at: (Date.now() + 3_600_000) * 1000,
+      },
       CreateBuyTrafficRequestResponseSchema,
     );
     this.d.store.track(profile.id, req.user, {
@@ -296,14 +371,33 @@ export class WalletService {
     const requests = await Promise.all(
       rows.map(async (t): Promise<TrackedRequest> => {
         try {
-          const s = await client.post(`/v0/wallet/buy-traffic-requests/${encodeURIComponent(t.trackingId)}/status`, {}, GetBuyTrafficRequestStatusResponseSchema);
+          const s = await client.post(
+            `/v0/wallet/buy-traffic-requests/${encodeURIComponent(t.trackingId)}/status`,
+            {},
+            GetBuyTrafficRequestStatusResponseSchema,
+          );
           const status: OfferStatus =
             s.status === 'failed'
-              ? { status: 'failed', failureKind: s.failure_reason, reason: s.rejection_reason ?? null, contractId: null, transactionId: null }
-              : { status: s.status, failureKind: null, reason: null, contractId: null, transactionId: s.status === 'completed' ? s.transaction_id : null };
+              ? {
+                  status: 'failed',
+                  failureKind: s.failure_reason,
+                  reason: s.rejection_reason ?? null,
+                  contractId: null,
+                  transactionId: null,
+                }
+              : {
+                  status: s.status,
+                  failureKind: null,
+                  reason: null,
+                  contractId: null,
+                  transactionId: s.status === 'completed' ? s.transaction_id : null,
+                };
           return { ...t, status };
         } catch (err) {
-          return { ...t, status: { status: 'unknown', failureKind: null, reason: toIpcError(err).message, contractId: null, transactionId: null } };
+          return {
+            ...t,
+            status: { status: 'unknown', failureKind: null, reason: toIpcError(err).message, contractId: null, transactionId: null },
+          };
         }
       }),
     );
@@ -329,7 +423,9 @@ export class WalletService {
         client.get('/v0/wallet/minting-delegation-proposals', ListMintingDelegationProposalsResponseSchema),
       ]);
       const row = (x: { contract: SpliceContract; beneficiary_hosted: boolean }) => {
-        const pl = MintingDelegationPayloadSchema.safeParse((x.contract.payload as { delegation?: unknown }).delegation ?? x.contract.payload);
+        const pl = MintingDelegationPayloadSchema.safeParse(
+          (x.contract.payload as { delegation?: unknown }).delegation ?? x.contract.payload,
+        );
         return {
           contractId: x.contract.contract_id,
           beneficiary: pl.success ? pl.data.beneficiary : '',
@@ -380,7 +476,11 @@ function holding(a: z.infer<typeof ListAmuletsResponseSchema>['amulets'][number]
 
 function offer(c: SpliceContract, stage: TransferOffer['stage']): TransferOffer {
   const p = TransferOfferPayloadSchema.safeParse(c.payload);
-  if (!p.success) throw new ConsoleError('LEDGER_API_ERROR', `Transfer offer ${c.contract_id} has a payload the console does not understand (${c.template_id})`);
+  if (!p.success)
+    throw new ConsoleError(
+      'LEDGER_API_ERROR',
+      `Transfer offer ${c.contract_id} has a payload the console does not understand (${c.template_id})`,
+    );
   return {
     contractId: c.contract_id,
     sender: p.data.sender,
@@ -430,7 +530,12 @@ function historyItem(i: ListTransactionsResponseItem, party: string): HistoryIte
  * Balances after each history item, newest first in `items`: walking back from the current balance by each item's
  * net change. Holding fees between items are not in the history, so these points are approximate (source 'history').
  */
-export function reconstruct(items: ListTransactionsResponseItem[], party: string, unlocked: string, locked: string): Array<{ at: string; unlocked: string; locked: string }> {
+export function reconstruct(
+  items: ListTransactionsResponseItem[],
+  party: string,
+  unlocked: string,
+  locked: string,
+): Array<{ at: string; unlocked: string; locked: string }> {
   let running = (parseDecimal(unlocked) ?? 0n) + (parseDecimal(locked) ?? 0n);
   const points: Array<{ at: string; unlocked: string; locked: string }> = [];
   for (const i of items) {
@@ -440,6 +545,11 @@ export function reconstruct(items: ListTransactionsResponseItem[], party: string
     running -= d;
   }
   const oldest = points.at(-1);
-  if (oldest) points.push({ at: new Date(Date.parse(oldest.at) - 1000).toISOString(), unlocked: formatDecimal(running < 0n ? 0n : running), locked: '0.0000000000' });
+  if (oldest)
+    points.push({
+      at: new Date(Date.parse(oldest.at) - 1000).toISOString(),
+      unlocked: formatDecimal(running < 0n ? 0n : running),
+      locked: '0.0000000000',
+    });
   return points.reverse();
 }

@@ -29,20 +29,28 @@ export class WalletStore {
 
   samples(profileId: string, user: string): StoredSample[] {
     return this.db
-      .prepare('SELECT at, unlocked, locked, source FROM wallet_balance_samples WHERE profile_id = ? AND wallet_user = ? ORDER BY at, rowid')
+      .prepare(
+        'SELECT at, unlocked, locked, source FROM wallet_balance_samples WHERE profile_id = ? AND wallet_user = ? ORDER BY at, rowid',
+      )
       .all(profileId, user) as StoredSample[];
   }
 
   hasSamples(profileId: string, user: string): boolean {
-    return this.db.prepare('SELECT 1 FROM wallet_balance_samples WHERE profile_id = ? AND wallet_user = ? LIMIT 1').get(profileId, user) !== undefined;
+    return (
+      this.db.prepare('SELECT 1 FROM wallet_balance_samples WHERE profile_id = ? AND wallet_user = ? LIMIT 1').get(profileId, user) !==
+      undefined
+    );
   }
 
   /** Records a sample unless the last one has the same amounts and is recent. Returns whether it was stored. */
   record(profileId: string, user: string, sample: Omit<StoredSample, 'source'>, now = Date.now()): boolean {
     const last = this.db
-      .prepare("SELECT at, unlocked, locked FROM wallet_balance_samples WHERE profile_id = ? AND wallet_user = ? AND source = 'sample' ORDER BY at DESC, rowid DESC LIMIT 1")
+      .prepare(
+        "SELECT at, unlocked, locked FROM wallet_balance_samples WHERE profile_id = ? AND wallet_user = ? AND source = 'sample' ORDER BY at DESC, rowid DESC LIMIT 1",
+      )
       .get(profileId, user) as { at: string; unlocked: string; locked: string } | undefined;
-    if (last && last.unlocked === sample.unlocked && last.locked === sample.locked && now - Date.parse(last.at) < RESAMPLE_UNCHANGED_MS) return false;
+    if (last && last.unlocked === sample.unlocked && last.locked === sample.locked && now - Date.parse(last.at) < RESAMPLE_UNCHANGED_MS)
+      return false;
     this.insert(profileId, user, { ...sample, source: 'sample' });
     return true;
   }
@@ -69,7 +77,9 @@ export class WalletStore {
 
   track(profileId: string, user: string, row: TrackedRow): void {
     this.db
-      .prepare('INSERT OR IGNORE INTO wallet_tracked (profile_id, wallet_user, kind, tracking_id, summary, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT OR IGNORE INTO wallet_tracked (profile_id, wallet_user, kind, tracking_id, summary, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      )
       .run(profileId, user, row.kind, row.trackingId, row.summary, row.createdAt);
   }
 

@@ -33,9 +33,13 @@ export function spkiOf(raw: Buffer): Buffer {
 
 export async function parsePublicKey(input: { format: string; keyData: string; keySpec: string }): Promise<Ed25519Key> {
   if (!['SIGNING_KEY_SPEC_EC_CURVE25519', 'SIGNING_KEY_SPEC_UNSPECIFIED', ''].includes(input.keySpec))
-    throw new CantonError('INVALID_ARGUMENT', `Unsupported key spec ${input.keySpec}: the simulator supports SIGNING_KEY_SPEC_EC_CURVE25519`, {
-      context: { field: 'publicKey.keySpec' },
-    });
+    throw new CantonError(
+      'INVALID_ARGUMENT',
+      `Unsupported key spec ${input.keySpec}: the simulator supports SIGNING_KEY_SPEC_EC_CURVE25519`,
+      {
+        context: { field: 'publicKey.keySpec' },
+      },
+    );
   if (!['CRYPTO_KEY_FORMAT_RAW', 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO', 'CRYPTO_KEY_FORMAT_DER'].includes(input.format))
     throw new CantonError('INVALID_ARGUMENT', `Unsupported key format ${input.format}`, { context: { field: 'publicKey.format' } });
   const raw = rawEd25519(Buffer.from(input.keyData, 'base64'), 'publicKey.keyData');

@@ -111,10 +111,12 @@ export async function decodeOnboarding(transactions: Uint8Array[]): Promise<Deco
   let namespace: string | undefined;
   let p2k: { party: string; threshold: number; keys: Ed25519Key[] } | undefined;
   let p2p: { party: string; hosts: DecodedOnboarding['hosts'] } | undefined;
-  const bad = (msg: string): CantonError => new CantonError('INVALID_ARGUMENT', `Invalid onboarding transactions: ${msg}`, { context: { field: 'onboardingTransactions' } });
+  const bad = (msg: string): CantonError =>
+    new CantonError('INVALID_ARGUMENT', `Invalid onboarding transactions: ${msg}`, { context: { field: 'onboardingTransactions' } });
   const toKey = async (k: SigningPublicKey | undefined): Promise<Ed25519Key> => {
     if (!k) throw bad('missing key');
-    if (k.keySpec !== SigningKeySpec.EC_CURVE25519 && k.keySpec !== SigningKeySpec.UNSPECIFIED) throw bad('only Ed25519 keys are supported');
+    if (k.keySpec !== SigningKeySpec.EC_CURVE25519 && k.keySpec !== SigningKeySpec.UNSPECIFIED)
+      throw bad('only Ed25519 keys are supported');
     const raw = rawEd25519(k.publicKey, 'signing key');
     return { raw, fingerprint: await fingerprintOf(raw) };
   };
@@ -136,7 +138,10 @@ export async function decodeOnboarding(transactions: Uint8Array[]): Promise<Deco
       const keys = await Promise.all(m.partyToKeyMapping.signingKeys.map((k) => toKey(k)));
       p2k = { party: m.partyToKeyMapping.party, threshold: m.partyToKeyMapping.threshold, keys };
     } else if (m?.oneofKind === 'partyToParticipant') {
-      p2p = { party: m.partyToParticipant.party, hosts: m.partyToParticipant.participants.map((h) => ({ participantUid: h.participantUid, permission: h.permission })) };
+      p2p = {
+        party: m.partyToParticipant.party,
+        hosts: m.partyToParticipant.participants.map((h) => ({ participantUid: h.participantUid, permission: h.permission })),
+      };
     } else throw bad(`unsupported mapping ${m?.oneofKind ?? 'none'}`);
   }
   if (!namespaceKey || !namespace || !p2k || !p2p) throw bad('expected NamespaceDelegation, PartyToKeyMapping and PartyToParticipant');

@@ -55,6 +55,7 @@ export function unwrapVersioned(bytes: Uint8Array, what: string): { data: Uint8A
     }
   }
   if (!data) throw bad('no data');
-  if (version !== TOPOLOGY_TRANSACTION_PROTO_VERSION) throw bad(`unsupported version ${version} (expected ${TOPOLOGY_TRANSACTION_PROTO_VERSION})`);
+  if (version !== TOPOLOGY_TRANSACTION_PROTO_VERSION)
+    throw bad(`unsupported version ${version} (expected ${TOPOLOGY_TRANSACTION_PROTO_VERSION})`);
   return { data, version };
 }

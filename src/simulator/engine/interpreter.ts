@@ -105,7 +105,9 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
 
   // `contract` expressions may name a nested record field with a dotted path (e.g. `settlement.executor` of a view)
   const fieldAt = (rec: LfRecord, path: string): LfValue =>
-    path.split('.').reduce<LfValue>((v, k) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? ((v as LfRecord)[k] ?? null) : null), rec);
+    path
+      .split('.')
+      .reduce<LfValue>((v, k) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? ((v as LfRecord)[k] ?? null) : null), rec);
   const partiesOf = (exprs: PartyExpr[], contract: LfRecord, arg: LfRecord): string[] =>
     sorted(exprs.flatMap((e) => partiesIn('contract' in e ? fieldAt(contract, e.contract) : arg[e.argument])));
 
@@ -122,15 +124,22 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
   const doCreate = (template: ResolvedTemplate, rawArgs: unknown, authorizers: Set<string>, parentWitnesses: string[]): string => {
     if (nodes.length >= MAX_NODES) throw new CantonError('DAML_INTERPRETATION_ERROR', 'Transaction too large');
     // uploaded (Daml-LF) templates: generic behaviour from the registry (packages/uploaded.ts)
-    const args = template.uploaded ? template.uploaded.normalizeArguments(rawArgs, 'createArguments') : normalizeRecord(template.def.fields, rawArgs, 'createArguments');
+    const args = template.uploaded
+      ? template.uploaded.normalizeArguments(rawArgs, 'createArguments')
+      : normalizeRecord(template.def.fields, rawArgs, 'createArguments');
     const failure = template.def.ensure?.(args);
     if (failure)
-      throw new CantonError('DAML_INTERPRETATION_ERROR', `Interpretation error: Template precondition violated in ${template.templateId}: ${failure}`, {
-        context: { templateId: template.templateId },
-      });
+      throw new CantonError(
+        'DAML_INTERPRETATION_ERROR',
+        `Interpretation error: Template precondition violated in ${template.templateId}: ${failure}`,
+        {
+          context: { templateId: template.templateId },
+        },
+      );
     const generic = template.uploaded?.stakeholders(args, authorizers);
     const signatories = generic?.signatories ?? sorted(template.def.signatories.flatMap((f) => partiesIn(args[f])));
-    const observers = generic?.observers ?? sorted(template.def.observers.flatMap((f) => partiesIn(args[f]))).filter((p) => !signatories.includes(p));
+    const observers =
+      generic?.observers ?? sorted(template.def.observers.flatMap((f) => partiesIn(args[f]))).filter((p) => !signatories.includes(p));
     if (signatories.length === 0) throw new CantonError('DAML_INTERPRETATION_ERROR', 'A contract needs at least one signatory');
     requireKnown([...signatories, ...observers]);
     authorize(signatories, authorizers, `create ${template.qualifiedName}`);
@@ -142,9 +151,13 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
       contractKey = k;
       contractKeyHash = keyHashOf(template.pkg.def.name, template.qualifiedName, k);
       if (activeByKey(contractKeyHash, authorizers))
-        throw new CantonError('DUPLICATE_CONTRACT_KEY', `Interpretation error: Error: Contract key is not unique for ${template.templateId}`, {
-          context: { templateId: template.templateId, keyHash: contractKeyHash },
-        });
+        throw new CantonError(
+          'DUPLICATE_CONTRACT_KEY',
+          `Interpretation error: Error: Contract key is not unique for ${template.templateId}`,
+          {
+            context: { templateId: template.templateId, keyHash: contractKeyHash },
+          },
+        );
     }
     const nodeId = nodes.length;
     const contractId = contractIdFor(`${env.idSeed}:${nodeId}`);
@@ -252,7 +265,8 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
       arg,
       actors: controllers,
       create: (tpl, args) => doCreate(resolveLocal(c.template, tpl), args, bodyAuthorizers, witnesses),
-      exercise: (cid, ch, a) => doExercise(lookup(cid, new Set([...bodyAuthorizers, ...readers])), ch, a, bodyAuthorizers, witnesses, depth + 1),
+      exercise: (cid, ch, a) =>
+        doExercise(lookup(cid, new Set([...bodyAuthorizers, ...readers])), ch, a, bodyAuthorizers, witnesses, depth + 1),
       fetch: (cid, tpl) => {
         const f = lookup(cid, new Set([...bodyAuthorizers, ...readers]));
         if (f.template.qualifiedName !== tpl)
@@ -287,9 +301,13 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
       return undefined;
     }
     if (t.key !== c.template.key)
-      throw new CantonError('WRONGLY_TYPED_CONTRACT', `Contract ${c.node.contractId} is of template ${c.template.templateId}, not ${templateId}`, {
-        context: { contractId: c.node.contractId, expected: templateId, actual: c.template.templateId },
-      });
+      throw new CantonError(
+        'WRONGLY_TYPED_CONTRACT',
+        `Contract ${c.node.contractId} is of template ${c.template.templateId}, not ${templateId}`,
+        {
+          context: { contractId: c.node.contractId, expected: templateId, actual: c.template.templateId },
+        },
+      );
     return undefined;
   };
 
@@ -307,8 +325,7 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
       }
       case 'exerciseByKey': {
         const t = env.registry.template(cmd.templateId);
-        if (!t.def.key)
-          throw new CantonError('COMMAND_PREPROCESSING_FAILED', `Template ${t.templateId} does not have a contract key`);
+        if (!t.def.key) throw new CantonError('COMMAND_PREPROCESSING_FAILED', `Template ${t.templateId} does not have a contract key`);
         const keyFields = t.def.fields.filter((f) => t.def.key?.fields.includes(f.name));
         const key = normalizeRecord(keyFields, cmd.contractKey, 'contractKey');
         const hash = keyHashOf(t.pkg.def.name, t.qualifiedName, key);
@@ -331,6 +348,10 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
   }
   const created = [...local.values()].filter((c) => !consumed.has(c.node.contractId)).map((c) => c.node);
   // every package the transaction uses must be vetted on its synchronizer (NO_SYNCHRONIZER_FOR_SUBMISSION)
-  env.registry.checkVetted(nodes.map((n) => n.packageId), synchronizerId ?? env.defaultSynchronizerId, env.effectiveAt);
+  env.registry.checkVetted(
+    nodes.map((n) => n.packageId),
+    synchronizerId ?? env.defaultSynchronizerId,
+    env.effectiveAt,
+  );
   return { nodes, archived: archivedPre, created, inputs: [...inputs], synchronizerId: synchronizerId ?? env.defaultSynchronizerId };
 }

@@ -44,25 +44,40 @@ export function encodeValue(packageId: string, type: FieldType, value: LfValue):
     case 'ContractId':
       return v({ oneofKind: 'contractId', contractId: String(value) });
     case 'List':
-      return v({ oneofKind: 'list', list: { elements: ((value as LfValue[] | null) ?? []).map((e) => encodeValue(packageId, type.elem, e)) } });
+      return v({
+        oneofKind: 'list',
+        list: { elements: ((value as LfValue[] | null) ?? []).map((e) => encodeValue(packageId, type.elem, e)) },
+      });
     case 'Optional': {
       if (value === null) return v({ oneofKind: 'optional', optional: {} });
       if (type.elem.kind === 'Optional') {
         const inner = value as LfValue[];
-        return v({ oneofKind: 'optional', optional: { value: inner.length === 0 ? v({ oneofKind: 'optional', optional: {} }) : encodeValue(packageId, type.elem, inner[0] ?? null) } });
+        return v({
+          oneofKind: 'optional',
+          optional: {
+            value: inner.length === 0 ? v({ oneofKind: 'optional', optional: {} }) : encodeValue(packageId, type.elem, inner[0] ?? null),
+          },
+        });
       }
       return v({ oneofKind: 'optional', optional: { value: encodeValue(packageId, type.elem, value) } });
     }
     case 'TextMap': {
       const entries = Object.entries((value ?? {}) as { [k: string]: LfValue }).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-      return v({ oneofKind: 'textMap', textMap: { entries: entries.map(([key, x]) => ({ key, value: encodeValue(packageId, type.elem, x) })) } });
+      return v({
+        oneofKind: 'textMap',
+        textMap: { entries: entries.map(([key, x]) => ({ key, value: encodeValue(packageId, type.elem, x) })) },
+      });
     }
     case 'Variant': {
       const o = (value ?? {}) as { tag?: string; value?: LfValue };
       const c = type.constructors.find((x) => x.name === o.tag);
       return v({
         oneofKind: 'variant',
-        variant: { variantId: identifier(packageId, type.name), constructor: String(o.tag ?? ''), value: c ? encodeValue(packageId, c.type, o.value ?? null) : v({ oneofKind: 'unit', unit: {} }) },
+        variant: {
+          variantId: identifier(packageId, type.name),
+          constructor: String(o.tag ?? ''),
+          value: c ? encodeValue(packageId, c.type, o.value ?? null) : v({ oneofKind: 'unit', unit: {} }),
+        },
       });
     }
     case 'Record':

@@ -18,9 +18,14 @@ export const LF_VERSION = '2.1';
 /** Direct children of the node at `index` (or the roots when index = -1), by pre-order node ids. */
 function childrenOf(nodes: TxNode[], index: number): number[] {
   const first = index + 1;
-  const last = index < 0 ? nodes.length - 1 : (nodes[index] as TxNode).kind === 'exercise' ? (nodes[index] as { lastDescendantNodeId: number }).lastDescendantNodeId : index;
+  const last =
+    index < 0
+      ? nodes.length - 1
+      : (nodes[index] as TxNode).kind === 'exercise'
+        ? (nodes[index] as { lastDescendantNodeId: number }).lastDescendantNodeId
+        : index;
   const out: number[] = [];
-  for (let i = first; i <= last; ) {
+  for (let i = first; i <= last;) {
     out.push(i);
     const n = nodes[i] as TxNode;
     i = (n.kind === 'exercise' ? n.lastDescendantNodeId : i) + 1;
@@ -54,7 +59,10 @@ export interface PreparedMeta {
 export function buildPreparedTransaction(nodes: TxNode[], meta: PreparedMeta, registry: PackageRegistry): PreparedTransaction {
   const protoNodes: DamlTransaction_Node[] = nodes.map((n, i) => {
     if (n.kind === 'create')
-      return { nodeId: String(n.nodeId), versionedNode: { oneofKind: 'v1', v1: { nodeType: { oneofKind: 'create', create: createProto(n, registry) } } } };
+      return {
+        nodeId: String(n.nodeId),
+        versionedNode: { oneofKind: 'v1', v1: { nodeType: { oneofKind: 'create', create: createProto(n, registry) } } },
+      };
     const t = registry.templateOf(n.packageName, n.qualifiedName);
     const iface = n.interfaceId ? registry.findInterface(n.interfaceId) : undefined;
     const choice = iface ? iface.def.choices?.find((c) => c.name === n.choice) : t ? registry.choice(t, n.choice) : undefined;

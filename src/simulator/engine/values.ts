@@ -78,7 +78,8 @@ export function normalizeValue(type: FieldType, v: unknown, path: string): LfVal
     }
     case 'Variant': {
       const o = v as { tag?: unknown; value?: unknown } | null;
-      if (typeof o !== 'object' || o === null || typeof o.tag !== 'string') bad(path, `expected a variant { tag, value }, got ${describe(v)}`);
+      if (typeof o !== 'object' || o === null || typeof o.tag !== 'string')
+        bad(path, `expected a variant { tag, value }, got ${describe(v)}`);
       const c = type.constructors.find((x) => x.name === o.tag);
       if (!c) bad(path, `unknown constructor '${String(o.tag)}' of ${type.name}`);
       return { tag: c.name, value: normalizeValue(c.type, o.value, `${path}.value`) };

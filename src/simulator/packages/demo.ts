@@ -81,8 +81,7 @@ const Iou: TemplateDef = {
         const otherCid = str(ctx.arg.otherCid);
         if (otherCid === ctx.self) ctx.fail('cannot merge an Iou with itself');
         const other = ctx.fetch(otherCid, 'Demo.Iou:Iou');
-        for (const f of ['issuer', 'owner', 'currency'])
-          if (other[f] !== ctx.contract[f]) ctx.fail(`cannot merge: ${f} differs`);
+        for (const f of ['issuer', 'owner', 'currency']) if (other[f] !== ctx.contract[f]) ctx.fail(`cannot merge: ${f} differs`);
         ctx.exercise(otherCid, 'Archive', {});
         return ctx.create('Demo.Iou:Iou', iouWith(ctx.contract, { amount: fmt(num(ctx.contract.amount) + num(other.amount)) }));
       },

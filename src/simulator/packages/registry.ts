@@ -191,10 +191,24 @@ export class PackageRegistry {
     const s = summary ?? readDalf(p.archive);
     this.index.add(s);
     const templates: TemplateDef[] = [];
-    const pkg: ResolvedPackage = { id: p.packageId, def: { name: s.name, version: s.version, templates, interfaces: [] }, archive: p.archive, summary: s, uploaded: true };
+    const pkg: ResolvedPackage = {
+      id: p.packageId,
+      def: { name: s.name, version: s.version, templates, interfaces: [] },
+      archive: p.archive,
+      summary: s,
+      uploaded: true,
+    };
     for (const m of s.modules)
       for (const t of m.templates) {
-        const def: TemplateDef = { module: m.name, entity: t.name, fields: toFieldDefs(this.index, s, t), signatories: [], observers: [], choices: [], implements: [] };
+        const def: TemplateDef = {
+          module: m.name,
+          entity: t.name,
+          fields: toFieldDefs(this.index, s, t),
+          signatories: [],
+          observers: [],
+          choices: [],
+          implements: [],
+        };
         templates.push(def);
         const rt: ResolvedTemplate = {
           pkg,
@@ -250,7 +264,12 @@ export class PackageRegistry {
    * The highest-versioned package named `name` vetted on `synchronizerId` at `at` (for preferred packages and
    * `#name` references). `filter` restricts the candidates (e.g. packages that define a template).
    */
-  preferred(name: string, synchronizerId: string, at?: string, filter: (p: ResolvedPackage) => boolean = () => true): ResolvedPackage | undefined {
+  preferred(
+    name: string,
+    synchronizerId: string,
+    at?: string,
+    filter: (p: ResolvedPackage) => boolean = () => true,
+  ): ResolvedPackage | undefined {
     let best: ResolvedPackage | undefined;
     for (const p of this.packages) {
       if (p.def.name !== name || !filter(p) || !this.isVetted(p.id, synchronizerId, at)) continue;

@@ -24,7 +24,11 @@ const party: FieldType = { kind: 'Party' };
 const text: FieldType = { kind: 'Text' };
 
 /** `Splice.Api.Token.MetadataV1:Metadata` — `values: TextMap Text`. */
-export const metadata: FieldType = { kind: 'Record', name: 'Splice.Api.Token.MetadataV1:Metadata', fields: [{ name: 'values', type: { kind: 'TextMap', elem: text } }] };
+export const metadata: FieldType = {
+  kind: 'Record',
+  name: 'Splice.Api.Token.MetadataV1:Metadata',
+  fields: [{ name: 'values', type: { kind: 'TextMap', elem: text } }],
+};
 
 const instrumentId: FieldType = {
   kind: 'Record',
@@ -41,7 +45,13 @@ const lock: FieldType = {
   fields: [
     { name: 'holders', type: { kind: 'List', elem: party } },
     { name: 'expiresAt', type: { kind: 'Optional', elem: { kind: 'Time' } } },
-    { name: 'expiresAfter', type: { kind: 'Optional', elem: { kind: 'Record', name: 'DA.Time.Types:RelTime', fields: [{ name: 'microseconds', type: { kind: 'Int64' } }] } } },
+    {
+      name: 'expiresAfter',
+      type: {
+        kind: 'Optional',
+        elem: { kind: 'Record', name: 'DA.Time.Types:RelTime', fields: [{ name: 'microseconds', type: { kind: 'Int64' } }] },
+      },
+    },
     { name: 'context', type: { kind: 'Optional', elem: text } },
   ],
 };
@@ -58,7 +68,12 @@ function interfacePackages(defs: [id: string, viewFields: FieldDef[], choices?: 
   const byName = new Map<string, PackageDef>();
   for (const [id, viewFields, choices] of defs) {
     const { packageName, module, entity } = parseLibraryId(id);
-    const iface: InterfaceDef = { module, entity, view: { name: `${module}:${entity}View`, fields: viewFields }, ...(choices ? { choices } : {}) };
+    const iface: InterfaceDef = {
+      module,
+      entity,
+      view: { name: `${module}:${entity}View`, fields: viewFields },
+      ...(choices ? { choices } : {}),
+    };
     const pkg = byName.get(packageName) ?? { name: packageName, version: '1.0.0', templates: [], interfaces: [] };
     pkg.interfaces.push(iface);
     byName.set(packageName, pkg);
@@ -104,7 +119,17 @@ export const settlementInfo: FieldType = {
   name: 'Splice.Api.Token.AllocationV1:SettlementInfo',
   fields: [
     { name: 'executor', type: party },
-    { name: 'settlementRef', type: { kind: 'Record', name: 'Splice.Api.Token.AllocationV1:Reference', fields: [{ name: 'id', type: text }, { name: 'cid', type: { kind: 'Optional', elem: { kind: 'ContractId' } } }] } },
+    {
+      name: 'settlementRef',
+      type: {
+        kind: 'Record',
+        name: 'Splice.Api.Token.AllocationV1:Reference',
+        fields: [
+          { name: 'id', type: text },
+          { name: 'cid', type: { kind: 'Optional', elem: { kind: 'ContractId' } } },
+        ],
+      },
+    },
     { name: 'requestedAt', type: time },
     { name: 'allocateBefore', type: time },
     { name: 'settleBefore', type: time },
@@ -141,18 +166,31 @@ const extraArgs: FieldType = {
   kind: 'Record',
   name: 'Splice.Api.Token.MetadataV1:ExtraArgs',
   fields: [
-    { name: 'context', type: { kind: 'Record', name: 'Splice.Api.Token.MetadataV1:ChoiceContext', fields: [{ name: 'values', type: { kind: 'TextMap', elem: text } }] } },
+    {
+      name: 'context',
+      type: {
+        kind: 'Record',
+        name: 'Splice.Api.Token.MetadataV1:ChoiceContext',
+        fields: [{ name: 'values', type: { kind: 'TextMap', elem: text } }],
+      },
+    },
     { name: 'meta', type: metadata },
   ],
 };
 
-const choiceExecutionMetadata: FieldType = { kind: 'Record', name: 'Splice.Api.Token.MetadataV1:ChoiceExecutionMetadata', fields: [{ name: 'meta', type: metadata }] };
+const choiceExecutionMetadata: FieldType = {
+  kind: 'Record',
+  name: 'Splice.Api.Token.MetadataV1:ChoiceExecutionMetadata',
+  fields: [{ name: 'meta', type: metadata }],
+};
 
 /** The parties of the request's transfer legs (senders and receivers) in an `AllocationRequestView`. */
 export function allocationRequestLegParties(view: Record<string, unknown>): string[] {
   const legs = view.transferLegs;
   if (typeof legs !== 'object' || legs === null) return [];
-  return Object.values(legs as Record<string, { sender?: unknown; receiver?: unknown }>).flatMap((l) => [l.sender, l.receiver].filter((p): p is string => typeof p === 'string'));
+  return Object.values(legs as Record<string, { sender?: unknown; receiver?: unknown }>).flatMap((l) =>
+    [l.sender, l.receiver].filter((p): p is string => typeof p === 'string'),
+  );
 }
 
 /** `AllocationRequest_Reject` / `AllocationRequest_Withdraw` (both consuming, result `ChoiceExecutionMetadata`). */
@@ -168,7 +206,8 @@ const allocationRequestChoices: ChoiceDef[] = [
     controllers: [{ argument: 'actor' }],
     description: 'a party of one of the transfer legs rejects the allocation request',
     body: (ctx) => {
-      if (!allocationRequestLegParties(ctx.contract).includes(String(ctx.arg.actor))) ctx.fail(`${String(ctx.arg.actor)} is not a sender or receiver of the request's transfer legs`);
+      if (!allocationRequestLegParties(ctx.contract).includes(String(ctx.arg.actor)))
+        ctx.fail(`${String(ctx.arg.actor)} is not a sender or receiver of the request's transfer legs`);
       return { meta: { values: {} } };
     },
   },
@@ -188,10 +227,17 @@ const transferInstructionStatus: FieldType = {
   kind: 'Variant',
   name: 'Splice.Api.Token.TransferInstructionV1:TransferInstructionStatus',
   constructors: [
-    { name: 'TransferPendingReceiverAcceptance', type: { kind: 'Record', name: 'Splice.Api.Token.TransferInstructionV1:TransferPendingReceiverAcceptance', fields: [] } },
+    {
+      name: 'TransferPendingReceiverAcceptance',
+      type: { kind: 'Record', name: 'Splice.Api.Token.TransferInstructionV1:TransferPendingReceiverAcceptance', fields: [] },
+    },
     {
       name: 'TransferPendingInternalWorkflow',
-      type: { kind: 'Record', name: 'Splice.Api.Token.TransferInstructionV1:TransferPendingInternalWorkflow', fields: [{ name: 'pendingActions', type: { kind: 'TextMap', elem: text } }] },
+      type: {
+        kind: 'Record',
+        name: 'Splice.Api.Token.TransferInstructionV1:TransferPendingInternalWorkflow',
+        fields: [{ name: 'pendingActions', type: { kind: 'TextMap', elem: text } }],
+      },
     },
   ],
 };

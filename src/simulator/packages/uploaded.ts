@@ -85,7 +85,10 @@ export function normalizeLfValue(index: PackageIndex, from: string, type: Type, 
           const [kt, vt] = type.args as [Type, Type];
           return v.map((pair, i) => {
             if (!Array.isArray(pair) || pair.length !== 2) bad(`${path}[${i}]`, `expected a [key, value] pair, got ${describe(pair)}`);
-            return [normalizeLfValue(index, from, kt, pair[0], `${path}[${i}][0]`, depth + 1), normalizeLfValue(index, from, vt, pair[1], `${path}[${i}][1]`, depth + 1)];
+            return [
+              normalizeLfValue(index, from, kt, pair[0], `${path}[${i}][0]`, depth + 1),
+              normalizeLfValue(index, from, vt, pair[1], `${path}[${i}][1]`, depth + 1),
+            ];
           });
         }
         default:
@@ -101,10 +104,15 @@ export function normalizeLfValue(index: PackageIndex, from: string, type: Type, 
           bad(path, `expected one of ${dt.constructors.join(', ')} (enum ${r.module}:${r.name}), got ${describe(v)}`);
         return v;
       }
-      if (!isObject(v) || typeof v.tag !== 'string') bad(path, `expected a variant {"tag": …, "value": …} of ${r.module}:${r.name}, got ${describe(v)}`);
+      if (!isObject(v) || typeof v.tag !== 'string')
+        bad(path, `expected a variant {"tag": …, "value": …} of ${r.module}:${r.name}, got ${describe(v)}`);
       for (const k of Object.keys(v)) if (k !== 'tag' && k !== 'value') bad(path, `unexpected field '${k}' in a variant`);
       const ctor = dt.constructors.find((c) => c.name === v.tag);
-      if (!ctor) bad(`${path}.tag`, `unknown constructor '${v.tag}' of ${r.module}:${r.name} (expected ${dt.constructors.map((c) => c.name).join(', ')})`);
+      if (!ctor)
+        bad(
+          `${path}.tag`,
+          `unknown constructor '${v.tag}' of ${r.module}:${r.name} (expected ${dt.constructors.map((c) => c.name).join(', ')})`,
+        );
       return { tag: v.tag, value: normalizeLfValue(index, r.packageId, ctor.type, v.value ?? null, `${path}.value`, depth + 1) };
     }
     default:
@@ -154,10 +162,11 @@ function partiesTyped(index: PackageIndex, from: string, type: Type, v: LfValue,
       for (const x of Object.values(v)) partiesTyped(index, from, type.args[0], x, out, depth + 1);
     } else if (type.prim === 'GenMap' && Array.isArray(v)) {
       const [kt, vt] = type.args as [Type, Type];
-      for (const pair of v) if (Array.isArray(pair)) {
-        partiesTyped(index, from, kt, pair[0] as LfValue, out, depth + 1);
-        partiesTyped(index, from, vt, pair[1] as LfValue, out, depth + 1);
-      }
+      for (const pair of v)
+        if (Array.isArray(pair)) {
+          partiesTyped(index, from, kt, pair[0] as LfValue, out, depth + 1);
+          partiesTyped(index, from, vt, pair[1] as LfValue, out, depth + 1);
+        }
     }
     return;
   }
@@ -165,7 +174,8 @@ function partiesTyped(index: PackageIndex, from: string, type: Type, v: LfValue,
   const r = index.resolve(from, type);
   if (!r || typeof v !== 'object' || Array.isArray(v)) return;
   const dt = r.dataType;
-  if (dt.kind === 'record') for (const f of dt.fields) partiesTyped(index, r.packageId, f.type, (v[f.name] ?? null) as LfValue, out, depth + 1);
+  if (dt.kind === 'record')
+    for (const f of dt.fields) partiesTyped(index, r.packageId, f.type, (v[f.name] ?? null) as LfValue, out, depth + 1);
   else if (dt.kind === 'variant') {
     const ctor = dt.constructors.find((c) => c.name === v.tag);
     if (ctor) partiesTyped(index, r.packageId, ctor.type, (v.value ?? null) as LfValue, out, depth + 1);
@@ -202,7 +212,11 @@ export function toFieldType(index: PackageIndex, from: string, type: Type, depth
   if (type.kind === 'con') {
     const r = index.resolve(from, type);
     if (r?.dataType.kind === 'record')
-      return { kind: 'Record', name: `${r.module}:${r.name}`, fields: r.dataType.fields.map((f) => ({ name: f.name, type: toFieldType(index, r.packageId, f.type, depth + 1) })) };
+      return {
+        kind: 'Record',
+        name: `${r.module}:${r.name}`,
+        fields: r.dataType.fields.map((f) => ({ name: f.name, type: toFieldType(index, r.packageId, f.type, depth + 1) })),
+      };
   }
   return { kind: 'Text' };
 }

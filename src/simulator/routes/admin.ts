@@ -44,7 +44,9 @@ export function registerAdminRoutes(router: Router, sim: SimContext): void {
     const req = await body(ctx, AdminPruneSchema);
     const end = sim.store.ledgerEnd();
     if (req.pruneUpTo <= 0 || req.pruneUpTo > end)
-      throw new CantonError('OFFSET_OUT_OF_RANGE', `pruneUpTo must be in 1..${end} (ledger end)`, { context: { pruneUpTo: String(req.pruneUpTo) } });
+      throw new CantonError('OFFSET_OUT_OF_RANGE', `pruneUpTo must be in 1..${end} (ledger end)`, {
+        context: { pruneUpTo: String(req.pruneUpTo) },
+      });
     if (req.pruneUpTo > sim.store.prunedUpTo()) sim.store.prune(req.pruneUpTo);
     return ok({ participantPrunedUpToInclusive: sim.store.prunedUpTo() });
   });

@@ -46,11 +46,9 @@ export function checkBegin(sim: SimContext, beginExclusive: number, field = 'beg
     });
   const pruned = sim.store.prunedUpTo();
   if (beginExclusive < pruned)
-    throw new CantonError(
-      'PARTICIPANT_PRUNED_DATA_ACCESSED',
-      `Request from ${beginExclusive} precedes pruned offset ${pruned}`,
-      { context: { earliest_offset: String(pruned), field } },
-    );
+    throw new CantonError('PARTICIPANT_PRUNED_DATA_ACCESSED', `Request from ${beginExclusive} precedes pruned offset ${pruned}`, {
+      context: { earliest_offset: String(pruned), field },
+    });
 }
 
 export function checkEnd(sim: SimContext, endInclusive: number, field = 'endInclusive'): void {

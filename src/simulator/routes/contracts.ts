@@ -23,9 +23,13 @@ type S = v3_5.components['schemas'];
 
 export function acsFormatOf(sim: SimContext, req: GetActiveContractsRequestInput): ResolvedEventFormat {
   if (req.filter !== undefined && req.eventFormat !== undefined)
-    throw new CantonError('INVALID_ARGUMENT', 'Both filter/verbose and event_format is specified. Please use either backwards compatible arguments (filter and verbose) or event_format, but not both.', {
-      context: { field: 'eventFormat' },
-    });
+    throw new CantonError(
+      'INVALID_ARGUMENT',
+      'Both filter/verbose and event_format is specified. Please use either backwards compatible arguments (filter and verbose) or event_format, but not both.',
+      {
+        context: { field: 'eventFormat' },
+      },
+    );
   if (req.eventFormat) return resolveEventFormat(req.eventFormat, sim.registry);
   if (req.filter) return resolveEventFormat({ ...req.filter, verbose: req.verbose ?? false }, sim.registry);
   throw new CantonError('MISSING_FIELD', 'Either filter/verbose or event_format is required', { context: { field: 'eventFormat' } });
@@ -52,8 +56,10 @@ export function registerContractRoutes(router: Router, sim: SimContext): void {
     let after = 0;
     if (req.pageToken) {
       // keyset pagination: the token names the offset of the snapshot and the last contract (creation seq) returned
-      const t = decodeToken(req.pageToken, (v): v is { a: number; k: number } =>
-        typeof v === 'object' && v !== null && Number.isInteger((v as { a: unknown }).a) && Number.isInteger((v as { k: unknown }).k),
+      const t = decodeToken(
+        req.pageToken,
+        (v): v is { a: number; k: number } =>
+          typeof v === 'object' && v !== null && Number.isInteger((v as { a: unknown }).a) && Number.isInteger((v as { k: unknown }).k),
       );
       at = t.a;
       after = t.k;
@@ -64,15 +70,22 @@ export function registerContractRoutes(router: Router, sim: SimContext): void {
     const slice: S['JsGetActiveContractsResponse'][] = [];
     let lastSeq = after;
     let more = false;
-    scanActiveContracts(sim, at, fmt, after, (e, seq) => {
-      if (slice.length >= size) {
-        more = true;
-        return false;
-      }
-      slice.push(e);
-      lastSeq = seq;
-      return true;
-    }, size + 1); // read one page (+1 to know whether there is more), not a fixed batch
+    scanActiveContracts(
+      sim,
+      at,
+      fmt,
+      after,
+      (e, seq) => {
+        if (slice.length >= size) {
+          more = true;
+          return false;
+        }
+        slice.push(e);
+        lastSeq = seq;
+        return true;
+      },
+      size + 1,
+    ); // read one page (+1 to know whether there is more), not a fixed batch
     const next = more ? encodeToken({ a: at, k: lastSeq }) : undefined;
     return { activeContracts: slice, activeAtOffset: at, ...(next ? { nextPageToken: next } : {}) };
   };
@@ -97,7 +110,8 @@ export function registerContractRoutes(router: Router, sim: SimContext): void {
     };
     if (c.archivedOffset !== null) {
       const u = sim.store.updateByOffset(c.archivedOffset);
-      const node = u?.kind === 'transaction' ? u.nodes.find((x) => x.kind === 'exercise' && x.consuming && x.contractId === n.contractId) : undefined;
+      const node =
+        u?.kind === 'transaction' ? u.nodes.find((x) => x.kind === 'exercise' && x.consuming && x.contractId === n.contractId) : undefined;
       res.archived = {
         archivedEvent: {
           offset: c.archivedOffset,

@@ -167,11 +167,24 @@ export function registerDarRoutes(router: Router, sim: SimContext): void {
     const byId = new Map(p.dar.archives.map((a) => [a.packageId, a]));
     const stored = p.fresh.map((s) => {
       const a = byId.get(s.packageId);
-      return { packageId: s.packageId, name: s.name, version: s.version, lfVersion: s.lfVersion, archive: a?.bytes ?? new Uint8Array(), uploadedAt: now };
+      return {
+        packageId: s.packageId,
+        name: s.name,
+        version: s.version,
+        lfVersion: s.lfVersion,
+        archive: a?.bytes ?? new Uint8Array(),
+        uploadedAt: now,
+      };
     });
     store.transaction(() => {
       store.insertPackages(stored);
-      store.insertDar(p.dar.main.packageId, p.dar.main.name, p.dar.main.version, p.dar.packages.map((x) => x.packageId), now);
+      store.insertDar(
+        p.dar.main.packageId,
+        p.dar.main.name,
+        p.dar.main.version,
+        p.dar.packages.map((x) => x.packageId),
+        now,
+      );
       for (const s of p.vetOn) {
         const state = sim.registry.vetted(s);
         const before = state.size;
@@ -186,7 +199,11 @@ export function registerDarRoutes(router: Router, sim: SimContext): void {
         if (changed || state.size !== before) sim.registry.writeVetting(s, state);
       }
     });
-    for (const s of stored) sim.registry.addUploaded(s, p.fresh.find((x) => x.packageId === s.packageId));
+    for (const s of stored)
+      sim.registry.addUploaded(
+        s,
+        p.fresh.find((x) => x.packageId === s.packageId),
+      );
     sim.registry.reloadVetting();
     return ok({});
   };

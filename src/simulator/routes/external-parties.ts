@@ -76,18 +76,27 @@ export function registerExternalPartyRoutes(router: Router, sim: SimContext, wri
     let authorized = signedBy(req.multiHashSignatures, onboarding.namespaceKey, multiHash);
     if (!authorized) {
       const perTx = await Promise.all(
-        req.onboardingTransactions.map(async (t, i) => signedBy(t.signatures, onboarding.namespaceKey, await transactionHash(txs[i] as Uint8Array))),
+        req.onboardingTransactions.map(async (t, i) =>
+          signedBy(t.signatures, onboarding.namespaceKey, await transactionHash(txs[i] as Uint8Array)),
+        ),
       );
       authorized = perTx.length > 0 && perTx.every(Boolean);
     }
     if (!authorized)
-      throw new CantonError('INVALID_ARGUMENT', `Invalid or missing signature of the namespace key ${onboarding.namespaceKey.fingerprint} over the onboarding transactions`, {
-        context: { field: 'multiHashSignatures', signedBy: onboarding.namespaceKey.fingerprint },
-      });
+      throw new CantonError(
+        'INVALID_ARGUMENT',
+        `Invalid or missing signature of the namespace key ${onboarding.namespaceKey.fingerprint} over the onboarding transactions`,
+        {
+          context: { field: 'multiHashSignatures', signedBy: onboarding.namespaceKey.fingerprint },
+        },
+      );
     const row = writer.allocateExternalParty({
       party: onboarding.partyId,
       synchronizerId: req.synchronizer,
-      permission: host.permission === Enums_ParticipantPermission.OBSERVATION ? 'PARTICIPANT_PERMISSION_OBSERVATION' : 'PARTICIPANT_PERMISSION_CONFIRMATION',
+      permission:
+        host.permission === Enums_ParticipantPermission.OBSERVATION
+          ? 'PARTICIPANT_PERMISSION_OBSERVATION'
+          : 'PARTICIPANT_PERMISSION_CONFIRMATION',
       threshold: onboarding.threshold,
       keys: onboarding.signingKeys.map((k) => ({ fingerprint: k.fingerprint, raw: k.raw.toString('base64') })),
       ...(req.identityProviderId ? { identityProviderId: req.identityProviderId } : {}),

@@ -17,7 +17,11 @@ type ErrorKind = CantonError['kind'];
 
 /** Canton error codes of the identity provider config service (not in the shared code table). */
 export const IdpCodes = {
-  IDP_CONFIG_NOT_FOUND: { code: 'IDP_CONFIG_NOT_FOUND', category: ErrorCategory.InvalidGivenCurrentSystemStateResourceMissing, grpc: Grpc.NOT_FOUND },
+  IDP_CONFIG_NOT_FOUND: {
+    code: 'IDP_CONFIG_NOT_FOUND',
+    category: ErrorCategory.InvalidGivenCurrentSystemStateResourceMissing,
+    grpc: Grpc.NOT_FOUND,
+  },
   IDP_CONFIG_ALREADY_EXISTS: {
     code: 'IDP_CONFIG_ALREADY_EXISTS',
     category: ErrorCategory.InvalidGivenCurrentSystemStateResourceExists,
@@ -44,7 +48,11 @@ export const IdpCodes = {
 /** A CantonError whose code is one of `IdpCodes` (answered as a JsCantonError by the server). */
 export class IdpError extends CantonError {
   declare readonly kind: ErrorKind;
-  constructor(kind: ErrorKind, cause: string, opts: { context?: Record<string, string>; resources?: [string, string][]; definiteAnswer?: boolean } = {}) {
+  constructor(
+    kind: ErrorKind,
+    cause: string,
+    opts: { context?: Record<string, string>; resources?: [string, string][]; definiteAnswer?: boolean } = {},
+  ) {
     super('INVALID_ARGUMENT', cause, opts);
     Object.defineProperty(this, 'kind', { value: kind, enumerable: true });
   }
@@ -141,17 +149,25 @@ export function registerIdpRoutes(router: Router, sim: SimContext): void {
     store.insert(row, () => {
       const operation = 'Create identity provider config';
       if (store.get(row.identityProviderId))
-        throw new IdpError(IdpCodes.IDP_CONFIG_ALREADY_EXISTS, `${operation} failed, as identity provider "${row.identityProviderId}" already exists`, {
-          context: { identityProviderId: row.identityProviderId },
-          resources: [['IDENTITY_PROVIDER_CONFIG', row.identityProviderId]],
-          definiteAnswer: false,
-        });
+        throw new IdpError(
+          IdpCodes.IDP_CONFIG_ALREADY_EXISTS,
+          `${operation} failed, as identity provider "${row.identityProviderId}" already exists`,
+          {
+            context: { identityProviderId: row.identityProviderId },
+            resources: [['IDENTITY_PROVIDER_CONFIG', row.identityProviderId]],
+            definiteAnswer: false,
+          },
+        );
       if (store.byIssuer(row.issuer))
-        throw new IdpError(IdpCodes.IDP_CONFIG_ISSUER_ALREADY_EXISTS, `${operation} failed, as identity provider with issuer "${row.issuer}" already exists`, {
-          context: { issuer: row.issuer },
-          resources: [['IDENTITY_PROVIDER_CONFIG', row.issuer]],
-          definiteAnswer: false,
-        });
+        throw new IdpError(
+          IdpCodes.IDP_CONFIG_ISSUER_ALREADY_EXISTS,
+          `${operation} failed, as identity provider with issuer "${row.issuer}" already exists`,
+          {
+            context: { issuer: row.issuer },
+            resources: [['IDENTITY_PROVIDER_CONFIG', row.issuer]],
+            definiteAnswer: false,
+          },
+        );
       const max = sim.settings.maxIdentityProviderConfigs;
       if (store.count() >= max)
         throw new IdpError(IdpCodes.TOO_MANY_IDENTITY_PROVIDER_CONFIGS, `${operation} failed.`, {
@@ -182,14 +198,22 @@ export function registerIdpRoutes(router: Router, sim: SimContext): void {
     const given = req.identityProviderConfig;
     const operation = 'Update identity provider config';
     const badUpdate = (reason: string) =>
-      new IdpError(IdpCodes.INVALID_IDENTITY_PROVIDER_UPDATE_REQUEST, `Update operation for identity provider config '${id}' failed due to: ${reason}`, {
-        context: { identityProviderId: id },
-        resources: [['IDENTITY_PROVIDER_CONFIG', id]],
-      });
+      new IdpError(
+        IdpCodes.INVALID_IDENTITY_PROVIDER_UPDATE_REQUEST,
+        `Update operation for identity provider config '${id}' failed due to: ${reason}`,
+        {
+          context: { identityProviderId: id },
+          resources: [['IDENTITY_PROVIDER_CONFIG', id]],
+        },
+      );
     if (given.identityProviderId !== '' && given.identityProviderId !== id)
-      throw new CantonError('INVALID_ARGUMENT', `identityProviderConfig.identityProviderId '${given.identityProviderId}' does not match the path '${id}'`, {
-        context: { identityProviderId: id },
-      });
+      throw new CantonError(
+        'INVALID_ARGUMENT',
+        `identityProviderConfig.identityProviderId '${given.identityProviderId}' does not match the path '${id}'`,
+        {
+          context: { identityProviderId: id },
+        },
+      );
     const paths = req.updateMask.paths ?? [];
     if (paths.length === 0) throw badUpdate('The update mask contains no entries');
     const current = store.get(id);
@@ -210,11 +234,15 @@ export function registerIdpRoutes(router: Router, sim: SimContext): void {
     }
     const clash = next.issuer !== current.issuer ? store.byIssuer(next.issuer) : undefined;
     if (clash)
-      throw new IdpError(IdpCodes.IDP_CONFIG_ISSUER_ALREADY_EXISTS, `${operation} failed, as identity provider with issuer "${next.issuer}" already exists`, {
-        context: { issuer: next.issuer },
-        resources: [['IDENTITY_PROVIDER_CONFIG', next.issuer]],
-        definiteAnswer: false,
-      });
+      throw new IdpError(
+        IdpCodes.IDP_CONFIG_ISSUER_ALREADY_EXISTS,
+        `${operation} failed, as identity provider with issuer "${next.issuer}" already exists`,
+        {
+          context: { issuer: next.issuer },
+          resources: [['IDENTITY_PROVIDER_CONFIG', next.issuer]],
+          definiteAnswer: false,
+        },
+      );
     store.update(next);
     const res: S['UpdateIdentityProviderConfigResponse'] = { identityProviderConfig: toApi(next) };
     return ok(res);

@@ -42,7 +42,9 @@ export function registerInteractiveRoutes(router: Router, sim: SimContext, write
 
   router.add('POST', '/v2/interactive-submission/executeAndWaitForTransaction', async (ctx) => {
     const req = await body(ctx, JsExecuteSubmissionRequestSchema);
-    const tf: ResolvedTransactionFormat | undefined = req.transactionFormat ? resolveTransactionFormat(req.transactionFormat, sim.registry) : undefined;
+    const tf: ResolvedTransactionFormat | undefined = req.transactionFormat
+      ? resolveTransactionFormat(req.transactionFormat, sim.registry)
+      : undefined;
     const r = await service.execute(req, ctx.user);
     const fmt = tf ?? { shape: 'ACS_DELTA' as const, events: wildcardFormat(r.tx.actAs) };
     const res: S['JsExecuteSubmissionAndWaitForTransactionResponse'] = {

@@ -46,7 +46,11 @@ export const concurrentPartyUpdate = (party: string, given: string, current: str
   );
 
 /** Throws `conflict(given, current)` when the request names a resource version that is not the current one. */
-export function checkResourceVersion(given: string | undefined, current: string, conflict: (given: string, current: string) => CantonError): void {
+export function checkResourceVersion(
+  given: string | undefined,
+  current: string,
+  conflict: (given: string, current: string) => CantonError,
+): void {
   if (given !== undefined && given !== '' && given !== current) throw conflict(given, current);
 }
 

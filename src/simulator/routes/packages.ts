@@ -89,7 +89,12 @@ export function registerPackageRoutes(router: Router, sim: SimContext): void {
   // ---------------------------------------------------------------------------------------------
   // Preferred packages: the highest version per name vetted (on this participant, which hosts every party)
   // ---------------------------------------------------------------------------------------------
-  const preferred = (packageName: string, parties: string[], synchronizerId: string | undefined, at: string | undefined): S['PackagePreference'] | undefined => {
+  const preferred = (
+    packageName: string,
+    parties: string[],
+    synchronizerId: string | undefined,
+    at: string | undefined,
+  ): S['PackagePreference'] | undefined => {
     if (synchronizerId !== undefined && !sim.synchronizers.some((x) => x.id === synchronizerId))
       throw new CantonError('SYNCHRONIZER_NOT_FOUND', `Unknown synchronizer ${synchronizerId}`, { context: { synchronizerId } });
     for (const p of parties) if (!sim.store.party(p)) throw partyNotKnown(p);
@@ -100,13 +105,18 @@ export function registerPackageRoutes(router: Router, sim: SimContext): void {
       if (pkg && (!best || compareVersions(pkg.def.version, best.pkg.def.version) > 0)) best = { pkg, sync: s };
     }
     if (!best) return undefined;
-    return { synchronizerId: best.sync, packageReference: { packageId: best.pkg.id, packageName: best.pkg.def.name, packageVersion: best.pkg.def.version } };
+    return {
+      synchronizerId: best.sync,
+      packageReference: { packageId: best.pkg.id, packageName: best.pkg.def.name, packageVersion: best.pkg.def.version },
+    };
   };
 
   router.add('POST', '/v2/interactive-submission/preferred-packages', async (ctx) => {
     const req = await body(ctx, GetPreferredPackagesRequestSchema);
     if (req.packageVettingRequirements.length === 0)
-      throw new CantonError('MISSING_FIELD', 'packageVettingRequirements must be non-empty', { context: { field: 'packageVettingRequirements' } });
+      throw new CantonError('MISSING_FIELD', 'packageVettingRequirements must be non-empty', {
+        context: { field: 'packageVettingRequirements' },
+      });
     // all references on one synchronizer: the requested one, or the first where every name resolves
     const candidates = req.synchronizerId !== undefined ? [req.synchronizerId] : sim.synchronizers.map((s) => s.id);
     let answer: S['GetPreferredPackagesResponse'] | undefined;
@@ -130,7 +140,10 @@ export function registerPackageRoutes(router: Router, sim: SimContext): void {
 
   router.add('GET', '/v2/interactive-submission/preferred-package-version', (ctx) => {
     const name = ctx.query.get('package-name') ?? '';
-    const parties = ctx.query.getAll('parties').flatMap((p) => p.split(',')).filter(Boolean);
+    const parties = ctx.query
+      .getAll('parties')
+      .flatMap((p) => p.split(','))
+      .filter(Boolean);
     const pref = preferred(name, parties, ctx.query.get('synchronizer-id') ?? undefined, ctx.query.get('vetting_valid_at') ?? undefined);
     const res: S['GetPreferredPackageVersionResponse'] = pref ? { packagePreference: pref } : {};
     return ok(res);
@@ -155,7 +168,12 @@ export function registerPackageRoutes(router: Router, sim: SimContext): void {
         compareVersions(a.packageVersion ?? '0', b.packageVersion ?? '0') ||
         a.packageId.localeCompare(b.packageId),
     );
-  const vettedPackages = (sync: string, state: Map<string, VettingBounds>, serial: number, filter: (p: S['VettedPackage']) => boolean = () => true): S['VettedPackages'] => ({
+  const vettedPackages = (
+    sync: string,
+    state: Map<string, VettingBounds>,
+    serial: number,
+    filter: (p: S['VettedPackage']) => boolean = () => true,
+  ): S['VettedPackages'] => ({
     participantId: sim.participantId,
     synchronizerId: sync,
     topologySerial: serial,
@@ -184,13 +202,17 @@ export function registerPackageRoutes(router: Router, sim: SimContext): void {
     const size = req.pageSize && req.pageSize > 0 ? req.pageSize : rest.length;
     const page = rest.slice(0, size);
     const more = rest.length > page.length;
-    return { vettedPackages: page, nextPageToken: more ? Buffer.from(page[page.length - 1]?.synchronizerId ?? '').toString('base64url') : '' };
+    return {
+      vettedPackages: page,
+      nextPageToken: more ? Buffer.from(page[page.length - 1]?.synchronizerId ?? '').toString('base64url') : '',
+    };
   };
   router.add('GET', '/v2/package-vetting', async (ctx) => ok(await list(ctx)));
   router.add('POST', '/v2/package-vetting/list', async (ctx) => ok(await list(ctx)));
 
   const resolveRefs = (refs: z.infer<typeof RefSchema>[], exactlyOne: boolean): ResolvedPackage[] => {
-    if (refs.length === 0) throw new CantonError('INVALID_ARGUMENT', 'A vetting change must name at least one package', { context: { field: 'packages' } });
+    if (refs.length === 0)
+      throw new CantonError('INVALID_ARGUMENT', 'A vetting change must name at least one package', { context: { field: 'packages' } });
     const out: ResolvedPackage[] = [];
     for (const r of refs) {
       const id = r.packageId ?? '';
@@ -198,18 +220,28 @@ export function registerPackageRoutes(router: Router, sim: SimContext): void {
       const version = r.packageVersion ?? '';
       const text = JSON.stringify(r);
       if (id === '' && name === '')
-        throw new CantonError('INVALID_ARGUMENT', `Package reference ${text} needs a packageId or a packageName`, { context: { reference: text } });
+        throw new CantonError('INVALID_ARGUMENT', `Package reference ${text} needs a packageId or a packageName`, {
+          context: { reference: text },
+        });
       const found = sim.registry.packages.filter(
         (p) => (id === '' || p.id === id) && (name === '' || p.def.name === name) && (version === '' || p.def.version === version),
       );
       if (found.length === 0)
-        throw new CantonError('TOPOLOGY_CANNOT_VET_DUE_TO_MISSING_PACKAGES', `Package reference ${text} does not match any package known to the participant`, {
-          context: { reference: text },
-        });
+        throw new CantonError(
+          'TOPOLOGY_CANNOT_VET_DUE_TO_MISSING_PACKAGES',
+          `Package reference ${text} does not match any package known to the participant`,
+          {
+            context: { reference: text },
+          },
+        );
       if (exactlyOne && found.length > 1)
-        throw new CantonError('INVALID_ARGUMENT', `Package reference ${text} is ambiguous: it matches ${found.map((p) => `${p.id} (${p.def.name} v${p.def.version})`).join(', ')}`, {
-          context: { reference: text },
-        });
+        throw new CantonError(
+          'INVALID_ARGUMENT',
+          `Package reference ${text} is ambiguous: it matches ${found.map((p) => `${p.id} (${p.def.name} v${p.def.version})`).join(', ')}`,
+          {
+            context: { reference: text },
+          },
+        );
       out.push(...found);
     }
     return out;
@@ -233,9 +265,13 @@ export function registerPackageRoutes(router: Router, sim: SimContext): void {
     const serial = sim.registry.serial(sync);
     const expected = req.expectedTopologySerial?.serial;
     if (expected && 'Prior' in expected && expected.Prior.value !== serial)
-      throw new CantonError('TOPOLOGY_SERIAL_MISMATCH', `Expected topology serial ${expected.Prior.value}, but the current serial is ${serial}`, {
-        context: { expected: String(expected.Prior.value), actual: String(serial), synchronizerId: sync },
-      });
+      throw new CantonError(
+        'TOPOLOGY_SERIAL_MISMATCH',
+        `Expected topology serial ${expected.Prior.value}, but the current serial is ${serial}`,
+        {
+          context: { expected: String(expected.Prior.value), actual: String(serial), synchronizerId: sync },
+        },
+      );
     if (expected && 'NoPrior' in expected && serial !== 0)
       throw new CantonError('TOPOLOGY_SERIAL_MISMATCH', `Expected no prior vetting state, but the current serial is ${serial}`, {
         context: { actual: String(serial), synchronizerId: sync },
@@ -245,7 +281,8 @@ export function registerPackageRoutes(router: Router, sim: SimContext): void {
     const newlyVetted = new Set<string>();
     const checkTime = (t: string | undefined, field: string): string | null => {
       if (t === undefined || t === '') return null;
-      if (Number.isNaN(Date.parse(t))) throw new CantonError('INVALID_FIELD', `${field} is not an RFC 3339 timestamp: ${t}`, { context: { field } });
+      if (Number.isNaN(Date.parse(t)))
+        throw new CantonError('INVALID_FIELD', `${field} is not an RFC 3339 timestamp: ${t}`, { context: { field } });
       return new Date(Date.parse(t)).toISOString();
     };
     for (const ch of req.changes) {
@@ -254,7 +291,10 @@ export function registerPackageRoutes(router: Router, sim: SimContext): void {
       if ('Unvet' in op) for (const p of resolveRefs(op.Unvet.value.packages, false)) state.delete(p.id);
       else {
         const v = op.Vet.value;
-        const bounds: VettingBounds = { validFrom: checkTime(v.newValidFromInclusive, 'newValidFromInclusive'), validUntil: checkTime(v.newValidUntilExclusive, 'newValidUntilExclusive') };
+        const bounds: VettingBounds = {
+          validFrom: checkTime(v.newValidFromInclusive, 'newValidFromInclusive'),
+          validUntil: checkTime(v.newValidUntilExclusive, 'newValidUntilExclusive'),
+        };
         for (const p of resolveRefs(v.packages, true)) {
           if (!state.has(p.id)) newlyVetted.add(p.id);
           state.set(p.id, bounds);
@@ -267,9 +307,13 @@ export function registerPackageRoutes(router: Router, sim: SimContext): void {
       for (const id of state.keys())
         for (const d of sim.registry.package(id)?.summary.dependencies ?? []) if (!state.has(d) && sim.registry.package(d)) unvetted.add(d);
       if (unvetted.size > 0)
-        throw new CantonError('TOPOLOGY_DEPENDENCIES_NOT_VETTED', `Package vetting failed due to dependencies not being vetted: ${[...unvetted].sort().join(', ')}`, {
-          context: { unvetted: [...unvetted].sort().join(','), synchronizerId: sync },
-        });
+        throw new CantonError(
+          'TOPOLOGY_DEPENDENCIES_NOT_VETTED',
+          `Package vetting failed due to dependencies not being vetted: ${[...unvetted].sort().join(', ')}`,
+          {
+            context: { unvetted: [...unvetted].sort().join(','), synchronizerId: sync },
+          },
+        );
     }
     if (!force.has(FORCE_INCOMPATIBLE) && newlyVetted.size > 0) {
       const pkgs = [...newlyVetted].map((id) => sim.registry.package(id)?.summary).filter((x) => x !== undefined);

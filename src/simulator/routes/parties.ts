@@ -40,14 +40,21 @@ export function registerPartyRoutes(router: Router, sim: SimContext, writer: Led
   router.add('GET', '/v2/parties', (ctx) => {
     const rawSize = ctx.query.get('pageSize');
     if (rawSize !== null && !/^\d{1,9}$/.test(rawSize)) throw new DecodeError(`Invalid value for: query parameter pageSize ('${rawSize}')`);
-    const size = rawSize === null || Number(rawSize) === 0 ? sim.settings.maxPartiesPageSize : Math.min(Number(rawSize), sim.settings.maxPartiesPageSize);
+    const size =
+      rawSize === null || Number(rawSize) === 0
+        ? sim.settings.maxPartiesPageSize
+        : Math.min(Number(rawSize), sim.settings.maxPartiesPageSize);
     const filter = ctx.query.get('filter-party') ?? '';
     const token = ctx.query.get('pageToken');
-    const after = token ? decodeToken(token, (v): v is { p: string } => typeof v === 'object' && v !== null && typeof (v as { p: unknown }).p === 'string').p : '';
+    const after = token
+      ? decodeToken(token, (v): v is { p: string } => typeof v === 'object' && v !== null && typeof (v as { p: unknown }).p === 'string').p
+      : '';
     // an IdentityProviderAdmin sees only the parties of its own identity provider (authz.ts sets the scope)
     const all = sim.store
       .parties()
-      .filter((p) => p.party > after && (filter === '' || p.party.includes(filter)) && (ctx.idpScope === undefined || p.idp === ctx.idpScope));
+      .filter(
+        (p) => p.party > after && (filter === '' || p.party.includes(filter)) && (ctx.idpScope === undefined || p.idp === ctx.idpScope),
+      );
     const pageRows = all.slice(0, size);
     const last = pageRows.at(-1);
     const res: S['ListKnownPartiesResponse'] = {
@@ -78,9 +85,12 @@ export function registerPartyUpdateRoute(router: Router, sim: SimContext): void 
     for (const path of req.updateMask.paths ?? []) {
       if (['local_metadata', 'localMetadata', 'local_metadata.annotations', 'localMetadata.annotations'].includes(path))
         annotations = mergeAnnotations(annotations, req.partyDetails.localMetadata?.annotations);
-      else throw new CantonError('INVALID_FIELD', `Invalid field update_mask: unknown path '${path}'`, { context: { field: 'updateMask' } });
+      else
+        throw new CantonError('INVALID_FIELD', `Invalid field update_mask: unknown path '${path}'`, { context: { field: 'updateMask' } });
     }
-    checkResourceVersion(req.partyDetails.localMetadata?.resourceVersion, currentVersion, (given, current) => concurrentPartyUpdate(party, given, current));
+    checkResourceVersion(req.partyDetails.localMetadata?.resourceVersion, currentVersion, (given, current) =>
+      concurrentPartyUpdate(party, given, current),
+    );
     const metadata = { resourceVersion: nextResourceVersion(currentVersion), annotations };
     sim.store.updatePartyMetadata(party, metadata);
     const res: S['UpdatePartyDetailsResponse'] = { partyDetails: partyDetails({ ...p, metadata }) };

@@ -51,32 +51,42 @@ function* listChunks(
   let lastOffset = begin;
   let low = begin;
   let high = end;
-  for (let more = true; more && !overflow; ) {
+  for (let more = true; more && !overflow;) {
     more = false;
     let n = 0;
-    scanUpdateRows(sim, low, high, descending, (r) => {
-      if (descending) high = r.offset - 1;
-      else low = r.offset;
-      const w = plan(r);
-      if (w !== undefined) {
-        if (count >= cap.take) {
-          overflow = true;
-          return false;
+    scanUpdateRows(
+      sim,
+      low,
+      high,
+      descending,
+      (r) => {
+        if (descending) high = r.offset - 1;
+        else low = r.offset;
+        const w = plan(r);
+        if (w !== undefined) {
+          if (count >= cap.take) {
+            overflow = true;
+            return false;
+          }
+          out.str(count === 0 ? '{"update":' : ',{"update":');
+          w(out);
+          out.str('}');
+          count++;
+          lastOffset = r.offset;
         }
-        out.str(count === 0 ? '{"update":' : ',{"update":');
-        w(out);
-        out.str('}');
-        count++;
-        lastOffset = r.offset;
-      }
-      if (++n >= LIST_BATCH) more = true;
-      return !more;
-    }, LIST_BATCH);
+        if (++n >= LIST_BATCH) more = true;
+        return !more;
+      },
+      LIST_BATCH,
+    );
     if (overflow && cap.strict) throw tooMany(sim);
     yield* out.take();
   }
   if (!overflow && !descending && count < cap.take && end > begin && lastOffset < end)
-    out.str((count === 0 ? '' : ',') + JSON.stringify({ update: { OffsetCheckpoint: { value: { offset: end, synchronizerTimes: synchronizerTimes(sim) } } } }));
+    out.str(
+      (count === 0 ? '' : ',') +
+        JSON.stringify({ update: { OffsetCheckpoint: { value: { offset: end, synchronizerTimes: synchronizerTimes(sim) } } } }),
+    );
   out.str(']');
   yield* out.take();
 }
@@ -102,9 +112,13 @@ function updateList(
 /** GetUpdatesRequest.descendingOrder: "If not specified [endInclusive], the descending_order must not be selected". */
 export function checkDescending(descending: boolean | undefined, endInclusive: number | undefined): void {
   if (descending && endInclusive === undefined)
-    throw new CantonError('INVALID_ARGUMENT', 'The submitted request has invalid arguments: descendingOrder requires endInclusive to be set', {
-      context: { field: 'endInclusive' },
-    });
+    throw new CantonError(
+      'INVALID_ARGUMENT',
+      'The submitted request has invalid arguments: descendingOrder requires endInclusive to be set',
+      {
+        context: { field: 'endInclusive' },
+      },
+    );
 }
 
 function rangeOf(sim: SimContext, begin: number, endInclusive: number | undefined): number {
@@ -127,11 +141,15 @@ function pathOffset(ctx: RequestCtx): number {
 }
 
 function partiesQuery(ctx: RequestCtx): string[] {
-  return ctx.query.getAll('parties').flatMap((p) => p.split(',')).filter((p) => p.length > 0);
+  return ctx.query
+    .getAll('parties')
+    .flatMap((p) => p.split(','))
+    .filter((p) => p.length > 0);
 }
 
 function legacyFormat(parties: string[]): ResolvedEventFormat {
-  if (parties.length === 0) throw new CantonError('MISSING_FIELD', 'requestingParties / parties must not be empty', { context: { field: 'parties' } });
+  if (parties.length === 0)
+    throw new CantonError('MISSING_FIELD', 'requestingParties / parties must not be empty', { context: { field: 'parties' } });
   return wildcardFormat(parties);
 }
 
@@ -151,7 +169,8 @@ export function registerUpdateRoutes(router: Router, sim: SimContext): void {
   router.add('POST', '/v2/updates/trees', streamHandler('tree'));
 
   const byOffset = (offset: number): StoredUpdate => {
-    if (offset <= 0) throw new CantonError('OFFSET_OUT_OF_RANGE', `Offset must be positive: ${offset}`, { context: { offset: String(offset) } });
+    if (offset <= 0)
+      throw new CantonError('OFFSET_OUT_OF_RANGE', `Offset must be positive: ${offset}`, { context: { offset: String(offset) } });
     const u = sim.store.updateByOffset(offset);
     if (!u) throw updateNotFound(`offset ${offset}`, { offset: String(offset) });
     return u;
@@ -225,10 +244,13 @@ export function registerUpdateRoutes(router: Router, sim: SimContext): void {
     let begin = req.beginOffsetExclusive ?? sim.store.prunedUpTo();
     let end: number;
     if (req.pageToken) {
-      const t = decodeToken(req.pageToken, (v): v is { b: number; e: number; d: boolean } =>
-        typeof v === 'object' && v !== null && typeof (v as { b: unknown }).b === 'number' && typeof (v as { e: unknown }).e === 'number',
+      const t = decodeToken(
+        req.pageToken,
+        (v): v is { b: number; e: number; d: boolean } =>
+          typeof v === 'object' && v !== null && typeof (v as { b: unknown }).b === 'number' && typeof (v as { e: unknown }).e === 'number',
       );
-      if (t.d !== descending) throw new CantonError('INVALID_ARGUMENT', 'Page token does not match descendingOrder', { context: { field: 'pageToken' } });
+      if (t.d !== descending)
+        throw new CantonError('INVALID_ARGUMENT', 'Page token does not match descendingOrder', { context: { field: 'pageToken' } });
       begin = t.b;
       end = t.e;
     } else {

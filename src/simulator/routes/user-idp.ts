@@ -36,7 +36,8 @@ export function registerUserIdpRoute(router: Router, sim: SimContext): void {
   const idps = idpStore(sim.store.db);
   router.add('PATCH', '/v2/users/{user-id}/identity-provider-id', async (ctx) => {
     const id = ctx.params['user-id'] ?? '';
-    if (!USER_ID_RE.test(id)) throw new CantonError('INVALID_FIELD', `Invalid field user_id: '${id}' is not a valid user id`, { context: { field: 'userId' } });
+    if (!USER_ID_RE.test(id))
+      throw new CantonError('INVALID_FIELD', `Invalid field user_id: '${id}' is not a valid user id`, { context: { field: 'userId' } });
     const req = await body(ctx, UpdateUserIdpRequestSchema);
     if (req.userId !== id) throw new CantonError('INVALID_ARGUMENT', `userId '${req.userId}' does not match the path '${id}'`);
     const source = req.sourceIdentityProviderId ?? '';

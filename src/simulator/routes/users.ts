@@ -35,7 +35,9 @@ export function loadUser(sim: SimContext, id: string): StoredUser | undefined {
 
 /** The user record for an authenticated id (users unknown to the store are served as admins in demo mode). */
 export function userRecord(sim: SimContext, id: string): S['User'] {
-  return loadUser(sim, id)?.user ?? { id, isDeactivated: false, metadata: { resourceVersion: '0', annotations: {} }, identityProviderId: '' };
+  return (
+    loadUser(sim, id)?.user ?? { id, isDeactivated: false, metadata: { resourceVersion: '0', annotations: {} }, identityProviderId: '' }
+  );
 }
 
 const userNotFound = (id: string): CantonError =>
@@ -45,14 +47,22 @@ const rightKey = (r: RightInput): string => canonicalJson(r);
 
 function userIdParam(ctx: RequestCtx): string {
   const id = ctx.params['user-id'] ?? '';
-  if (!USER_ID_RE.test(id)) throw new CantonError('INVALID_FIELD', `Invalid field user_id: '${id}' is not a valid user id`, { context: { field: 'userId' } });
+  if (!USER_ID_RE.test(id))
+    throw new CantonError('INVALID_FIELD', `Invalid field user_id: '${id}' is not a valid user id`, { context: { field: 'userId' } });
   return id;
 }
 
 function requireKnownParties(sim: SimContext, rights: RightInput[]): void {
   for (const r of rights) {
     const k = r.kind;
-    const party = 'CanActAs' in k ? k.CanActAs.value.party : 'CanReadAs' in k ? k.CanReadAs.value.party : 'CanExecuteAs' in k ? k.CanExecuteAs.value.party : undefined;
+    const party =
+      'CanActAs' in k
+        ? k.CanActAs.value.party
+        : 'CanReadAs' in k
+          ? k.CanReadAs.value.party
+          : 'CanExecuteAs' in k
+            ? k.CanExecuteAs.value.party
+            : undefined;
     if (party !== undefined && !sim.store.party(party)) throw partyNotKnown(party);
   }
 }
@@ -76,9 +86,12 @@ export function registerUserRoutes(router: Router, sim: SimContext): void {
   router.add('GET', '/v2/users', (ctx) => {
     const rawSize = ctx.query.get('pageSize');
     if (rawSize !== null && !/^\d{1,9}$/.test(rawSize)) throw new DecodeError(`Invalid value for: query parameter pageSize ('${rawSize}')`);
-    const size = rawSize === null || Number(rawSize) === 0 ? sim.settings.maxUsersPageSize : Math.min(Number(rawSize), sim.settings.maxUsersPageSize);
+    const size =
+      rawSize === null || Number(rawSize) === 0 ? sim.settings.maxUsersPageSize : Math.min(Number(rawSize), sim.settings.maxUsersPageSize);
     const token = ctx.query.get('pageToken');
-    const after = token ? decodeToken(token, (v): v is { u: string } => typeof v === 'object' && v !== null && typeof (v as { u: unknown }).u === 'string').u : '';
+    const after = token
+      ? decodeToken(token, (v): v is { u: string } => typeof v === 'object' && v !== null && typeof (v as { u: unknown }).u === 'string').u
+      : '';
     const stored = sim.store.userList<StoredUser>();
     const all = (stored.some((u) => u.user.id === DEFAULT_USER) ? stored : [builtinAdmin(), ...stored])
       .map((u) => u.user)
@@ -88,15 +101,20 @@ export function registerUserRoutes(router: Router, sim: SimContext): void {
       .filter((u) => u.id > after);
     const pageUsers = all.slice(0, size);
     const last = pageUsers.at(-1);
-    const res: S['ListUsersResponse'] = { users: pageUsers, ...(all.length > size && last ? { nextPageToken: encodeToken({ u: last.id }) } : {}) };
+    const res: S['ListUsersResponse'] = {
+      users: pageUsers,
+      ...(all.length > size && last ? { nextPageToken: encodeToken({ u: last.id }) } : {}),
+    };
     return ok(res);
   });
 
   router.add('POST', '/v2/users', async (ctx) => {
     const req = await body(ctx, CreateUserRequestSchema);
     const id = req.user.id;
-    if (!USER_ID_RE.test(id)) throw new CantonError('INVALID_FIELD', `Invalid field user.id: '${id}' is not a valid user id`, { context: { field: 'user.id' } });
-    if (loadUser(sim, id)) throw new CantonError('USER_ALREADY_EXISTS', `creating user failed for existing user "${id}"`, { context: { userId: id } });
+    if (!USER_ID_RE.test(id))
+      throw new CantonError('INVALID_FIELD', `Invalid field user.id: '${id}' is not a valid user id`, { context: { field: 'user.id' } });
+    if (loadUser(sim, id))
+      throw new CantonError('USER_ALREADY_EXISTS', `creating user failed for existing user "${id}"`, { context: { userId: id } });
     const rights = dedupRights(req.rights ?? []);
     requireKnownParties(sim, rights);
     const user: S['User'] = {
@@ -140,7 +158,8 @@ export function registerUserRoutes(router: Router, sim: SimContext): void {
         if (req.user.primaryParty) next.primaryParty = req.user.primaryParty;
         else delete next.primaryParty;
       } else if (p === 'is_deactivated' || p === 'isDeactivated') next.isDeactivated = req.user.isDeactivated ?? false;
-      else if (p === 'metadata' || p === 'metadata.annotations') annotations = mergeAnnotations(annotations, req.user.metadata?.annotations);
+      else if (p === 'metadata' || p === 'metadata.annotations')
+        annotations = mergeAnnotations(annotations, req.user.metadata?.annotations);
       else throw new CantonError('INVALID_FIELD', `Invalid field update_mask: unknown path '${p}'`, { context: { field: 'updateMask' } });
     }
     // checked after the request is known to be well-formed, as Canton validates before it touches the store

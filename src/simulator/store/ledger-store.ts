@@ -66,10 +66,26 @@ export interface ReassignmentRow {
 
 function toReassignment(row: unknown): ReassignmentRow | undefined {
   const r = row as
-    | { contract_id: string; offset: number; type: 'unassign' | 'assign'; source: string; target: string; counter: number; reassignment_id: string }
+    | {
+        contract_id: string;
+        offset: number;
+        type: 'unassign' | 'assign';
+        source: string;
+        target: string;
+        counter: number;
+        reassignment_id: string;
+      }
     | undefined;
   return r
-    ? { contractId: r.contract_id, offset: r.offset, type: r.type, source: r.source, target: r.target, counter: r.counter, reassignmentId: r.reassignment_id }
+    ? {
+        contractId: r.contract_id,
+        offset: r.offset,
+        type: r.type,
+        source: r.source,
+        target: r.target,
+        counter: r.counter,
+        reassignmentId: r.reassignment_id,
+      }
     : undefined;
 }
 
@@ -99,9 +115,7 @@ export class LedgerStore implements PartyIds {
       ),
       archiveContract: db.prepare('UPDATE contracts SET archived_offset = ? WHERE contract_id = ? AND archived_offset IS NULL'),
       contractById: db.prepare('SELECT * FROM contracts WHERE contract_id = ?'),
-      contractByKey: db.prepare(
-        'SELECT * FROM contracts WHERE key_hash = ? AND archived_offset IS NULL ORDER BY created_offset LIMIT 1',
-      ),
+      contractByKey: db.prepare('SELECT * FROM contracts WHERE key_hash = ? AND archived_offset IS NULL ORDER BY created_offset LIMIT 1'),
       activeAfter: db.prepare(
         `SELECT * FROM contracts WHERE seq > ? AND created_offset <= ? AND (archived_offset IS NULL OR archived_offset > ?)
          ORDER BY seq LIMIT ?`,
@@ -129,9 +143,7 @@ export class LedgerStore implements PartyIds {
         'INSERT INTO reassignments (contract_id, offset, type, source, target, counter, reassignment_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
       firstReassignment: db.prepare('SELECT * FROM reassignments WHERE contract_id = ? ORDER BY offset ASC LIMIT 1'),
-      lastReassignment: db.prepare(
-        'SELECT * FROM reassignments WHERE contract_id = ? AND offset <= ? ORDER BY offset DESC LIMIT 1',
-      ),
+      lastReassignment: db.prepare('SELECT * FROM reassignments WHERE contract_id = ? AND offset <= ? ORDER BY offset DESC LIMIT 1'),
       insertCompletion: db.prepare('INSERT INTO completions (offset, payload) VALUES (?, ?)'),
       completionsAfter: db.prepare('SELECT payload FROM completions WHERE offset > ? AND offset <= ? ORDER BY offset ASC LIMIT ?'),
       deleteCompletionsUpTo: db.prepare('DELETE FROM completions WHERE offset <= ?'),
@@ -308,11 +320,8 @@ export class LedgerStore implements PartyIds {
 
   dedupGet(key: string): { offset: number; recordTime: bigint; submissionId: string | null; updateId: string } | undefined {
     const r = this.s.dedupGet.get(key) as
-      | { offset: number; record_time: number | bigint; submission_id: string | null; update_id: string }
-      | undefined;
-    return r
-      ? { offset: r.offset, recordTime: BigInt(r.record_time), submissionId: r.submission_id, updateId: r.update_id }
-      : undefined;
+      { offset: number; record_time: number | bigint; submission_id: string | null; update_id: string } | undefined;
+    return r ? { offset: r.offset, recordTime: BigInt(r.record_time), submissionId: r.submission_id, updateId: r.update_id } : undefined;
   }
   dedupPut(key: string, offset: number, recordTime: bigint, submissionId: string | undefined, updateId: string): void {
     this.s.dedupPut.run(key, offset, recordTime, submissionId ?? null, updateId);
@@ -322,15 +331,17 @@ export class LedgerStore implements PartyIds {
     this.s.partyInsert.run(p.party, p.offset, p.isLocal ? 1 : 0, p.idp, JSON.stringify(p.metadata));
   }
   party(party: string): PartyRow | undefined {
-    const r = this.s.partyGet.get(party) as
-      | { party: string; offset: number; is_local: number; idp: string; metadata: string }
-      | undefined;
+    const r = this.s.partyGet.get(party) as { party: string; offset: number; is_local: number; idp: string; metadata: string } | undefined;
     return r ? { party: r.party, offset: r.offset, isLocal: r.is_local === 1, idp: r.idp, metadata: JSON.parse(r.metadata) } : undefined;
   }
   parties(): PartyRow[] {
-    return (this.s.partyList.all() as { party: string; offset: number; is_local: number; idp: string; metadata: string }[]).map(
-      (r) => ({ party: r.party, offset: r.offset, isLocal: r.is_local === 1, idp: r.idp, metadata: JSON.parse(r.metadata) }),
-    );
+    return (this.s.partyList.all() as { party: string; offset: number; is_local: number; idp: string; metadata: string }[]).map((r) => ({
+      party: r.party,
+      offset: r.offset,
+      isLocal: r.is_local === 1,
+      idp: r.idp,
+      metadata: JSON.parse(r.metadata),
+    }));
   }
   updatePartyMetadata(party: string, metadata: PartyRow['metadata']): void {
     this.s.partyUpdateMeta.run(JSON.stringify(metadata), party);

@@ -88,7 +88,8 @@ export class PackageStore {
     );
     const added: string[] = [];
     pkgs.forEach((p, i) => {
-      if (ins.run(p.packageId, p.name, p.version, p.lfVersion, Buffer.from(p.archive), p.uploadedAt, next + i + 1).changes > 0) added.push(p.packageId);
+      if (ins.run(p.packageId, p.name, p.version, p.lfVersion, Buffer.from(p.archive), p.uploadedAt, next + i + 1).changes > 0)
+        added.push(p.packageId);
     });
     return added;
   }
@@ -116,7 +117,10 @@ export class PackageStore {
   }
 
   serials(): Map<string, number> {
-    const rows = this.db.prepare('SELECT synchronizer_id, serial FROM package_vetting_serial').all() as { synchronizer_id: string; serial: number }[];
+    const rows = this.db.prepare('SELECT synchronizer_id, serial FROM package_vetting_serial').all() as {
+      synchronizer_id: string;
+      serial: number;
+    }[];
     return new Map(rows.map((r) => [r.synchronizer_id, r.serial]));
   }
 
@@ -126,7 +130,9 @@ export class PackageStore {
     const ins = this.db.prepare('INSERT INTO package_vetting (synchronizer_id, package_id, valid_from, valid_until) VALUES (?, ?, ?, ?)');
     for (const [id, b] of state) ins.run(synchronizerId, id, b.validFrom, b.validUntil);
     this.db
-      .prepare('INSERT INTO package_vetting_serial (synchronizer_id, serial) VALUES (?, ?) ON CONFLICT(synchronizer_id) DO UPDATE SET serial = excluded.serial')
+      .prepare(
+        'INSERT INTO package_vetting_serial (synchronizer_id, serial) VALUES (?, ?) ON CONFLICT(synchronizer_id) DO UPDATE SET serial = excluded.serial',
+      )
       .run(synchronizerId, serial);
   }
 

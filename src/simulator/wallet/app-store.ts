@@ -22,7 +22,11 @@ export interface TrafficMeter {
 
 const TRAFFIC_KEY = 'wallet_validator_traffic';
 const ZERO_FEES = {
-  holding_fees: '0.0000000000', app_rewards_used: '0.0000000000', validator_rewards_used: '0.0000000000', sv_rewards_used: '0.0000000000', development_fund_coupons_used: '0.0000000000',
+  holding_fees: '0.0000000000',
+  app_rewards_used: '0.0000000000',
+  validator_rewards_used: '0.0000000000',
+  sv_rewards_used: '0.0000000000',
+  development_fund_coupons_used: '0.0000000000',
 };
 
 export class WalletStore {
@@ -33,18 +37,24 @@ export class WalletStore {
   }
 
   createTables(): void {
-    this.db.exec(`CREATE TABLE IF NOT EXISTS wallet_tracking (kind TEXT NOT NULL, tracking_id TEXT NOT NULL, payload TEXT NOT NULL, PRIMARY KEY (kind, tracking_id));
+    this.db
+      .exec(`CREATE TABLE IF NOT EXISTS wallet_tracking (kind TEXT NOT NULL, tracking_id TEXT NOT NULL, payload TEXT NOT NULL, PRIMARY KEY (kind, tracking_id));
       CREATE TABLE IF NOT EXISTS wallet_txlog (seq INTEGER PRIMARY KEY AUTOINCREMENT, party TEXT NOT NULL, payload TEXT NOT NULL);
       CREATE INDEX IF NOT EXISTS wallet_txlog_party ON wallet_txlog (party, seq);`);
   }
 
   tracking(kind: string, id: string): Tracking | undefined {
-    const r = this.db.prepare('SELECT payload FROM wallet_tracking WHERE kind = ? AND tracking_id = ?').get(kind, id) as { payload: string } | undefined;
+    const r = this.db.prepare('SELECT payload FROM wallet_tracking WHERE kind = ? AND tracking_id = ?').get(kind, id) as
+      { payload: string } | undefined;
     return r ? (JSON.parse(r.payload) as Tracking) : undefined;
   }
 
   setTracking(kind: string, id: string, t: Tracking): void {
-    this.db.prepare('INSERT INTO wallet_tracking (kind, tracking_id, payload) VALUES (?, ?, ?) ON CONFLICT(kind, tracking_id) DO UPDATE SET payload = excluded.payload').run(kind, id, JSON.stringify(t));
+    this.db
+      .prepare(
+        'INSERT INTO wallet_tracking (kind, tracking_id, payload) VALUES (?, ?, ?) ON CONFLICT(kind, tracking_id) DO UPDATE SET payload = excluded.payload',
+      )
+      .run(kind, id, JSON.stringify(t));
   }
 
   /**
@@ -52,12 +62,20 @@ export class WalletStore {
    * become `transaction_subtype`, the date is the transaction's effective time, transfers get their (zero) fee fields.
    */
   log(partiesInvolved: string[], item: Record<string, unknown>, res: SubmitResult): void {
-    const { choice, template, amulet_operation, ...rest } = item as { choice: string; template: string; amulet_operation?: string } & Record<string, unknown>;
+    const { choice, template, amulet_operation, ...rest } = item as {
+      choice: string;
+      template: string;
+      amulet_operation?: string;
+    } & Record<string, unknown>;
     const full = {
       ...(rest.transaction_type === 'transfer' ? ZERO_FEES : {}),
       ...rest,
       date: res.tx.effectiveAt ?? microsToIso(this.sim.clock.nowMicros()),
-      transaction_subtype: { template_id: `${this.pkgIdOf(template)}:${template}`, choice, ...(amulet_operation ? { amulet_operation } : {}) },
+      transaction_subtype: {
+        template_id: `${this.pkgIdOf(template)}:${template}`,
+        choice,
+        ...(amulet_operation ? { amulet_operation } : {}),
+      },
     };
     const ins = this.db.prepare('INSERT INTO wallet_txlog (party, payload) VALUES (?, ?)');
     for (const p of new Set(partiesInvolved)) ins.run(p, JSON.stringify(full));
@@ -65,7 +83,10 @@ export class WalletStore {
 
   /** The party's log, newest first, `pageSize` items after the item with event id `beginAfterId`. */
   transactions(party: string, pageSize: number, beginAfterId?: string): Record<string, unknown>[] {
-    const rows = this.db.prepare('SELECT seq, payload FROM wallet_txlog WHERE party = ? ORDER BY seq DESC').all(party) as { seq: number; payload: string }[];
+    const rows = this.db.prepare('SELECT seq, payload FROM wallet_txlog WHERE party = ? ORDER BY seq DESC').all(party) as {
+      seq: number;
+      payload: string;
+    }[];
     const items = rows.map((r) => JSON.parse(r.payload) as Record<string, unknown>);
     let start = 0;
     if (beginAfterId !== undefined) {
@@ -98,7 +119,9 @@ export class WalletStore {
   /** Id of the built-in wallet package defining template `qn` (splice-amulet or the merge-delegation package). */
   private pkgIdOf(qn: string): string {
     const defines = (p: ResolvedPackage) => p.def.templates.some((t) => `${t.module}:${t.entity}` === qn);
-    const pkg = this.sim.registry.packages.find((p) => !p.uploaded && (p.def.name === AMULET_PACKAGE_NAME || p.def.name === MERGE_PACKAGE_NAME) && defines(p));
+    const pkg = this.sim.registry.packages.find(
+      (p) => !p.uploaded && (p.def.name === AMULET_PACKAGE_NAME || p.def.name === MERGE_PACKAGE_NAME) && defines(p),
+    );
     return pkg?.id ?? AMULET_PACKAGE_NAME;
   }
 }

@@ -12,7 +12,13 @@ import type { LfRecord } from '../packages/types.js';
 import { createdEventBlob } from '../projection.js';
 import { AMULET_PACKAGE_NAME, effectiveAmount, fmt, MAX_TRANSFER_INPUTS, num } from './coin.js';
 import type { AutomationConfig } from './automation-config.js';
-import { automationConfigProblem, AutomationConfigSchema, defaultAutomationConfig, loadAutomationConfig, saveAutomationConfig } from './automation-config.js';
+import {
+  automationConfigProblem,
+  AutomationConfigSchema,
+  defaultAutomationConfig,
+  loadAutomationConfig,
+  saveAutomationConfig,
+} from './automation-config.js';
 import { WalletAutomation } from './automation.js';
 import { MERGE_PACKAGE_NAME, MERGE_QN } from './merge-delegation.js';
 import { args, PREAPPROVAL_LIFETIME_MICROS, T, tid } from './names.js';
@@ -51,8 +57,14 @@ export class WalletApp implements WalletCore {
   readonly offers: TransferOffers;
   private automating = false;
 
-  constructor(private readonly sim: SimContext, private readonly writer: LedgerWriter, config: Partial<WalletConfig> = {}) {
-    const initial = Object.fromEntries(automationKeys.filter((k) => config[k] !== undefined).map((k) => [k, config[k]])) as Partial<AutomationConfig>;
+  constructor(
+    private readonly sim: SimContext,
+    private readonly writer: LedgerWriter,
+    config: Partial<WalletConfig> = {},
+  ) {
+    const initial = Object.fromEntries(
+      automationKeys.filter((k) => config[k] !== undefined).map((k) => [k, config[k]]),
+    ) as Partial<AutomationConfig>;
     this.config = { ...baseConfig, ...config, ...loadAutomationConfig(sim.store.meta, initial) };
     this.automation = new WalletAutomation(sim, this);
     this.store = new WalletStore(sim);
@@ -70,7 +82,10 @@ export class WalletApp implements WalletCore {
     const r = AutomationConfigSchema.safeParse(input);
     if (!r.success) {
       const i = r.error.issues[0];
-      throw new WalletError(400, `Invalid automation config${i && i.path.length > 0 ? ` field '${i.path.join('.')}'` : ''}: ${i?.message ?? 'invalid'}`);
+      throw new WalletError(
+        400,
+        `Invalid automation config${i && i.path.length > 0 ? ` field '${i.path.join('.')}'` : ''}: ${i?.message ?? 'invalid'}`,
+      );
     }
     const problem = automationConfigProblem(r.data, (p) => this.sim.store.party(p) !== undefined);
     if (problem) throw new WalletError(400, `Invalid automation config: ${problem}`);
@@ -117,11 +132,17 @@ export class WalletApp implements WalletCore {
     const validator = ensureParty(this.config.validatorWalletUser);
     meta.getOrInit('wallet_genesis_micros', () => String(this.sim.clock.nowMicros()));
     if (this.contracts(dso, T.rules).length === 0)
-      this.submit([dso], [{ CreateCommand: { templateId: tid(T.rules), createArguments: { dso, isDevNet: true, developmentFundManager: validator } } }]);
+      this.submit(
+        [dso],
+        [{ CreateCommand: { templateId: tid(T.rules), createArguments: { dso, isDevNet: true, developmentFundManager: validator } } }],
+      );
     if (this.contracts(dso, T.externalRules).length === 0)
       this.submit([dso], [{ CreateCommand: { templateId: tid(T.externalRules), createArguments: { dso } } }]);
     if (!this.batchMergeUtility(validator))
-      this.submit([validator], [{ CreateCommand: { templateId: `#${MERGE_PACKAGE_NAME}:${MERGE_QN.batch}`, createArguments: { operator: validator } } }]);
+      this.submit(
+        [validator],
+        [{ CreateCommand: { templateId: `#${MERGE_PACKAGE_NAME}:${MERGE_QN.batch}`, createArguments: { operator: validator } } }],
+      );
     this.initialized = true;
     if (!this.installOf(this.config.validatorWalletUser)) this.onboard(this.config.validatorWalletUser, validator);
   }
@@ -161,24 +182,42 @@ export class WalletApp implements WalletCore {
     if (current) return { cid: current.contractId, round: want };
     const genesis = BigInt(this.sim.store.meta.get('wallet_genesis_micros') ?? '0');
     const len = BigInt(this.config.roundDurationSeconds) * 1_000_000n;
-    const rate = fmt((num(this.config.holdingFeeRate)));
-    const r = this.submit([this.dso], [
-      ...rounds.map((o) => ({ ExerciseCommand: { templateId: tid(T.round), contractId: o.contractId, choice: 'Archive', choiceArgument: {} } })),
-      {
-        CreateCommand: {
-          templateId: tid(T.round),
-          createArguments: {
-            dso: this.dso, round: String(want), amuletPrice: this.config.amuletPrice, holdingFeeRate: rate,
-            validatorRewardRate: this.config.validatorRewardRate, appRewardRate: this.config.appRewardRate, featuredAppRewardRate: this.config.featuredAppRewardRate,
-            opensAt: microsToIso(genesis + want * len), targetClosesAt: microsToIso(genesis + (want + 2n) * len),
+    const rate = fmt(num(this.config.holdingFeeRate));
+    const r = this.submit(
+      [this.dso],
+      [
+        ...rounds.map((o) => ({
+          ExerciseCommand: { templateId: tid(T.round), contractId: o.contractId, choice: 'Archive', choiceArgument: {} },
+        })),
+        {
+          CreateCommand: {
+            templateId: tid(T.round),
+            createArguments: {
+              dso: this.dso,
+              round: String(want),
+              amuletPrice: this.config.amuletPrice,
+              holdingFeeRate: rate,
+              validatorRewardRate: this.config.validatorRewardRate,
+              appRewardRate: this.config.appRewardRate,
+              featuredAppRewardRate: this.config.featuredAppRewardRate,
+              opensAt: microsToIso(genesis + want * len),
+              targetClosesAt: microsToIso(genesis + (want + 2n) * len),
+            },
           },
         },
-      },
-      // the development fund's share of the round (templates-development-fund.ts)
-      ...(num(this.config.developmentFundPerRound) > 0n
-        ? [{ CreateCommand: { templateId: tid(DEV_FUND_QN.unclaimed), createArguments: { dso: this.dso, amount: fmt(num(this.config.developmentFundPerRound)) } } }]
-        : []),
-    ]);
+        // the development fund's share of the round (templates-development-fund.ts)
+        ...(num(this.config.developmentFundPerRound) > 0n
+          ? [
+              {
+                CreateCommand: {
+                  templateId: tid(DEV_FUND_QN.unclaimed),
+                  createArguments: { dso: this.dso, amount: fmt(num(this.config.developmentFundPerRound)) },
+                },
+              },
+            ]
+          : []),
+      ],
+    );
     const created = r.tx.nodes.find((n) => n.kind === 'create' && n.qualifiedName === T.round);
     return { cid: created?.contractId ?? '', round: want };
   }
@@ -242,35 +281,59 @@ export class WalletApp implements WalletCore {
       const hint = user.replace(/[^a-zA-Z0-9:_ -]/g, '-').replaceAll('::', '-');
       let p = `${hint}::${this.sim.namespace}`;
       // a fresh party: add a suffix when the hint is already taken
-      if (this.sim.store.party(p) && user !== this.config.validatorWalletUser) p = `${hint}-${randomUUID().slice(0, 8)}::${this.sim.namespace}`;
+      if (this.sim.store.party(p) && user !== this.config.validatorWalletUser)
+        p = `${hint}-${randomUUID().slice(0, 8)}::${this.sim.namespace}`;
       if (!this.sim.store.party(p)) this.writer.allocateParty({ partyIdHint: p.split('::')[0] as string });
       party = p;
     } else if (!this.sim.store.party(party)) {
       if (!createPartyIfMissing) throw new WalletError(400, `Party ${party} does not exist and createPartyIfMissing is false`);
       const [hint, ns] = party.split('::');
-      if (ns !== this.sim.namespace || !hint) throw new WalletError(400, `Party ${party} cannot be created on this participant (namespace ${this.sim.namespace})`);
+      if (ns !== this.sim.namespace || !hint)
+        throw new WalletError(400, `Party ${party} cannot be created on this participant (namespace ${this.sim.namespace})`);
       this.writer.allocateParty({ partyIdHint: hint });
     }
     // the ledger API user, with actAs its party
     const stored = this.sim.store.userGet<{ user: unknown; rights: unknown[] }>(user);
     const right = { kind: { CanActAs: { value: { party } } } };
     this.sim.store.userPut(user, {
-      user: stored?.user ?? { id: user, primaryParty: party, isDeactivated: false, metadata: { resourceVersion: '0', annotations: {} }, identityProviderId: '' },
+      user: stored?.user ?? {
+        id: user,
+        primaryParty: party,
+        isDeactivated: false,
+        metadata: { resourceVersion: '0', annotations: {} },
+        identityProviderId: '',
+      },
       rights: [...(stored?.rights ?? []).filter((r) => JSON.stringify(r) !== JSON.stringify(right)), right],
     });
     // the user's ValidatorRight (lets the validator collect the user's validator rewards); external parties get theirs
     // by signing the ExternalPartySetupProposal, and one party hosts at most one
     const needsRight = !this.sim.store.partyKeys(party) && !this.contracts(party, T.validatorRight).some((c) => args(c).user === party);
     this.submit(needsRight ? [this.validatorParty, party] : [this.validatorParty], [
-      { CreateCommand: { templateId: tid(T.install), createArguments: { dsoParty: this.dso, validatorParty: this.validatorParty, endUserName: user, endUserParty: party } } },
-      ...(needsRight ? [{ CreateCommand: { templateId: tid(T.validatorRight), createArguments: { dso: this.dso, user: party, validator: this.validatorParty } } }] : []),
+      {
+        CreateCommand: {
+          templateId: tid(T.install),
+          createArguments: { dsoParty: this.dso, validatorParty: this.validatorParty, endUserName: user, endUserParty: party },
+        },
+      },
+      ...(needsRight
+        ? [
+            {
+              CreateCommand: {
+                templateId: tid(T.validatorRight),
+                createArguments: { dso: this.dso, user: party, validator: this.validatorParty },
+              },
+            },
+          ]
+        : []),
     ]);
     return party;
   }
 
   listUsers(): string[] {
     this.init();
-    return this.contracts(this.validatorParty, T.install).map((c) => String(args(c).endUserName)).sort();
+    return this.contracts(this.validatorParty, T.install)
+      .map((c) => String(args(c).endUserName))
+      .sort();
   }
 
   offboard(user: string): void {
@@ -278,7 +341,10 @@ export class WalletApp implements WalletCore {
     const i = this.installOf(user);
     if (!i) throw new WalletError(404, `User ${user} is not onboarded`);
     if (user === this.config.validatorWalletUser) throw new WalletError(400, 'The validator operator cannot be offboarded');
-    this.submit([this.validatorParty], [{ ExerciseCommand: { templateId: tid(T.install), contractId: i.contractId, choice: 'Archive', choiceArgument: {} } }]);
+    this.submit(
+      [this.validatorParty],
+      [{ ExerciseCommand: { templateId: tid(T.install), contractId: i.contractId, choice: 'Archive', choiceArgument: {} } }],
+    );
     this.sim.store.userDelete(user);
   }
 
@@ -310,7 +376,11 @@ export class WalletApp implements WalletCore {
     return this.contracts(party, T.locked).filter((c) => args(c).owner === party);
   }
 
-  positions(party: string): { round: bigint; amulets: { c: ContractRow; effective: bigint; fee: bigint }[]; locked: { c: ContractRow; effective: bigint; fee: bigint }[] } {
+  positions(party: string): {
+    round: bigint;
+    amulets: { c: ContractRow; effective: bigint; fee: bigint }[];
+    locked: { c: ContractRow; effective: bigint; fee: bigint }[];
+  } {
     const round = this.openRound().round;
     const pos = (c: ContractRow) => ({ c, ...effectiveAmount(c.node.createArgument as LfRecord, round) });
     return { round, amulets: this.amulets(party).map(pos), locked: this.lockedAmulets(party).map(pos) };
@@ -325,11 +395,27 @@ export class WalletApp implements WalletCore {
 
   tap(user: string, amount: string): string {
     const party = this.partyOf(user);
-    if (parseFloatStrict(amount) === undefined || num(amount) <= 0n) throw new WalletError(400, `Invalid amount '${amount}': a positive decimal is required`);
+    if (parseFloatStrict(amount) === undefined || num(amount) <= 0n)
+      throw new WalletError(400, `Invalid amount '${amount}': a positive decimal is required`);
     const rules = this.rules();
-    const r = this.exercise([party, this.dso], T.rules, rules, 'AmuletRules_DevNet_Tap', { receiver: party, amount, openRound: this.openRound().cid });
+    const r = this.exercise([party, this.dso], T.rules, rules, 'AmuletRules_DevNet_Tap', {
+      receiver: party,
+      amount,
+      openRound: this.openRound().cid,
+    });
     const cid = String(r.result);
-    this.log([party], { transaction_type: 'balance_change', choice: 'AmuletRules_DevNet_Tap', template: T.rules, amulet_operation: 'tap', event_id: r.res.updateId, receivers: [{ party, amount: fmt(num(amount)) }] }, r.res);
+    this.log(
+      [party],
+      {
+        transaction_type: 'balance_change',
+        choice: 'AmuletRules_DevNet_Tap',
+        template: T.rules,
+        amulet_operation: 'tap',
+        event_id: r.res.updateId,
+        receivers: [{ party, amount: fmt(num(amount)) }],
+      },
+      r.res,
+    );
     return cid;
   }
 
@@ -371,7 +457,10 @@ export class WalletApp implements WalletCore {
     for (const x of all) {
       if (total >= amount) break;
       if (picked.length === MAX_TRANSFER_INPUTS)
-        throw new WalletError(400, `Insufficient funds within ${MAX_TRANSFER_INPUTS} input holdings (worth ${fmt(total)}): merge holdings first`);
+        throw new WalletError(
+          400,
+          `Insufficient funds within ${MAX_TRANSFER_INPUTS} input holdings (worth ${fmt(total)}): merge holdings first`,
+        );
       picked.push(x.c.contractId);
       total += x.e;
     }
@@ -393,19 +482,36 @@ export class WalletApp implements WalletCore {
     const existing = this.preapprovalOf(receiver);
     if (existing) return { cid: existing.contractId, created: false };
     const now = this.sim.clock.nowMicros();
-    const r = this.submit([receiver, this.validatorParty, this.dso], [
-      {
-        CreateCommand: {
-          templateId: tid(T.preapproval),
-          createArguments: {
-            dso: this.dso, receiver, provider: this.validatorParty, validFrom: microsToIso(now), lastRenewedAt: microsToIso(now),
-            expiresAt: microsToIso(now + PREAPPROVAL_LIFETIME_MICROS),
+    const r = this.submit(
+      [receiver, this.validatorParty, this.dso],
+      [
+        {
+          CreateCommand: {
+            templateId: tid(T.preapproval),
+            createArguments: {
+              dso: this.dso,
+              receiver,
+              provider: this.validatorParty,
+              validFrom: microsToIso(now),
+              lastRenewedAt: microsToIso(now),
+              expiresAt: microsToIso(now + PREAPPROVAL_LIFETIME_MICROS),
+            },
           },
         },
-      },
-    ]);
+      ],
+    );
     const cid = r.tx.nodes.find((n) => n.kind === 'create')?.contractId ?? '';
-    this.log([receiver], { transaction_type: 'notification', choice: 'Create', template: T.preapproval, event_id: r.updateId, details: 'Transfer preapproval created' }, r);
+    this.log(
+      [receiver],
+      {
+        transaction_type: 'notification',
+        choice: 'Create',
+        template: T.preapproval,
+        event_id: r.updateId,
+        details: 'Transfer preapproval created',
+      },
+      r,
+    );
     return { cid, created: true };
   }
 
@@ -422,37 +528,83 @@ export class WalletApp implements WalletCore {
     if (!pre) throw new WalletError(404, `Party ${req.receiver_party_id} has no transfer preapproval`);
     const inputs = this.selectInputs(sender, amount);
     const r = this.exercise([sender, this.dso], T.preapproval, pre.contractId, 'TransferPreapproval_Send', {
-      sender, inputs, amount: fmt(amount), description: req.description ?? null, openRound: this.openRound().cid,
+      sender,
+      inputs,
+      amount: fmt(amount),
+      description: req.description ?? null,
+      openRound: this.openRound().cid,
       featuredAppRight: this.featuredAppRightOf(sender)?.contractId ?? null,
     });
-    this.setTracking('preapproval-send', `${sender}:${req.deduplication_id}`, { user, kind: 'offer', status: { at: String(this.sim.clock.nowMicros()), transaction_id: r.res.updateId } });
-    this.log([sender, req.receiver_party_id], {
-      transaction_type: 'transfer', choice: 'TransferPreapproval_Send', template: T.preapproval, amulet_operation: 'transfer', event_id: r.res.updateId,
-      sender: { party: sender, amount: `-${fmt(amount)}` }, receivers: [{ party: req.receiver_party_id, amount: fmt(amount) }], description: req.description ?? '',
-    }, r.res);
+    this.setTracking('preapproval-send', `${sender}:${req.deduplication_id}`, {
+      user,
+      kind: 'offer',
+      status: { at: String(this.sim.clock.nowMicros()), transaction_id: r.res.updateId },
+    });
+    this.log(
+      [sender, req.receiver_party_id],
+      {
+        transaction_type: 'transfer',
+        choice: 'TransferPreapproval_Send',
+        template: T.preapproval,
+        amulet_operation: 'transfer',
+        event_id: r.res.updateId,
+        sender: { party: sender, amount: `-${fmt(amount)}` },
+        receivers: [{ party: req.receiver_party_id, amount: fmt(amount) }],
+        description: req.description ?? '',
+      },
+      r.res,
+    );
   }
 
   // ---------------------------------------------------------------------------------------------
   // Traffic
   // ---------------------------------------------------------------------------------------------
 
-  buyTraffic(user: string, req: { receiving_validator_party_id: string; domain_id: string; traffic_amount: number; tracking_id: string; expires_at: number }): string {
+  buyTraffic(
+    user: string,
+    req: { receiving_validator_party_id: string; domain_id: string; traffic_amount: number; tracking_id: string; expires_at: number },
+  ): string {
     const buyer = this.partyOf(user);
     this.runAutomation();
-    if (this.tracking('traffic', req.tracking_id)) throw new WalletError(409, `A buy-traffic request with tracking id ${req.tracking_id} already exists`);
+    if (this.tracking('traffic', req.tracking_id))
+      throw new WalletError(409, `A buy-traffic request with tracking id ${req.tracking_id} already exists`);
     if (!this.sim.synchronizers.some((s) => s.id === req.domain_id)) throw new WalletError(400, `Unknown domain ${req.domain_id}`);
-    if (!this.sim.store.party(req.receiving_validator_party_id)) throw new WalletError(400, `Unknown party ${req.receiving_validator_party_id}`);
-    if (!Number.isSafeInteger(req.traffic_amount) || req.traffic_amount <= 0) throw new WalletError(400, 'traffic_amount must be a positive number of bytes');
+    if (!this.sim.store.party(req.receiving_validator_party_id))
+      throw new WalletError(400, `Unknown party ${req.receiving_validator_party_id}`);
+    if (!Number.isSafeInteger(req.traffic_amount) || req.traffic_amount <= 0)
+      throw new WalletError(400, 'traffic_amount must be a positive number of bytes');
     const usd = (num(this.config.trafficPriceUsdPerMb) * BigInt(req.traffic_amount)) / 1_000_000n;
     const cost = (usd * 10_000_000_000n) / num(this.config.amuletPrice);
     const inputs = this.selectInputs(buyer, cost);
     const r = this.exercise([buyer, this.dso], T.rules, this.rules(), 'AmuletRules_BuyMemberTraffic', {
-      buyer, inputs, memberId: this.sim.participantId, synchronizerId: req.domain_id, trafficAmount: String(req.traffic_amount), amuletCost: fmt(cost), openRound: this.openRound().cid,
+      buyer,
+      inputs,
+      memberId: this.sim.participantId,
+      synchronizerId: req.domain_id,
+      trafficAmount: String(req.traffic_amount),
+      amuletCost: fmt(cost),
+      openRound: this.openRound().cid,
     });
-    if (req.receiving_validator_party_id === this.validatorParty && req.domain_id === this.sim.synchronizers[0].id) this.store.addPurchasedTraffic(req.traffic_amount);
+    if (req.receiving_validator_party_id === this.validatorParty && req.domain_id === this.sim.synchronizers[0].id)
+      this.store.addPurchasedTraffic(req.traffic_amount);
     const cid = String(r.result);
-    this.setTracking('traffic', req.tracking_id, { user, kind: 'traffic', status: { status: 'completed', transaction_id: r.res.updateId } });
-    this.log([buyer], { transaction_type: 'balance_change', choice: 'AmuletRules_BuyMemberTraffic', template: T.rules, amulet_operation: 'buy_member_traffic', event_id: r.res.updateId, receivers: [{ party: buyer, amount: `-${fmt(cost)}` }] }, r.res);
+    this.setTracking('traffic', req.tracking_id, {
+      user,
+      kind: 'traffic',
+      status: { status: 'completed', transaction_id: r.res.updateId },
+    });
+    this.log(
+      [buyer],
+      {
+        transaction_type: 'balance_change',
+        choice: 'AmuletRules_BuyMemberTraffic',
+        template: T.rules,
+        amulet_operation: 'buy_member_traffic',
+        event_id: r.res.updateId,
+        receivers: [{ party: buyer, amount: `-${fmt(cost)}` }],
+      },
+      r.res,
+    );
     return cid;
   }
 
@@ -503,16 +655,27 @@ export class WalletApp implements WalletCore {
    */
   submit(actAs: string[], commands: unknown[]): SubmitResult {
     const res = this.writer.submitCommands(
-      { commandId: `wallet-${randomUUID()}`, actAs, commands, workflowId: 'validator-wallet' } as Parameters<LedgerWriter['submitCommands']>[0],
+      { commandId: `wallet-${randomUUID()}`, actAs, commands, workflowId: 'validator-wallet' } as Parameters<
+        LedgerWriter['submitCommands']
+      >[0],
       this.config.validatorWalletUser,
     );
     if (actAs.some((p) => p !== this.dso))
-      this.store.chargeTraffic(trafficCostBytes(res.tx.nodes.filter((n) => n.kind === 'exercise' && n.consuming && n.qualifiedName === T.amulet).length));
+      this.store.chargeTraffic(
+        trafficCostBytes(res.tx.nodes.filter((n) => n.kind === 'exercise' && n.consuming && n.qualifiedName === T.amulet).length),
+      );
     return res;
   }
 
   /** Exercises a choice (of a `splice-amulet` template unless `packageName` says otherwise) and returns the root's result. */
-  exercise(actAs: string[], qn: string, contractId: string, choice: string, choiceArgument: LfRecord, packageName = AMULET_PACKAGE_NAME): { res: SubmitResult; result: LfValue } {
+  exercise(
+    actAs: string[],
+    qn: string,
+    contractId: string,
+    choice: string,
+    choiceArgument: LfRecord,
+    packageName = AMULET_PACKAGE_NAME,
+  ): { res: SubmitResult; result: LfValue } {
     const res = this.submit(actAs, [{ ExerciseCommand: { templateId: `#${packageName}:${qn}`, contractId, choice, choiceArgument } }]);
     const root = res.tx.nodes[0];
     return { res, result: root && root.kind === 'exercise' ? root.exerciseResult : null };

@@ -38,7 +38,9 @@ export const AutomationConfigSchema = z
     /** Sweeps (Splice `wallet-sweep`), by sender party: above `maxBalanceUSD`, send down to `minBalanceUSD` to `receiver`. */
     sweeps: z.record(
       z.string().min(1),
-      z.object({ receiver: z.string().min(1), maxBalanceUSD: decimal, minBalanceUSD: decimal, useTransferPreapproval: z.boolean() }).strict(),
+      z
+        .object({ receiver: z.string().min(1), maxBalanceUSD: decimal, minBalanceUSD: decimal, useTransferPreapproval: z.boolean() })
+        .strict(),
     ),
     /** The provider (validator) renews its users' TransferPreapprovals expiring within this many seconds (0 = never). */
     preapprovalRenewBeforeSeconds: z.number().int().min(0),

@@ -13,7 +13,10 @@ export function validatorLicense(app: WalletCore): string {
   const v = app.validatorParty;
   const existing = app.contracts(v, LICENSE_QN.license).find((c) => args(c).validator === v);
   if (existing) return existing.contractId;
-  const r = app.submit([app.dso], [{ CreateCommand: { templateId: tid(LICENSE_QN.license), createArguments: { dso: app.dso, validator: v, lastActiveAt: null } } }]);
+  const r = app.submit(
+    [app.dso],
+    [{ CreateCommand: { templateId: tid(LICENSE_QN.license), createArguments: { dso: app.dso, validator: v, lastActiveAt: null } } }],
+  );
   return r.tx.nodes.find((n) => n.kind === 'create')?.contractId ?? '';
 }
 

@@ -97,7 +97,13 @@ export class WalletAutomation {
       for (const o of this.app.contracts(this.app.dso, qn)) {
         const exp = Date.parse(String(args(o).expiresAt)) * 1000;
         if (BigInt(exp) > now) continue;
-        const r = this.app.exercise([this.app.dso], qn, o.contractId, qn === T.offer ? 'TransferOffer_Expire' : 'AcceptedTransferOffer_Expire', { openRound: this.app.openRound().cid });
+        const r = this.app.exercise(
+          [this.app.dso],
+          qn,
+          o.contractId,
+          qn === T.offer ? 'TransferOffer_Expire' : 'AcceptedTransferOffer_Expire',
+          { openRound: this.app.openRound().cid },
+        );
         this.app.offers.closed(o, r.res, { status: 'failed', failure_kind: 'expired' });
         n++;
       }
@@ -114,8 +120,20 @@ export class WalletAutomation {
       const sender = String(a.sender);
       if (this.sim.store.partyKeys(sender)) continue; // an external sender signs its own withdrawal
       if (BigInt(Date.parse(String((a.transfer as LfRecord).executeBefore))) * 1000n > now) continue;
-      const r = this.app.exercise([sender], TRANSFER_INSTRUCTION_QN, c.contractId, 'TransferInstruction_Withdraw', { openRound: this.app.openRound().cid });
-      this.app.log([sender, String(a.receiver)], { transaction_type: 'notification', choice: 'TransferInstruction_Withdraw', template: TRANSFER_INSTRUCTION_QN, event_id: r.res.updateId, details: 'Token-standard transfer expired; locked funds returned to the sender' }, r.res);
+      const r = this.app.exercise([sender], TRANSFER_INSTRUCTION_QN, c.contractId, 'TransferInstruction_Withdraw', {
+        openRound: this.app.openRound().cid,
+      });
+      this.app.log(
+        [sender, String(a.receiver)],
+        {
+          transaction_type: 'notification',
+          choice: 'TransferInstruction_Withdraw',
+          template: TRANSFER_INSTRUCTION_QN,
+          event_id: r.res.updateId,
+          details: 'Token-standard transfer expired; locked funds returned to the sender',
+        },
+        r.res,
+      );
       n++;
     }
     return n;
@@ -130,19 +148,34 @@ export class WalletAutomation {
     const app = this.app;
     let n = 0;
     const now = this.sim.clock.nowMicros();
-    const commands = app.contracts(app.dso, T.command).sort((a, b) => Number(BigInt(String(args(a).nonce)) - BigInt(String(args(b).nonce))));
+    const commands = app
+      .contracts(app.dso, T.command)
+      .sort((a, b) => Number(BigInt(String(args(a).nonce)) - BigInt(String(args(b).nonce))));
     for (const c of commands) {
       const a = args(c);
       const sender = String(a.sender);
       if (BigInt(Date.parse(String(a.expiresAt))) * 1000n <= now) {
         const r = app.exercise([app.dso], T.command, c.contractId, 'TransferCommand_Expire', { p: app.dso });
-        app.log([sender], { transaction_type: 'notification', choice: 'TransferCommand_Expire', template: T.command, event_id: r.res.updateId, details: `Transfer command with nonce ${String(a.nonce)} expired` }, r.res);
+        app.log(
+          [sender],
+          {
+            transaction_type: 'notification',
+            choice: 'TransferCommand_Expire',
+            template: T.command,
+            event_id: r.res.updateId,
+            details: `Transfer command with nonce ${String(a.nonce)} expired`,
+          },
+          r.res,
+        );
         n++;
         continue;
       }
       let counter = app.contracts(app.dso, T.counter).find((x) => args(x).sender === sender);
       if (!counter) {
-        const created = app.submit([app.dso], [{ CreateCommand: { templateId: `#splice-amulet:${T.counter}`, createArguments: { dso: app.dso, sender, nextNonce: '0' } } }]);
+        const created = app.submit(
+          [app.dso],
+          [{ CreateCommand: { templateId: `#splice-amulet:${T.counter}`, createArguments: { dso: app.dso, sender, nextNonce: '0' } } }],
+        );
         counter = this.sim.store.contract(created.tx.nodes.find((x) => x.kind === 'create')?.contractId ?? '');
         if (!counter) continue;
       }
@@ -156,16 +189,39 @@ export class WalletAutomation {
       }
       const pre = app.preapprovalOf(String(a.receiver));
       const r = app.exercise([app.dso], T.command, c.contractId, 'TransferCommand_Send', {
-        inputs, transferPreapprovalCidO: pre?.contractId ?? null, transferCounterCid: counter.contractId, openRound: app.openRound().cid,
+        inputs,
+        transferPreapprovalCidO: pre?.contractId ?? null,
+        transferCounterCid: counter.contractId,
+        openRound: app.openRound().cid,
       });
       const result = (r.result ?? {}) as LfRecord;
       if (result.succeeded === true)
-        app.log([sender, String(a.receiver)], {
-          transaction_type: 'transfer', choice: 'TransferCommand_Send', template: T.command, amulet_operation: 'transfer', event_id: r.res.updateId,
-          sender: { party: sender, amount: `-${fmt(amount)}` }, receivers: [{ party: String(a.receiver), amount: fmt(amount) }], description: String(a.description ?? ''),
-        }, r.res);
+        app.log(
+          [sender, String(a.receiver)],
+          {
+            transaction_type: 'transfer',
+            choice: 'TransferCommand_Send',
+            template: T.command,
+            amulet_operation: 'transfer',
+            event_id: r.res.updateId,
+            sender: { party: sender, amount: `-${fmt(amount)}` },
+            receivers: [{ party: String(a.receiver), amount: fmt(amount) }],
+            description: String(a.description ?? ''),
+          },
+          r.res,
+        );
       else
-        app.log([sender], { transaction_type: 'notification', choice: 'TransferCommand_Send', template: T.command, event_id: r.res.updateId, details: `Transfer command with nonce ${String(a.nonce)} failed: ${String(result.failureReason ?? '')}` }, r.res);
+        app.log(
+          [sender],
+          {
+            transaction_type: 'notification',
+            choice: 'TransferCommand_Send',
+            template: T.command,
+            event_id: r.res.updateId,
+            details: `Transfer command with nonce ${String(a.nonce)} failed: ${String(result.failureReason ?? '')}`,
+          },
+          r.res,
+        );
       n++;
     }
     return n;
@@ -196,10 +252,17 @@ export class WalletAutomation {
       const elapsed = round.round - BigInt(String(a.createdAtRound));
       if (elapsed * num(a.ratePerRound) < num(a.initialAmount)) continue;
       const r = this.app.exercise([this.app.dso], T.amulet, c.contractId, 'Amulet_Expire', { roundCid: round.cid });
-      this.app.log([String(a.owner)], {
-        transaction_type: 'notification', choice: 'Amulet_Expire', template: T.amulet, event_id: r.res.updateId,
-        details: `Dust amulet of ${fmt(num(a.initialAmount))} expired: its holding fee reached its amount`,
-      }, r.res);
+      this.app.log(
+        [String(a.owner)],
+        {
+          transaction_type: 'notification',
+          choice: 'Amulet_Expire',
+          template: T.amulet,
+          event_id: r.res.updateId,
+          details: `Dust amulet of ${fmt(num(a.initialAmount))} expired: its holding fee reached its amount`,
+        },
+        r.res,
+      );
       n++;
     }
     return n;
@@ -219,15 +282,27 @@ export class WalletAutomation {
         const vc = validatorCoupons.slice(i, i + MAX_TRANSFER_INPUTS);
         const ac = appCoupons.slice(i, i + MAX_TRANSFER_INPUTS);
         const r = app.exercise([beneficiary, app.dso], T.rules, app.rules(), 'AmuletRules_CollectRewards', {
-          beneficiary, validatorRights: rights.map((x) => x.contractId), validatorRewardCoupons: vc.map((x) => x.contractId), appRewardCoupons: ac.map((x) => x.contractId), openRound: round.cid,
+          beneficiary,
+          validatorRights: rights.map((x) => x.contractId),
+          validatorRewardCoupons: vc.map((x) => x.contractId),
+          appRewardCoupons: ac.map((x) => x.contractId),
+          openRound: round.cid,
         });
         const minted = r.result === null ? undefined : this.sim.store.contract(String(r.result));
-        app.log([beneficiary], {
-          transaction_type: 'balance_change', choice: 'AmuletRules_CollectRewards', template: T.rules, amulet_operation: 'collect_rewards', event_id: r.res.updateId,
-          receivers: minted ? [{ party: beneficiary, amount: fmt(num(args(minted).initialAmount)) }] : [],
-          ...(vc.length > 0 ? { validator_rewards_used: fmt(vc.reduce((s, x) => s + num(args(x).amount), 0n)) } : {}),
-          ...(ac.length > 0 ? { app_rewards_used: fmt(ac.reduce((s, x) => s + num(args(x).amount), 0n)) } : {}),
-        }, r.res);
+        app.log(
+          [beneficiary],
+          {
+            transaction_type: 'balance_change',
+            choice: 'AmuletRules_CollectRewards',
+            template: T.rules,
+            amulet_operation: 'collect_rewards',
+            event_id: r.res.updateId,
+            receivers: minted ? [{ party: beneficiary, amount: fmt(num(args(minted).initialAmount)) }] : [],
+            ...(vc.length > 0 ? { validator_rewards_used: fmt(vc.reduce((s, x) => s + num(args(x).amount), 0n)) } : {}),
+            ...(ac.length > 0 ? { app_rewards_used: fmt(ac.reduce((s, x) => s + num(args(x).amount), 0n)) } : {}),
+          },
+          r.res,
+        );
         n++;
       }
     };
@@ -238,7 +313,12 @@ export class WalletAutomation {
     const usedRights = rights.filter((r) => vCoupons.some((c) => args(c).user === args(r).user));
     const appCoupons = app.contracts(app.dso, T.appCoupon).filter(closed);
     const providers = new Set(app.listUsers().map((u) => app.partyOf(u)));
-    collect(validator, usedRights, vCoupons, appCoupons.filter((c) => args(c).provider === validator));
+    collect(
+      validator,
+      usedRights,
+      vCoupons,
+      appCoupons.filter((c) => args(c).provider === validator),
+    );
     for (const p of providers) {
       if (p === validator) continue;
       const mine = appCoupons.filter((c) => args(c).provider === p);
@@ -256,7 +336,9 @@ export class WalletAutomation {
       const user = this.app.userOfParty(sender);
       if (!user) continue;
       const round = this.app.openRound().round;
-      const balance = this.app.amulets(sender).reduce((sum, c) => sum + effectiveAmount(c.node.createArgument as LfRecord, round).effective, 0n);
+      const balance = this.app
+        .amulets(sender)
+        .reduce((sum, c) => sum + effectiveAmount(c.node.createArgument as LfRecord, round).effective, 0n);
       const usd = (balance * price) / SCALE;
       if (usd <= num(s.maxBalanceUSD)) continue;
       const amount = ((usd - num(s.minBalanceUSD)) * SCALE) / price;
@@ -266,7 +348,10 @@ export class WalletAutomation {
         this.app.preapprovalSend(user, { receiver_party_id: s.receiver, amount: fmt(amount), deduplication_id: id, description: 'sweep' });
       else
         this.app.offers.createOffer(user, {
-          receiver_party_id: s.receiver, amount: fmt(amount), description: 'sweep', tracking_id: id,
+          receiver_party_id: s.receiver,
+          amount: fmt(amount),
+          description: 'sweep',
+          tracking_id: id,
           expires_at: Number(this.sim.clock.nowMicros() + DAY_MICROS),
         });
       n++;
@@ -280,7 +365,17 @@ export class WalletAutomation {
     let n = 0;
     for (const p of this.app.mergeContracts(validator, MERGE_QN.proposal).filter((c) => args(c).delegate === validator)) {
       const r = this.app.exercise([validator], MERGE_QN.proposal, p.contractId, 'MergeDelegationProposal_Accept', {}, MERGE_PACKAGE_NAME);
-      this.app.log([String(args(p).owner)], { transaction_type: 'notification', choice: 'MergeDelegationProposal_Accept', template: MERGE_QN.proposal, event_id: r.res.updateId, details: 'Merge delegation accepted by the wallet provider' }, r.res);
+      this.app.log(
+        [String(args(p).owner)],
+        {
+          transaction_type: 'notification',
+          choice: 'MergeDelegationProposal_Accept',
+          template: MERGE_QN.proposal,
+          event_id: r.res.updateId,
+          details: 'Merge delegation accepted by the wallet provider',
+        },
+        r.res,
+      );
       n++;
     }
     return n;
@@ -289,7 +384,12 @@ export class WalletAutomation {
   /** Merges every party above `mergeThreshold`: delegated ones in batches, the other wallet users one by one. */
   mergeAll(): number {
     const validator = this.app.validatorParty;
-    const delegations = new Map(this.app.mergeContracts(validator, MERGE_QN.delegation).filter((c) => args(c).delegate === validator).map((c) => [String(args(c).owner), c.contractId]));
+    const delegations = new Map(
+      this.app
+        .mergeContracts(validator, MERGE_QN.delegation)
+        .filter((c) => args(c).delegate === validator)
+        .map((c) => [String(args(c).owner), c.contractId]),
+    );
     let n = this.batchMerge(delegations);
     for (const u of this.app.listUsers()) {
       const party = this.app.partyOf(u);
@@ -318,11 +418,31 @@ export class WalletAutomation {
       for (let i = 0; i < calls.length; i += MAX_TRANSFER_INPUTS) {
         const chunk = calls.slice(i, i + MAX_TRANSFER_INPUTS);
         const round = this.app.openRound();
-        const r = this.app.exercise([this.app.validatorParty, this.app.dso], MERGE_QN.batch, utility.contractId, 'BatchMergeUtility_MergeHoldings', {
-          merges: chunk.map((c) => ({ delegationCid: c.delegationCid, inputs: c.inputs })), amuletRules: this.app.rules(), openRound: round.cid,
-        }, MERGE_PACKAGE_NAME);
+        const r = this.app.exercise(
+          [this.app.validatorParty, this.app.dso],
+          MERGE_QN.batch,
+          utility.contractId,
+          'BatchMergeUtility_MergeHoldings',
+          {
+            merges: chunk.map((c) => ({ delegationCid: c.delegationCid, inputs: c.inputs })),
+            amuletRules: this.app.rules(),
+            openRound: round.cid,
+          },
+          MERGE_PACKAGE_NAME,
+        );
         for (const c of chunk)
-          this.app.log([c.owner], { transaction_type: 'balance_change', choice: 'BatchMergeUtility_MergeHoldings', template: MERGE_QN.batch, amulet_operation: 'merge', event_id: r.res.updateId, receivers: [] }, r.res);
+          this.app.log(
+            [c.owner],
+            {
+              transaction_type: 'balance_change',
+              choice: 'BatchMergeUtility_MergeHoldings',
+              template: MERGE_QN.batch,
+              amulet_operation: 'merge',
+              event_id: r.res.updateId,
+              receivers: [],
+            },
+            r.res,
+          );
         txs++;
       }
     }
@@ -343,8 +463,23 @@ export class WalletAutomation {
       const round = this.app.openRound();
       const inputs = this.worthMerging(holdings, round.round).slice(0, batch);
       if (inputs.length < 2) return merges; // only dust left: the dust expiry removes it
-      const r = this.app.exercise([party, this.app.dso], T.rules, this.app.rules(), 'AmuletRules_Merge', { owner: party, inputs, openRound: round.cid });
-      this.app.log([party], { transaction_type: 'balance_change', choice: 'AmuletRules_Merge', template: T.rules, amulet_operation: 'merge', event_id: r.res.updateId, receivers: [] }, r.res);
+      const r = this.app.exercise([party, this.app.dso], T.rules, this.app.rules(), 'AmuletRules_Merge', {
+        owner: party,
+        inputs,
+        openRound: round.cid,
+      });
+      this.app.log(
+        [party],
+        {
+          transaction_type: 'balance_change',
+          choice: 'AmuletRules_Merge',
+          template: T.rules,
+          amulet_operation: 'merge',
+          event_id: r.res.updateId,
+          receivers: [],
+        },
+        r.res,
+      );
       merges++;
     }
   }
@@ -364,8 +499,11 @@ export class WalletAutomation {
     if (BigInt(this.app.traffic().extra) >= want) return false;
     try {
       this.app.buyTraffic(this.config.validatorWalletUser, {
-        receiving_validator_party_id: this.app.validatorParty, domain_id: this.sim.synchronizers[0].id, traffic_amount: Number(want),
-        tracking_id: `topup-${randomUUID()}`, expires_at: Number(now + DAY_MICROS),
+        receiving_validator_party_id: this.app.validatorParty,
+        domain_id: this.sim.synchronizers[0].id,
+        traffic_amount: Number(want),
+        tracking_id: `topup-${randomUUID()}`,
+        expires_at: Number(now + DAY_MICROS),
       });
     } catch {
       return false; // e.g. insufficient funds: try again on the next run
@@ -386,9 +524,20 @@ export class WalletAutomation {
       const expires = BigInt(Date.parse(String(a.expiresAt))) * 1000n;
       if (expires <= now || expires - now > window) continue; // expired ones are not revived
       const r = this.app.exercise([this.app.validatorParty], T.preapproval, p.contractId, 'TransferPreapproval_Renew', {
-        renewedAt: microsToIso(now), newExpiresAt: microsToIso(now + PREAPPROVAL_LIFETIME_MICROS),
+        renewedAt: microsToIso(now),
+        newExpiresAt: microsToIso(now + PREAPPROVAL_LIFETIME_MICROS),
       });
-      this.app.log([String(a.receiver)], { transaction_type: 'notification', choice: 'TransferPreapproval_Renew', template: T.preapproval, event_id: r.res.updateId, details: 'Transfer preapproval renewed by its provider' }, r.res);
+      this.app.log(
+        [String(a.receiver)],
+        {
+          transaction_type: 'notification',
+          choice: 'TransferPreapproval_Renew',
+          template: T.preapproval,
+          event_id: r.res.updateId,
+          details: 'Transfer preapproval renewed by its provider',
+        },
+        r.res,
+      );
       n++;
     }
     return n;
@@ -405,18 +554,27 @@ export class WalletAutomation {
         if (BigInt(Date.parse(String(a.nextPaymentDueAt))) * 1000n > now) continue;
         const inputs = this.app.selectInputs(sender, num(a.paymentAmount));
         const r = this.app.exercise([sender, this.app.dso], SUB_QN.idle, idle.contractId, 'SubscriptionIdleState_MakePayment', {
-          inputs, amuletRules: this.app.rules(), openRound: this.app.openRound().cid, lockExpiresAt: microsToIso(now + BigInt(String(a.paymentIntervalMicros))),
+          inputs,
+          amuletRules: this.app.rules(),
+          openRound: this.app.openRound().cid,
+          lockExpiresAt: microsToIso(now + BigInt(String(a.paymentIntervalMicros))),
         });
-        this.app.log([sender], {
-          transaction_type: 'notification', choice: 'SubscriptionIdleState_MakePayment', template: SUB_QN.idle, event_id: r.res.updateId,
-          details: `Subscription payment of ${fmt(num(a.paymentAmount))} to ${String(a.provider)} made`,
-        }, r.res);
+        this.app.log(
+          [sender],
+          {
+            transaction_type: 'notification',
+            choice: 'SubscriptionIdleState_MakePayment',
+            template: SUB_QN.idle,
+            event_id: r.res.updateId,
+            details: `Subscription payment of ${fmt(num(a.paymentAmount))} to ${String(a.provider)} made`,
+          },
+          r.res,
+        );
         n++;
       }
     }
     return n;
   }
-
 
   /**
    * For each active minting delegation whose delegate is a wallet user here: mint the beneficiary's closed-round
@@ -436,14 +594,34 @@ export class WalletAutomation {
         const closed = (c: ContractRow) => BigInt(String(args(c).round)) < round.round;
         const rights = app.contracts(beneficiary, T.validatorRight).filter((r) => args(r).validator === beneficiary);
         const hosted = new Set(rights.map((r) => String(args(r).user)));
-        const vc = app.contracts(app.dso, T.validatorCoupon).filter((c) => closed(c) && hosted.has(String(args(c).user))).slice(0, MAX_TRANSFER_INPUTS);
-        const ac = app.contracts(beneficiary, T.appCoupon).filter((c) => closed(c) && args(c).provider === beneficiary).slice(0, MAX_TRANSFER_INPUTS);
+        const vc = app
+          .contracts(app.dso, T.validatorCoupon)
+          .filter((c) => closed(c) && hosted.has(String(args(c).user)))
+          .slice(0, MAX_TRANSFER_INPUTS);
+        const ac = app
+          .contracts(beneficiary, T.appCoupon)
+          .filter((c) => closed(c) && args(c).provider === beneficiary)
+          .slice(0, MAX_TRANSFER_INPUTS);
         if (vc.length + ac.length > 0) {
           const r = app.exercise([delegate, app.dso], MINTING_QN.delegation, d.contractId, 'MintingDelegation_Mint', {
-            amuletRules: app.rules(), validatorRights: rights.map((x) => x.contractId), validatorRewardCoupons: vc.map((x) => x.contractId),
-            appRewardCoupons: ac.map((x) => x.contractId), openRound: round.cid,
+            amuletRules: app.rules(),
+            validatorRights: rights.map((x) => x.contractId),
+            validatorRewardCoupons: vc.map((x) => x.contractId),
+            appRewardCoupons: ac.map((x) => x.contractId),
+            openRound: round.cid,
           });
-          app.log([beneficiary, delegate], { transaction_type: 'balance_change', choice: 'MintingDelegation_Mint', template: MINTING_QN.delegation, amulet_operation: 'collect_rewards', event_id: r.res.updateId, receivers: [] }, r.res);
+          app.log(
+            [beneficiary, delegate],
+            {
+              transaction_type: 'balance_change',
+              choice: 'MintingDelegation_Mint',
+              template: MINTING_QN.delegation,
+              amulet_operation: 'collect_rewards',
+              event_id: r.res.updateId,
+              receivers: [],
+            },
+            r.res,
+          );
           n++;
         }
         const limit = Math.max(1, Number(a.amuletMergeLimit));
@@ -452,8 +630,23 @@ export class WalletAutomation {
           if (holdings.length <= limit) break;
           const inputs = this.worthMerging(holdings, app.openRound().round).slice(0, MAX_TRANSFER_INPUTS);
           if (inputs.length < 2) break;
-          const r = app.exercise([delegate, app.dso], MINTING_QN.delegation, d.contractId, 'MintingDelegation_Merge', { amuletRules: app.rules(), inputs, openRound: app.openRound().cid });
-          app.log([beneficiary], { transaction_type: 'balance_change', choice: 'MintingDelegation_Merge', template: MINTING_QN.delegation, amulet_operation: 'merge', event_id: r.res.updateId, receivers: [] }, r.res);
+          const r = app.exercise([delegate, app.dso], MINTING_QN.delegation, d.contractId, 'MintingDelegation_Merge', {
+            amuletRules: app.rules(),
+            inputs,
+            openRound: app.openRound().cid,
+          });
+          app.log(
+            [beneficiary],
+            {
+              transaction_type: 'balance_change',
+              choice: 'MintingDelegation_Merge',
+              template: MINTING_QN.delegation,
+              amulet_operation: 'merge',
+              event_id: r.res.updateId,
+              receivers: [],
+            },
+            r.res,
+          );
           n++;
         }
       }

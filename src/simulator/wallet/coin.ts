@@ -50,13 +50,25 @@ export const offerFields: FieldDef[] = [
   { name: 'lockedAmulet', type: cid('Splice.Amulet:LockedAmulet') },
 ];
 
-export const roundOf = (ctx: ChoiceContext, roundCid: LfValue | undefined): LfRecord => ctx.fetch(String(roundCid), 'Splice.Round:OpenMiningRound');
+export const roundOf = (ctx: ChoiceContext, roundCid: LfValue | undefined): LfRecord =>
+  ctx.fetch(String(roundCid), 'Splice.Round:OpenMiningRound');
 
 export const newAmulet = (ctx: ChoiceContext, dso: LfValue, owner: LfValue, amount: bigint, round: LfRecord): string =>
-  ctx.create('Splice.Amulet:Amulet', { dso, owner, initialAmount: fmt(amount), createdAtRound: String(round.round), ratePerRound: round.holdingFeeRate ?? '0' });
+  ctx.create('Splice.Amulet:Amulet', {
+    dso,
+    owner,
+    initialAmount: fmt(amount),
+    createdAtRound: String(round.round),
+    ratePerRound: round.holdingFeeRate ?? '0',
+  });
 
 /** Archives the inputs (owned by `owner`, at most 100) and returns their summed effective amount and fees. */
-export function consumeInputs(ctx: ChoiceContext, owner: string, inputs: LfValue | undefined, round: LfRecord): { total: bigint; fees: bigint } {
+export function consumeInputs(
+  ctx: ChoiceContext,
+  owner: string,
+  inputs: LfValue | undefined,
+  round: LfRecord,
+): { total: bigint; fees: bigint } {
   const list = (inputs as LfValue[] | undefined) ?? [];
   if (list.length === 0) ctx.fail('at least one input amulet is required');
   if (list.length > MAX_TRANSFER_INPUTS) ctx.fail(`a transfer takes at most ${MAX_TRANSFER_INPUTS} inputs, got ${list.length}`);

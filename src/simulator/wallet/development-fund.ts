@@ -51,7 +51,11 @@ export class DevelopmentFund {
 
   private requireManager(party: string): void {
     const m = this.manager();
-    if (m !== party) throw new WalletError(403, m === undefined ? 'No development fund manager is configured' : `Only the development fund manager (${m}) can do this`);
+    if (m !== party)
+      throw new WalletError(
+        403,
+        m === undefined ? 'No development fund manager is configured' : `Only the development fund manager (${m}) can do this`,
+      );
   }
 
   /** Active coupons the party manages, oldest first. */
@@ -59,13 +63,18 @@ export class DevelopmentFund {
     return this.app.contracts(party, DEV_FUND_QN.coupon).filter((c) => args(c).fundManager === party);
   }
 
-  allocate(party: string, req: { beneficiary: string; amount: bigint; expiresAtMicros: bigint; reason: string }): { coupon: string; unclaimed?: string } {
+  allocate(
+    party: string,
+    req: { beneficiary: string; amount: bigint; expiresAtMicros: bigint; reason: string },
+  ): { coupon: string; unclaimed?: string } {
     this.requireManager(party);
     if (req.amount <= 0n) throw new WalletError(400, 'amount must be positive');
     if (req.expiresAtMicros <= this.sim.clock.nowMicros()) throw new WalletError(400, 'expiresAt must be in the future');
     if (this.sim.store.party(req.beneficiary) === undefined) throw new WalletError(400, `Unknown beneficiary party ${req.beneficiary}`);
     // the fewest unclaimed coupons that cover the amount, largest first
-    const pool = this.app.contracts(this.app.dso, DEV_FUND_QN.unclaimed).sort((a, b) => (num(args(b).amount) > num(args(a).amount) ? 1 : -1));
+    const pool = this.app
+      .contracts(this.app.dso, DEV_FUND_QN.unclaimed)
+      .sort((a, b) => (num(args(b).amount) > num(args(a).amount) ? 1 : -1));
     const picked: string[] = [];
     let total = 0n;
     for (const c of pool) {
@@ -75,12 +84,25 @@ export class DevelopmentFund {
     }
     if (total < req.amount) throw new WalletError(400, `The unclaimed development fund holds ${fmt(total)}, less than ${fmt(req.amount)}`);
     const r = this.app.exercise([party, this.app.dso], T.rules, this.app.rules(), 'AmuletRules_AllocateDevelopmentFundCoupon', {
-      unclaimedDevelopmentFundCouponCids: picked, beneficiary: req.beneficiary, amount: fmt(req.amount), expiresAt: microsToIso(req.expiresAtMicros), reason: req.reason, fundManager: party,
+      unclaimedDevelopmentFundCouponCids: picked,
+      beneficiary: req.beneficiary,
+      amount: fmt(req.amount),
+      expiresAt: microsToIso(req.expiresAtMicros),
+      reason: req.reason,
+      fundManager: party,
     });
     const result = (r.result ?? {}) as LfRecord;
-    this.app.log([party, req.beneficiary], {
-      transaction_type: 'notification', choice: 'AmuletRules_AllocateDevelopmentFundCoupon', template: T.rules, event_id: r.res.updateId, details: `Development fund coupon of ${fmt(req.amount)} allocated`,
-    }, r.res);
+    this.app.log(
+      [party, req.beneficiary],
+      {
+        transaction_type: 'notification',
+        choice: 'AmuletRules_AllocateDevelopmentFundCoupon',
+        template: T.rules,
+        event_id: r.res.updateId,
+        details: `Development fund coupon of ${fmt(req.amount)} allocated`,
+      },
+      r.res,
+    );
     const rest = result.optUnclaimedDevelopmentFundCouponCid;
     return { coupon: String(result.developmentFundCouponCid), ...(typeof rest === 'string' ? { unclaimed: rest } : {}) };
   }
@@ -89,9 +111,17 @@ export class DevelopmentFund {
     const c = this.active(party).find((x) => x.contractId === contractId);
     if (!c) throw new WalletError(404, `No active development fund coupon ${contractId} managed by ${party}`);
     const r = this.app.exercise([party], DEV_FUND_QN.coupon, c.contractId, 'DevelopmentFundCoupon_Withdraw', { reason });
-    this.app.log([party, String(args(c).beneficiary)], {
-      transaction_type: 'notification', choice: 'DevelopmentFundCoupon_Withdraw', template: DEV_FUND_QN.coupon, event_id: r.res.updateId, details: `Development fund coupon withdrawn: ${reason}`,
-    }, r.res);
+    this.app.log(
+      [party, String(args(c).beneficiary)],
+      {
+        transaction_type: 'notification',
+        choice: 'DevelopmentFundCoupon_Withdraw',
+        template: DEV_FUND_QN.coupon,
+        event_id: r.res.updateId,
+        details: `Development fund coupon withdrawn: ${reason}`,
+      },
+      r.res,
+    );
     return String(r.result);
   }
 
@@ -163,11 +193,21 @@ export class DevelopmentFund {
       const beneficiary = String(a.beneficiary);
       const exp = isoToMicros(String(a.expiresAt));
       if (exp === undefined || exp <= now || this.app.userOfParty(beneficiary) === undefined) continue;
-      const r = this.app.exercise([beneficiary], DEV_FUND_QN.coupon, c.contractId, 'DevelopmentFundCoupon_Claim', { openRound: this.app.openRound().cid });
-      this.app.log([beneficiary], {
-        transaction_type: 'balance_change', choice: 'DevelopmentFundCoupon_Claim', template: DEV_FUND_QN.coupon, amulet_operation: 'collect_rewards', event_id: r.res.updateId,
-        receivers: [{ party: beneficiary, amount: fmt(num(a.amount as LfValue)) }],
-      }, r.res);
+      const r = this.app.exercise([beneficiary], DEV_FUND_QN.coupon, c.contractId, 'DevelopmentFundCoupon_Claim', {
+        openRound: this.app.openRound().cid,
+      });
+      this.app.log(
+        [beneficiary],
+        {
+          transaction_type: 'balance_change',
+          choice: 'DevelopmentFundCoupon_Claim',
+          template: DEV_FUND_QN.coupon,
+          amulet_operation: 'collect_rewards',
+          event_id: r.res.updateId,
+          receivers: [{ party: beneficiary, amount: fmt(num(a.amount as LfValue)) }],
+        },
+        r.res,
+      );
       n++;
     }
     return n;

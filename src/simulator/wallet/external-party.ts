@@ -67,7 +67,8 @@ function rootExercises(preparedB64: string): { entity: string; choice: string }[
   for (const n of pt.transaction?.nodes ?? []) {
     if (!roots.has(n.nodeId) || n.versionedNode.oneofKind !== 'v1') continue;
     const t = n.versionedNode.v1.nodeType;
-    if (t.oneofKind === 'exercise') out.push({ entity: `${t.exercise.templateId?.moduleName}:${t.exercise.templateId?.entityName}`, choice: t.exercise.choiceId });
+    if (t.oneofKind === 'exercise')
+      out.push({ entity: `${t.exercise.templateId?.moduleName}:${t.exercise.templateId?.entityName}`, choice: t.exercise.choiceId });
   }
   return out;
 }
@@ -78,7 +79,8 @@ function createdContractIdPrefix(preparedB64: string, qn: string): string | unde
   for (const n of pt.transaction?.nodes ?? []) {
     if (n.versionedNode.oneofKind !== 'v1') continue;
     const t = n.versionedNode.v1.nodeType;
-    if (t.oneofKind === 'create' && `${t.create.templateId?.moduleName}:${t.create.templateId?.entityName}` === qn) return t.create.contractId;
+    if (t.oneofKind === 'create' && `${t.create.templateId?.moduleName}:${t.create.templateId?.entityName}` === qn)
+      return t.create.contractId;
   }
   return undefined;
 }
@@ -103,13 +105,19 @@ export class ExternalPartyWallet {
   }
 
   /** The onboarding topology transactions for `<hint>::<fingerprint>` hosted here with Confirmation, and their hashes. */
-  async generateTopology(partyHint: string, publicKeyHex: string): Promise<{ party_id: string; topology_txs: { topology_tx: string; hash: string }[] }> {
+  async generateTopology(
+    partyHint: string,
+    publicKeyHex: string,
+  ): Promise<{ party_id: string; topology_txs: { topology_tx: string; hash: string }[] }> {
     if (!PARTY_HINT_RE.test(partyHint) || partyHint.includes('::')) throw new WalletError(400, `Invalid party_hint '${partyHint}'`);
     const key = await keyOf(publicKeyHex);
     const partyId = `${partyHint}::${key.fingerprint}`;
     const txs = onboardingTransactions({ partyId, key, participantUid: this.participantUid(), observationOnly: false });
     const topology_txs = await Promise.all(
-      txs.map(async (t) => ({ topology_tx: Buffer.from(t).toString('base64'), hash: Buffer.from(await transactionHash(t)).toString('hex') })),
+      txs.map(async (t) => ({
+        topology_tx: Buffer.from(t).toString('base64'),
+        hash: Buffer.from(await transactionHash(t)).toString('hex'),
+      })),
     );
     return { party_id: partyId, topology_txs };
   }
@@ -124,19 +132,29 @@ export class ExternalPartyWallet {
     });
     const onboarding = await decodeOnboarding(txs);
     if (onboarding.namespaceKey.fingerprint !== key.fingerprint)
-      throw new WalletError(400, `public_key (fingerprint ${key.fingerprint}) is not the namespace key of the topology transactions (${onboarding.namespaceKey.fingerprint})`);
+      throw new WalletError(
+        400,
+        `public_key (fingerprint ${key.fingerprint}) is not the namespace key of the topology transactions (${onboarding.namespaceKey.fingerprint})`,
+      );
     for (const [i, s] of signed.entries()) {
       const sig = hexBytes(s.signed_hash, 64, `signed_topology_txs[${i}].signed_hash (hex r‖s)`);
       if (!verifyEd25519(key.raw, await transactionHash(txs[i] as Uint8Array), sig))
-        throw new WalletError(400, `signed_topology_txs[${i}].signed_hash is not a valid signature of the transaction's hash by ${key.fingerprint}`);
+        throw new WalletError(
+          400,
+          `signed_topology_txs[${i}].signed_hash is not a valid signature of the transaction's hash by ${key.fingerprint}`,
+        );
     }
     const host = onboarding.hosts.find((h) => h.participantUid === this.participantUid());
-    if (!host) throw new WalletError(400, `The PartyToParticipant mapping does not host the party on this participant (${this.participantUid()})`);
+    if (!host)
+      throw new WalletError(400, `The PartyToParticipant mapping does not host the party on this participant (${this.participantUid()})`);
     if (this.sim.store.party(onboarding.partyId)) return onboarding.partyId; // already onboarded with these transactions
     this.writer.allocateExternalParty({
       party: onboarding.partyId,
       synchronizerId: this.sim.synchronizers[0].id,
-      permission: host.permission === Enums_ParticipantPermission.OBSERVATION ? 'PARTICIPANT_PERMISSION_OBSERVATION' : 'PARTICIPANT_PERMISSION_CONFIRMATION',
+      permission:
+        host.permission === Enums_ParticipantPermission.OBSERVATION
+          ? 'PARTICIPANT_PERMISSION_OBSERVATION'
+          : 'PARTICIPANT_PERMISSION_CONFIRMATION',
       threshold: onboarding.threshold,
       keys: onboarding.signingKeys.map((k) => ({ fingerprint: k.fingerprint, raw: k.raw.toString('base64') })),
     });
@@ -159,27 +177,47 @@ export class ExternalPartyWallet {
       throw new WalletError(409, `An ExternalPartySetupProposal for ${userParty} already exists`);
     if (this.app.preapprovalOf(userParty)) throw new WalletError(409, `${userParty} already has a TransferPreapproval`);
     const now = this.sim.clock.nowMicros();
-    const r = this.app.submit([this.app.validatorParty], [
-      {
-        CreateCommand: {
-          templateId: tid(T.proposal),
-          createArguments: { validator: this.app.validatorParty, user: userParty, dso: this.app.dso, preapprovalExpiresAt: microsToIso(now + PREAPPROVAL_LIFETIME_MICROS) },
+    const r = this.app.submit(
+      [this.app.validatorParty],
+      [
+        {
+          CreateCommand: {
+            templateId: tid(T.proposal),
+            createArguments: {
+              validator: this.app.validatorParty,
+              user: userParty,
+              dso: this.app.dso,
+              preapprovalExpiresAt: microsToIso(now + PREAPPROVAL_LIFETIME_MICROS),
+            },
+          },
         },
-      },
-    ]);
+      ],
+    );
     return r.tx.nodes.find((n) => n.kind === 'create')?.contractId ?? '';
   }
 
   async prepareAcceptProposal(contractId: string, userParty: string): Promise<{ transaction: string; tx_hash: string }> {
     const p = this.proposals().find((c) => c.contractId === contractId);
     if (!p) throw new WalletError(404, `No active ExternalPartySetupProposal ${contractId}`);
-    if ((p.node.createArgument as Record<string, unknown>).user !== userParty) throw new WalletError(400, `Proposal ${contractId} is not addressed to ${userParty}`);
+    if ((p.node.createArgument as Record<string, unknown>).user !== userParty)
+      throw new WalletError(400, `Proposal ${contractId} is not addressed to ${userParty}`);
     this.requireExternal(userParty);
     const rules = this.app.rulesContract();
     const round = this.app.openRoundContract();
-    return this.prepare(userParty, [
-      { ExerciseCommand: { templateId: tid(T.proposal), contractId, choice: 'ExternalPartySetupProposal_Accept', choiceArgument: { amuletRules: rules.contractId, openRound: round.contractId } } },
-    ], [rules, round]);
+    return this.prepare(
+      userParty,
+      [
+        {
+          ExerciseCommand: {
+            templateId: tid(T.proposal),
+            contractId,
+            choice: 'ExternalPartySetupProposal_Accept',
+            choiceArgument: { amuletRules: rules.contractId, openRound: round.contractId },
+          },
+        },
+      ],
+      [rules, round],
+    );
   }
 
   async submitAcceptProposal(s: ExternalPartySubmission): Promise<{ transfer_preapproval_contract_id: string; update_id: string }> {
@@ -192,7 +230,14 @@ export class ExternalPartyWallet {
   // TransferCommand (deprecated Splice transfer path for external senders)
   // ---------------------------------------------------------------------------------------------
 
-  async prepareSend(req: { sender_party_id: string; receiver_party_id: string; amount: number; expires_at: string; nonce: number; description?: string | undefined }): Promise<{
+  async prepareSend(req: {
+    sender_party_id: string;
+    receiver_party_id: string;
+    amount: number;
+    expires_at: string;
+    nonce: number;
+    description?: string | undefined;
+  }): Promise<{
     transaction: string;
     tx_hash: string;
     transfer_command_contract_id_prefix: string;
@@ -200,7 +245,8 @@ export class ExternalPartyWallet {
     this.app.init();
     this.requireExternal(req.sender_party_id);
     if (!this.sim.store.party(req.receiver_party_id)) throw new WalletError(404, `Unknown receiver party ${req.receiver_party_id}`);
-    if (!this.app.preapprovalOf(req.receiver_party_id)) throw new WalletError(404, `Receiver ${req.receiver_party_id} has no TransferPreapproval`);
+    if (!this.app.preapprovalOf(req.receiver_party_id))
+      throw new WalletError(404, `Receiver ${req.receiver_party_id} has no TransferPreapproval`);
     if (!Number.isFinite(req.amount) || req.amount <= 0) throw new WalletError(400, 'amount must be a positive number');
     const amount = num(req.amount.toFixed(10));
     if (amount <= 0n) throw new WalletError(400, 'amount must be at least 0.0000000001');
@@ -209,32 +255,40 @@ export class ExternalPartyWallet {
     if (BigInt(expires) * 1000n <= this.sim.clock.nowMicros()) throw new WalletError(400, 'expires_at must be in the future');
     if (!Number.isSafeInteger(req.nonce) || req.nonce < 0) throw new WalletError(400, 'nonce must be a non-negative integer');
     const rules = this.app.externalRulesContract();
-    const prepared = await this.prepare(req.sender_party_id, [
-      {
-        ExerciseCommand: {
-          templateId: tid(T.externalRules),
-          contractId: rules.contractId,
-          choice: 'ExternalPartyAmuletRules_CreateTransferCommand',
-          choiceArgument: {
-            sender: req.sender_party_id,
-            receiver: req.receiver_party_id,
-            delegate: this.app.dso,
-            amount: fmt(amount),
-            expiresAt: microsToIso(BigInt(expires) * 1000n),
-            nonce: String(req.nonce),
-            description: req.description ?? null,
-            expectedDso: this.app.dso,
+    const prepared = await this.prepare(
+      req.sender_party_id,
+      [
+        {
+          ExerciseCommand: {
+            templateId: tid(T.externalRules),
+            contractId: rules.contractId,
+            choice: 'ExternalPartyAmuletRules_CreateTransferCommand',
+            choiceArgument: {
+              sender: req.sender_party_id,
+              receiver: req.receiver_party_id,
+              delegate: this.app.dso,
+              amount: fmt(amount),
+              expiresAt: microsToIso(BigInt(expires) * 1000n),
+              nonce: String(req.nonce),
+              description: req.description ?? null,
+              expectedDso: this.app.dso,
+            },
           },
         },
-      },
-    ], [rules]);
+      ],
+      [rules],
+    );
     const prefix = createdContractIdPrefix(prepared.preparedB64, T.command);
     if (!prefix) throw new WalletError(500, 'The prepared transaction creates no TransferCommand');
     return { transaction: prepared.transaction, tx_hash: prepared.tx_hash, transfer_command_contract_id_prefix: prefix };
   }
 
   async submitSend(s: ExternalPartySubmission): Promise<{ update_id: string }> {
-    const res = await this.execute(s, 'Splice.ExternalPartyAmuletRules:ExternalPartyAmuletRules', 'ExternalPartyAmuletRules_CreateTransferCommand');
+    const res = await this.execute(
+      s,
+      'Splice.ExternalPartyAmuletRules:ExternalPartyAmuletRules',
+      'ExternalPartyAmuletRules_CreateTransferCommand',
+    );
     return { update_id: res.updateId };
   }
 
@@ -274,11 +328,16 @@ export class ExternalPartyWallet {
 
   private requireExternal(party: string): void {
     if (!this.sim.store.party(party)) throw new WalletError(404, `Unknown party ${party}`);
-    if (!this.sim.store.partyKeys(party)) throw new WalletError(400, `${party} is not an external party (it has no registered signing keys)`);
+    if (!this.sim.store.partyKeys(party))
+      throw new WalletError(400, `${party} is not an external party (it has no registered signing keys)`);
   }
 
   /** Prepares `commands` for the external `party`; `disclosed` are DSO contracts the party cannot see (passed as on Splice, by blob). */
-  private async prepare(party: string, commands: unknown[], disclosed: ContractRow[]): Promise<{ transaction: string; tx_hash: string; preparedB64: string }> {
+  private async prepare(
+    party: string,
+    commands: unknown[],
+    disclosed: ContractRow[],
+  ): Promise<{ transaction: string; tx_hash: string; preparedB64: string }> {
     const req = {
       commandId: `validator-external-${randomUUID()}`,
       commands,
@@ -294,7 +353,11 @@ export class ExternalPartyWallet {
       hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
     } as JsPrepareSubmissionInput;
     const r = await this.interactive.prepare(req, this.app.config.validatorWalletUser);
-    return { transaction: r.preparedTransaction, tx_hash: Buffer.from(r.preparedTransactionHash, 'base64').toString('hex'), preparedB64: r.preparedTransaction };
+    return {
+      transaction: r.preparedTransaction,
+      tx_hash: Buffer.from(r.preparedTransactionHash, 'base64').toString('hex'),
+      preparedB64: r.preparedTransaction,
+    };
   }
 
   /**
@@ -319,7 +382,14 @@ export class ExternalPartyWallet {
           signatures: [
             {
               party: s.party_id,
-              signatures: [{ format: 'SIGNATURE_FORMAT_CONCAT', signature: signature.toString('base64'), signedBy: key.fingerprint, signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519' }],
+              signatures: [
+                {
+                  format: 'SIGNATURE_FORMAT_CONCAT',
+                  signature: signature.toString('base64'),
+                  signedBy: key.fingerprint,
+                  signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519',
+                },
+              ],
             },
           ],
         },

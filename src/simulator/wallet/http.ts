@@ -28,33 +28,48 @@ export async function parsedBody<S extends z.ZodType>(ctx: RequestCtx, schema: S
   throw new WalletError(400, `Invalid ${where}: ${issue?.message ?? 'invalid value'}`);
 }
 
-export function field<T extends 'string' | 'number' | 'boolean'>(b: Record<string, unknown>, name: string, type: T, required = true): (T extends 'string' ? string : T extends 'number' ? number : boolean) | undefined {
+export function field<T extends 'string' | 'number' | 'boolean'>(
+  b: Record<string, unknown>,
+  name: string,
+  type: T,
+  required = true,
+): (T extends 'string' ? string : T extends 'number' ? number : boolean) | undefined {
   const v = b[name];
   if (v === undefined || v === null) {
     if (required) throw new WalletError(400, `Missing required field '${name}'`);
     return undefined;
   }
-  if (typeof v !== type || (type === 'number' && !Number.isInteger(v))) throw new WalletError(400, `Field '${name}' must be ${type === 'number' ? 'an integer' : `a ${type}`}`);
+  if (typeof v !== type || (type === 'number' && !Number.isInteger(v)))
+    throw new WalletError(400, `Field '${name}' must be ${type === 'number' ? 'an integer' : `a ${type}`}`);
   return v as never;
 }
 
 export type WalletHandler = (ctx: RequestCtx) => Promise<HandlerResult> | HandlerResult;
 
 /** Maps wallet, decode and ledger errors to the Splice `ErrorResponse` shape. */
-export const wrap = (h: WalletHandler): Handler => async (ctx) => {
-  try {
-    return await h(ctx);
-  } catch (err) {
-    if (err instanceof WalletError) return { status: err.status, json: { error: err.message } };
-    if (err instanceof DecodeError) return { status: 400, json: { error: err.message } };
-    if (err instanceof CantonError) {
-      const status = err.httpStatus >= 500 ? err.httpStatus : err.kind.code === 'DAML_INTERPRETATION_ERROR' || err.kind.code === 'CONTRACT_NOT_FOUND' ? (err.kind.code === 'CONTRACT_NOT_FOUND' ? 404 : 400) : err.httpStatus;
-      return { status, json: { error: `${err.kind.code}: ${err.message}` } };
+export const wrap =
+  (h: WalletHandler): Handler =>
+  async (ctx) => {
+    try {
+      return await h(ctx);
+    } catch (err) {
+      if (err instanceof WalletError) return { status: err.status, json: { error: err.message } };
+      if (err instanceof DecodeError) return { status: 400, json: { error: err.message } };
+      if (err instanceof CantonError) {
+        const status =
+          err.httpStatus >= 500
+            ? err.httpStatus
+            : err.kind.code === 'DAML_INTERPRETATION_ERROR' || err.kind.code === 'CONTRACT_NOT_FOUND'
+              ? err.kind.code === 'CONTRACT_NOT_FOUND'
+                ? 404
+                : 400
+              : err.httpStatus;
+        return { status, json: { error: `${err.kind.code}: ${err.message}` } };
+      }
+      console.error('[simulator wallet] internal error', err);
+      return { status: 500, json: { error: `Internal error: ${(err as Error)?.message ?? String(err)}` } };
     }
-    console.error('[simulator wallet] internal error', err);
-    return { status: 500, json: { error: `Internal error: ${(err as Error)?.message ?? String(err)}` } };
-  }
-};
+  };
 
 export const ok = (json: unknown): HandlerResult => ({ status: 200, json });
 export const empty = (): HandlerResult => ({ status: 200, json: {} });

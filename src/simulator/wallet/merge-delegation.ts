@@ -27,7 +27,11 @@ const P = split(MERGE_DELEGATION_PROPOSAL_TEMPLATE_ID);
 const D = split(MERGE_DELEGATION_TEMPLATE_ID);
 const B = split(MERGE_DELEGATION_BATCH_MERGE_UTILITY);
 export const MERGE_PACKAGE_NAME = P.packageName;
-export const MERGE_QN = { proposal: `${P.module}:${P.entity}`, delegation: `${D.module}:${D.entity}`, batch: `${B.module}:${B.entity}` } as const;
+export const MERGE_QN = {
+  proposal: `${P.module}:${P.entity}`,
+  delegation: `${D.module}:${D.entity}`,
+  batch: `${B.module}:${B.entity}`,
+} as const;
 
 const party: FieldType = { kind: 'Party' };
 // the coin's contracts are typed `ContractId Any` here: this package does not import splice-amulet's types
@@ -76,7 +80,12 @@ const MergeDelegation: TemplateDef = {
       returnType: anyCid,
       controllers: [{ contract: 'delegate' }],
       description: 'the delegate merges the owner’s holdings into one (with the owner’s authority)',
-      body: (ctx) => ctx.exercise(String(ctx.arg.amuletRules), 'AmuletRules_Merge', { owner: ctx.contract.owner ?? null, inputs: ctx.arg.inputs ?? [], openRound: ctx.arg.openRound ?? null }),
+      body: (ctx) =>
+        ctx.exercise(String(ctx.arg.amuletRules), 'AmuletRules_Merge', {
+          owner: ctx.contract.owner ?? null,
+          inputs: ctx.arg.inputs ?? [],
+          openRound: ctx.arg.openRound ?? null,
+        }),
     },
     {
       name: 'MergeDelegation_Cancel',
@@ -121,7 +130,11 @@ const BatchMergeUtility: TemplateDef = {
       body: (ctx) =>
         ((ctx.arg.merges as LfValue[] | null) ?? []).map((m) => {
           const call = m as { delegationCid: LfValue; inputs: LfValue };
-          return ctx.exercise(String(call.delegationCid), 'MergeDelegation_Merge', { inputs: call.inputs, amuletRules: ctx.arg.amuletRules ?? null, openRound: ctx.arg.openRound ?? null });
+          return ctx.exercise(String(call.delegationCid), 'MergeDelegation_Merge', {
+            inputs: call.inputs,
+            amuletRules: ctx.arg.amuletRules ?? null,
+            openRound: ctx.arg.openRound ?? null,
+          });
         }),
     },
   ],

@@ -20,11 +20,11 @@ export class TransferOffers implements OfferOps {
     private readonly app: WalletCore,
   ) {}
 
-
   createOffer(user: string, req: NewOfferRequest): string {
     const sender = this.app.partyOf(user);
     this.app.runAutomation();
-    if (this.app.trackingOf('offer', req.tracking_id)) throw new WalletError(409, `A transfer offer with tracking id ${req.tracking_id} already exists`);
+    if (this.app.trackingOf('offer', req.tracking_id))
+      throw new WalletError(409, `A transfer offer with tracking id ${req.tracking_id} already exists`);
     if (!this.sim.store.party(req.receiver_party_id)) throw new WalletError(400, `Unknown receiver party ${req.receiver_party_id}`);
     if (req.receiver_party_id === sender) throw new WalletError(400, 'Sender and receiver must differ');
     const amount = parseFloatStrict(req.amount) !== undefined ? num(req.amount) : 0n;
@@ -33,12 +33,32 @@ export class TransferOffers implements OfferOps {
     if (expires <= this.sim.clock.nowMicros()) throw new WalletError(400, 'expires_at must be in the future');
     const inputs = this.app.selectInputs(sender, amount);
     const r = this.app.exercise([sender, this.app.dso], T.rules, this.app.rules(), 'AmuletRules_CreateTransferOffer', {
-      sender, receiver: req.receiver_party_id, inputs, amount: fmt(amount), description: req.description,
-      expiresAt: microsToIso(expires), trackingId: req.tracking_id, openRound: this.app.openRound().cid,
+      sender,
+      receiver: req.receiver_party_id,
+      inputs,
+      amount: fmt(amount),
+      description: req.description,
+      expiresAt: microsToIso(expires),
+      trackingId: req.tracking_id,
+      openRound: this.app.openRound().cid,
     });
     const offerCid = String(r.result);
-    this.app.putTracking('offer', req.tracking_id, { user, kind: 'offer', status: { status: 'created', contract_id: offerCid, transaction_id: r.res.updateId } });
-    this.app.log([sender, req.receiver_party_id], { transaction_type: 'notification', choice: 'AmuletRules_CreateTransferOffer', template: T.rules, event_id: r.res.updateId, details: `Transfer offer of ${fmt(amount)} to ${req.receiver_party_id} created (${inputs.length} inputs, ${trafficCostBytes(inputs.length)} bytes of traffic)` }, r.res);
+    this.app.putTracking('offer', req.tracking_id, {
+      user,
+      kind: 'offer',
+      status: { status: 'created', contract_id: offerCid, transaction_id: r.res.updateId },
+    });
+    this.app.log(
+      [sender, req.receiver_party_id],
+      {
+        transaction_type: 'notification',
+        choice: 'AmuletRules_CreateTransferOffer',
+        template: T.rules,
+        event_id: r.res.updateId,
+        details: `Transfer offer of ${fmt(amount)} to ${req.receiver_party_id} created (${inputs.length} inputs, ${trafficCostBytes(inputs.length)} bytes of traffic)`,
+      },
+      r.res,
+    );
     return offerCid;
   }
 
@@ -78,16 +98,29 @@ export class TransferOffers implements OfferOps {
     if (!c || c.archivedOffset !== null) throw new WalletError(404, `No active accepted transfer offer ${acceptedCid}`);
     const a = c.node.createArgument as LfRecord;
     const r = this.app.exercise([String(a.sender)], T.accepted, acceptedCid, 'AcceptedTransferOffer_Complete', {
-      openRound: this.app.openRound().cid, featuredAppRight: this.app.featuredAppRightOf(String(a.sender))?.contractId ?? null,
+      openRound: this.app.openRound().cid,
+      featuredAppRight: this.app.featuredAppRightOf(String(a.sender))?.contractId ?? null,
     });
     const amuletCid = String(r.result);
     this.setOfferStatus(c, { status: 'completed', contract_id: amuletCid, transaction_id: r.res.updateId });
-    const received = (() => { const x = this.sim.store.contract(amuletCid); return x ? args(x).initialAmount : undefined; })();
-    this.app.log([String(a.sender), String(a.receiver)], {
-      transaction_type: 'transfer', choice: 'AcceptedTransferOffer_Complete', template: T.accepted, amulet_operation: 'transfer', event_id: r.res.updateId,
-      sender: { party: String(a.sender), amount: `-${fmt(num(a.amount))}` }, receivers: [{ party: String(a.receiver), amount: fmt(num(received ?? a.amount)) }],
-      description: String(a.description ?? ''),
-    }, r.res);
+    const received = (() => {
+      const x = this.sim.store.contract(amuletCid);
+      return x ? args(x).initialAmount : undefined;
+    })();
+    this.app.log(
+      [String(a.sender), String(a.receiver)],
+      {
+        transaction_type: 'transfer',
+        choice: 'AcceptedTransferOffer_Complete',
+        template: T.accepted,
+        amulet_operation: 'transfer',
+        event_id: r.res.updateId,
+        sender: { party: String(a.sender), amount: `-${fmt(num(a.amount))}` },
+        receivers: [{ party: String(a.receiver), amount: fmt(num(received ?? a.amount)) }],
+        description: String(a.description ?? ''),
+      },
+      r.res,
+    );
   }
 
   reject(user: string, contractId: string): void {
@@ -111,10 +144,17 @@ export class TransferOffers implements OfferOps {
   closed(o: ContractRow, res: SubmitResult, status: OfferStatus): void {
     const a = o.node.createArgument as LfRecord;
     this.setOfferStatus(o, status);
-    this.app.log([String(a.sender), String(a.receiver)], {
-      transaction_type: 'notification', choice: String((res.tx.nodes[0] as { choice?: string }).choice ?? ''), template: o.node.qualifiedName, event_id: res.updateId,
-      details: `Transfer offer of ${fmt(num(a.amount))} from ${String(a.sender)} to ${String(a.receiver)} ${status.status === 'failed' ? status.failure_kind : status.status}; locked funds returned to the sender`,
-    }, res);
+    this.app.log(
+      [String(a.sender), String(a.receiver)],
+      {
+        transaction_type: 'notification',
+        choice: String((res.tx.nodes[0] as { choice?: string }).choice ?? ''),
+        template: o.node.qualifiedName,
+        event_id: res.updateId,
+        details: `Transfer offer of ${fmt(num(a.amount))} from ${String(a.sender)} to ${String(a.receiver)} ${status.status === 'failed' ? status.failure_kind : status.status}; locked funds returned to the sender`,
+      },
+      res,
+    );
   }
 
   offerStatus(user: string, trackingId: string): Record<string, unknown> {

@@ -10,7 +10,24 @@
  */
 import type { FieldDef, PackageDef, TemplateDef } from '../packages/types.js';
 import {
-  AMULET_PACKAGE_NAME, amuletFields, cid, cids, consumeInputs, effectiveAmount, fmt, int, newAmulet, num, numeric, offerFields, parties, party, roundOf, text, time, unlock,
+  AMULET_PACKAGE_NAME,
+  amuletFields,
+  cid,
+  cids,
+  consumeInputs,
+  effectiveAmount,
+  fmt,
+  int,
+  newAmulet,
+  num,
+  numeric,
+  offerFields,
+  parties,
+  party,
+  roundOf,
+  text,
+  time,
+  unlock,
 } from './coin.js';
 import { externalPartyTemplates } from './templates-external.js';
 import { allocationTemplates } from './templates-allocation.js';
@@ -19,7 +36,14 @@ import { amuletRulesTransfer, paymentTemplates } from './templates-payments.js';
 import { subscriptionTemplates } from './templates-subscriptions.js';
 import { mintingTemplates } from './templates-minting.js';
 import { transferInstructionTemplates } from './templates-transfer-instruction.js';
-import { amuletExpire, collectRewards, devNetFeatureApp, featuredAppRightArg, issueRewardCoupons, rewardTemplates } from './templates-rewards.js';
+import {
+  amuletExpire,
+  collectRewards,
+  devNetFeatureApp,
+  featuredAppRightArg,
+  issueRewardCoupons,
+  rewardTemplates,
+} from './templates-rewards.js';
 import { amuletHolding, lockedAmuletHolding } from './token-views.js';
 import { validatorLicenseTemplates } from './templates-validator-license.js';
 import { allocateDevelopmentFundCoupon, developmentFundManagerField, developmentFundTemplates } from './templates-development-fund.js';
@@ -82,7 +106,11 @@ const AmuletRules: TemplateDef = {
     {
       name: 'AmuletRules_DevNet_Tap',
       consuming: false,
-      argument: [{ name: 'receiver', type: party }, { name: 'amount', type: numeric }, { name: 'openRound', type: cid('Splice.Round:OpenMiningRound') }],
+      argument: [
+        { name: 'receiver', type: party },
+        { name: 'amount', type: numeric },
+        { name: 'openRound', type: cid('Splice.Round:OpenMiningRound') },
+      ],
       returnType: cid('Splice.Amulet:Amulet'),
       controllers: [{ argument: 'receiver' }],
       description: 'DevNet faucet: mints a new amulet for the receiver',
@@ -118,13 +146,24 @@ const AmuletRules: TemplateDef = {
         if (total < amount) ctx.fail(`insufficient funds: inputs are worth ${fmt(total)}, the offer needs ${fmt(amount)}`);
         const dso = ctx.contract.dso ?? null;
         const locked = ctx.create('Splice.Amulet:LockedAmulet', {
-          dso, owner: a.sender ?? null, initialAmount: fmt(amount), createdAtRound: String(round.round), ratePerRound: round.holdingFeeRate ?? '0',
-          lockHolders: [a.receiver ?? null], lockExpiresAt: a.expiresAt ?? null,
+          dso,
+          owner: a.sender ?? null,
+          initialAmount: fmt(amount),
+          createdAtRound: String(round.round),
+          ratePerRound: round.holdingFeeRate ?? '0',
+          lockHolders: [a.receiver ?? null],
+          lockExpiresAt: a.expiresAt ?? null,
         });
         if (total > amount) newAmulet(ctx, dso, a.sender ?? null, total - amount, round);
         return ctx.create('Splice.Wallet.TransferOffer:TransferOffer', {
-          sender: a.sender ?? null, receiver: a.receiver ?? null, dso, amount: a.amount ?? null, description: a.description ?? '',
-          expiresAt: a.expiresAt ?? null, trackingId: a.trackingId ?? '', lockedAmulet: locked,
+          sender: a.sender ?? null,
+          receiver: a.receiver ?? null,
+          dso,
+          amount: a.amount ?? null,
+          description: a.description ?? '',
+          expiresAt: a.expiresAt ?? null,
+          trackingId: a.trackingId ?? '',
+          lockedAmulet: locked,
         });
       },
     },
@@ -135,7 +174,12 @@ const AmuletRules: TemplateDef = {
     {
       name: 'AmuletRules_CreateTransferPreapproval',
       consuming: false,
-      argument: [{ name: 'receiver', type: party }, { name: 'provider', type: party }, { name: 'validFrom', type: time }, { name: 'expiresAt', type: time }],
+      argument: [
+        { name: 'receiver', type: party },
+        { name: 'provider', type: party },
+        { name: 'validFrom', type: time },
+        { name: 'expiresAt', type: time },
+      ],
       returnType: cid('Splice.AmuletRules:TransferPreapproval'),
       controllers: [{ argument: 'receiver' }, { argument: 'provider' }],
       description: 'creates the receiver TransferPreapproval with the provider (the DSO co-signs through the rules)',
@@ -143,7 +187,11 @@ const AmuletRules: TemplateDef = {
         const a = ctx.arg;
         if (Date.parse(String(a.expiresAt)) <= Date.parse(String(a.validFrom))) ctx.fail('expiresAt must be after validFrom');
         return ctx.create('Splice.AmuletRules:TransferPreapproval', {
-          dso: ctx.contract.dso ?? null, receiver: a.receiver ?? null, provider: a.provider ?? null, validFrom: a.validFrom ?? null, lastRenewedAt: a.validFrom ?? null,
+          dso: ctx.contract.dso ?? null,
+          receiver: a.receiver ?? null,
+          provider: a.provider ?? null,
+          validFrom: a.validFrom ?? null,
+          lastRenewedAt: a.validFrom ?? null,
           expiresAt: a.expiresAt ?? null,
         });
       },
@@ -151,7 +199,11 @@ const AmuletRules: TemplateDef = {
     {
       name: 'AmuletRules_Merge',
       consuming: false,
-      argument: [{ name: 'owner', type: party }, { name: 'inputs', type: cids('Splice.Amulet:Amulet') }, { name: 'openRound', type: cid('Splice.Round:OpenMiningRound') }],
+      argument: [
+        { name: 'owner', type: party },
+        { name: 'inputs', type: cids('Splice.Amulet:Amulet') },
+        { name: 'openRound', type: cid('Splice.Round:OpenMiningRound') },
+      ],
       returnType: cid('Splice.Amulet:Amulet'),
       controllers: [{ argument: 'owner' }],
       description: 'merges up to 100 amulets of the owner into one',
@@ -186,7 +238,11 @@ const AmuletRules: TemplateDef = {
         const dso = ctx.contract.dso ?? null;
         if (total > cost) newAmulet(ctx, dso, a.buyer ?? null, total - cost, round);
         return ctx.create('Splice.DecentralizedSynchronizer:MemberTraffic', {
-          dso, memberId: a.memberId ?? '', synchronizerId: a.synchronizerId ?? '', totalPurchased: String(a.trafficAmount), amuletSpent: a.amuletCost ?? '0',
+          dso,
+          memberId: a.memberId ?? '',
+          synchronizerId: a.synchronizerId ?? '',
+          totalPurchased: String(a.trafficAmount),
+          amuletSpent: a.amuletCost ?? '0',
         });
       },
     },
@@ -256,13 +312,27 @@ const AcceptedTransferOffer: TemplateDef = {
       argument: [...unlockArg, featuredAppRightArg],
       returnType: cid('Splice.Amulet:Amulet'),
       controllers: [{ contract: 'sender' }],
-      description: 'delivers the locked amount to the receiver (no fee on two-step transfers); the holding fee accrued while locked is borne by the sender; issues reward coupons',
+      description:
+        'delivers the locked amount to the receiver (no fee on two-step transfers); the holding fee accrued while locked is borne by the sender; issues reward coupons',
       body: (ctx) => {
         const round = roundOf(ctx, ctx.arg.openRound);
         const l = ctx.fetch(String(ctx.contract.lockedAmulet), 'Splice.Amulet:LockedAmulet');
         ctx.exercise(String(ctx.contract.lockedAmulet), 'Archive', {});
-        issueRewardCoupons(ctx, ctx.contract.dso ?? null, ctx.contract.sender ?? null, num(ctx.contract.amount), round, ctx.arg.featuredAppRight);
-        return newAmulet(ctx, ctx.contract.dso ?? null, ctx.contract.receiver ?? null, effectiveAmount(l, BigInt(String(round.round))).effective, round);
+        issueRewardCoupons(
+          ctx,
+          ctx.contract.dso ?? null,
+          ctx.contract.sender ?? null,
+          num(ctx.contract.amount),
+          round,
+          ctx.arg.featuredAppRight,
+        );
+        return newAmulet(
+          ctx,
+          ctx.contract.dso ?? null,
+          ctx.contract.receiver ?? null,
+          effectiveAmount(l, BigInt(String(round.round))).effective,
+          round,
+        );
       },
     },
     {
@@ -295,13 +365,21 @@ const TransferPreapproval: TemplateDef = {
     {
       name: 'TransferPreapproval_Renew',
       consuming: true,
-      argument: [{ name: 'renewedAt', type: time }, { name: 'newExpiresAt', type: time }],
+      argument: [
+        { name: 'renewedAt', type: time },
+        { name: 'newExpiresAt', type: time },
+      ],
       returnType: cid('Splice.AmuletRules:TransferPreapproval'),
       controllers: [{ contract: 'provider' }],
       description: 'the provider extends the preapproval (its automation renews it before it expires)',
       body: (ctx) => {
-        if (Date.parse(String(ctx.arg.newExpiresAt)) <= Date.parse(String(ctx.contract.expiresAt))) ctx.fail('newExpiresAt must be after the current expiresAt');
-        return ctx.create('Splice.AmuletRules:TransferPreapproval', { ...ctx.contract, lastRenewedAt: ctx.arg.renewedAt ?? null, expiresAt: ctx.arg.newExpiresAt ?? null });
+        if (Date.parse(String(ctx.arg.newExpiresAt)) <= Date.parse(String(ctx.contract.expiresAt)))
+          ctx.fail('newExpiresAt must be after the current expiresAt');
+        return ctx.create('Splice.AmuletRules:TransferPreapproval', {
+          ...ctx.contract,
+          lastRenewedAt: ctx.arg.renewedAt ?? null,
+          expiresAt: ctx.arg.newExpiresAt ?? null,
+        });
       },
     },
     {
@@ -312,7 +390,8 @@ const TransferPreapproval: TemplateDef = {
       controllers: [{ argument: 'p' }],
       description: 'the receiver or the provider cancels the preapproval',
       body: (ctx) => {
-        if (ctx.arg.p !== ctx.contract.receiver && ctx.arg.p !== ctx.contract.provider) ctx.fail('only the receiver or the provider can cancel a preapproval');
+        if (ctx.arg.p !== ctx.contract.receiver && ctx.arg.p !== ctx.contract.provider)
+          ctx.fail('only the receiver or the provider can cancel a preapproval');
         return {};
       },
     },
@@ -382,7 +461,15 @@ export const amuletPackage: PackageDef = {
   name: AMULET_PACKAGE_NAME,
   version: '0.1.0',
   templates: [
-    Amulet, LockedAmulet, OpenMiningRound, AmuletRules, TransferPreapproval, TransferOffer, AcceptedTransferOffer, WalletAppInstall, MemberTraffic,
+    Amulet,
+    LockedAmulet,
+    OpenMiningRound,
+    AmuletRules,
+    TransferPreapproval,
+    TransferOffer,
+    AcceptedTransferOffer,
+    WalletAppInstall,
+    MemberTraffic,
     ...externalPartyTemplates,
     ...rewardTemplates,
     ...transferInstructionTemplates,

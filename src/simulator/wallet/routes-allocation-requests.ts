@@ -62,7 +62,17 @@ export function registerAllocationRequestRoutes(add: AddRoute, user: (ctx: Reque
     const { packageName, qn } = interfaceRef();
     const extraArgs = { context: { values: {} }, meta: { values: {} } };
     const r = app.exercise([party], qn, c.contractId, 'AllocationRequest_Reject', { actor: party, extraArgs }, packageName);
-    app.log([party], { transaction_type: 'notification', choice: 'AllocationRequest_Reject', template: ALLOCATION_REQUEST_QN, event_id: r.res.updateId, details: 'Allocation request rejected' }, r.res);
+    app.log(
+      [party],
+      {
+        transaction_type: 'notification',
+        choice: 'AllocationRequest_Reject',
+        template: ALLOCATION_REQUEST_QN,
+        event_id: r.res.updateId,
+        details: 'Allocation request rejected',
+      },
+      r.res,
+    );
     const meta = ((r.result ?? {}) as { meta?: { values?: Record<string, string> } }).meta?.values ?? {};
     return ok({ meta });
   };

@@ -28,7 +28,11 @@ const AllocateSchema = z.object({
     meta: textMap.optional(),
   }),
   transfer_leg_id: z.string(),
-  transfer_leg: z.object({ receiver: z.string().min(1), amount: z.string().regex(/^\d+(\.\d{1,10})?$/, 'a positive decimal'), meta: textMap.optional() }),
+  transfer_leg: z.object({
+    receiver: z.string().min(1),
+    amount: z.string().regex(/^\d+(\.\d{1,10})?$/, 'a positive decimal'),
+    meta: textMap.optional(),
+  }),
 });
 
 export function registerAllocationRoutes(add: AddRoute, user: (ctx: RequestCtx) => string, app: WalletApp): void {
@@ -54,16 +58,36 @@ export function registerAllocationRoutes(add: AddRoute, user: (ctx: RequestCtx) 
         meta: { values: s.meta ?? {} },
       },
       transferLegId: req.transfer_leg_id,
-      transferLeg: { sender, receiver: req.transfer_leg.receiver, amount: fmt(amount), instrumentId: { admin: app.dso, id: AMULET_INSTRUMENT_ID }, meta: { values: req.transfer_leg.meta ?? {} } },
+      transferLeg: {
+        sender,
+        receiver: req.transfer_leg.receiver,
+        amount: fmt(amount),
+        instrumentId: { admin: app.dso, id: AMULET_INSTRUMENT_ID },
+        meta: { values: req.transfer_leg.meta ?? {} },
+      },
     };
     const r = app.exercise([sender, app.dso], T.externalRules, app.externalRulesContract().contractId, 'AllocationFactory_Allocate', {
-      expectedAdmin: app.dso, sender, allocation, inputHoldingCids: inputs, openRound: app.openRound().cid,
+      expectedAdmin: app.dso,
+      sender,
+      allocation,
+      inputHoldingCids: inputs,
+      openRound: app.openRound().cid,
     });
-    const change = r.res.tx.nodes.filter((n) => n.kind === 'create' && n.qualifiedName === T.amulet && (n.createArgument as LfRecord).owner === sender).map((n) => n.contractId);
-    app.log([sender], {
-      transaction_type: 'balance_change', choice: 'AllocationFactory_Allocate', template: T.externalRules, amulet_operation: 'allocate', event_id: r.res.updateId,
-      receivers: [{ party: sender, amount: `-${fmt(amount)}` }],
-    }, r.res);
+    const change = r.res.tx.nodes
+      .filter((n) => n.kind === 'create' && n.qualifiedName === T.amulet && (n.createArgument as LfRecord).owner === sender)
+      .map((n) => n.contractId);
+    app.log(
+      [sender],
+      {
+        transaction_type: 'balance_change',
+        choice: 'AllocationFactory_Allocate',
+        template: T.externalRules,
+        amulet_operation: 'allocate',
+        event_id: r.res.updateId,
+        receivers: [{ party: sender, amount: `-${fmt(amount)}` }],
+      },
+      r.res,
+    );
     return ok({ output: { allocation_cid: String(r.result) }, sender_change_cids: change, meta: {} });
   });
 
@@ -81,7 +105,17 @@ export function registerAllocationRoutes(add: AddRoute, user: (ctx: RequestCtx) 
     if (!c) throw new WalletError(404, `No allocation ${ctx.params.contract_id ?? ''} visible to ${party}`);
     if (args(c).sender !== party) throw new WalletError(403, 'Only the sender can withdraw an allocation');
     const r = app.exercise([party], ALLOCATION_QN, c.contractId, 'Allocation_Withdraw', { openRound: app.openRound().cid });
-    app.log([party], { transaction_type: 'notification', choice: 'Allocation_Withdraw', template: ALLOCATION_QN, event_id: r.res.updateId, details: 'Allocation withdrawn; locked funds returned' }, r.res);
+    app.log(
+      [party],
+      {
+        transaction_type: 'notification',
+        choice: 'Allocation_Withdraw',
+        template: ALLOCATION_QN,
+        event_id: r.res.updateId,
+        details: 'Allocation withdrawn; locked funds returned',
+      },
+      r.res,
+    );
     return ok({ sender_holding_cids: [String(r.result)], meta: {} });
   });
 }

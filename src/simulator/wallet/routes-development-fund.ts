@@ -22,22 +22,41 @@ const intParam = (ctx: RequestCtx, name: string, required: boolean, min: number)
     if (required) throw new WalletError(400, `Missing required query parameter '${name}'`);
     return undefined;
   }
-  if (!/^-?\d+$/.test(raw) || !Number.isSafeInteger(Number(raw)) || Number(raw) < min) throw new WalletError(400, `Query parameter '${name}' must be an integer ≥ ${min}`);
+  if (!/^-?\d+$/.test(raw) || !Number.isSafeInteger(Number(raw)) || Number(raw) < min)
+    throw new WalletError(400, `Query parameter '${name}' must be an integer ≥ ${min}`);
   return Number(raw);
 };
 
-export function registerDevelopmentFundRoutes(add: AddRoute, user: (ctx: RequestCtx) => string, app: WalletApp, fund: DevelopmentFund): void {
+export function registerDevelopmentFundRoutes(
+  add: AddRoute,
+  user: (ctx: RequestCtx) => string,
+  app: WalletApp,
+  fund: DevelopmentFund,
+): void {
   add('POST', '/v0/wallet/development-fund-coupons/allocate', async (ctx) => {
     const party = app.partyOf(user(ctx));
     const req = await parsedBody(ctx, AllocateSchema);
     app.runAutomation();
-    const r = fund.allocate(party, { beneficiary: req.beneficiary, amount: num(req.amount), expiresAtMicros: BigInt(req.expiresAt), reason: req.reason });
-    return ok({ development_fund_coupon_contract_id: r.coupon, ...(r.unclaimed !== undefined ? { unclaimed_development_fund_coupon_contract_id: r.unclaimed } : {}) });
+    const r = fund.allocate(party, {
+      beneficiary: req.beneficiary,
+      amount: num(req.amount),
+      expiresAtMicros: BigInt(req.expiresAt),
+      reason: req.reason,
+    });
+    return ok({
+      development_fund_coupon_contract_id: r.coupon,
+      ...(r.unclaimed !== undefined ? { unclaimed_development_fund_coupon_contract_id: r.unclaimed } : {}),
+    });
   });
   add('GET', '/v0/wallet/development-fund-coupons', (ctx) => {
     const party = app.partyOf(user(ctx));
     app.runAutomation();
-    return ok({ active_development_fund_coupons: fund.active(party).slice(0, MAX_LISTED).map((c) => app.contractJson(c)) });
+    return ok({
+      active_development_fund_coupons: fund
+        .active(party)
+        .slice(0, MAX_LISTED)
+        .map((c) => app.contractJson(c)),
+    });
   });
   add('GET', '/v0/wallet/development-fund-coupons/history', (ctx) => {
     const party = app.partyOf(user(ctx));

@@ -16,7 +16,11 @@ const SubmitTopologySchema = z.object({
   signed_topology_txs: z.array(z.object({ topology_tx: z.string(), signed_hash: z.string() })),
 });
 const CreateProposalSchema = z.object({ user_party_id: z.string().min(1) });
-const PrepareAcceptSchema = z.object({ contract_id: z.string().min(1), user_party_id: z.string().min(1), verbose_hashing: z.boolean().optional() });
+const PrepareAcceptSchema = z.object({
+  contract_id: z.string().min(1),
+  user_party_id: z.string().min(1),
+  verbose_hashing: z.boolean().optional(),
+});
 const SubmissionSchema = z.object({
   submission: z.object({ party_id: z.string().min(1), transaction: z.string().min(1), signed_tx_hash: z.string(), public_key: z.string() }),
 });

@@ -18,7 +18,8 @@ import { args } from './names.js';
 type MergeStatus = { status: 'none' | 'proposed' | 'active'; contract_id?: string };
 
 function statusOf(app: WalletApp, party: string): MergeStatus {
-  const mine = (qn: string) => app.mergeContracts(party, qn).find((c) => args(c).owner === party && args(c).delegate === app.validatorParty);
+  const mine = (qn: string) =>
+    app.mergeContracts(party, qn).find((c) => args(c).owner === party && args(c).delegate === app.validatorParty);
   const active = mine(MERGE_QN.delegation);
   if (active) return { status: 'active', contract_id: active.contractId };
   const proposed = mine(MERGE_QN.proposal);
@@ -34,10 +35,28 @@ export function registerMergeDelegationRoutes(add: AddRoute, user: (ctx: Request
   add('POST', '/v0/sim/merge-delegation', (ctx) => {
     const party = app.partyOf(user(ctx));
     if (statusOf(app, party).status === 'none') {
-      const res = app.submit([party], [
-        { CreateCommand: { templateId: `#${MERGE_PACKAGE_NAME}:${MERGE_QN.proposal}`, createArguments: { owner: party, delegate: app.validatorParty } } },
-      ]);
-      app.log([party], { transaction_type: 'notification', choice: 'Create', template: MERGE_QN.proposal, event_id: res.updateId, details: 'Merge delegation proposed to the wallet provider' }, res);
+      const res = app.submit(
+        [party],
+        [
+          {
+            CreateCommand: {
+              templateId: `#${MERGE_PACKAGE_NAME}:${MERGE_QN.proposal}`,
+              createArguments: { owner: party, delegate: app.validatorParty },
+            },
+          },
+        ],
+      );
+      app.log(
+        [party],
+        {
+          transaction_type: 'notification',
+          choice: 'Create',
+          template: MERGE_QN.proposal,
+          event_id: res.updateId,
+          details: 'Merge delegation proposed to the wallet provider',
+        },
+        res,
+      );
     }
     app.runAutomation();
     return ok(statusOf(app, party));
@@ -47,7 +66,17 @@ export function registerMergeDelegationRoutes(add: AddRoute, user: (ctx: Request
     const s = statusOf(app, party);
     if (s.status !== 'active' || !s.contract_id) throw new WalletError(404, `${party} has no active merge delegation`);
     const r = app.exercise([party], MERGE_QN.delegation, s.contract_id, 'MergeDelegation_Cancel', {}, MERGE_PACKAGE_NAME);
-    app.log([party], { transaction_type: 'notification', choice: 'MergeDelegation_Cancel', template: MERGE_QN.delegation, event_id: r.res.updateId, details: 'Merge delegation cancelled' }, r.res);
+    app.log(
+      [party],
+      {
+        transaction_type: 'notification',
+        choice: 'MergeDelegation_Cancel',
+        template: MERGE_QN.delegation,
+        event_id: r.res.updateId,
+        details: 'Merge delegation cancelled',
+      },
+      r.res,
+    );
     return ok(statusOf(app, party));
   });
 }

@@ -29,7 +29,10 @@ function page(ctx: RequestCtx, rows: ContractRow[]): { rows: ContractRow[]; next
 
 export function registerMintingRoutes(add: AddRoute, user: (ctx: RequestCtx) => string, app: WalletApp): void {
   const asDelegate = (party: string, qn: string) => app.contracts(party, qn).filter((c) => args(c).delegate === party);
-  const withStatus = (c: ContractRow) => ({ contract: app.contractJson(c), beneficiary_hosted: app.knownParty(String(args(c).beneficiary)) });
+  const withStatus = (c: ContractRow) => ({
+    contract: app.contractJson(c),
+    beneficiary_hosted: app.knownParty(String(args(c).beneficiary)),
+  });
   const find = (party: string, qn: string, cid: string): ContractRow => {
     const c = asDelegate(party, qn).find((x) => x.contractId === cid);
     if (!c) throw new WalletError(404, `No ${qn.split(':')[1]} ${cid} with ${party} as delegate`);
@@ -46,8 +49,20 @@ export function registerMintingRoutes(add: AddRoute, user: (ctx: RequestCtx) => 
     const party = app.partyOf(user(ctx));
     const proposal = find(party, MINTING_QN.proposal, ctx.params.contract_id ?? '');
     const existing = asDelegate(party, MINTING_QN.delegation).find((d) => args(d).beneficiary === args(proposal).beneficiary);
-    const r = app.exercise([party], MINTING_QN.proposal, proposal.contractId, 'MintingDelegationProposal_Accept', { existingDelegationCid: existing?.contractId ?? null });
-    app.log([party], { transaction_type: 'notification', choice: 'MintingDelegationProposal_Accept', template: MINTING_QN.proposal, event_id: r.res.updateId, details: `Minting delegation for ${String(args(proposal).beneficiary)} accepted` }, r.res);
+    const r = app.exercise([party], MINTING_QN.proposal, proposal.contractId, 'MintingDelegationProposal_Accept', {
+      existingDelegationCid: existing?.contractId ?? null,
+    });
+    app.log(
+      [party],
+      {
+        transaction_type: 'notification',
+        choice: 'MintingDelegationProposal_Accept',
+        template: MINTING_QN.proposal,
+        event_id: r.res.updateId,
+        details: `Minting delegation for ${String(args(proposal).beneficiary)} accepted`,
+      },
+      r.res,
+    );
     return ok({ contract_id: String(r.result) });
   });
   add('POST', '/v0/wallet/minting-delegation-proposals/{contract_id}/reject', (ctx) => {

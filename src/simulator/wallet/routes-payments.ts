@@ -41,23 +41,49 @@ export function registerPaymentRoutes(add: AddRoute, user: (ctx: RequestCtx) => 
     if (BigInt(Date.parse(String(a.expiresAt))) * 1000n <= app.nowMicros()) throw new WalletError(400, 'The payment request has expired');
     const total = ((a.receiverAmounts as LfRecord[] | null) ?? []).reduce((s, r) => s + num(r.amuletAmount), 0n);
     const inputs = app.selectInputs(party, total);
-    const r = app.exercise([party, app.dso], PAYMENT_QN.request, c.contractId, 'AppPaymentRequest_Accept', { inputs, amuletRules: app.rules(), openRound: app.openRound().cid });
-    app.log([party], {
-      transaction_type: 'notification', choice: 'AppPaymentRequest_Accept', template: PAYMENT_QN.request, event_id: r.res.updateId,
-      details: `App payment to ${String(a.provider)} accepted: ${String(a.description)} (funds locked until the provider collects)`,
-    }, r.res);
+    const r = app.exercise([party, app.dso], PAYMENT_QN.request, c.contractId, 'AppPaymentRequest_Accept', {
+      inputs,
+      amuletRules: app.rules(),
+      openRound: app.openRound().cid,
+    });
+    app.log(
+      [party],
+      {
+        transaction_type: 'notification',
+        choice: 'AppPaymentRequest_Accept',
+        template: PAYMENT_QN.request,
+        event_id: r.res.updateId,
+        details: `App payment to ${String(a.provider)} accepted: ${String(a.description)} (funds locked until the provider collects)`,
+      },
+      r.res,
+    );
     return ok({ accepted_payment_contract_id: String(r.result) });
   });
   add('POST', '/v0/wallet/app-payment-requests/{contract_id}/reject', (ctx) => {
     const party = app.partyOf(user(ctx));
     const c = requestFor(party, ctx.params.contract_id ?? '');
     const r = app.exercise([party], PAYMENT_QN.request, c.contractId, 'AppPaymentRequest_Reject', {});
-    app.log([party], { transaction_type: 'notification', choice: 'AppPaymentRequest_Reject', template: PAYMENT_QN.request, event_id: r.res.updateId, details: 'App payment request rejected' }, r.res);
+    app.log(
+      [party],
+      {
+        transaction_type: 'notification',
+        choice: 'AppPaymentRequest_Reject',
+        template: PAYMENT_QN.request,
+        event_id: r.res.updateId,
+        details: 'App payment request rejected',
+      },
+      r.res,
+    );
     return empty();
   });
   add('GET', '/v0/wallet/accepted-app-payments', (ctx) => {
     const party = app.partyOf(user(ctx));
     app.runAutomation();
-    return ok({ accepted_app_payments: app.contracts(party, PAYMENT_QN.accepted).filter((c) => args(c).sender === party).map(withState) });
+    return ok({
+      accepted_app_payments: app
+        .contracts(party, PAYMENT_QN.accepted)
+        .filter((c) => args(c).sender === party)
+        .map(withState),
+    });
   });
 }

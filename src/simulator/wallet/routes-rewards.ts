@@ -22,27 +22,53 @@ export function registerRewardRoutes(add: AddRoute, user: (ctx: RequestCtx) => s
     const existing = app.featuredAppRightOf(party);
     if (existing) return ok({ contract_id: existing.contractId });
     const r = app.exercise([party, app.dso], T.rules, app.rules(), 'AmuletRules_DevNet_FeatureApp', { provider: party });
-    app.log([party], { transaction_type: 'notification', choice: 'AmuletRules_DevNet_FeatureApp', template: T.rules, event_id: r.res.updateId, details: 'Featured app right granted' }, r.res);
+    app.log(
+      [party],
+      {
+        transaction_type: 'notification',
+        choice: 'AmuletRules_DevNet_FeatureApp',
+        template: T.rules,
+        event_id: r.res.updateId,
+        details: 'Featured app right granted',
+      },
+      r.res,
+    );
     return ok({ contract_id: String(r.result) });
   });
   add('DELETE', '/v0/wallet/cancel-featured-app-rights', (ctx) => {
     const party = app.partyOf(user(ctx));
     for (const c of app.contracts(party, T.featured).filter((x) => args(x).provider === party)) {
       const r = app.exercise([party], T.featured, c.contractId, 'FeaturedAppRight_Cancel', {});
-      app.log([party], { transaction_type: 'notification', choice: 'FeaturedAppRight_Cancel', template: T.featured, event_id: r.res.updateId, details: 'Featured app right cancelled' }, r.res);
+      app.log(
+        [party],
+        {
+          transaction_type: 'notification',
+          choice: 'FeaturedAppRight_Cancel',
+          template: T.featured,
+          event_id: r.res.updateId,
+          details: 'Featured app right cancelled',
+        },
+        r.res,
+      );
     }
     return empty();
   });
   add('GET', '/v0/wallet/app-reward-coupons', (ctx) => {
     const party = app.partyOf(user(ctx));
     app.runAutomation();
-    const coupons = app.contracts(party, T.appCoupon).filter((c) => args(c).provider === party).slice(0, MAX_LISTED);
+    const coupons = app
+      .contracts(party, T.appCoupon)
+      .filter((c) => args(c).provider === party)
+      .slice(0, MAX_LISTED);
     return ok({ app_reward_coupons: coupons.map((c) => app.contractJson(c)) });
   });
   add('GET', '/v0/wallet/validator-reward-coupons', (ctx) => {
     const party = app.partyOf(user(ctx));
     app.runAutomation();
-    const coupons = app.contracts(party, T.validatorCoupon).filter((c) => args(c).user === party).slice(0, MAX_LISTED);
+    const coupons = app
+      .contracts(party, T.validatorCoupon)
+      .filter((c) => args(c).user === party)
+      .slice(0, MAX_LISTED);
     return ok({ validator_reward_coupons: coupons.map((c) => app.contractJson(c)) });
   });
 
@@ -50,7 +76,10 @@ export function registerRewardRoutes(add: AddRoute, user: (ctx: RequestCtx) => s
     add('GET', `/v0/wallet/${key.replaceAll('_', '-')}`, (ctx) => {
       const party = app.partyOf(user(ctx));
       app.runAutomation();
-      const found = app.contracts(party, qn).filter((c) => args(c)[role] === party).slice(0, MAX_LISTED);
+      const found = app
+        .contracts(party, qn)
+        .filter((c) => args(c)[role] === party)
+        .slice(0, MAX_LISTED);
       return ok({ [key]: found.map((c) => app.contractJson(c)) });
     });
   listed(LICENSE_QN.faucetCoupon, 'validator', 'validator_faucet_coupons');

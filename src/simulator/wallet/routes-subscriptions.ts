@@ -29,7 +29,9 @@ export function registerSubscriptionRoutes(add: AddRoute, user: (ctx: RequestCtx
     app.runAutomation();
     return ok({ subscription_requests: mine(party, SUB_QN.request).map((c) => app.contractJson(c)) });
   });
-  add('GET', '/v0/wallet/subscription-requests/{contract_id}', (ctx) => ok(app.contractJson(requestFor(app.partyOf(user(ctx)), ctx.params.contract_id ?? ''))));
+  add('GET', '/v0/wallet/subscription-requests/{contract_id}', (ctx) =>
+    ok(app.contractJson(requestFor(app.partyOf(user(ctx)), ctx.params.contract_id ?? ''))),
+  );
   add('POST', '/v0/wallet/subscription-requests/{contract_id}/accept', (ctx) => {
     const party = app.partyOf(user(ctx));
     app.runAutomation();
@@ -38,16 +40,39 @@ export function registerSubscriptionRoutes(add: AddRoute, user: (ctx: RequestCtx
     const inputs = app.selectInputs(party, num(a.paymentAmount));
     const now = app.nowMicros();
     const r = app.exercise([party, app.dso], SUB_QN.request, c.contractId, 'SubscriptionRequest_AcceptAndMakePayment', {
-      inputs, amuletRules: app.rules(), openRound: app.openRound().cid, lockExpiresAt: microsToIso(now + BigInt(String(a.paymentIntervalMicros))),
+      inputs,
+      amuletRules: app.rules(),
+      openRound: app.openRound().cid,
+      lockExpiresAt: microsToIso(now + BigInt(String(a.paymentIntervalMicros))),
     });
-    app.log([party], { transaction_type: 'notification', choice: 'SubscriptionRequest_AcceptAndMakePayment', template: SUB_QN.request, event_id: r.res.updateId, details: `Subscribed to ${String(a.description)} (first payment locked to ${String(a.provider)})` }, r.res);
+    app.log(
+      [party],
+      {
+        transaction_type: 'notification',
+        choice: 'SubscriptionRequest_AcceptAndMakePayment',
+        template: SUB_QN.request,
+        event_id: r.res.updateId,
+        details: `Subscribed to ${String(a.description)} (first payment locked to ${String(a.provider)})`,
+      },
+      r.res,
+    );
     return ok({ initial_payment_contract_id: String(r.result) });
   });
   add('POST', '/v0/wallet/subscription-requests/{contract_id}/reject', (ctx) => {
     const party = app.partyOf(user(ctx));
     const c = requestFor(party, ctx.params.contract_id ?? '');
     const r = app.exercise([party], SUB_QN.request, c.contractId, 'SubscriptionRequest_Reject', {});
-    app.log([party], { transaction_type: 'notification', choice: 'SubscriptionRequest_Reject', template: SUB_QN.request, event_id: r.res.updateId, details: 'Subscription request rejected' }, r.res);
+    app.log(
+      [party],
+      {
+        transaction_type: 'notification',
+        choice: 'SubscriptionRequest_Reject',
+        template: SUB_QN.request,
+        event_id: r.res.updateId,
+        details: 'Subscription request rejected',
+      },
+      r.res,
+    );
     return empty();
   });
   add('DELETE', '/v0/wallet/subscription-requests/{contract_id}', (ctx) => {
@@ -55,7 +80,17 @@ export function registerSubscriptionRoutes(add: AddRoute, user: (ctx: RequestCtx
     const idle = mine(party, SUB_QN.idle).find((x) => x.contractId === ctx.params.contract_id);
     if (!idle) throw new WalletError(404, `No idle subscription state ${ctx.params.contract_id ?? ''} of ${party}`);
     const r = app.exercise([party], SUB_QN.idle, idle.contractId, 'SubscriptionIdleState_CancelSubscription', {});
-    app.log([party], { transaction_type: 'notification', choice: 'SubscriptionIdleState_CancelSubscription', template: SUB_QN.idle, event_id: r.res.updateId, details: 'Subscription cancelled' }, r.res);
+    app.log(
+      [party],
+      {
+        transaction_type: 'notification',
+        choice: 'SubscriptionIdleState_CancelSubscription',
+        template: SUB_QN.idle,
+        event_id: r.res.updateId,
+        details: 'Subscription cancelled',
+      },
+      r.res,
+    );
     return empty();
   });
   add('GET', '/v0/wallet/subscription-initial-payments', (ctx) => {

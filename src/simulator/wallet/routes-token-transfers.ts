@@ -44,7 +44,8 @@ export function registerTokenTransferRoutes(add: AddRoute, user: (ctx: RequestCt
     const sender = app.partyOf(user(ctx));
     const req = await parsedBody(ctx, CreateSchema);
     app.runAutomation();
-    if (app.trackingStatus('token-transfer', req.tracking_id)) throw new WalletError(409, `A transfer with tracking id ${req.tracking_id} already exists`);
+    if (app.trackingStatus('token-transfer', req.tracking_id))
+      throw new WalletError(409, `A transfer with tracking id ${req.tracking_id} already exists`);
     if (!app.knownParty(req.receiver_party_id)) throw new WalletError(400, `Unknown receiver party ${req.receiver_party_id}`);
     if (req.receiver_party_id === sender) throw new WalletError(400, 'The receiver must differ from the sender');
     const amount = num(req.amount);
@@ -54,19 +55,39 @@ export function registerTokenTransferRoutes(add: AddRoute, user: (ctx: RequestCt
     const inputs = app.selectInputs(sender, amount);
     const values: LfRecord = req.description === '' ? {} : { [REASON_KEY]: req.description };
     const transfer: LfRecord = {
-      sender, receiver: req.receiver_party_id, amount: fmt(amount), instrumentId: { admin: app.dso, id: AMULET_INSTRUMENT_ID },
-      requestedAt: microsToIso(now), executeBefore: microsToIso(BigInt(req.expires_at)), inputHoldingCids: inputs,
+      sender,
+      receiver: req.receiver_party_id,
+      amount: fmt(amount),
+      instrumentId: { admin: app.dso, id: AMULET_INSTRUMENT_ID },
+      requestedAt: microsToIso(now),
+      executeBefore: microsToIso(BigInt(req.expires_at)),
+      inputHoldingCids: inputs,
       meta: { values },
     };
     const r = app.exercise([sender, app.dso], T.externalRules, app.externalRulesContract().contractId, 'TransferFactory_Transfer', {
-      expectedAdmin: app.dso, sender, transfer, openRound: app.openRound().cid,
+      expectedAdmin: app.dso,
+      sender,
+      transfer,
+      openRound: app.openRound().cid,
     });
-    const change = r.res.tx.nodes.filter((n) => n.kind === 'create' && n.qualifiedName === T.amulet && (n.createArgument as Record<string, unknown>).owner === sender).map((n) => n.contractId);
+    const change = r.res.tx.nodes
+      .filter((n) => n.kind === 'create' && n.qualifiedName === T.amulet && (n.createArgument as Record<string, unknown>).owner === sender)
+      .map((n) => n.contractId);
     app.setTrackingStatus('token-transfer', req.tracking_id, user(ctx), { transaction_id: r.res.updateId, contract_id: String(r.result) });
-    app.log([sender, req.receiver_party_id], {
-      transaction_type: 'transfer', choice: 'TransferFactory_Transfer', template: T.externalRules, amulet_operation: 'transfer_instruction_create', event_id: r.res.updateId,
-      sender: { party: sender, amount: `-${fmt(amount)}` }, receivers: [], description: req.description,
-    }, r.res);
+    app.log(
+      [sender, req.receiver_party_id],
+      {
+        transaction_type: 'transfer',
+        choice: 'TransferFactory_Transfer',
+        template: T.externalRules,
+        amulet_operation: 'transfer_instruction_create',
+        event_id: r.res.updateId,
+        sender: { party: sender, amount: `-${fmt(amount)}` },
+        receivers: [],
+        description: req.description,
+      },
+      r.res,
+    );
     return ok(result({ transfer_instruction_cid: String(r.result) }, change));
   };
   add('POST', '/v0/wallet/token-standard/transfers', createTransfer);
@@ -78,25 +99,55 @@ export function registerTokenTransferRoutes(add: AddRoute, user: (ctx: RequestCt
     return ok({ transfers: mine.map((c) => app.contractJson(c)) });
   });
 
-  const act = (choice: 'TransferInstruction_Accept' | 'TransferInstruction_Reject' | 'TransferInstruction_Withdraw') => (ctx: RequestCtx) => {
-    const party = app.partyOf(user(ctx));
-    app.runAutomation();
-    const c = instructionFor(party, ctx.params.contract_id ?? '');
-    const a = args(c);
-    const actor = choice === 'TransferInstruction_Withdraw' ? a.sender : a.receiver;
-    if (actor !== party) throw new WalletError(403, `Only the ${choice === 'TransferInstruction_Withdraw' ? 'sender' : 'receiver'} can ${choice.split('_')[1]?.toLowerCase()} this transfer`);
-    const executeBefore = Date.parse(String((a.transfer as Record<string, unknown>).executeBefore));
-    if (choice === 'TransferInstruction_Accept' && BigInt(executeBefore) * 1000n <= app.nowMicros()) throw new WalletError(400, 'The transfer expired (executeBefore has passed)');
-    const r = app.exercise([party], TRANSFER_INSTRUCTION_QN, c.contractId, choice, {
-      openRound: app.openRound().cid,
-      ...(choice === 'TransferInstruction_Accept' ? { featuredAppRight: app.featuredAppRightOf(String(a.sender))?.contractId ?? null } : {}),
-    });
-    const amount = fmt(num((a.transfer as LfRecord).amount));
-    app.log([String(a.sender), String(a.receiver)], choice === 'TransferInstruction_Accept'
-      ? { transaction_type: 'transfer', choice, template: TRANSFER_INSTRUCTION_QN, amulet_operation: 'transfer', event_id: r.res.updateId, sender: { party: String(a.sender), amount: `-${amount}` }, receivers: [{ party: String(a.receiver), amount }] }
-      : { transaction_type: 'notification', choice, template: TRANSFER_INSTRUCTION_QN, event_id: r.res.updateId, details: `Token-standard transfer of ${amount} ${choice === 'TransferInstruction_Reject' ? 'rejected' : 'withdrawn'}; locked funds returned to the sender` }, r.res);
-    return ok(choice === 'TransferInstruction_Accept' ? result({ receiver_holding_cids: [String(r.result)] }, []) : result({}, [String(r.result)]));
-  };
+  const act =
+    (choice: 'TransferInstruction_Accept' | 'TransferInstruction_Reject' | 'TransferInstruction_Withdraw') => (ctx: RequestCtx) => {
+      const party = app.partyOf(user(ctx));
+      app.runAutomation();
+      const c = instructionFor(party, ctx.params.contract_id ?? '');
+      const a = args(c);
+      const actor = choice === 'TransferInstruction_Withdraw' ? a.sender : a.receiver;
+      if (actor !== party)
+        throw new WalletError(
+          403,
+          `Only the ${choice === 'TransferInstruction_Withdraw' ? 'sender' : 'receiver'} can ${choice.split('_')[1]?.toLowerCase()} this transfer`,
+        );
+      const executeBefore = Date.parse(String((a.transfer as Record<string, unknown>).executeBefore));
+      if (choice === 'TransferInstruction_Accept' && BigInt(executeBefore) * 1000n <= app.nowMicros())
+        throw new WalletError(400, 'The transfer expired (executeBefore has passed)');
+      const r = app.exercise([party], TRANSFER_INSTRUCTION_QN, c.contractId, choice, {
+        openRound: app.openRound().cid,
+        ...(choice === 'TransferInstruction_Accept'
+          ? { featuredAppRight: app.featuredAppRightOf(String(a.sender))?.contractId ?? null }
+          : {}),
+      });
+      const amount = fmt(num((a.transfer as LfRecord).amount));
+      app.log(
+        [String(a.sender), String(a.receiver)],
+        choice === 'TransferInstruction_Accept'
+          ? {
+              transaction_type: 'transfer',
+              choice,
+              template: TRANSFER_INSTRUCTION_QN,
+              amulet_operation: 'transfer',
+              event_id: r.res.updateId,
+              sender: { party: String(a.sender), amount: `-${amount}` },
+              receivers: [{ party: String(a.receiver), amount }],
+            }
+          : {
+              transaction_type: 'notification',
+              choice,
+              template: TRANSFER_INSTRUCTION_QN,
+              event_id: r.res.updateId,
+              details: `Token-standard transfer of ${amount} ${choice === 'TransferInstruction_Reject' ? 'rejected' : 'withdrawn'}; locked funds returned to the sender`,
+            },
+        r.res,
+      );
+      return ok(
+        choice === 'TransferInstruction_Accept'
+          ? result({ receiver_holding_cids: [String(r.result)] }, [])
+          : result({}, [String(r.result)]),
+      );
+    };
   add('POST', '/v0/wallet/token-standard/transfers/{contract_id}/accept', act('TransferInstruction_Accept'));
   add('POST', '/v0/wallet/token-standard/transfers/{contract_id}/reject', act('TransferInstruction_Reject'));
   add('POST', '/v0/wallet/token-standard/transfers/{contract_id}/withdraw', act('TransferInstruction_Withdraw'));

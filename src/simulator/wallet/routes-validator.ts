@@ -10,10 +10,19 @@ import type { AddRoute } from './http.js';
 import { empty, ok } from './http.js';
 import { args, T } from './names.js';
 
-export function registerValidatorInfoRoutes(add: AddRoute, user: (ctx: RequestCtx) => string, admin: (ctx: RequestCtx) => void, app: WalletApp): void {
+export function registerValidatorInfoRoutes(
+  add: AddRoute,
+  user: (ctx: RequestCtx) => string,
+  admin: (ctx: RequestCtx) => void,
+  app: WalletApp,
+): void {
   add('GET', '/v0/validator-user', () => {
     app.init();
-    return ok({ party_id: app.validatorParty, user_name: app.config.validatorWalletUser, featured: app.featuredAppRightOf(app.validatorParty) !== undefined });
+    return ok({
+      party_id: app.validatorParty,
+      user_name: app.config.validatorWalletUser,
+      featured: app.featuredAppRightOf(app.validatorParty) !== undefined,
+    });
   });
   add('POST', '/v0/register', (ctx) => ok({ party_id: app.onboard(user(ctx)) }));
   // what this validator's wallet serves: token-standard (v0) transfers; preapproval sends take a description
@@ -40,7 +49,17 @@ export function registerValidatorInfoRoutes(add: AddRoute, user: (ctx: RequestCt
     admin(ctx);
     const c = byParty(ctx.params['receiver-party'] ?? '');
     const r = app.exercise([app.validatorParty], T.preapproval, c.contractId, 'TransferPreapproval_Cancel', { p: app.validatorParty });
-    app.log([String(args(c).receiver)], { transaction_type: 'notification', choice: 'TransferPreapproval_Cancel', template: T.preapproval, event_id: r.res.updateId, details: 'Transfer preapproval cancelled by its provider' }, r.res);
+    app.log(
+      [String(args(c).receiver)],
+      {
+        transaction_type: 'notification',
+        choice: 'TransferPreapproval_Cancel',
+        template: T.preapproval,
+        event_id: r.res.updateId,
+        details: 'Transfer preapproval cancelled by its provider',
+      },
+      r.res,
+    );
     return empty();
   });
 }

@@ -54,7 +54,12 @@ function walletUser(ctx: RequestCtx): string {
   return sub;
 }
 
-export function registerValidatorRoutes(router: Router, sim: SimContext, writer: LedgerWriter, config: Partial<WalletConfig> = {}): WalletApp {
+export function registerValidatorRoutes(
+  router: Router,
+  sim: SimContext,
+  writer: LedgerWriter,
+  config: Partial<WalletConfig> = {},
+): WalletApp {
   // `settings.wallet` (startSimulator({ settings: { wallet: {...} } })) overrides the defaults; `config` overrides both
   const fromSettings = (sim.settings as unknown as { wallet?: Partial<WalletConfig> }).wallet ?? {};
   const app = new WalletApp(sim, writer, { ...fromSettings, ...config });
@@ -62,7 +67,8 @@ export function registerValidatorRoutes(router: Router, sim: SimContext, writer:
   const add = (method: string, path: string, h: WalletHandler) => router.add(method, VALIDATOR_BASE + path, wrap(h));
   const admin = (ctx: RequestCtx): void => {
     const u = walletUser(ctx);
-    if (u !== app.config.validatorWalletUser) throw new WalletError(403, `User ${u} is not the validator operator (${app.config.validatorWalletUser})`);
+    if (u !== app.config.validatorWalletUser)
+      throw new WalletError(403, `User ${u} is not the validator operator (${app.config.validatorWalletUser})`);
   };
 
   // --- validator admin ---
@@ -108,7 +114,12 @@ export function registerValidatorRoutes(router: Router, sim: SimContext, writer:
     app.runAutomation();
     const t = app.traffic();
     const last = sim.store.meta.get(LAST_TOPUP_KEY);
-    return ok({ purchased_bytes: t.purchased, consumed_bytes: t.consumed, extra_bytes: t.extra, last_topup_at: last ? microsToIso(BigInt(last)) : null });
+    return ok({
+      purchased_bytes: t.purchased,
+      consumed_bytes: t.consumed,
+      extra_bytes: t.extra,
+      last_topup_at: last ? microsToIso(BigInt(last)) : null,
+    });
   });
   add('PUT', '/v0/sim/automation', async (ctx) => {
     admin(ctx);
@@ -122,13 +133,23 @@ export function registerValidatorRoutes(router: Router, sim: SimContext, writer:
     const u = walletUser(ctx);
     const onboarded = app.isOnboarded(u);
     const party = onboarded ? app.partyOf(u) : '';
-    return ok({ party_id: party, user_onboarded: onboarded, user_wallet_installed: onboarded, has_featured_app_right: onboarded && app.featuredAppRightOf(party) !== undefined });
+    return ok({
+      party_id: party,
+      user_onboarded: onboarded,
+      user_wallet_installed: onboarded,
+      has_featured_app_right: onboarded && app.featuredAppRightOf(party) !== undefined,
+    });
   });
   add('GET', '/v0/wallet/balance', (ctx) => {
     const party = app.partyOf(walletUser(ctx));
     app.runAutomation();
     const b = app.balance(party);
-    return ok({ round: Number(b.round), effective_unlocked_qty: fmt(b.unlocked), effective_locked_qty: fmt(b.locked), total_holding_fees: fmt(b.fees) });
+    return ok({
+      round: Number(b.round),
+      effective_unlocked_qty: fmt(b.unlocked),
+      effective_locked_qty: fmt(b.locked),
+      total_holding_fees: fmt(b.fees),
+    });
   });
   add('GET', '/v0/wallet/amulets', (ctx) => {
     const party = app.partyOf(walletUser(ctx));
@@ -153,7 +174,9 @@ export function registerValidatorRoutes(router: Router, sim: SimContext, writer:
     const size = field(b, 'page_size', 'number') as number;
     return ok({ items: app.transactions(u, size, field(b, 'begin_after_id', 'string', false)) });
   });
-  add('POST', '/v0/wallet/transfer-offers/{contract_id}/accept', (ctx) => ok({ accepted_offer_contract_id: app.offers.accept(walletUser(ctx), ctx.params.contract_id ?? '') }));
+  add('POST', '/v0/wallet/transfer-offers/{contract_id}/accept', (ctx) =>
+    ok({ accepted_offer_contract_id: app.offers.accept(walletUser(ctx), ctx.params.contract_id ?? '') }),
+  );
   add('POST', '/v0/wallet/transfer-offers/{contract_id}/reject', (ctx) => {
     app.offers.reject(walletUser(ctx), ctx.params.contract_id ?? '');
     return empty();
@@ -194,7 +217,9 @@ export function registerValidatorRoutes(router: Router, sim: SimContext, writer:
     return ok({ offer_contract_id: cid });
   });
   add('GET', '/v0/wallet/transfer-offers', (ctx) => ok({ offers: app.offers.listOffers(walletUser(ctx)) }));
-  add('POST', '/v0/wallet/transfer-offers/{tracking_id}/status', (ctx) => ok(app.offers.offerStatus(walletUser(ctx), ctx.params.tracking_id ?? '')));
+  add('POST', '/v0/wallet/transfer-offers/{tracking_id}/status', (ctx) =>
+    ok(app.offers.offerStatus(walletUser(ctx), ctx.params.tracking_id ?? '')),
+  );
   add('POST', '/v0/wallet/buy-traffic-requests', async (ctx) => {
     const u = walletUser(ctx);
     const b = await jsonBody(ctx);
@@ -207,6 +232,8 @@ export function registerValidatorRoutes(router: Router, sim: SimContext, writer:
     });
     return ok({ request_contract_id: cid });
   });
-  add('POST', '/v0/wallet/buy-traffic-requests/{tracking_id}/status', (ctx) => ok(app.trafficStatus(walletUser(ctx), ctx.params.tracking_id ?? '')));
+  add('POST', '/v0/wallet/buy-traffic-requests/{tracking_id}/status', (ctx) =>
+    ok(app.trafficStatus(walletUser(ctx), ctx.params.tracking_id ?? '')),
+  );
   return app;
 }

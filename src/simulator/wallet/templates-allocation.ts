@@ -96,20 +96,34 @@ export const allocationFactoryAllocate: ChoiceDef = {
     const leg = spec.transferLeg as LfRecord;
     const settlement = spec.settlement as LfRecord;
     const instrument = leg.instrumentId as LfRecord;
-    if (ctx.arg.expectedAdmin !== dso) ctx.fail(`expectedAdmin ${String(ctx.arg.expectedAdmin)} is not the instrument admin ${String(dso)}`);
+    if (ctx.arg.expectedAdmin !== dso)
+      ctx.fail(`expectedAdmin ${String(ctx.arg.expectedAdmin)} is not the instrument admin ${String(dso)}`);
     if (leg.sender !== ctx.arg.sender) ctx.fail('the transfer leg’s sender is not the submitting sender');
-    if (instrument.admin !== dso || instrument.id !== AMULET_INSTRUMENT_ID) ctx.fail(`unsupported instrument ${String(instrument.admin)}/${String(instrument.id)}`);
+    if (instrument.admin !== dso || instrument.id !== AMULET_INSTRUMENT_ID)
+      ctx.fail(`unsupported instrument ${String(instrument.admin)}/${String(instrument.id)}`);
     const amount = num(leg.amount);
     if (amount <= 0n) ctx.fail('Amount must be positive');
     const round = roundOf(ctx, ctx.arg.openRound);
     const { total } = consumeInputs(ctx, String(leg.sender), ctx.arg.inputHoldingCids, round);
     if (total < amount) ctx.fail(`insufficient funds: inputs are worth ${fmt(total)}, the allocation needs ${fmt(amount)}`);
     const lockedAmulet = ctx.create('Splice.Amulet:LockedAmulet', {
-      dso, owner: leg.sender ?? null, initialAmount: fmt(amount), createdAtRound: String(round.round), ratePerRound: round.holdingFeeRate ?? '0',
-      lockHolders: [dso], lockExpiresAt: settlement.settleBefore ?? null,
+      dso,
+      owner: leg.sender ?? null,
+      initialAmount: fmt(amount),
+      createdAtRound: String(round.round),
+      ratePerRound: round.holdingFeeRate ?? '0',
+      lockHolders: [dso],
+      lockExpiresAt: settlement.settleBefore ?? null,
     });
     if (total > amount) newAmulet(ctx, dso, leg.sender ?? null, total - amount, round);
-    return ctx.create(ALLOCATION_QN, { dso, sender: leg.sender ?? null, receiver: leg.receiver ?? null, executor: settlement.executor ?? null, lockedAmulet, allocation: spec });
+    return ctx.create(ALLOCATION_QN, {
+      dso,
+      sender: leg.sender ?? null,
+      receiver: leg.receiver ?? null,
+      executor: settlement.executor ?? null,
+      lockedAmulet,
+      allocation: spec,
+    });
   },
 };
 

@@ -68,9 +68,19 @@ const DevelopmentFundCoupon: TemplateDef = {
   ensure: (a) => (num(a.amount) <= 0n ? 'development fund coupon amount must be positive' : undefined),
   implements: [],
   choices: [
-    backToPool('DevelopmentFundCoupon_Withdraw', 'fundManager', true, 'the fund manager withdraws the coupon: its amount returns to the pool'),
+    backToPool(
+      'DevelopmentFundCoupon_Withdraw',
+      'fundManager',
+      true,
+      'the fund manager withdraws the coupon: its amount returns to the pool',
+    ),
     backToPool('DevelopmentFundCoupon_Reject', 'beneficiary', true, 'the beneficiary rejects the coupon: its amount returns to the pool'),
-    backToPool('DevelopmentFundCoupon_DsoExpire', 'dso', false, 'the DSO expires the coupon after expiresAt: its amount returns to the pool'),
+    backToPool(
+      'DevelopmentFundCoupon_DsoExpire',
+      'dso',
+      false,
+      'the DSO expires the coupon after expiresAt: its amount returns to the pool',
+    ),
     {
       name: 'DevelopmentFundCoupon_Claim',
       consuming: true,
@@ -78,7 +88,14 @@ const DevelopmentFundCoupon: TemplateDef = {
       returnType: cid('Splice.Amulet:Amulet'),
       controllers: [{ contract: 'beneficiary' }],
       description: 'the beneficiary claims the coupon: a new amulet of its amount',
-      body: (ctx) => newAmulet(ctx, ctx.contract.dso ?? null, ctx.contract.beneficiary ?? null, num(ctx.contract.amount), roundOf(ctx, ctx.arg.openRound)),
+      body: (ctx) =>
+        newAmulet(
+          ctx,
+          ctx.contract.dso ?? null,
+          ctx.contract.beneficiary ?? null,
+          num(ctx.contract.amount),
+          roundOf(ctx, ctx.arg.openRound),
+        ),
     },
   ],
 };
@@ -120,7 +137,12 @@ export const allocateDevelopmentFundCoupon: ChoiceDef = {
     }
     if (total < amount) ctx.fail(`the unclaimed coupons hold ${fmt(total)}, the allocation needs ${fmt(amount)}`);
     const coupon = ctx.create(DEV_FUND_QN.coupon, {
-      dso, beneficiary: a.beneficiary ?? null, fundManager: a.fundManager ?? null, amount: fmt(amount), expiresAt: a.expiresAt ?? null, reason: a.reason ?? null,
+      dso,
+      beneficiary: a.beneficiary ?? null,
+      fundManager: a.fundManager ?? null,
+      amount: fmt(amount),
+      expiresAt: a.expiresAt ?? null,
+      reason: a.reason ?? null,
     });
     const rest = total > amount ? ctx.create(DEV_FUND_QN.unclaimed, { dso, amount: fmt(total - amount) }) : null;
     return { developmentFundCouponCid: coupon, optUnclaimedDevelopmentFundCouponCid: rest };

@@ -81,7 +81,10 @@ const ExternalPartySetupProposal: TemplateDef = {
     {
       name: 'ExternalPartySetupProposal_Accept',
       consuming: true,
-      argument: [{ name: 'amuletRules', type: cid('Splice.AmuletRules:AmuletRules') }, { name: 'openRound', type: cid('Splice.Round:OpenMiningRound') }],
+      argument: [
+        { name: 'amuletRules', type: cid('Splice.AmuletRules:AmuletRules') },
+        { name: 'openRound', type: cid('Splice.Round:OpenMiningRound') },
+      ],
       returnType: AcceptResult,
       controllers: [{ contract: 'user' }],
       description: 'the external party accepts: creates its ValidatorRight and its TransferPreapproval (provider: the validator)',
@@ -89,7 +92,11 @@ const ExternalPartySetupProposal: TemplateDef = {
         const c = ctx.contract;
         const rules = ctx.fetch(String(ctx.arg.amuletRules), 'Splice.AmuletRules:AmuletRules');
         if (rules.dso !== c.dso) ctx.fail(`AmuletRules of ${String(rules.dso)} given, the proposal expects dso ${String(c.dso)}`);
-        const validatorRightCid = ctx.create('Splice.Amulet:ValidatorRight', { dso: c.dso ?? null, user: c.user ?? null, validator: c.validator ?? null });
+        const validatorRightCid = ctx.create('Splice.Amulet:ValidatorRight', {
+          dso: c.dso ?? null,
+          user: c.user ?? null,
+          validator: c.validator ?? null,
+        });
         const transferPreapprovalCid = ctx.exercise(String(ctx.arg.amuletRules), 'AmuletRules_CreateTransferPreapproval', {
           receiver: c.user ?? null,
           provider: c.validator ?? null,
@@ -140,12 +147,19 @@ const ExternalPartyAmuletRules: TemplateDef = {
       description: 'the external sender delegates one transfer (amount, receiver, nonce) to the delegate',
       body: (ctx) => {
         const a = ctx.arg;
-        if (a.expectedDso !== ctx.contract.dso) ctx.fail(`expectedDso ${String(a.expectedDso)} does not match the dso party ${String(ctx.contract.dso)}`);
+        if (a.expectedDso !== ctx.contract.dso)
+          ctx.fail(`expectedDso ${String(a.expectedDso)} does not match the dso party ${String(ctx.contract.dso)}`);
         if (num(a.amount) <= 0n) ctx.fail('transfer amount must be positive');
         if (int64(a.nonce) < 0n) ctx.fail('nonce must not be negative');
         const transferCommandCid = ctx.create('Splice.ExternalPartyAmuletRules:TransferCommand', {
-          dso: ctx.contract.dso ?? null, sender: a.sender ?? null, receiver: a.receiver ?? null, delegate: a.delegate ?? null,
-          amount: a.amount ?? null, expiresAt: a.expiresAt ?? null, nonce: a.nonce ?? null, description: a.description ?? null,
+          dso: ctx.contract.dso ?? null,
+          sender: a.sender ?? null,
+          receiver: a.receiver ?? null,
+          delegate: a.delegate ?? null,
+          amount: a.amount ?? null,
+          expiresAt: a.expiresAt ?? null,
+          nonce: a.nonce ?? null,
+          description: a.description ?? null,
         });
         return { transferCommandCid };
       },
@@ -168,7 +182,11 @@ const TransferCommandCounter: TemplateDef = {
 };
 
 const failure = (ctx: ChoiceContext, reason: string): LfValue => ({
-  succeeded: false, failureReason: reason, receiverAmulet: null, sender: ctx.contract.sender ?? null, nonce: ctx.contract.nonce ?? null,
+  succeeded: false,
+  failureReason: reason,
+  receiverAmulet: null,
+  sender: ctx.contract.sender ?? null,
+  nonce: ctx.contract.nonce ?? null,
 });
 
 const TransferCommand: TemplateDef = {
@@ -209,9 +227,14 @@ const TransferCommand: TemplateDef = {
         if (next > nonce) return failure(ctx, `Expected nonce ${nonce} is smaller than current counter ${next}`);
         if (next < nonce) ctx.fail(`Expected nonce ${nonce} is bigger than current counter ${next}`);
         ctx.exercise(String(ctx.arg.transferCounterCid), 'Archive', {});
-        ctx.create('Splice.ExternalPartyAmuletRules:TransferCommandCounter', { dso: c.dso ?? null, sender: c.sender ?? null, nextNonce: String(next + 1n) });
+        ctx.create('Splice.ExternalPartyAmuletRules:TransferCommandCounter', {
+          dso: c.dso ?? null,
+          sender: c.sender ?? null,
+          nextNonce: String(next + 1n),
+        });
         const preapproval = ctx.arg.transferPreapprovalCidO;
-        if (preapproval === null || preapproval === undefined) return failure(ctx, `No TransferPreapproval for receiver ${String(c.receiver)}`);
+        if (preapproval === null || preapproval === undefined)
+          return failure(ctx, `No TransferPreapproval for receiver ${String(c.receiver)}`);
         const p = ctx.fetch(String(preapproval), 'Splice.AmuletRules:TransferPreapproval');
         if (p.receiver !== c.receiver || p.dso !== c.dso) ctx.fail('the transfer preapproval is not the receiver’s');
         // funds are checked before the inputs are consumed so that an under-funded command fails without moving anything
@@ -222,7 +245,11 @@ const TransferCommand: TemplateDef = {
         if (inputs.length === 0 || available < num(c.amount))
           return failure(ctx, `Insufficient funds: the inputs are worth ${available}, the transfer needs ${String(c.amount)}`);
         const receiverAmulet = ctx.exercise(String(preapproval), 'TransferPreapproval_Send', {
-          sender: c.sender ?? null, inputs, amount: c.amount ?? null, description: c.description ?? null, openRound: ctx.arg.openRound ?? null,
+          sender: c.sender ?? null,
+          inputs,
+          amount: c.amount ?? null,
+          description: c.description ?? null,
+          openRound: ctx.arg.openRound ?? null,
         });
         return { succeeded: true, failureReason: null, receiverAmulet, sender: c.sender ?? null, nonce: c.nonce ?? null };
       },
@@ -253,4 +280,10 @@ const TransferCommand: TemplateDef = {
   ],
 };
 
-export const externalPartyTemplates: TemplateDef[] = [ValidatorRight, ExternalPartySetupProposal, ExternalPartyAmuletRules, TransferCommandCounter, TransferCommand];
+export const externalPartyTemplates: TemplateDef[] = [
+  ValidatorRight,
+  ExternalPartySetupProposal,
+  ExternalPartyAmuletRules,
+  TransferCommandCounter,
+  TransferCommand,
+];

@@ -56,7 +56,15 @@ const MintingDelegationProposal: TemplateDef = {
         return ctx.create(MINTING_QN.delegation, pick(ctx.contract));
       },
     },
-    { name: 'MintingDelegationProposal_Reject', consuming: true, argument: [], returnType: { kind: 'Unit' }, controllers: [{ contract: 'delegate' }], description: 'the delegate declines', body: () => ({}) },
+    {
+      name: 'MintingDelegationProposal_Reject',
+      consuming: true,
+      argument: [],
+      returnType: { kind: 'Unit' },
+      controllers: [{ contract: 'delegate' }],
+      description: 'the delegate declines',
+      body: () => ({}),
+    },
   ],
 };
 
@@ -83,8 +91,11 @@ const MintingDelegation: TemplateDef = {
       description: 'the delegate mints the beneficiary’s closed-round reward coupons into an amulet of the beneficiary',
       body: (ctx) =>
         ctx.exercise(String(ctx.arg.amuletRules), 'AmuletRules_CollectRewards', {
-          beneficiary: ctx.contract.beneficiary ?? null, validatorRights: ctx.arg.validatorRights ?? [], validatorRewardCoupons: ctx.arg.validatorRewardCoupons ?? [],
-          appRewardCoupons: ctx.arg.appRewardCoupons ?? [], openRound: ctx.arg.openRound ?? null,
+          beneficiary: ctx.contract.beneficiary ?? null,
+          validatorRights: ctx.arg.validatorRights ?? [],
+          validatorRewardCoupons: ctx.arg.validatorRewardCoupons ?? [],
+          appRewardCoupons: ctx.arg.appRewardCoupons ?? [],
+          openRound: ctx.arg.openRound ?? null,
         }),
     },
     {
@@ -94,9 +105,22 @@ const MintingDelegation: TemplateDef = {
       returnType: cid('Splice.Amulet:Amulet'),
       controllers: [{ contract: 'delegate' }],
       description: 'the delegate merges the beneficiary’s amulets (at most 100 inputs)',
-      body: (ctx) => ctx.exercise(String(ctx.arg.amuletRules), 'AmuletRules_Merge', { owner: ctx.contract.beneficiary ?? null, inputs: ctx.arg.inputs ?? [], openRound: ctx.arg.openRound ?? null }),
+      body: (ctx) =>
+        ctx.exercise(String(ctx.arg.amuletRules), 'AmuletRules_Merge', {
+          owner: ctx.contract.beneficiary ?? null,
+          inputs: ctx.arg.inputs ?? [],
+          openRound: ctx.arg.openRound ?? null,
+        }),
     },
-    { name: 'MintingDelegation_Reject', consuming: true, argument: [], returnType: { kind: 'Unit' }, controllers: [{ contract: 'delegate' }], description: 'the delegate terminates the delegation', body: () => ({}) },
+    {
+      name: 'MintingDelegation_Reject',
+      consuming: true,
+      argument: [],
+      returnType: { kind: 'Unit' },
+      controllers: [{ contract: 'delegate' }],
+      description: 'the delegate terminates the delegation',
+      body: () => ({}),
+    },
   ],
 };
 

@@ -17,7 +17,10 @@ import type { LfValue } from '../model.js';
 import type { ChoiceContext, ChoiceDef, FieldDef, FieldType, LfRecord, TemplateDef } from '../packages/types.js';
 import { cid, cids, effectiveAmount, fmt, int64, newAmulet, num, numeric, party, parties, roundOf, text, time } from './coin.js';
 
-export const PAYMENT_QN = { request: 'Splice.Wallet.Payment:AppPaymentRequest', accepted: 'Splice.Wallet.Payment:AcceptedAppPayment' } as const;
+export const PAYMENT_QN = {
+  request: 'Splice.Wallet.Payment:AppPaymentRequest',
+  accepted: 'Splice.Wallet.Payment:AcceptedAppPayment',
+} as const;
 
 const receiverAmount: FieldType = {
   kind: 'Record',
@@ -36,7 +39,20 @@ const transferOutput: FieldType = {
   fields: [
     { name: 'receiver', type: party },
     { name: 'amount', type: numeric },
-    { name: 'lock', type: { kind: 'Optional', elem: { kind: 'Record', name: 'Splice.Expiry:TimeLock', fields: [{ name: 'holders', type: parties }, { name: 'expiresAt', type: time }] } } },
+    {
+      name: 'lock',
+      type: {
+        kind: 'Optional',
+        elem: {
+          kind: 'Record',
+          name: 'Splice.Expiry:TimeLock',
+          fields: [
+            { name: 'holders', type: parties },
+            { name: 'expiresAt', type: time },
+          ],
+        },
+      },
+    },
   ],
 };
 
@@ -87,8 +103,13 @@ export const amuletRulesTransfer: ChoiceDef = {
       if (num(o.amount) <= 0n) ctx.fail('output amounts must be positive');
       return lock
         ? ctx.create('Splice.Amulet:LockedAmulet', {
-            dso, owner: o.receiver ?? null, initialAmount: fmt(num(o.amount)), createdAtRound: String(round.round), ratePerRound: round.holdingFeeRate ?? '0',
-            lockHolders: lock.holders ?? [], lockExpiresAt: lock.expiresAt ?? null,
+            dso,
+            owner: o.receiver ?? null,
+            initialAmount: fmt(num(o.amount)),
+            createdAtRound: String(round.round),
+            ratePerRound: round.holdingFeeRate ?? '0',
+            lockHolders: lock.holders ?? [],
+            lockExpiresAt: lock.expiresAt ?? null,
           })
         : newAmulet(ctx, dso, o.receiver ?? null, num(o.amount), round);
     });
@@ -125,7 +146,11 @@ const AppPaymentRequest: TemplateDef = {
     {
       name: 'AppPaymentRequest_Accept',
       consuming: true,
-      argument: [{ name: 'inputs', type: cids('Splice.Amulet:Amulet') }, { name: 'amuletRules', type: cid('Splice.AmuletRules:AmuletRules') }, roundArg],
+      argument: [
+        { name: 'inputs', type: cids('Splice.Amulet:Amulet') },
+        { name: 'amuletRules', type: cid('Splice.AmuletRules:AmuletRules') },
+        roundArg,
+      ],
       returnType: cid(PAYMENT_QN.accepted),
       controllers: [{ contract: 'sender' }],
       description: 'the sender pays: the total is locked to the provider (change returned) and the payment accepted',
@@ -134,13 +159,27 @@ const AppPaymentRequest: TemplateDef = {
         const rules = ctx.fetch(String(ctx.arg.amuletRules), 'Splice.AmuletRules:AmuletRules');
         if (rules.dso !== c.dso) ctx.fail('the AmuletRules are not the request’s DSO');
         const created = ctx.exercise(String(ctx.arg.amuletRules), 'AmuletRules_Transfer', {
-          sender: c.sender ?? null, inputs: ctx.arg.inputs ?? [], lockedInputs: [], actors: [],
-          outputs: [{ receiver: c.sender ?? null, amount: fmt(totalOf(c.receiverAmounts)), lock: { holders: [c.provider ?? null], expiresAt: c.expiresAt ?? null } }],
+          sender: c.sender ?? null,
+          inputs: ctx.arg.inputs ?? [],
+          lockedInputs: [],
+          actors: [],
+          outputs: [
+            {
+              receiver: c.sender ?? null,
+              amount: fmt(totalOf(c.receiverAmounts)),
+              lock: { holders: [c.provider ?? null], expiresAt: c.expiresAt ?? null },
+            },
+          ],
           openRound: ctx.arg.openRound ?? null,
         }) as LfValue[];
         return ctx.create(PAYMENT_QN.accepted, {
-          sender: c.sender ?? null, amuletReceiverAmounts: c.receiverAmounts ?? [], receivers: c.receivers ?? [], provider: c.provider ?? null, dso: c.dso ?? null,
-          lockedAmulet: created[0] ?? null, amuletRules: ctx.arg.amuletRules ?? null,
+          sender: c.sender ?? null,
+          amuletReceiverAmounts: c.receiverAmounts ?? [],
+          receivers: c.receivers ?? [],
+          provider: c.provider ?? null,
+          dso: c.dso ?? null,
+          lockedAmulet: created[0] ?? null,
+          amuletRules: ctx.arg.amuletRules ?? null,
         });
       },
     },
@@ -169,8 +208,12 @@ const AppPaymentRequest: TemplateDef = {
 function spendLocked(ctx: ChoiceContext, outputs: LfRecord[]): LfValue[] {
   const c = ctx.contract;
   return ctx.exercise(String(c.amuletRules), 'AmuletRules_Transfer', {
-    sender: c.sender ?? null, inputs: [], lockedInputs: [c.lockedAmulet ?? null], actors: [c.provider ?? null, ...((c.receivers as LfValue[] | null) ?? [])],
-    outputs, openRound: ctx.arg.openRound ?? null,
+    sender: c.sender ?? null,
+    inputs: [],
+    lockedInputs: [c.lockedAmulet ?? null],
+    actors: [c.provider ?? null, ...((c.receivers as LfValue[] | null) ?? [])],
+    outputs,
+    openRound: ctx.arg.openRound ?? null,
   }) as LfValue[];
 }
 

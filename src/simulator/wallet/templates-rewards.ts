@@ -81,10 +81,20 @@ const FeaturedAppRight: TemplateDef = {
 export const rewardTemplates: TemplateDef[] = [ValidatorRewardCoupon, AppRewardCoupon, FeaturedAppRight];
 
 /** Argument a transfer choice takes to mark its app reward as featured. */
-export const featuredAppRightArg = { name: 'featuredAppRight', type: { kind: 'Optional', elem: cid('Splice.Amulet:FeaturedAppRight') } as FieldType };
+export const featuredAppRightArg = {
+  name: 'featuredAppRight',
+  type: { kind: 'Optional', elem: cid('Splice.Amulet:FeaturedAppRight') } as FieldType,
+};
 
 /** Creates the validator and app reward coupons of a transfer of `amount` by `sender` in `round` (needs dso authority). */
-export function issueRewardCoupons(ctx: ChoiceContext, dso: LfValue, sender: LfValue, amount: bigint, round: LfRecord, featuredAppRight: LfValue | undefined): void {
+export function issueRewardCoupons(
+  ctx: ChoiceContext,
+  dso: LfValue,
+  sender: LfValue,
+  amount: bigint,
+  round: LfRecord,
+  featuredAppRight: LfValue | undefined,
+): void {
   let featured = false;
   if (featuredAppRight !== null && featuredAppRight !== undefined) {
     const right = ctx.fetch(String(featuredAppRight), 'Splice.Amulet:FeaturedAppRight');
@@ -166,7 +176,8 @@ export const amuletExpire: ChoiceDef = {
   body: (ctx) => {
     const round = ctx.fetch(String(ctx.arg.roundCid), 'Splice.Round:OpenMiningRound');
     const elapsed = int64(round.round) - int64(ctx.contract.createdAtRound);
-    if (elapsed * num(ctx.contract.ratePerRound) < num(ctx.contract.initialAmount)) ctx.fail('the amulet is not expired: its amount exceeds the accrued holding fee');
+    if (elapsed * num(ctx.contract.ratePerRound) < num(ctx.contract.initialAmount))
+      ctx.fail('the amulet is not expired: its amount exceeds the accrued holding fee');
     return {};
   },
 };

@@ -41,7 +41,10 @@ const rulesArg: FieldDef = { name: 'amuletRules', type: cid('Splice.AmuletRules:
 function lockPayment(ctx: ChoiceContext, expiresAt: LfValue): LfValue {
   const c = ctx.contract;
   const created = ctx.exercise(String(ctx.arg.amuletRules), 'AmuletRules_Transfer', {
-    sender: c.sender ?? null, inputs: ctx.arg.inputs ?? [], lockedInputs: [], actors: [],
+    sender: c.sender ?? null,
+    inputs: ctx.arg.inputs ?? [],
+    lockedInputs: [],
+    actors: [],
     outputs: [{ receiver: c.sender ?? null, amount: fmt(num(c.paymentAmount)), lock: { holders: [c.provider ?? null], expiresAt } }],
     openRound: ctx.arg.openRound ?? null,
   }) as LfValue[];
@@ -55,7 +58,10 @@ function spendLocked(ctx: ChoiceContext, payReceiver: boolean): void {
   const value = effectiveAmount(ctx.fetch(String(c.lockedAmulet), 'Splice.Amulet:LockedAmulet'), int64(round.round)).effective;
   const amount = num(c.paymentAmount) < value ? num(c.paymentAmount) : value;
   ctx.exercise(String(c.amuletRules), 'AmuletRules_Transfer', {
-    sender: c.sender ?? null, inputs: [], lockedInputs: [c.lockedAmulet ?? null], actors: [c.provider ?? null, c.receiver ?? null],
+    sender: c.sender ?? null,
+    inputs: [],
+    lockedInputs: [c.lockedAmulet ?? null],
+    actors: [c.provider ?? null, c.receiver ?? null],
     outputs: payReceiver && amount > 0n ? [{ receiver: c.receiver ?? null, amount: fmt(amount), lock: null }] : [],
     openRound: ctx.arg.openRound ?? null,
   });
@@ -70,7 +76,12 @@ const SubscriptionRequest: TemplateDef = {
   signatories: ['receiver', 'provider'],
   observers: ['sender'],
   ensureDescription: 'a positive amount and interval',
-  ensure: (a) => (num(a.paymentAmount) <= 0n ? 'paymentAmount must be positive' : int64(a.paymentIntervalMicros) <= 0n ? 'paymentIntervalMicros must be positive' : undefined),
+  ensure: (a) =>
+    num(a.paymentAmount) <= 0n
+      ? 'paymentAmount must be positive'
+      : int64(a.paymentIntervalMicros) <= 0n
+        ? 'paymentIntervalMicros must be positive'
+        : undefined,
   implements: [],
   choices: [
     {
@@ -85,8 +96,24 @@ const SubscriptionRequest: TemplateDef = {
         return ctx.create(SUB_QN.initial, { ...data(ctx.contract), lockedAmulet, amuletRules: ctx.arg.amuletRules ?? null });
       },
     },
-    { name: 'SubscriptionRequest_Reject', consuming: true, argument: [], returnType: { kind: 'Unit' }, controllers: [{ contract: 'sender' }], description: 'the sender declines', body: () => ({}) },
-    { name: 'SubscriptionRequest_Withdraw', consuming: true, argument: [], returnType: { kind: 'Unit' }, controllers: [{ contract: 'provider' }], description: 'the provider withdraws the request', body: () => ({}) },
+    {
+      name: 'SubscriptionRequest_Reject',
+      consuming: true,
+      argument: [],
+      returnType: { kind: 'Unit' },
+      controllers: [{ contract: 'sender' }],
+      description: 'the sender declines',
+      body: () => ({}),
+    },
+    {
+      name: 'SubscriptionRequest_Withdraw',
+      consuming: true,
+      argument: [],
+      returnType: { kind: 'Unit' },
+      controllers: [{ contract: 'provider' }],
+      description: 'the provider withdraws the request',
+      body: () => ({}),
+    },
   ],
 };
 
@@ -109,7 +136,12 @@ const SubscriptionInitialPayment: TemplateDef = {
         spendLocked(ctx, true);
         const d = data(ctx.contract);
         const subscription = ctx.create(SUB_QN.subscription, d);
-        ctx.create(SUB_QN.idle, { ...d, subscription, nextPaymentDueAt: ctx.arg.nextPaymentDueAt ?? null, amuletRules: ctx.contract.amuletRules ?? null });
+        ctx.create(SUB_QN.idle, {
+          ...d,
+          subscription,
+          nextPaymentDueAt: ctx.arg.nextPaymentDueAt ?? null,
+          amuletRules: ctx.contract.amuletRules ?? null,
+        });
         return subscription;
       },
     },
@@ -128,7 +160,15 @@ const SubscriptionInitialPayment: TemplateDef = {
   ],
 };
 
-const Subscription: TemplateDef = { module: 'Splice.Wallet.Subscriptions', entity: 'Subscription', fields: dataFields, signatories, observers: [], implements: [], choices: [] };
+const Subscription: TemplateDef = {
+  module: 'Splice.Wallet.Subscriptions',
+  entity: 'Subscription',
+  fields: dataFields,
+  signatories,
+  observers: [],
+  implements: [],
+  choices: [],
+};
 
 const SubscriptionIdleState: TemplateDef = {
   module: 'Splice.Wallet.Subscriptions',
@@ -148,7 +188,13 @@ const SubscriptionIdleState: TemplateDef = {
       body: (ctx) => {
         const c = ctx.contract;
         const lockedAmulet = lockPayment(ctx, ctx.arg.lockExpiresAt ?? null);
-        return ctx.create(SUB_QN.payment, { ...data(c), subscription: c.subscription ?? null, thisPaymentDueAt: c.nextPaymentDueAt ?? null, lockedAmulet, amuletRules: ctx.arg.amuletRules ?? null });
+        return ctx.create(SUB_QN.payment, {
+          ...data(c),
+          subscription: c.subscription ?? null,
+          thisPaymentDueAt: c.nextPaymentDueAt ?? null,
+          lockedAmulet,
+          amuletRules: ctx.arg.amuletRules ?? null,
+        });
       },
     },
     {
@@ -169,7 +215,13 @@ const SubscriptionIdleState: TemplateDef = {
 const SubscriptionPayment: TemplateDef = {
   module: 'Splice.Wallet.Subscriptions',
   entity: 'SubscriptionPayment',
-  fields: [...dataFields, { name: 'subscription', type: cid(SUB_QN.subscription) }, { name: 'thisPaymentDueAt', type: time }, { name: 'lockedAmulet', type: cid('Splice.Amulet:LockedAmulet') }, rulesArg],
+  fields: [
+    ...dataFields,
+    { name: 'subscription', type: cid(SUB_QN.subscription) },
+    { name: 'thisPaymentDueAt', type: time },
+    { name: 'lockedAmulet', type: cid('Splice.Amulet:LockedAmulet') },
+    rulesArg,
+  ],
   signatories,
   observers: [],
   implements: [],
@@ -184,10 +236,21 @@ const SubscriptionPayment: TemplateDef = {
       body: (ctx) => {
         spendLocked(ctx, true);
         const c = ctx.contract;
-        return ctx.create(SUB_QN.idle, { ...data(c), subscription: c.subscription ?? null, nextPaymentDueAt: ctx.arg.nextPaymentDueAt ?? null, amuletRules: c.amuletRules ?? null });
+        return ctx.create(SUB_QN.idle, {
+          ...data(c),
+          subscription: c.subscription ?? null,
+          nextPaymentDueAt: ctx.arg.nextPaymentDueAt ?? null,
+          amuletRules: c.amuletRules ?? null,
+        });
       },
     },
   ],
 };
 
-export const subscriptionTemplates: TemplateDef[] = [SubscriptionRequest, SubscriptionInitialPayment, Subscription, SubscriptionIdleState, SubscriptionPayment];
+export const subscriptionTemplates: TemplateDef[] = [
+  SubscriptionRequest,
+  SubscriptionInitialPayment,
+  Subscription,
+  SubscriptionIdleState,
+  SubscriptionPayment,
+];

@@ -27,7 +27,15 @@ function release(ctx: Parameters<ChoiceDef['body']>[0], to: LfValue, coupons: bo
   const locked = ctx.fetch(String(ctx.contract.lockedAmulet), 'Splice.Amulet:LockedAmulet');
   ctx.exercise(String(ctx.contract.lockedAmulet), 'Archive', {});
   const amount = effectiveAmount(locked, int64(round.round)).effective;
-  if (coupons) issueRewardCoupons(ctx, ctx.contract.dso ?? null, ctx.contract.sender ?? null, num((ctx.contract.transfer as LfRecord).amount), round, ctx.arg.featuredAppRight);
+  if (coupons)
+    issueRewardCoupons(
+      ctx,
+      ctx.contract.dso ?? null,
+      ctx.contract.sender ?? null,
+      num((ctx.contract.transfer as LfRecord).amount),
+      round,
+      ctx.arg.featuredAppRight,
+    );
   return newAmulet(ctx, ctx.contract.dso ?? null, to, amount, round);
 }
 
@@ -46,7 +54,12 @@ const AmuletTransferInstruction: TemplateDef = {
   implements: [
     {
       interface: TOKEN_STANDARD.transferInstruction,
-      view: (a) => ({ originalInstructionCid: null, transfer: a.transfer ?? null, status: { tag: 'TransferPendingReceiverAcceptance', value: {} }, meta: { values: {} } }),
+      view: (a) => ({
+        originalInstructionCid: null,
+        transfer: a.transfer ?? null,
+        status: { tag: 'TransferPendingReceiverAcceptance', value: {} },
+        meta: { values: {} },
+      }),
     },
   ],
   choices: [
@@ -92,9 +105,11 @@ export const transferFactoryTransfer: ChoiceDef = {
     const dso = ctx.contract.dso ?? null;
     const t = ctx.arg.transfer as LfRecord;
     const instrument = t.instrumentId as LfRecord;
-    if (ctx.arg.expectedAdmin !== dso) ctx.fail(`expectedAdmin ${String(ctx.arg.expectedAdmin)} is not the instrument admin ${String(dso)}`);
+    if (ctx.arg.expectedAdmin !== dso)
+      ctx.fail(`expectedAdmin ${String(ctx.arg.expectedAdmin)} is not the instrument admin ${String(dso)}`);
     if (t.sender !== ctx.arg.sender) ctx.fail('the transfer’s sender is not the submitting sender');
-    if (instrument.admin !== dso || instrument.id !== AMULET_INSTRUMENT_ID) ctx.fail(`unsupported instrument ${String(instrument.admin)}/${String(instrument.id)}`);
+    if (instrument.admin !== dso || instrument.id !== AMULET_INSTRUMENT_ID)
+      ctx.fail(`unsupported instrument ${String(instrument.admin)}/${String(instrument.id)}`);
     if (t.sender === t.receiver) ctx.fail('self-transfers are not two-step transfers');
     const amount = num(t.amount);
     if (amount <= 0n) ctx.fail('Amount must be positive');
@@ -102,8 +117,13 @@ export const transferFactoryTransfer: ChoiceDef = {
     const { total } = consumeInputs(ctx, String(t.sender), t.inputHoldingCids, round);
     if (total < amount) ctx.fail(`insufficient funds: inputs are worth ${fmt(total)}, the transfer needs ${fmt(amount)}`);
     const lockedAmulet = ctx.create('Splice.Amulet:LockedAmulet', {
-      dso, owner: t.sender ?? null, initialAmount: fmt(amount), createdAtRound: String(round.round), ratePerRound: round.holdingFeeRate ?? '0',
-      lockHolders: [dso], lockExpiresAt: t.executeBefore ?? null,
+      dso,
+      owner: t.sender ?? null,
+      initialAmount: fmt(amount),
+      createdAtRound: String(round.round),
+      ratePerRound: round.holdingFeeRate ?? '0',
+      lockHolders: [dso],
+      lockExpiresAt: t.executeBefore ?? null,
     });
     if (total > amount) newAmulet(ctx, dso, t.sender ?? null, total - amount, round);
     return ctx.create(QN, { dso, sender: t.sender ?? null, receiver: t.receiver ?? null, lockedAmulet, transfer: t });

@@ -65,8 +65,16 @@ const ValidatorLicense: TemplateDef = {
   observers: ['validator'],
   implements: [],
   choices: [
-    recordChoice('ValidatorLicense_RecordValidatorLivenessActivity', LICENSE_QN.livenessRecord, 'the validator records its liveness in the open round'),
-    recordChoice('ValidatorLicense_ReceiveFaucetCoupon', LICENSE_QN.faucetCoupon, 'the validator receives its faucet coupon for the open round (pre-liveness-record form)'),
+    recordChoice(
+      'ValidatorLicense_RecordValidatorLivenessActivity',
+      LICENSE_QN.livenessRecord,
+      'the validator records its liveness in the open round',
+    ),
+    recordChoice(
+      'ValidatorLicense_ReceiveFaucetCoupon',
+      LICENSE_QN.faucetCoupon,
+      'the validator receives its faucet coupon for the open round (pre-liveness-record form)',
+    ),
   ],
 };
 
@@ -96,4 +104,9 @@ const SvRewardCoupon: TemplateDef = {
   choices: [],
 };
 
-export const validatorLicenseTemplates: TemplateDef[] = [ValidatorLicense, record('ValidatorFaucetCoupon'), record('ValidatorLivenessActivityRecord'), SvRewardCoupon];
+export const validatorLicenseTemplates: TemplateDef[] = [
+  ValidatorLicense,
+  record('ValidatorFaucetCoupon'),
+  record('ValidatorLivenessActivityRecord'),
+  SvRewardCoupon,
+];

@@ -23,7 +23,12 @@ const holdingView = (a: LfRecord, lock: LfValue): LfRecord => ({
   instrumentId: { admin: a.dso ?? null, id: AMULET_INSTRUMENT_ID },
   amount: a.initialAmount ?? null,
   lock,
-  meta: { values: { [`${META_PREFIX}/created-in-round`]: String(a.createdAtRound ?? '0'), [`${META_PREFIX}/rate-per-round`]: showDecimal(a.ratePerRound) } },
+  meta: {
+    values: {
+      [`${META_PREFIX}/created-in-round`]: String(a.createdAtRound ?? '0'),
+      [`${META_PREFIX}/rate-per-round`]: showDecimal(a.ratePerRound),
+    },
+  },
 });
 
 /** `Splice.Amulet:Amulet` as a token-standard Holding (unlocked). */

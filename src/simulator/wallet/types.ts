@@ -6,7 +6,10 @@ import type { LfRecord } from '../packages/types.js';
 
 /** An error answered with the Splice `ErrorResponse` shape. */
 export class WalletError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }

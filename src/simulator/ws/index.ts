@@ -154,7 +154,11 @@ export function attachWebSockets(server: http.Server, sim: SimContext, access: A
       ws.on('message', (data) => {
         if (started) return; // one request per connection
         started = true;
-        const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
+        const text = Buffer.isBuffer(data)
+          ? data.toString('utf8')
+          : Array.isArray(data)
+            ? Buffer.concat(data).toString('utf8')
+            : Buffer.from(data).toString('utf8');
         access
           .authorize('POST', path, auth, { params: {}, query: url.searchParams, json: () => Promise.resolve(lenientJson(text)) })
           .then(() => {
@@ -174,7 +178,13 @@ export function attachWebSockets(server: http.Server, sim: SimContext, access: A
           if (left > MAX_TIMER_MS) expiryTimer = setTimeout(arm, MAX_TIMER_MS);
           else
             expiryTimer = setTimeout(
-              () => sink.fail(new CantonError('UNAUTHENTICATED', `The access token expired at ${new Date(expiresAtMs).toISOString()}; the stream is closed`)),
+              () =>
+                sink.fail(
+                  new CantonError(
+                    'UNAUTHENTICATED',
+                    `The access token expired at ${new Date(expiresAtMs).toISOString()}; the stream is closed`,
+                  ),
+                ),
               Math.max(0, left),
             );
         };
@@ -202,4 +212,3 @@ export function attachWebSockets(server: http.Server, sim: SimContext, access: A
     },
   };
 }
-

@@ -10,7 +10,7 @@ import type { SimContext } from '../context.js';
 import { updateFormatOfRequest } from '../filters.js';
 import { decodeJson } from '../http.js';
 import { checkActiveAt, scanActiveContracts, scanCompletions, scanUpdateRows, updatePlanner } from '../reads.js';
-import type { UpdateRow, } from '../store/ledger-store.js';
+import type { UpdateRow } from '../store/ledger-store.js';
 import type { UpdateWriter } from '../reads.js';
 import { JsonOut } from '../splice.js';
 import { acsFormatOf } from '../routes/contracts.js';
@@ -149,14 +149,21 @@ export function streamUpdates(sim: SimContext, text: string, sink: StreamSink, k
     (cursor, end) => {
       let next = end;
       let n = 0;
-      scanUpdateRows(sim, cursor, end, false, (r) => {
-        if (project(r)) lastSent = r.offset;
-        if (++n >= BATCH) {
-          next = r.offset;
-          return false;
-        }
-        return true;
-      }, BATCH);
+      scanUpdateRows(
+        sim,
+        cursor,
+        end,
+        false,
+        (r) => {
+          if (project(r)) lastSent = r.offset;
+          if (++n >= BATCH) {
+            next = r.offset;
+            return false;
+          }
+          return true;
+        },
+        BATCH,
+      );
       return next;
     },
     (end) => {
@@ -190,14 +197,21 @@ async function streamDescending(
       let next = begin;
       const from = high;
       sink.batch(() =>
-        scanUpdateRows(sim, begin, from, true, (r) => {
-          project(r);
-          if (++n >= BATCH) {
-            next = r.offset - 1;
-            return false;
-          }
-          return true;
-        }, BATCH),
+        scanUpdateRows(
+          sim,
+          begin,
+          from,
+          true,
+          (r) => {
+            project(r);
+            if (++n >= BATCH) {
+              next = r.offset - 1;
+              return false;
+            }
+            return true;
+          },
+          BATCH,
+        ),
       );
       high = next;
     }
@@ -226,15 +240,22 @@ export function streamActiveContracts(sim: SimContext, text: string, sink: Strea
         let more = false;
         const from = after;
         sink.batch(() =>
-          scanActiveContracts(sim, req.activeAtOffset, fmt, from, (e, seq) => {
-            sink.send(e);
-            after = seq;
-            if (++n >= BATCH) {
-              more = true;
-              return false;
-            }
-            return true;
-          }, BATCH + 1),
+          scanActiveContracts(
+            sim,
+            req.activeAtOffset,
+            fmt,
+            from,
+            (e, seq) => {
+              sink.send(e);
+              after = seq;
+              if (++n >= BATCH) {
+                more = true;
+                return false;
+              }
+              return true;
+            },
+            BATCH + 1,
+          ),
         );
         if (!more) break;
       }

@@ -26,7 +26,8 @@ describe('browser bundle of src/daml-lf', () => {
     console.log(`[daml-lf] browser bundle: ${(code.length / 1024).toFixed(0)} KiB`);
 
     const context = vm.createContext({ TextEncoder, TextDecoder });
-    vm.runInContext(`${code}
+    vm.runInContext(
+      `${code}
       var party = { kind: 'prim', prim: 'Party', args: [] };
       var built = DamlLf.buildDar({ name: 'demo', version: '1.0.0', modules: [{ name: 'Main', templates: [{ name: 'T', fields: [{ name: 'p', type: party }], choices: [{ name: 'Go', argFields: [] }] }] }] });
       var dar = DamlLf.readDar(built.bytes);
@@ -35,7 +36,9 @@ describe('browser bundle of src/daml-lf', () => {
       var err; try { DamlLf.readDar(new Uint8Array([1, 2, 3])); } catch (e) { err = e.code; }
       out.error = err;
       globalThis.out = JSON.stringify(out);
-    `, context);
+    `,
+      context,
+    );
     const out = JSON.parse(String(context['out'])) as Record<string, unknown>;
     expect(out).toMatchObject({ template: 'Main:T', hasProcess: false, hasBuffer: false, error: 'NOT_A_ZIP' });
     expect(out['read']).toBe(out['built']);

@@ -48,7 +48,10 @@ function declaredIds(darBytes: Uint8Array): string[] {
   const text = new TextDecoder().decode(zip.entries.get(MANIFEST_PATH)?.read());
   const joined = text.replace(/\r?\n /g, '');
   const main = /^Main-Dalf: *(.+)$/m.exec(joined)?.[1]?.trim();
-  const listed = (/^Dalfs: *(.+)$/m.exec(joined)?.[1] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const listed = (/^Dalfs: *(.+)$/m.exec(joined)?.[1] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const dalfs = [...new Set([main ?? '', ...listed].filter(Boolean))];
   const ids: string[] = [];
   for (const d of dalfs) {
@@ -82,8 +85,13 @@ describe('real DARs from ../shared/reference/dars', () => {
     for (const file of dars) {
       const bytes = new Uint8Array(readFileSync(file));
       const dar = readDar(bytes);
-      expect(dar.packages.map((p) => p.packageId), file).toEqual(declaredIds(bytes));
-      console.log(`[daml-lf] ${path.basename(file)}: main ${dar.main.name} ${dar.main.version} ${dar.main.packageId} (LF ${dar.main.lfVersion}), ${dar.packages.length} packages, templates: ${dar.main.modules.flatMap((m) => m.templates.map((t) => t.qualifiedName)).join(', ') || '(none)'}`);
+      expect(
+        dar.packages.map((p) => p.packageId),
+        file,
+      ).toEqual(declaredIds(bytes));
+      console.log(
+        `[daml-lf] ${path.basename(file)}: main ${dar.main.name} ${dar.main.version} ${dar.main.packageId} (LF ${dar.main.lfVersion}), ${dar.packages.length} packages, templates: ${dar.main.modules.flatMap((m) => m.templates.map((t) => t.qualifiedName)).join(', ') || '(none)'}`,
+      );
     }
   });
 });
@@ -94,14 +102,19 @@ describe('real DAR/DALF files shipped in node_modules', () => {
     expect(existsSync(nodeModules)).toBe(true);
     visitedFiles = 0;
     const found = walk(nodeModules, (n) => n.endsWith('.dar') || n.endsWith('.dalf'));
-    console.log(`[daml-lf] scanned ${visitedFiles} files: ${found.length} .dar/.dalf file(s) under node_modules${found.length ? `: ${found.join(', ')}` : ''}`);
+    console.log(
+      `[daml-lf] scanned ${visitedFiles} files: ${found.length} .dar/.dalf file(s) under node_modules${found.length ? `: ${found.join(', ')}` : ''}`,
+    );
     // The scan really walked the installed packages (fflate, the zip dependency, is among them).
     expect(visitedFiles).toBeGreaterThan(1000);
     expect(walk(path.join(nodeModules, 'fflate'), (n) => n === 'package.json').length).toBeGreaterThan(0);
     for (const file of found) {
       const bytes = new Uint8Array(readFileSync(file));
       if (file.endsWith('.dar')) {
-        expect(readDar(bytes).packages.map((p) => p.packageId), file).toEqual(declaredIds(bytes));
+        expect(
+          readDar(bytes).packages.map((p) => p.packageId),
+          file,
+        ).toEqual(declaredIds(bytes));
       } else {
         const pkg = readDalf(bytes);
         expect(pkg.packageId).toMatch(/^[0-9a-f]{64}$/);

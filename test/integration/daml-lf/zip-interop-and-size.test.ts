@@ -45,7 +45,10 @@ describe('zip interoperability with Info-ZIP', () => {
     const dir = path.join(work, 'tree');
     mkdirSync(path.join(dir, 'META-INF'), { recursive: true });
     mkdirSync(path.join(dir, 'pkg'), { recursive: true });
-    writeFileSync(path.join(dir, 'META-INF', 'MANIFEST.MF'), 'Manifest-Version: 1.0\r\nMain-Dalf: pkg/big.dalf\r\nDalfs: pkg/big.dalf\r\n\r\n');
+    writeFileSync(
+      path.join(dir, 'META-INF', 'MANIFEST.MF'),
+      'Manifest-Version: 1.0\r\nMain-Dalf: pkg/big.dalf\r\nDalfs: pkg/big.dalf\r\n\r\n',
+    );
     writeFileSync(path.join(dir, 'pkg', 'big.dalf'), main.bytes);
     const zipped = path.join(work, 'infozip.dar');
     execFileSync('zip', ['-q', '-r', '-X', zipped, 'META-INF', 'pkg'], { cwd: dir });
@@ -69,7 +72,9 @@ describe('large DARs', () => {
     console.log(`[daml-lf] ${built.bytes.length} byte DAR, ${dar.main.modules.length} modules: read in ${ms.toFixed(0)} ms`);
     expect(dar.main.packageId).toBe(built.mainPackageId);
     expect(dar.main.modules.reduce((n, m) => n + m.templates.length, 0)).toBe(4000);
-    expect(dar.main.modules[199]?.templates[19]?.choices[3]?.argFields).toEqual([{ name: 'x', type: { kind: 'prim', prim: 'Party', args: [] } }]);
+    expect(dar.main.modules[199]?.templates[19]?.choices[3]?.argFields).toEqual([
+      { name: 'x', type: { kind: 'prim', prim: 'Party', args: [] } },
+    ]);
     expect(ms).toBeLessThan(5000);
   });
 });

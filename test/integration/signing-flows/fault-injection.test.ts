@@ -11,7 +11,17 @@ import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { TAMPER_KINDS, parseTamperKinds } from '../../../src/simulator/fault-injection.js';
 import type { TamperKind } from '../../../src/simulator/fault-injection.js';
-import { IOU, allocate, call as specCall, createIou, exercise, makeTempDir, repoRoot, startTestSim, submitTx } from '../simulator/helpers.js';
+import {
+  IOU,
+  allocate,
+  call as specCall,
+  createIou,
+  exercise,
+  makeTempDir,
+  repoRoot,
+  startTestSim,
+  submitTx,
+} from '../simulator/helpers.js';
 import type { TestSim } from '../simulator/helpers.js';
 
 interface Answer {
@@ -25,7 +35,8 @@ interface Status {
 }
 
 // the simulator-only admin endpoints and deliberately non-conformant answers are not in the OpenAPI spec
-const call = (base: string, method: string, p: string, opts: { body?: unknown } = {}) => specCall(base, method, p, { ...opts, validate: false });
+const call = (base: string, method: string, p: string, opts: { body?: unknown } = {}) =>
+  specCall(base, method, p, { ...opts, validate: false });
 const cli = path.join(repoRoot, 'src/cli/sim.ts');
 const decode = (b64: string) => PreparedTransaction.fromBinary(Buffer.from(b64, 'base64'));
 
@@ -72,10 +83,13 @@ describe('simulator fault injection (prepare answers)', () => {
     expect(amount.preparedTransactionHash).toBe(log[0]!.honestHash);
     expect(await hashPreparedTransaction(amount.preparedTransaction, 'base64')).not.toBe(amount.preparedTransactionHash);
     const created = decode(amount.preparedTransaction).transaction!.nodes[1]!.versionedNode;
-    expect(created.oneofKind === 'v1' && created.v1.nodeType.oneofKind === 'create' && JSON.stringify(created.v1.nodeType.create.argument)).toContain('"numeric":"925');
+    expect(
+      created.oneofKind === 'v1' && created.v1.nodeType.oneofKind === 'create' && JSON.stringify(created.v1.nodeType.create.argument),
+    ).toContain('"numeric":"925');
     // receiver: the choice argument's new owner is somebody else
     const ex = decode(receiver.preparedTransaction).transaction!.nodes[0]!.versionedNode;
-    const chosen = ex.oneofKind === 'v1' && ex.v1.nodeType.oneofKind === 'exercise' ? JSON.stringify(ex.v1.nodeType.exercise.chosenValue) : '';
+    const chosen =
+      ex.oneofKind === 'v1' && ex.v1.nodeType.oneofKind === 'exercise' ? JSON.stringify(ex.v1.nodeType.exercise.chosenValue) : '';
     expect(chosen).not.toContain(bob);
     expect(chosen).toContain('fault-injected-party::');
     // hash: the transaction is honest, the hash is not
@@ -119,11 +133,26 @@ describe('simulator fault injection (prepare answers)', () => {
     await call(sim.url, 'POST', '/simulator/admin/fault-injection', { body: { prepare: ['input-dropped'] } });
     // a create has no input contract to drop
     const r = await call(sim.url, 'POST', '/v2/interactive-submission/prepare', {
-      body: { commandId: `fi-${++n}`, actAs: [alice], commands: [{ CreateCommand: { templateId: IOU, createArguments: { issuer: alice, owner: alice, currency: 'USD', amount: '1', observers: [] } } }] },
+      body: {
+        commandId: `fi-${++n}`,
+        actAs: [alice],
+        commands: [
+          {
+            CreateCommand: {
+              templateId: IOU,
+              createArguments: { issuer: alice, owner: alice, currency: 'USD', amount: '1', observers: [] },
+            },
+          },
+        ],
+      },
     });
     const a = r.json as Answer;
     expect(await hashPreparedTransaction(a.preparedTransaction, 'base64')).toBe(a.preparedTransactionHash);
-    expect((await status()).injections.at(-1)).toMatchObject({ kind: 'input-dropped', applied: false, detail: 'not applicable to this transaction' });
+    expect((await status()).injections.at(-1)).toMatchObject({
+      kind: 'input-dropped',
+      applied: false,
+      detail: 'not applicable to this transaction',
+    });
 
     for (const bad of [{ prepare: ['hash', 'nonsense'] }, { prepare: [] }, { prepare: 'on' }, { prepare: ['hash'], extra: 1 }]) {
       const res = await call(sim.url, 'POST', '/simulator/admin/fault-injection', { body: bad });
@@ -138,7 +167,12 @@ describe('simulator fault injection (prepare answers)', () => {
     const a = await prepare();
     await call(sim.url, 'POST', '/simulator/admin/fault-injection', { body: { prepare: 'off' } });
     const r = await call(sim.url, 'POST', '/v2/interactive-submission/executeAndWait', {
-      body: { preparedTransaction: a.preparedTransaction, partySignatures: { signatures: [] }, submissionId: 'fi-exec', hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2' },
+      body: {
+        preparedTransaction: a.preparedTransaction,
+        partySignatures: { signatures: [] },
+        submissionId: 'fi-exec',
+        hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
+      },
     });
     expect(r.status).toBe(400);
     expect(JSON.stringify(r.json)).toContain('unknown to this participant');
@@ -150,13 +184,21 @@ describe('simulator fault injection (prepare answers)', () => {
   });
 
   it('takes the kinds from the CLI flag, and names an unknown kind (exit 2, nothing started)', async () => {
-    const bad = spawnSync(process.execPath, ['--import', 'tsx', cli, '--data', makeTempDir(), '--fault-inject-prepare', 'hash,amout'], { cwd: repoRoot, encoding: 'utf8', timeout: 20_000 });
+    const bad = spawnSync(process.execPath, ['--import', 'tsx', cli, '--data', makeTempDir(), '--fault-inject-prepare', 'hash,amout'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--fault-inject-prepare: unknown tamper kind 'amout'/);
     expect(bad.stdout).toBe('');
     expect(() => parseTamperKinds('')).toThrow(/unknown tamper kind ''/);
 
-    const child = spawn(process.execPath, ['--import', 'tsx', cli, '--data', makeTempDir(), '--port', '0', '--fault-inject-prepare', 'hash,input-dropped'], { cwd: repoRoot });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', cli, '--data', makeTempDir(), '--port', '0', '--fault-inject-prepare', 'hash,input-dropped'],
+      { cwd: repoRoot },
+    );
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let out = '';

@@ -42,16 +42,27 @@ async function callError(app: ConsoleApp, channel: ChannelName, req: unknown) {
 }
 
 async function sim<T>(p: string, body?: unknown): Promise<T> {
-  const res = await fetch(online.demoLedgerUrl + p, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(
+    online.demoLedgerUrl + p,
+    body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+  );
   if (!res.ok) throw new Error(`${p}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
 }
-const allocate = async (hint: string) => (await sim<{ partyDetails: { party: string } }>('/v2/parties', { partyIdHint: hint })).partyDetails.party;
+const allocate = async (hint: string) =>
+  (await sim<{ partyDetails: { party: string } }>('/v2/parties', { partyIdHint: hint })).partyDetails.party;
 let cmd = 0;
 async function iouFor(issuer: string, owner: string, amount: string): Promise<string> {
-  const r = await sim<{ transaction: { events: Array<{ CreatedEvent?: { contractId: string } }> } }>('/v2/commands/submit-and-wait-for-transaction', {
-    commands: { commandId: `flows-iou-${process.pid}-${++cmd}`, actAs: [issuer], commands: [{ CreateCommand: { templateId: IOU, createArguments: { issuer, owner, currency: 'USD', amount, observers: [] } } }] },
-  });
+  const r = await sim<{ transaction: { events: Array<{ CreatedEvent?: { contractId: string } }> } }>(
+    '/v2/commands/submit-and-wait-for-transaction',
+    {
+      commands: {
+        commandId: `flows-iou-${process.pid}-${++cmd}`,
+        actAs: [issuer],
+        commands: [{ CreateCommand: { templateId: IOU, createArguments: { issuer, owner, currency: 'USD', amount, observers: [] } } }],
+      },
+    },
+  );
   return r.transaction.events.find((e) => e.CreatedEvent)!.CreatedEvent!.contractId;
 }
 
@@ -64,7 +75,7 @@ beforeAll(async () => {
   for (const m of ['log', 'info', 'warn', 'error', 'debug'] as const) {
     const orig = console[m].bind(console);
     vi.spyOn(console, m).mockImplementation((...args: unknown[]) => {
-      consoleOut.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a) ?? String(a))).join(' '));
+      consoleOut.push(args.map((a) => (typeof a === 'string' ? a : (JSON.stringify(a) ?? String(a)))).join(' '));
       orig(...args);
     });
   }
@@ -107,7 +118,9 @@ describe('signing flows through the contract', () => {
     expect(done.key.parties).toEqual([party]);
     const parties = await sim<{ partyDetails: Array<{ party: string }> }>('/v2/parties');
     expect(parties.partyDetails.map((p) => p.party)).toContain(party);
-    expect((await call(online, 'signing.parties', {})).parties).toEqual([{ party, keys: [{ fingerprint: key.fingerprint, label: 'Treasury' }] }]);
+    expect((await call(online, 'signing.parties', {})).parties).toEqual([
+      { party, keys: [{ fingerprint: key.fingerprint, label: 'Treasury' }] },
+    ]);
     // a session is confirmed once
     expect((await callError(online, 'signing.onboard.confirm', { sessionId: prep.sessionId })).code).toBe('NOT_FOUND');
   });
@@ -116,13 +129,21 @@ describe('signing flows through the contract', () => {
     const create = await call(online, 'signing.prepare', {
       party,
       fingerprint: key.fingerprint,
-      command: { kind: 'create', templateId: IOU, argumentsJson: JSON.stringify({ issuer: party, owner: bob, currency: 'EUR', amount: '12.5', observers: [] }) },
+      command: {
+        kind: 'create',
+        templateId: IOU,
+        argumentsJson: JSON.stringify({ issuer: party, owner: bob, currency: 'EUR', amount: '12.5', observers: [] }),
+      },
     });
     if (create.status !== 'verified') throw new Error(create.message);
     expect(create.summary.created[0]).toMatchObject({ root: true, template: expect.stringContaining('Demo.Iou:Iou') });
     expect(create.summary.amounts.map((a) => Number(a.value))).toContain(12.5);
     expect(create.summary.mode).toBe('blind');
-    const executed = await call(online, 'signing.confirm', { sessionId: create.sessionId, mode: 'executeAndWaitForTransaction', blindConfirmation: 'BLIND' });
+    const executed = await call(online, 'signing.confirm', {
+      sessionId: create.sessionId,
+      mode: 'executeAndWaitForTransaction',
+      blindConfirmation: 'BLIND',
+    });
     if (executed.status !== 'executed') throw new Error(executed.message);
     expect(executed.updateId).toMatch(/\S/);
     expect(executed.offset).toBeGreaterThan(0);
@@ -132,20 +153,34 @@ describe('signing flows through the contract', () => {
     const transfer = await call(online, 'signing.prepare', {
       party,
       fingerprint: key.fingerprint,
-      command: { kind: 'exercise', templateId: IOU, contractId: iou, choice: 'Iou_Transfer', argumentsJson: JSON.stringify({ newOwner: bob }) },
+      command: {
+        kind: 'exercise',
+        templateId: IOU,
+        contractId: iou,
+        choice: 'Iou_Transfer',
+        argumentsJson: JSON.stringify({ newOwner: bob }),
+      },
     });
     if (transfer.status !== 'verified') throw new Error(transfer.message);
     expect(transfer.summary.exercises[0]).toMatchObject({ choice: 'Iou_Transfer', root: true, consuming: true, contractId: iou });
     expect(transfer.summary.consumed.map((c) => c.contractId)).toEqual([iou]);
     expect(transfer.summary.inputs.map((c) => c.contractId)).toEqual([iou]);
-    const waited = await call(online, 'signing.confirm', { sessionId: transfer.sessionId, mode: 'executeAndWait', blindConfirmation: 'BLIND' });
+    const waited = await call(online, 'signing.confirm', {
+      sessionId: transfer.sessionId,
+      mode: 'executeAndWait',
+      blindConfirmation: 'BLIND',
+    });
     if (waited.status !== 'executed') throw new Error(waited.message);
     expect(waited.events.some((e) => e.kind === 'exercised' && e.choice === 'Iou_Transfer')).toBe(true);
 
     const third = await call(online, 'signing.prepare', {
       party,
       fingerprint: key.fingerprint,
-      command: { kind: 'create', templateId: IOU, argumentsJson: JSON.stringify({ issuer: party, owner: party, currency: 'CHF', amount: '1', observers: [] }) },
+      command: {
+        kind: 'create',
+        templateId: IOU,
+        argumentsJson: JSON.stringify({ issuer: party, owner: party, currency: 'CHF', amount: '1', observers: [] }),
+      },
     });
     if (third.status !== 'verified') throw new Error(third.message);
     const fire = await call(online, 'signing.confirm', { sessionId: third.sessionId, mode: 'execute', blindConfirmation: 'BLIND' });
@@ -154,26 +189,52 @@ describe('signing flows through the contract', () => {
 
   it('refuses a blind signature without the typed confirmation word, and refuses what the policy forbids', async () => {
     const args = JSON.stringify({ issuer: party, owner: bob, currency: 'USD', amount: '500', observers: [] });
-    const p = await call(online, 'signing.prepare', { party, fingerprint: key.fingerprint, command: { kind: 'create', templateId: IOU, argumentsJson: args } });
+    const p = await call(online, 'signing.prepare', {
+      party,
+      fingerprint: key.fingerprint,
+      command: { kind: 'create', templateId: IOU, argumentsJson: args },
+    });
     if (p.status !== 'verified') throw new Error(p.message);
     const noWord = await call(online, 'signing.confirm', { sessionId: p.sessionId, mode: 'executeAndWait', blindConfirmation: 'yes' });
     expect(noWord).toMatchObject({ status: 'refused', reason: 'BLIND_NOT_ACKNOWLEDGED' });
 
     await call(online, 'signing.policy.set', {
       fingerprint: key.fingerprint,
-      policy: { allowedTemplates: null, allowedChoices: null, allowedCounterparties: null, maxAmountPerTransaction: '100', requireOfflineConfirmation: false, allowBlindSigning: true },
+      policy: {
+        allowedTemplates: null,
+        allowedChoices: null,
+        allowedCounterparties: null,
+        maxAmountPerTransaction: '100',
+        requireOfflineConfirmation: false,
+        allowBlindSigning: true,
+      },
     });
-    const over = await call(online, 'signing.prepare', { party, fingerprint: key.fingerprint, command: { kind: 'create', templateId: IOU, argumentsJson: args } });
+    const over = await call(online, 'signing.prepare', {
+      party,
+      fingerprint: key.fingerprint,
+      command: { kind: 'create', templateId: IOU, argumentsJson: args },
+    });
     expect(over).toMatchObject({ status: 'refused', reason: 'POLICY_AMOUNT' });
     const audit = (await call(online, 'signing.audit.list', {})).records;
     expect(audit[0]).toMatchObject({ decision: 'refused', reason: 'POLICY_AMOUNT', party });
     expect(audit.some((r) => r.reason === 'BLIND_NOT_ACKNOWLEDGED')).toBe(true);
     await call(online, 'signing.policy.set', {
       fingerprint: key.fingerprint,
-      policy: { allowedTemplates: null, allowedChoices: null, allowedCounterparties: null, maxAmountPerTransaction: null, requireOfflineConfirmation: false, allowBlindSigning: true },
+      policy: {
+        allowedTemplates: null,
+        allowedChoices: null,
+        allowedCounterparties: null,
+        maxAmountPerTransaction: null,
+        requireOfflineConfirmation: false,
+        allowBlindSigning: true,
+      },
     });
     // bad compose input is a field error, not a prepare
-    const bad = await callError(online, 'signing.prepare', { party, fingerprint: key.fingerprint, command: { kind: 'create', templateId: IOU, argumentsJson: '{nope' } });
+    const bad = await callError(online, 'signing.prepare', {
+      party,
+      fingerprint: key.fingerprint,
+      command: { kind: 'create', templateId: IOU, argumentsJson: '{nope' },
+    });
     expect(bad).toMatchObject({ code: 'BAD_REQUEST', issues: [{ path: 'argumentsJson' }] });
   });
 
@@ -183,7 +244,13 @@ describe('signing flows through the contract', () => {
       call(online, 'signing.prepare', {
         party,
         fingerprint: key.fingerprint,
-        command: { kind: 'exercise', templateId: IOU, contractId: iou, choice: 'Iou_Transfer', argumentsJson: JSON.stringify({ newOwner: bob }) },
+        command: {
+          kind: 'exercise',
+          templateId: IOU,
+          contractId: iou,
+          choice: 'Iou_Transfer',
+          argumentsJson: JSON.stringify({ newOwner: bob }),
+        },
       });
     // honest first, so `other-transaction` has a previous transaction to send
     expect((await transfer()).status).toBe('verified');
@@ -206,7 +273,9 @@ describe('signing flows through the contract', () => {
       await sim('/simulator/admin/fault-injection', { prepare: 'off' });
     }
     // the simulator really tampered every answer (no kind was inapplicable to this transaction)
-    const status = await sim<{ prepare: string; injections: Array<{ kind: string; applied: boolean }> }>('/simulator/admin/fault-injection');
+    const status = await sim<{ prepare: string; injections: Array<{ kind: string; applied: boolean }> }>(
+      '/simulator/admin/fault-injection',
+    );
     expect(status.prepare).toBe('off');
     const injected = status.injections.slice(-rounds * FAULT_KINDS.length);
     expect(injected.map((x) => x.kind)).toEqual(Array.from({ length: rounds }, () => FAULT_KINDS).flat());
@@ -230,7 +299,10 @@ describe('signing flows through the contract', () => {
 
   it('offline round trip: request file → air-gapped console (no network) verifies and signs → response imported → executed', async () => {
     // The signing key lives on the air-gapped machine too (moved as an encrypted backup).
-    const backup = await call(online, 'signing.keys.backup', { fingerprints: [key.fingerprint], passphrase: 'correct horse battery staple' });
+    const backup = await call(online, 'signing.keys.backup', {
+      fingerprints: [key.fingerprint],
+      passphrase: 'correct horse battery staple',
+    });
     const wrong = await call(airGapped, 'signing.keys.restorePreview', { text: backup.text, passphrase: 'wrong passphrase here' });
     expect(wrong).toMatchObject({ status: 'refused', reason: 'WRONG_PASSPHRASE' });
     const preview = await call(airGapped, 'signing.keys.restorePreview', { text: backup.text, passphrase: 'correct horse battery staple' });
@@ -244,7 +316,13 @@ describe('signing flows through the contract', () => {
     const p = await call(online, 'signing.prepare', {
       party,
       fingerprint: key.fingerprint,
-      command: { kind: 'exercise', templateId: IOU, contractId: iou, choice: 'Iou_Transfer', argumentsJson: JSON.stringify({ newOwner: bob }) },
+      command: {
+        kind: 'exercise',
+        templateId: IOU,
+        contractId: iou,
+        choice: 'Iou_Transfer',
+        argumentsJson: JSON.stringify({ newOwner: bob }),
+      },
     });
     if (p.status !== 'verified') throw new Error(p.message);
     const req = await call(online, 'signing.offline.createRequest', { sessionId: p.sessionId });
@@ -259,17 +337,31 @@ describe('signing flows through the contract', () => {
     expect(ins.summary?.exercises[0]?.choice).toBe('Iou_Transfer');
 
     const altered = req.text.replace(/"expiresAt": "[^"]+"/, '"expiresAt": "2099-01-01T00:00:00.000Z"');
-    expect(await call(airGapped, 'signing.offline.inspect', { text: altered })).toMatchObject({ status: 'refused', reason: 'DIGEST_MISMATCH' });
-    expect(await call(airGapped, 'signing.offline.sign', { text: altered, blindConfirmation: 'BLIND' })).toMatchObject({ status: 'refused', reason: 'DIGEST_MISMATCH' });
+    expect(await call(airGapped, 'signing.offline.inspect', { text: altered })).toMatchObject({
+      status: 'refused',
+      reason: 'DIGEST_MISMATCH',
+    });
+    expect(await call(airGapped, 'signing.offline.sign', { text: altered, blindConfirmation: 'BLIND' })).toMatchObject({
+      status: 'refused',
+      reason: 'DIGEST_MISMATCH',
+    });
     const signed = await call(airGapped, 'signing.offline.sign', { text: req.text, blindConfirmation: 'BLIND' });
     if (signed.status !== 'signed') throw new Error(signed.message);
     expect(signed.signedBy).toEqual([key.fingerprint]);
 
     const wrongParty = signed.text.replace(party, bob);
-    expect(await call(online, 'signing.offline.importResponse', { requestId: req.requestId, text: wrongParty })).toMatchObject({ status: 'refused', reason: 'WRONG_PARTY' });
+    expect(await call(online, 'signing.offline.importResponse', { requestId: req.requestId, text: wrongParty })).toMatchObject({
+      status: 'refused',
+      reason: 'WRONG_PARTY',
+    });
     const badSig = signed.text.replace(/"signature": "([A-Za-z0-9+/])/, (_m, c: string) => `"signature": "${c === 'A' ? 'B' : 'A'}`);
-    expect(await call(online, 'signing.offline.importResponse', { requestId: req.requestId, text: badSig })).toMatchObject({ status: 'refused', reason: 'BAD_SIGNATURE' });
-    expect(await call(online, 'signing.offline.execute', { requestId: req.requestId, mode: 'executeAndWait' })).toMatchObject({ status: 'refused' });
+    expect(await call(online, 'signing.offline.importResponse', { requestId: req.requestId, text: badSig })).toMatchObject({
+      status: 'refused',
+      reason: 'BAD_SIGNATURE',
+    });
+    expect(await call(online, 'signing.offline.execute', { requestId: req.requestId, mode: 'executeAndWait' })).toMatchObject({
+      status: 'refused',
+    });
 
     const got = await call(online, 'signing.offline.importResponse', { requestId: req.requestId, text: signed.text });
     expect(got).toMatchObject({ status: 'collected', added: [key.fingerprint], collector: { met: true, missing: [] } });
@@ -293,12 +385,18 @@ describe('signing flows through the contract', () => {
     if (req.status !== 'created') throw new Error(req.message);
     expect(req.partyId).toBe(`flows-offline-onboard::${key.fingerprint}`);
     expect(req.fileName).toMatch(/^onboarding-request-[0-9a-f]{8}\.json$/);
-    const file = JSON.parse(req.text) as { format: string; version: number; topology: { topologyTransactions: string[]; multiHash: string } };
+    const file = JSON.parse(req.text) as {
+      format: string;
+      version: number;
+      topology: { topologyTransactions: string[]; multiHash: string };
+    };
     expect(file).toMatchObject({ format: 'canton-console/onboarding-request', version: 1 });
     expect((await call(online, 'signing.onboard.offline.pending', {})).requests.map((r) => r.requestId)).toEqual([req.requestId]);
     // the session is used up; the party does not exist yet
     expect((await callError(online, 'signing.onboard.confirm', { sessionId: onb.sessionId })).code).toBe('NOT_FOUND');
-    expect((await sim<{ partyDetails: Array<{ party: string }> }>('/v2/parties')).partyDetails.map((p) => p.party)).not.toContain(req.partyId);
+    expect((await sim<{ partyDetails: Array<{ party: string }> }>('/v2/parties')).partyDetails.map((p) => p.party)).not.toContain(
+      req.partyId,
+    );
 
     // air-gapped: inspect (multi-hash recomputed), refuse altered / wrong-version / foreign files, sign
     const ins = await call(airGapped, 'signing.onboard.offline.inspect', { text: req.text });
@@ -307,10 +405,18 @@ describe('signing flows through the contract', () => {
     expect(ins.summary.multiHashBase64).toBe(file.topology.multiHash);
     expect(ins.signer).toEqual({ fingerprint: key.fingerprint, label: 'Treasury' });
     const altered = req.text.replace(file.topology.topologyTransactions[2]!, file.topology.topologyTransactions[1]!);
-    expect(await call(airGapped, 'signing.onboard.offline.sign', { text: altered })).toMatchObject({ status: 'refused', reason: 'DIGEST_MISMATCH' });
+    expect(await call(airGapped, 'signing.onboard.offline.sign', { text: altered })).toMatchObject({
+      status: 'refused',
+      reason: 'DIGEST_MISMATCH',
+    });
     const v2 = req.text.replace('"version": 1', '"version": 2');
-    expect(await call(airGapped, 'signing.onboard.offline.inspect', { text: v2 })).toMatchObject({ status: 'refused', reason: 'UNKNOWN_FILE_VERSION' });
-    expect(await call(airGapped, 'signing.onboard.offline.inspect', { text: '{"format":"canton-console/signing-request","version":1}' })).toMatchObject({ status: 'refused', reason: 'NOT_A_VALID_FILE' });
+    expect(await call(airGapped, 'signing.onboard.offline.inspect', { text: v2 })).toMatchObject({
+      status: 'refused',
+      reason: 'UNKNOWN_FILE_VERSION',
+    });
+    expect(
+      await call(airGapped, 'signing.onboard.offline.inspect', { text: '{"format":"canton-console/signing-request","version":1}' }),
+    ).toMatchObject({ status: 'refused', reason: 'NOT_A_VALID_FILE' });
     const signed = await call(airGapped, 'signing.onboard.offline.sign', { text: req.text });
     if (signed.status !== 'signed') throw new Error(signed.message);
     expect(signed.partyId).toBe(req.partyId);
@@ -318,18 +424,29 @@ describe('signing flows through the contract', () => {
 
     // online: bad responses refused (and audited), the right one allocates the party
     const badSig = signed.text.replace(/"signature": "([A-Za-z0-9+/])/, (_m, c: string) => `"signature": "${c === 'A' ? 'B' : 'A'}`);
-    expect(await call(online, 'signing.onboard.offline.importResponse', { requestId: req.requestId, text: badSig })).toMatchObject({ status: 'refused', reason: 'BAD_SIGNATURE' });
+    expect(await call(online, 'signing.onboard.offline.importResponse', { requestId: req.requestId, text: badSig })).toMatchObject({
+      status: 'refused',
+      reason: 'BAD_SIGNATURE',
+    });
     const wrongParty = signed.text.replaceAll(req.partyId, party);
-    expect(await call(online, 'signing.onboard.offline.importResponse', { requestId: req.requestId, text: wrongParty })).toMatchObject({ status: 'refused', reason: 'WRONG_PARTY' });
+    expect(await call(online, 'signing.onboard.offline.importResponse', { requestId: req.requestId, text: wrongParty })).toMatchObject({
+      status: 'refused',
+      reason: 'WRONG_PARTY',
+    });
     const txResponse = '{"format":"canton-console/signature-response","version":1}';
-    expect(await call(online, 'signing.onboard.offline.importResponse', { requestId: req.requestId, text: txResponse })).toMatchObject({ status: 'refused', reason: 'NOT_A_VALID_FILE' });
+    expect(await call(online, 'signing.onboard.offline.importResponse', { requestId: req.requestId, text: txResponse })).toMatchObject({
+      status: 'refused',
+      reason: 'NOT_A_VALID_FILE',
+    });
     const done = await call(online, 'signing.onboard.offline.importResponse', { requestId: req.requestId, text: signed.text });
     if (done.status !== 'allocated') throw new Error(done.message);
     expect(done.partyId).toBe(req.partyId);
     expect(done.key.parties).toContain(req.partyId);
     expect((await sim<{ partyDetails: Array<{ party: string }> }>('/v2/parties')).partyDetails.map((p) => p.party)).toContain(req.partyId);
     expect((await call(online, 'signing.onboard.offline.pending', {})).requests).toEqual([]);
-    expect((await callError(online, 'signing.onboard.offline.importResponse', { requestId: req.requestId, text: signed.text })).code).toBe('NOT_FOUND');
+    expect((await callError(online, 'signing.onboard.offline.importResponse', { requestId: req.requestId, text: signed.text })).code).toBe(
+      'NOT_FOUND',
+    );
 
     const onlineAudit = (await call(online, 'signing.audit.list', { limit: 3 })).records;
     expect(onlineAudit.map((r) => [r.subject, r.channel, r.reason])).toEqual([
@@ -351,7 +468,11 @@ describe('signing flows through the contract', () => {
     const p = await call(online, 'signing.prepare', {
       party: done.partyId,
       fingerprint: other.fingerprint,
-      command: { kind: 'create', templateId: IOU, argumentsJson: JSON.stringify({ issuer: done.partyId, owner: done.partyId, currency: 'USD', amount: '1', observers: [] }) },
+      command: {
+        kind: 'create',
+        templateId: IOU,
+        argumentsJson: JSON.stringify({ issuer: done.partyId, owner: done.partyId, currency: 'USD', amount: '1', observers: [] }),
+      },
     });
     if (p.status !== 'verified') throw new Error(p.message);
     const req = await call(online, 'signing.offline.createRequest', { sessionId: p.sessionId });
@@ -359,11 +480,21 @@ describe('signing flows through the contract', () => {
     expect(await call(airGapped, 'signing.offline.inspect', { text: req.text })).toMatchObject({ status: 'refused', reason: 'WRONG_KEY' });
 
     // A genuine request file created an hour and a half ago with a one-hour validity.
-    const prepared = await sim<{ preparedTransaction: string; preparedTransactionHash: string; hashingSchemeVersion: string }>('/v2/interactive-submission/prepare', {
-      commandId: `flows-expired-${process.pid}`,
-      actAs: [party],
-      commands: [{ CreateCommand: { templateId: IOU, createArguments: { issuer: party, owner: party, currency: 'USD', amount: '1', observers: [] } } }],
-    });
+    const prepared = await sim<{ preparedTransaction: string; preparedTransactionHash: string; hashingSchemeVersion: string }>(
+      '/v2/interactive-submission/prepare',
+      {
+        commandId: `flows-expired-${process.pid}`,
+        actAs: [party],
+        commands: [
+          {
+            CreateCommand: {
+              templateId: IOU,
+              createArguments: { issuer: party, owner: party, currency: 'USD', amount: '1', observers: [] },
+            },
+          },
+        ],
+      },
+    );
     const old = await createSigningRequest({
       prepared,
       party,
@@ -371,15 +502,26 @@ describe('signing flows through the contract', () => {
       participantId: 'PAR::x',
       now: new Date(Date.now() - 90 * 60_000),
     });
-    expect(await call(airGapped, 'signing.offline.inspect', { text: old.text })).toMatchObject({ status: 'refused', reason: 'REQUEST_EXPIRED' });
-    expect(await call(airGapped, 'signing.offline.sign', { text: old.text, blindConfirmation: 'BLIND' })).toMatchObject({ status: 'refused', reason: 'REQUEST_EXPIRED' });
+    expect(await call(airGapped, 'signing.offline.inspect', { text: old.text })).toMatchObject({
+      status: 'refused',
+      reason: 'REQUEST_EXPIRED',
+    });
+    expect(await call(airGapped, 'signing.offline.sign', { text: old.text, blindConfirmation: 'BLIND' })).toMatchObject({
+      status: 'refused',
+      reason: 'REQUEST_EXPIRED',
+    });
   });
 
   it('k-of-n: onboards a 2-of-3 party, signs online with its local keys, and collects offline signatures until the threshold', async () => {
     const k1 = await call(online, 'signing.keys.create', { label: 'Board 1', backend: 'os-keychain' });
     const k2 = await call(online, 'signing.keys.create', { label: 'Board 2', backend: 'os-keychain' });
     const k3 = await call(online, 'signing.keys.create', { label: 'Board 3', backend: 'os-keychain' });
-    const bad = await callError(online, 'signing.onboard.prepare', { fingerprint: k1.fingerprint, partyHint: 'flows-board', extraFingerprints: [k2.fingerprint], signingThreshold: 3 });
+    const bad = await callError(online, 'signing.onboard.prepare', {
+      fingerprint: k1.fingerprint,
+      partyHint: 'flows-board',
+      extraFingerprints: [k2.fingerprint],
+      signingThreshold: 3,
+    });
     expect(bad).toMatchObject({ code: 'BAD_REQUEST' });
     const onb = await call(online, 'signing.onboard.prepare', {
       fingerprint: k1.fingerprint,
@@ -392,18 +534,30 @@ describe('signing flows through the contract', () => {
     const done = await call(online, 'signing.onboard.confirm', { sessionId: onb.sessionId });
     if (done.status !== 'allocated') throw new Error(done.message);
     const board = done.partyId;
-    expect((await call(online, 'signing.parties', {})).parties.find((p) => p.party === board)?.keys.map((k) => k.label)).toEqual(['Board 1', 'Board 2', 'Board 3']);
+    expect((await call(online, 'signing.parties', {})).parties.find((p) => p.party === board)?.keys.map((k) => k.label)).toEqual([
+      'Board 1',
+      'Board 2',
+      'Board 3',
+    ]);
 
     // Online: all three keys are here and sign.
     const args = JSON.stringify({ issuer: board, owner: board, currency: 'USD', amount: '3', observers: [] });
-    const p1 = await call(online, 'signing.prepare', { party: board, fingerprint: k1.fingerprint, command: { kind: 'create', templateId: IOU, argumentsJson: args } });
+    const p1 = await call(online, 'signing.prepare', {
+      party: board,
+      fingerprint: k1.fingerprint,
+      command: { kind: 'create', templateId: IOU, argumentsJson: args },
+    });
     if (p1.status !== 'verified') throw new Error(p1.message);
     const r1 = await call(online, 'signing.confirm', { sessionId: p1.sessionId, mode: 'executeAndWait', blindConfirmation: 'BLIND' });
     expect(r1).toMatchObject({ status: 'executed' });
     expect(r1.status === 'executed' && r1.auditSeqs).toHaveLength(3);
 
     // Offline, 2 of 3.
-    const p2 = await call(online, 'signing.prepare', { party: board, fingerprint: k1.fingerprint, command: { kind: 'create', templateId: IOU, argumentsJson: args } });
+    const p2 = await call(online, 'signing.prepare', {
+      party: board,
+      fingerprint: k1.fingerprint,
+      command: { kind: 'create', templateId: IOU, argumentsJson: args },
+    });
     if (p2.status !== 'verified') throw new Error(p2.message);
     const req = await call(online, 'signing.offline.createRequest', { sessionId: p2.sessionId, threshold: 2 });
     if (req.status !== 'created') throw new Error(req.message);
@@ -417,8 +571,15 @@ describe('signing flows through the contract', () => {
     if (s2.status !== 'signed') throw new Error(s2.message);
     expect(s2.signedBy).toEqual([k2.fingerprint]);
     const c1 = await call(online, 'signing.offline.importResponse', { requestId: req.requestId, text: s2.text });
-    expect(c1).toMatchObject({ status: 'collected', added: [k2.fingerprint], collector: { collected: [k2.fingerprint], missing: [k1.fingerprint, k3.fingerprint], met: false } });
-    expect(await call(online, 'signing.offline.execute', { requestId: req.requestId, mode: 'executeAndWait' })).toMatchObject({ status: 'refused', reason: 'BAD_SIGNATURE' });
+    expect(c1).toMatchObject({
+      status: 'collected',
+      added: [k2.fingerprint],
+      collector: { collected: [k2.fingerprint], missing: [k1.fingerprint, k3.fingerprint], met: false },
+    });
+    expect(await call(online, 'signing.offline.execute', { requestId: req.requestId, mode: 'executeAndWait' })).toMatchObject({
+      status: 'refused',
+      reason: 'BAD_SIGNATURE',
+    });
     // ...and the participant agrees: one valid signature of a 2-of-3 party is not enough.
     const one = await fetch(online.demoLedgerUrl + '/v2/interactive-submission/executeAndWait', {
       method: 'POST',
@@ -439,8 +600,15 @@ describe('signing flows through the contract', () => {
     const s3 = await call(airGapped, 'signing.offline.sign', { text: req.text, blindConfirmation: 'BLIND' });
     if (s3.status !== 'signed') throw new Error(s3.message);
     const c2 = await call(online, 'signing.offline.importResponse', { requestId: req.requestId, text: s3.text });
-    expect(c2).toMatchObject({ status: 'collected', added: [k3.fingerprint], alreadyCollected: [k2.fingerprint], collector: { met: true, missing: [k1.fingerprint] } });
-    expect(await call(online, 'signing.offline.execute', { requestId: req.requestId, mode: 'executeAndWait' })).toMatchObject({ status: 'executed' });
+    expect(c2).toMatchObject({
+      status: 'collected',
+      added: [k3.fingerprint],
+      alreadyCollected: [k2.fingerprint],
+      collector: { met: true, missing: [k1.fingerprint] },
+    });
+    expect(await call(online, 'signing.offline.execute', { requestId: req.requestId, mode: 'executeAndWait' })).toMatchObject({
+      status: 'executed',
+    });
   });
 
   it('unlock window over IPC: bounded, listed, signs without the keychain while open, locked again on request', async () => {
@@ -451,7 +619,9 @@ describe('signing flows through the contract', () => {
     }
     const unlocked = await call(online, 'signing.keys.unlock', { fingerprint: key.fingerprint, minutes: 5 });
     expect(Date.parse(unlocked.unlockedUntil!) - Date.now()).toBeGreaterThan(4 * 60_000);
-    expect((await call(online, 'signing.keys.list', {})).keys.find((k) => k.fingerprint === key.fingerprint)?.unlockedUntil).toBe(unlocked.unlockedUntil);
+    expect((await call(online, 'signing.keys.list', {})).keys.find((k) => k.fingerprint === key.fingerprint)?.unlockedUntil).toBe(
+      unlocked.unlockedUntil,
+    );
     // while unlocked the keychain is not read: with its entry removed, a signature still goes through
     const entry = new Entry(SERVICE_A, secretAccount(key.fingerprint));
     const secret = entry.getPassword()!;
@@ -460,19 +630,33 @@ describe('signing flows through the contract', () => {
       const p = await call(online, 'signing.prepare', {
         party,
         fingerprint: key.fingerprint,
-        command: { kind: 'create', templateId: IOU, argumentsJson: JSON.stringify({ issuer: party, owner: party, currency: 'USD', amount: '4', observers: [] }) },
+        command: {
+          kind: 'create',
+          templateId: IOU,
+          argumentsJson: JSON.stringify({ issuer: party, owner: party, currency: 'USD', amount: '4', observers: [] }),
+        },
       });
       if (p.status !== 'verified') throw new Error(p.message);
-      expect(await call(online, 'signing.confirm', { sessionId: p.sessionId, mode: 'executeAndWait', blindConfirmation: 'BLIND' })).toMatchObject({ status: 'executed' });
+      expect(
+        await call(online, 'signing.confirm', { sessionId: p.sessionId, mode: 'executeAndWait', blindConfirmation: 'BLIND' }),
+      ).toMatchObject({ status: 'executed' });
       expect((await call(online, 'signing.keys.lock', { fingerprint: key.fingerprint })).unlockedUntil).toBeNull();
       // locked: the key is read from the keychain again, and it is gone
       const q = await call(online, 'signing.prepare', {
         party,
         fingerprint: key.fingerprint,
-        command: { kind: 'create', templateId: IOU, argumentsJson: JSON.stringify({ issuer: party, owner: party, currency: 'USD', amount: '5', observers: [] }) },
+        command: {
+          kind: 'create',
+          templateId: IOU,
+          argumentsJson: JSON.stringify({ issuer: party, owner: party, currency: 'USD', amount: '5', observers: [] }),
+        },
       });
       if (q.status !== 'verified') throw new Error(q.message);
-      const refused = await callError(online, 'signing.confirm', { sessionId: q.sessionId, mode: 'executeAndWait', blindConfirmation: 'BLIND' });
+      const refused = await callError(online, 'signing.confirm', {
+        sessionId: q.sessionId,
+        mode: 'executeAndWait',
+        blindConfirmation: 'BLIND',
+      });
       expect(refused.message).toMatch(/missing from the os-keychain/);
       // the window's opening and closing are in the audit log, around what was signed meanwhile
       const recent = (await call(online, 'signing.audit.list', { limit: 4 })).records;
@@ -490,9 +674,18 @@ describe('signing flows through the contract', () => {
 
   it('keeps keys in the passphrase-encrypted key file when chosen: locked until the passphrase, wrong passphrase refused', async () => {
     expect((await call(airGapped, 'signing.keys.list', {})).backends).toEqual({ encryptedFileExists: false, encryptedFileUnlocked: false });
-    expect(await callError(airGapped, 'signing.keys.create', { label: 'File key', backend: 'encrypted-file' })).toMatchObject({ code: 'BAD_REQUEST', issues: [{ path: 'passphrase' }] });
-    expect(await callError(airGapped, 'signing.keys.create', { label: 'File key', backend: 'encrypted-file', passphrase: 'short' })).toMatchObject({ code: 'BAD_REQUEST' });
-    const k = await call(airGapped, 'signing.keys.create', { label: 'File key', backend: 'encrypted-file', passphrase: 'a long enough file passphrase' });
+    expect(await callError(airGapped, 'signing.keys.create', { label: 'File key', backend: 'encrypted-file' })).toMatchObject({
+      code: 'BAD_REQUEST',
+      issues: [{ path: 'passphrase' }],
+    });
+    expect(
+      await callError(airGapped, 'signing.keys.create', { label: 'File key', backend: 'encrypted-file', passphrase: 'short' }),
+    ).toMatchObject({ code: 'BAD_REQUEST' });
+    const k = await call(airGapped, 'signing.keys.create', {
+      label: 'File key',
+      backend: 'encrypted-file',
+      passphrase: 'a long enough file passphrase',
+    });
     expect(k.backend).toBe('encrypted-file');
     expect((await call(airGapped, 'signing.keys.list', {})).backends).toEqual({ encryptedFileExists: true, encryptedFileUnlocked: true });
     // a second console on the same data directory starts locked; the wrong passphrase is refused, the right one unlocks
@@ -504,15 +697,20 @@ describe('signing flows through the contract', () => {
         ok: true,
         value: { encryptedFileExists: true, encryptedFileUnlocked: true },
       });
-      expect(await again.router.invoke('signing.keys.delete', { fingerprint: k.fingerprint })).toMatchObject({ ok: true, value: { deleted: true } });
+      expect(await again.router.invoke('signing.keys.delete', { fingerprint: k.fingerprint })).toMatchObject({
+        ok: true,
+        value: { deleted: true },
+      });
     } finally {
       await again.close();
     }
   });
 
   it('never lets a private key byte cross the contract or reach the console output', async () => {
-    const keys = [...(await call(online, 'signing.keys.list', {})).keys.map((k) => [SERVICE_A, k.fingerprint] as const),
-      ...(await call(airGapped, 'signing.keys.list', {})).keys.map((k) => [SERVICE_B, k.fingerprint] as const)];
+    const keys = [
+      ...(await call(online, 'signing.keys.list', {})).keys.map((k) => [SERVICE_A, k.fingerprint] as const),
+      ...(await call(airGapped, 'signing.keys.list', {})).keys.map((k) => [SERVICE_B, k.fingerprint] as const),
+    ];
     expect(keys.length).toBeGreaterThanOrEqual(3);
     const needles: string[] = [];
     for (const [service, fp] of keys) {

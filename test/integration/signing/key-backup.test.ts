@@ -45,7 +45,11 @@ function mutate(text: string, fn: (j: Record<string, unknown>) => void): string 
   fn(j);
   return JSON.stringify(j);
 }
-const fingerprints = () => keys.list().map((k) => k.fingerprint).sort();
+const fingerprints = () =>
+  keys
+    .list()
+    .map((k) => k.fingerprint)
+    .sort();
 
 describe('key backup', { timeout: 90_000 }, () => {
   it('exports selected keys encrypted and restores them byte-for-byte with labels and parties', async () => {

@@ -19,7 +19,15 @@ import { createSigningRequest, importSignatureResponse, SignatureCollector } fro
 import { exportKeyBackup, previewKeyBackup, restoreKeyBackup } from '../../../src/services/signing/key-backup.js';
 import { EncryptedFileSecretStore } from '../../../src/services/signing/encrypted-file-secret-store.js';
 import { externalPartyId } from '../../../src/services/signing/fingerprint.js';
-import { iouSplit, multiHashOf, PARTICIPANT, prepareResponse, tampered, tokenTransfer, topologyTransactions } from '../../unit/signing/fixtures.js';
+import {
+  iouSplit,
+  multiHashOf,
+  PARTICIPANT,
+  prepareResponse,
+  tampered,
+  tokenTransfer,
+  topologyTransactions,
+} from '../../unit/signing/fixtures.js';
 
 const SERVICE = `canton-console-test-leak-${process.pid}-${Date.now()}`;
 const BOB = 'bob::1220' + '22'.repeat(32);
@@ -94,13 +102,44 @@ describe('private key material', { timeout: 90_000 }, () => {
     const good = await prepareResponse(tokenTransfer({ sender: party, receiver: BOB, amount: '5.0' }));
     await capture(service.preview({ fingerprint: k.fingerprint, party, prepared: good }));
     await capture(service.sign({ fingerprint: k.fingerprint, party, prepared: good }));
-    await capture(service.sign({ fingerprint: k.fingerprint, party, prepared: await prepareResponse(iouSplit({ owner: party, amount: '1.0', counterparty: BOB })), acknowledgeBlind: true }));
-    await capture(service.sign({ fingerprint: k.fingerprint, party, prepared: await tampered(tokenTransfer({ sender: party, receiver: BOB, amount: '5.0' }), (tx) => (tx.metadata!.mediatorGroup = 3)) }));
-    await capture(service.sign({ fingerprint: k.fingerprint, party, prepared: await prepareResponse(tokenTransfer({ sender: party, receiver: BOB, amount: '5000.0' })) }));
+    await capture(
+      service.sign({
+        fingerprint: k.fingerprint,
+        party,
+        prepared: await prepareResponse(iouSplit({ owner: party, amount: '1.0', counterparty: BOB })),
+        acknowledgeBlind: true,
+      }),
+    );
+    await capture(
+      service.sign({
+        fingerprint: k.fingerprint,
+        party,
+        prepared: await tampered(tokenTransfer({ sender: party, receiver: BOB, amount: '5.0' }), (tx) => (tx.metadata!.mediatorGroup = 3)),
+      }),
+    );
+    await capture(
+      service.sign({
+        fingerprint: k.fingerprint,
+        party,
+        prepared: await prepareResponse(tokenTransfer({ sender: party, receiver: BOB, amount: '5000.0' })),
+      }),
+    );
     const txs = topologyTransactions({ partyId: party, publicKey: keys.publicKey(k.fingerprint) });
-    await capture(service.signTopology({ fingerprint: k.fingerprint, topology: { partyId: party, publicKeyFingerprint: k.fingerprint, topologyTransactions: txs, multiHash: await multiHashOf(txs) } }));
+    await capture(
+      service.signTopology({
+        fingerprint: k.fingerprint,
+        topology: { partyId: party, publicKeyFingerprint: k.fingerprint, topologyTransactions: txs, multiHash: await multiHashOf(txs) },
+      }),
+    );
 
-    const req = (await capture(createSigningRequest({ prepared: good, party, signers: [{ fingerprint: k.fingerprint, publicKeyBase64: k.publicKeyBase64 }], participantId: PARTICIPANT })))!;
+    const req = (await capture(
+      createSigningRequest({
+        prepared: good,
+        party,
+        signers: [{ fingerprint: k.fingerprint, publicKeyBase64: k.publicKeyBase64 }],
+        participantId: PARTICIPANT,
+      }),
+    ))!;
     const offline = new OfflineSigner(keys, service, audit);
     await capture(offline.inspect(req.text));
     const resp = (await capture(offline.sign(req.text)))!;

@@ -57,7 +57,11 @@ afterAll(() => {
 });
 
 async function topologyFor(k: KeyMetadata, party: string) {
-  const txs = topologyTransactions({ partyId: party, publicKey: Uint8Array.from(Buffer.from(k.publicKeyHex, 'hex')), participant: PARTICIPANT });
+  const txs = topologyTransactions({
+    partyId: party,
+    publicKey: Uint8Array.from(Buffer.from(k.publicKeyHex, 'hex')),
+    participant: PARTICIPANT,
+  });
   return { partyId: party, publicKeyFingerprint: k.fingerprint, topologyTransactions: txs, multiHash: await multiHashOf(txs) };
 }
 async function newRequest(o: { ttlMs?: number; now?: Date } = {}) {
@@ -80,19 +84,54 @@ const reDigest = (r: OnboardingRequest, fn: (j: OnboardingRequest) => void): str
 describe('offline onboarding files', () => {
   it('round-trips: request → air-gapped signature over the multi-hash → verified import', async () => {
     const { request, text } = await newRequest();
-    expect(request).toMatchObject({ format: 'canton-console/onboarding-request', version: 1, synchronizerId: SYNC, signer: { fingerprint: key.fingerprint } });
-    expect(Object.keys(request).sort()).toEqual(['createdAt', 'digest', 'expiresAt', 'format', 'participantId', 'requestId', 'signer', 'synchronizerId', 'topology', 'version'].sort());
+    expect(request).toMatchObject({
+      format: 'canton-console/onboarding-request',
+      version: 1,
+      synchronizerId: SYNC,
+      signer: { fingerprint: key.fingerprint },
+    });
+    expect(Object.keys(request).sort()).toEqual(
+      [
+        'createdAt',
+        'digest',
+        'expiresAt',
+        'format',
+        'participantId',
+        'requestId',
+        'signer',
+        'synchronizerId',
+        'topology',
+        'version',
+      ].sort(),
+    );
     expect((await parseOnboardingRequest(text)).digest).toBe(request.digest);
     const ins = await signer.inspectOnboarding(text);
     expect(ins.summary.partyId).toBe(partyId);
     const signed = await signer.signOnboarding(text);
-    expect(signed.response).toMatchObject({ format: 'canton-console/onboarding-response', version: 1, requestId: request.requestId, requestDigest: request.digest, partyId });
+    expect(signed.response).toMatchObject({
+      format: 'canton-console/onboarding-response',
+      version: 1,
+      requestId: request.requestId,
+      requestDigest: request.digest,
+      partyId,
+    });
     const sigs = await importOnboardingResponse(request, signed.text);
     expect(sigs).toHaveLength(1);
-    expect(await ed.verifyAsync(Buffer.from(sigs[0]!.signature, 'base64'), Buffer.from(request.topology.multiHash, 'base64'), keys.publicKey(key.fingerprint))).toBe(true);
+    expect(
+      await ed.verifyAsync(
+        Buffer.from(sigs[0]!.signature, 'base64'),
+        Buffer.from(request.topology.multiHash, 'base64'),
+        keys.publicKey(key.fingerprint),
+      ),
+    ).toBe(true);
     // signing attached the party to the key on the air-gapped machine, and the decision is audited there
     expect(keys.get(key.fingerprint).parties).toEqual([partyId]);
-    expect(audit.list({ limit: 1 })[0]?.entry).toMatchObject({ decision: 'signed', subject: 'topology', channel: 'offline', party: partyId });
+    expect(audit.list({ limit: 1 })[0]?.entry).toMatchObject({
+      decision: 'signed',
+      subject: 'topology',
+      channel: 'offline',
+      party: partyId,
+    });
   });
 
   it('refuses altered, re-forged, unknown-version, expired and future-dated requests, and keys not on this machine', async () => {
@@ -100,7 +139,11 @@ describe('offline onboarding files', () => {
     const altered = text.replace(request.topology.partyId, externalPartyId('mallory', key.fingerprint));
     await expect(signer.signOnboarding(altered)).rejects.toMatchObject({ reason: 'DIGEST_MISMATCH' });
     // a digest recomputed over a replaced transaction (hosted elsewhere): the file is consistent, the multi-hash is not
-    const elsewhere = topologyTransactions({ partyId, publicKey: Uint8Array.from(Buffer.from(key.publicKeyHex, 'hex')), participant: 'PAR::other::1220' + '99'.repeat(32) });
+    const elsewhere = topologyTransactions({
+      partyId,
+      publicKey: Uint8Array.from(Buffer.from(key.publicKeyHex, 'hex')),
+      participant: 'PAR::other::1220' + '99'.repeat(32),
+    });
     const differing = elsewhere.findIndex((t, i) => t !== request.topology.topologyTransactions[i]);
     expect(differing).toBeGreaterThanOrEqual(0);
     const swapped = reDigest(request, (j) => {
@@ -112,7 +155,9 @@ describe('offline onboarding files', () => {
     await expect(parseOnboardingRequest(text, new Date(Date.now() + 2 * 3_600_000))).rejects.toMatchObject({ reason: 'REQUEST_EXPIRED' });
     const future = await newRequest({ now: new Date(Date.now() + 3_600_000) });
     await expect(parseOnboardingRequest(future.text)).rejects.toMatchObject({ reason: 'REQUEST_NOT_YET_VALID' });
-    await expect(parseOnboardingRequest('{"format":"canton-console/signing-request","version":1}')).rejects.toMatchObject({ reason: 'NOT_A_VALID_FILE' });
+    await expect(parseOnboardingRequest('{"format":"canton-console/signing-request","version":1}')).rejects.toMatchObject({
+      reason: 'NOT_A_VALID_FILE',
+    });
     // the key is not on this machine
     await keys.delete(key.fingerprint);
     created.delete(key.fingerprint);
@@ -136,6 +181,8 @@ describe('offline onboarding files', () => {
     const wrongKey = structuredClone(j);
     wrongKey.multiHashSignatures[0]!.signedBy = '1220' + 'ab'.repeat(32);
     await expect(importOnboardingResponse(request, JSON.stringify(wrongKey))).rejects.toMatchObject({ reason: 'WRONG_KEY' });
-    await expect(importOnboardingResponse(request, signed.text.replace('"version": 1', '"version": 3'))).rejects.toMatchObject({ reason: 'UNKNOWN_FILE_VERSION' });
+    await expect(importOnboardingResponse(request, signed.text.replace('"version": 1', '"version": 3'))).rejects.toMatchObject({
+      reason: 'UNKNOWN_FILE_VERSION',
+    });
   });
 });

@@ -78,17 +78,34 @@ const withDigest = (j: Record<string, unknown>) => {
 describe('offline signing', () => {
   it('round-trips: request file → offline signature → verified import → execute-ready party signatures', async () => {
     const { request, text } = await newRequest();
-    expect(JSON.parse(text)).toMatchObject({ format: 'canton-console/signing-request', version: 1, party, participantId: PARTICIPANT, threshold: 1 });
+    expect(JSON.parse(text)).toMatchObject({
+      format: 'canton-console/signing-request',
+      version: 1,
+      party,
+      participantId: PARTICIPANT,
+      threshold: 1,
+    });
     const inspection = await signer.inspect(text);
     expect(inspection.localSigners).toEqual([k1.fingerprint]);
     expect(inspection.preview?.summary.headline).toBe(`Transfer 42.0 Amulet from ${party} to ${BOB}`);
 
     const out = await signer.sign(text);
-    expect(JSON.parse(out.text)).toMatchObject({ format: 'canton-console/signature-response', version: 1, requestDigest: request.digest, party });
+    expect(JSON.parse(out.text)).toMatchObject({
+      format: 'canton-console/signature-response',
+      version: 1,
+      requestDigest: request.digest,
+      party,
+    });
     expect(audit.list()[0]!.entry).toMatchObject({ decision: 'signed', channel: 'offline', fingerprint: k1.fingerprint });
 
     const sigs = await importSignatureResponse(await parseSigningRequest(text), out.text);
-    expect(await ed.verifyAsync(Buffer.from(sigs[0]!.signature, 'base64'), Buffer.from(request.prepared.preparedTransactionHash, 'base64'), keys.publicKey(k1.fingerprint))).toBe(true);
+    expect(
+      await ed.verifyAsync(
+        Buffer.from(sigs[0]!.signature, 'base64'),
+        Buffer.from(request.prepared.preparedTransactionHash, 'base64'),
+        keys.publicKey(k1.fingerprint),
+      ),
+    ).toBe(true);
     const collector = new SignatureCollector(request);
     expect((await collector.add(out.text)).status).toEqual({ threshold: 1, collected: [k1.fingerprint], missing: [], met: true });
     assertMatchesSchema('PartySignatures', collector.partySignatures());
@@ -100,26 +117,35 @@ describe('offline signing', () => {
     await expect(signer.sign(text, { now: later })).rejects.toMatchObject({ reason: 'REQUEST_EXPIRED' });
     const future = await newRequest({ now: new Date(Date.now() + 3_600_000) });
     await expect(signer.sign(future.text)).rejects.toMatchObject({ reason: 'REQUEST_NOT_YET_VALID' });
-    await expect(signer.sign(edit(request, (j) => (j.expiresAt = '2999-01-01T00:00:00.000Z')))).rejects.toMatchObject({ reason: 'DIGEST_MISMATCH' });
+    await expect(signer.sign(edit(request, (j) => (j.expiresAt = '2999-01-01T00:00:00.000Z')))).rejects.toMatchObject({
+      reason: 'DIGEST_MISMATCH',
+    });
     // a consistent digest does not help a forged hash: the transaction is re-hashed
     const other = await prepareResponse(tokenTransfer({ sender: party, receiver: BOB, amount: '4200.0' }));
     await expect(
-      signer.sign(edit(request, (j) => {
-        (j.prepared as Record<string, unknown>).preparedTransactionHash = other.preparedTransactionHash;
-        withDigest(j);
-      })),
+      signer.sign(
+        edit(request, (j) => {
+          (j.prepared as Record<string, unknown>).preparedTransactionHash = other.preparedTransactionHash;
+          withDigest(j);
+        }),
+      ),
     ).rejects.toMatchObject({ reason: 'HASH_MISMATCH' });
     await expect(signer.sign(edit(request, (j) => (j.version = 2)))).rejects.toMatchObject({ reason: 'UNKNOWN_FILE_VERSION' });
-    await expect(signer.sign(edit(request, (j) => delete j.party))).rejects.toMatchObject({ reason: 'NOT_A_VALID_FILE', message: expect.stringContaining('party') });
+    await expect(signer.sign(edit(request, (j) => delete j.party))).rejects.toMatchObject({
+      reason: 'NOT_A_VALID_FILE',
+      message: expect.stringContaining('party'),
+    });
     await expect(signer.sign('{"format":"something-else","version":1}')).rejects.toMatchObject({ reason: 'NOT_A_VALID_FILE' });
     // signer entry whose public key is not the fingerprint's
     const k2 = await keys.create('other');
     created.add(k2.fingerprint);
     await expect(
-      signer.sign(edit(request, (j) => {
-        (j.signers as Array<Record<string, unknown>>)[0]!.publicKeyBase64 = k2.publicKeyBase64;
-        withDigest(j);
-      })),
+      signer.sign(
+        edit(request, (j) => {
+          (j.signers as Array<Record<string, unknown>>)[0]!.publicKeyBase64 = k2.publicKeyBase64;
+          withDigest(j);
+        }),
+      ),
     ).rejects.toMatchObject({ reason: 'NOT_A_VALID_FILE' });
     // a key this machine does not hold / not among the signers
     const foreign = { fingerprint: '1220' + '99'.repeat(32), publicKeyBase64: '' };
@@ -131,7 +157,10 @@ describe('offline signing', () => {
       j.signers = [foreign];
       withDigest(j);
     });
-    await expect(signer.sign(notHere)).rejects.toMatchObject({ reason: 'WRONG_KEY', message: expect.stringMatching(/None of the request/) });
+    await expect(signer.sign(notHere)).rejects.toMatchObject({
+      reason: 'WRONG_KEY',
+      message: expect.stringMatching(/None of the request/),
+    });
     await expect(signer.sign(text, { fingerprints: [k2.fingerprint] })).rejects.toMatchObject({ reason: 'WRONG_KEY' });
     // a party this key does not sign for
     const forOther = await createSigningRequest({
@@ -177,21 +206,51 @@ describe('offline signing', () => {
       return JSON.stringify(j);
     };
     const second = await newRequest();
-    await expect(importSignatureResponse(second.request, out.text)).rejects.toMatchObject({ reason: 'DIGEST_MISMATCH', message: expect.stringMatching(/answers request/) });
+    await expect(importSignatureResponse(second.request, out.text)).rejects.toMatchObject({
+      reason: 'DIGEST_MISMATCH',
+      message: expect.stringMatching(/answers request/),
+    });
     const altered = { ...request, note: 'edited after signing' };
     await expect(importSignatureResponse(altered, out.text)).rejects.toMatchObject({ reason: 'DIGEST_MISMATCH' });
-    await expect(importSignatureResponse(request, mut((j) => (j.party = BOB)))).rejects.toMatchObject({ reason: 'WRONG_PARTY' });
-    await expect(importSignatureResponse(request, mut((j) => (j.signatures[0]!.signedBy = '1220' + 'ab'.repeat(32))))).rejects.toMatchObject({
+    await expect(
+      importSignatureResponse(
+        request,
+        mut((j) => (j.party = BOB)),
+      ),
+    ).rejects.toMatchObject({ reason: 'WRONG_PARTY' });
+    await expect(
+      importSignatureResponse(
+        request,
+        mut((j) => (j.signatures[0]!.signedBy = '1220' + 'ab'.repeat(32))),
+      ),
+    ).rejects.toMatchObject({
       reason: 'WRONG_KEY',
     });
     const flipped = Buffer.from(resp.signatures[0]!.signature!, 'base64');
     flipped[5] = flipped[5]! ^ 1;
-    await expect(importSignatureResponse(request, mut((j) => (j.signatures[0]!.signature = flipped.toString('base64'))))).rejects.toMatchObject({
+    await expect(
+      importSignatureResponse(
+        request,
+        mut((j) => (j.signatures[0]!.signature = flipped.toString('base64'))),
+      ),
+    ).rejects.toMatchObject({
       reason: 'BAD_SIGNATURE',
     });
-    await expect(importSignatureResponse(request, out.text, new Date(Date.now() + 2 * 3_600_000))).rejects.toMatchObject({ reason: 'REQUEST_EXPIRED' });
-    await expect(importSignatureResponse(request, mut((j) => (j.version = 3)))).rejects.toMatchObject({ reason: 'UNKNOWN_FILE_VERSION' });
-    await expect(importSignatureResponse(request, mut((j) => (j.signatures = [])))).rejects.toMatchObject({ reason: 'NOT_A_VALID_FILE' });
+    await expect(importSignatureResponse(request, out.text, new Date(Date.now() + 2 * 3_600_000))).rejects.toMatchObject({
+      reason: 'REQUEST_EXPIRED',
+    });
+    await expect(
+      importSignatureResponse(
+        request,
+        mut((j) => (j.version = 3)),
+      ),
+    ).rejects.toMatchObject({ reason: 'UNKNOWN_FILE_VERSION' });
+    await expect(
+      importSignatureResponse(
+        request,
+        mut((j) => (j.signatures = [])),
+      ),
+    ).rejects.toMatchObject({ reason: 'NOT_A_VALID_FILE' });
     expect(await importSignatureResponse(request, out.text)).toHaveLength(1);
   });
 
@@ -219,7 +278,9 @@ describe('offline signing', () => {
     // one file carrying several signatures works too
     const both = await signer.sign(text, { fingerprints: [k1.fingerprint, k2.fingerprint] });
     expect((await new SignatureCollector(request).add(both.text)).status.met).toBe(true);
-    await expect(createSigningRequest({ prepared: request.prepared, party, signers: [signerOf(k1)], threshold: 2, participantId: PARTICIPANT })).rejects.toMatchObject({
+    await expect(
+      createSigningRequest({ prepared: request.prepared, party, signers: [signerOf(k1)], threshold: 2, participantId: PARTICIPANT }),
+    ).rejects.toMatchObject({
       reason: 'NOT_A_VALID_FILE',
     });
   });

@@ -76,7 +76,10 @@ describe('SigningService.sign', () => {
     expect(await ed.verifyAsync(sig, hash, keys.publicKey(key.fingerprint))).toBe(true);
     expect(res.partySignatures).toEqual({ signatures: [{ party: alice, signatures: [res.signature] }] });
     assertMatchesSchema('PartySignatures', res.partySignatures);
-    assertMatchesSchema('JsExecuteSubmissionRequest', executeSubmissionRequest(prep, res.partySignatures, { submissionId: 'sub-1', userId: 'ledger-api-user' }));
+    assertMatchesSchema(
+      'JsExecuteSubmissionRequest',
+      executeSubmissionRequest(prep, res.partySignatures, { submissionId: 'sub-1', userId: 'ledger-api-user' }),
+    );
     expect(res.summary.mode).toBe('clear');
     expect(lastAudit()).toMatchObject({
       seq: res.auditSeq,
@@ -114,7 +117,9 @@ describe('SigningService.sign', () => {
         }
       }
     });
-    await expect(service.sign({ fingerprint: key.fingerprint, party: alice, prepared: tamperedAmount })).rejects.toMatchObject({ reason: 'HASH_MISMATCH' });
+    await expect(service.sign({ fingerprint: key.fingerprint, party: alice, prepared: tamperedAmount })).rejects.toMatchObject({
+      reason: 'HASH_MISMATCH',
+    });
     expect(lastAudit()).toMatchObject({ decision: 'refused', reason: 'HASH_MISMATCH', hash: tamperedAmount.preparedTransactionHash });
 
     const notSubmitter = await prepareResponse(tokenTransfer({ sender: BOB, receiver: alice, amount: '1.0' }));
@@ -141,11 +146,16 @@ describe('SigningService.sign', () => {
 });
 
 describe('signing policy', () => {
-  const sign = (prepared: Awaited<ReturnType<typeof prepareResponse>>, extra: { acknowledgeBlind?: boolean; channel?: 'online' | 'offline' } = {}) =>
-    service.sign({ fingerprint: key.fingerprint, party: alice, prepared, ...extra });
+  const sign = (
+    prepared: Awaited<ReturnType<typeof prepareResponse>>,
+    extra: { acknowledgeBlind?: boolean; channel?: 'online' | 'offline' } = {},
+  ) => service.sign({ fingerprint: key.fingerprint, party: alice, prepared, ...extra });
 
   it('enforces allowed templates and choices', async () => {
-    policies.set(key.fingerprint, { allowedTemplates: ['Splice.Api.Token.TransferInstructionV1:TransferFactory'], allowedChoices: ['TransferFactory_Transfer'] });
+    policies.set(key.fingerprint, {
+      allowedTemplates: ['Splice.Api.Token.TransferInstructionV1:TransferFactory'],
+      allowedChoices: ['TransferFactory_Transfer'],
+    });
     await sign(await prepareResponse(tokenTransfer({ sender: alice, receiver: BOB, amount: '1.0' })));
     await expect(sign(await prepareResponse(amuletTransfer({ sender: alice, receiver: BOB, amount: '1.0' })))).rejects.toMatchObject({
       reason: 'POLICY_TEMPLATE',
@@ -158,7 +168,11 @@ describe('signing policy', () => {
     await expect(sign(await prepareResponse(amuletTransfer({ sender: alice, receiver: BOB, amount: '1.0' })))).rejects.toMatchObject({
       reason: 'POLICY_CHOICE',
     });
-    expect(lastAudit()).toMatchObject({ decision: 'refused', reason: 'POLICY_CHOICE', summary: expect.stringMatching(/^Transfer 1.0 Canton Coin/) });
+    expect(lastAudit()).toMatchObject({
+      decision: 'refused',
+      reason: 'POLICY_CHOICE',
+      summary: expect.stringMatching(/^Transfer 1.0 Canton Coin/),
+    });
   });
 
   it('enforces counterparties and the per-transaction amount limit (exact decimals)', async () => {
@@ -168,14 +182,20 @@ describe('signing policy', () => {
       reason: 'POLICY_COUNTERPARTY',
       message: expect.stringContaining(MALLORY),
     });
-    await expect(sign(await prepareResponse(amuletTransfer({ sender: alice, receiver: BOB, amount: '100.0000000001' })))).rejects.toMatchObject({
+    await expect(
+      sign(await prepareResponse(amuletTransfer({ sender: alice, receiver: BOB, amount: '100.0000000001' }))),
+    ).rejects.toMatchObject({
       reason: 'POLICY_AMOUNT',
     });
     // blind: every party and every amount in the transaction counts
-    await expect(sign(await prepareResponse(iouSplit({ owner: alice, amount: '5.0', counterparty: MALLORY })), { acknowledgeBlind: true })).rejects.toMatchObject({
+    await expect(
+      sign(await prepareResponse(iouSplit({ owner: alice, amount: '5.0', counterparty: MALLORY })), { acknowledgeBlind: true }),
+    ).rejects.toMatchObject({
       reason: 'POLICY_COUNTERPARTY',
     });
-    await expect(sign(await prepareResponse(iouSplit({ owner: alice, amount: '500.0', counterparty: BOB })), { acknowledgeBlind: true })).rejects.toMatchObject({
+    await expect(
+      sign(await prepareResponse(iouSplit({ owner: alice, amount: '500.0', counterparty: BOB })), { acknowledgeBlind: true }),
+    ).rejects.toMatchObject({
       reason: 'POLICY_AMOUNT',
       message: expect.stringContaining('Iou_Split.splitAmount'),
     });
@@ -186,7 +206,12 @@ describe('signing policy', () => {
     const prep = await prepareResponse(tokenTransfer({ sender: alice, receiver: BOB, amount: '1.0' }));
     await expect(sign(prep)).rejects.toMatchObject({ reason: 'POLICY_OFFLINE_ONLY' });
     expect((await sign(prep, { channel: 'offline' })).summary.mode).toBe('clear');
-    await expect(sign(await prepareResponse(iouSplit({ owner: alice, amount: '1.0', counterparty: BOB })), { channel: 'offline', acknowledgeBlind: true })).rejects.toMatchObject({
+    await expect(
+      sign(await prepareResponse(iouSplit({ owner: alice, amount: '1.0', counterparty: BOB })), {
+        channel: 'offline',
+        acknowledgeBlind: true,
+      }),
+    ).rejects.toMatchObject({
       reason: 'POLICY_BLIND_SIGNING',
     });
     expect(audit.list().map((r) => r.entry.reason)).toEqual(['POLICY_BLIND_SIGNING', null, 'POLICY_OFFLINE_ONLY']);
@@ -196,7 +221,11 @@ describe('signing policy', () => {
     expect(() => policies.set(key.fingerprint, { maxAmountPerTransaction: 'lots' })).toThrow(/Invalid signing policy/);
     expect(() => policies.set('1220' + '00'.repeat(32), {})).toThrow(/No signing key/);
     policies.set(key.fingerprint, { maxAmountPerTransaction: '10' });
-    const p = await service.preview({ fingerprint: key.fingerprint, party: alice, prepared: await prepareResponse(tokenTransfer({ sender: alice, receiver: BOB, amount: '11' })) });
+    const p = await service.preview({
+      fingerprint: key.fingerprint,
+      party: alice,
+      prepared: await prepareResponse(tokenTransfer({ sender: alice, receiver: BOB, amount: '11' })),
+    });
     expect(p.policy).toEqual({ allowed: false, reason: 'POLICY_AMOUNT', message: expect.stringContaining('limit of 10') });
     expect(p.summary.clearSign?.kind).toBe('token-transfer');
     expect(audit.list()).toEqual([]);
@@ -214,7 +243,13 @@ describe('SigningService.signTopology', () => {
     const topology = { partyId, publicKeyFingerprint: key.fingerprint, topologyTransactions: txs, multiHash: await multiHashOf(txs) };
     const res = await service.signTopology({ fingerprint: key.fingerprint, topology });
     const sig = res.multiHashSignatures[0]!;
-    expect(await ed.verifyAsync(Buffer.from(sig.signature, 'base64'), Buffer.from(topology.multiHash, 'base64'), keys.publicKey(key.fingerprint))).toBe(true);
+    expect(
+      await ed.verifyAsync(
+        Buffer.from(sig.signature, 'base64'),
+        Buffer.from(topology.multiHash, 'base64'),
+        keys.publicKey(key.fingerprint),
+      ),
+    ).toBe(true);
     assertMatchesSchema('AllocateExternalPartyRequest', {
       synchronizer: 'global-domain::1220' + 'be'.repeat(32),
       onboardingTransactions: txs.map((transaction) => ({ transaction })),
@@ -223,13 +258,17 @@ describe('SigningService.signTopology', () => {
     expect(keys.get(key.fingerprint).parties).toContain(partyId);
     expect(lastAudit()).toMatchObject({ decision: 'signed', subject: 'topology', party: partyId, hash: topology.multiHash });
 
-    await expect(service.signTopology({ fingerprint: key.fingerprint, topology: { ...topology, multiHash: Buffer.alloc(34, 1).toString('base64') } })).rejects.toMatchObject({
+    await expect(
+      service.signTopology({ fingerprint: key.fingerprint, topology: { ...topology, multiHash: Buffer.alloc(34, 1).toString('base64') } }),
+    ).rejects.toMatchObject({
       reason: 'TOPOLOGY_HASH_MISMATCH',
     });
     expect(lastAudit()).toMatchObject({ decision: 'refused', subject: 'topology', reason: 'TOPOLOGY_HASH_MISMATCH' });
     await expect(service.signTopology({ fingerprint: '1220' + 'ee'.repeat(32), topology })).rejects.toMatchObject({ reason: 'WRONG_KEY' });
     policies.set(key.fingerprint, { requireOfflineConfirmation: true });
     await expect(service.signTopology({ fingerprint: key.fingerprint, topology })).rejects.toMatchObject({ reason: 'POLICY_OFFLINE_ONLY' });
-    expect((await service.signTopology({ fingerprint: key.fingerprint, topology, channel: 'offline' })).multiHashSignatures).toHaveLength(1);
+    expect((await service.signTopology({ fingerprint: key.fingerprint, topology, channel: 'offline' })).multiHashSignatures).toHaveLength(
+      1,
+    );
   });
 });

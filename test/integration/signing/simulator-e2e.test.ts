@@ -52,7 +52,9 @@ afterAll(async () => {
 
 describe('signing against the simulator', () => {
   it('onboards an external party and executes a transaction signed by the console', async () => {
-    const syncs = (await (await fetch(`${sim.url}/v2/state/connected-synchronizers`)).json()) as { connectedSynchronizers: Array<{ synchronizerId: string }> };
+    const syncs = (await (await fetch(`${sim.url}/v2/state/connected-synchronizers`)).json()) as {
+      connectedSynchronizers: Array<{ synchronizerId: string }>;
+    };
     const synchronizer = syncs.connectedSynchronizers[0]!.synchronizerId;
     const key = await svc.keys.create('E2E wallet');
     created.push(key.fingerprint);
@@ -80,11 +82,20 @@ describe('signing against the simulator', () => {
     const bank = ((await post('/v2/parties', { partyIdHint: 'E2EBank' })).json as { partyDetails: { party: string } }).partyDetails.party;
     const bob = ((await post('/v2/parties', { partyIdHint: 'E2EBob' })).json as { partyDetails: { party: string } }).partyDetails.party;
     const iouTx = await post('/v2/commands/submit-and-wait-for-transaction', {
-      commands: { commandId: `e2e-iou-${process.pid}`, actAs: [bank], commands: [{ CreateCommand: { templateId: IOU, createArguments: { issuer: bank, owner: ext, currency: 'USD', amount: '25', observers: [] } } }] },
+      commands: {
+        commandId: `e2e-iou-${process.pid}`,
+        actAs: [bank],
+        commands: [
+          {
+            CreateCommand: { templateId: IOU, createArguments: { issuer: bank, owner: ext, currency: 'USD', amount: '25', observers: [] } },
+          },
+        ],
+      },
       transactionFormat: { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: { filtersByParty: { [bank]: {} } } },
     });
     expect(iouTx.status, iouTx.text).toBe(200);
-    const iou = (iouTx.json as { transaction: { events: Array<{ CreatedEvent?: { contractId: string } }> } }).transaction.events[0]!.CreatedEvent!.contractId;
+    const iou = (iouTx.json as { transaction: { events: Array<{ CreatedEvent?: { contractId: string } }> } }).transaction.events[0]!
+      .CreatedEvent!.contractId;
 
     const prep = await post('/v2/interactive-submission/prepare', {
       commandId: `e2e-transfer-${process.pid}`,
@@ -96,7 +107,9 @@ describe('signing against the simulator', () => {
 
     // a participant that lies about the hash is refused before anything is executed
     const lying = { ...prepared, preparedTransactionHash: Buffer.alloc(32, 7).toString('base64') };
-    await expect(svc.signing.sign({ fingerprint: key.fingerprint, party: ext, prepared: lying, acknowledgeBlind: true })).rejects.toMatchObject({
+    await expect(
+      svc.signing.sign({ fingerprint: key.fingerprint, party: ext, prepared: lying, acknowledgeBlind: true }),
+    ).rejects.toMatchObject({
       reason: 'HASH_MISMATCH',
     });
 
@@ -104,7 +117,10 @@ describe('signing against the simulator', () => {
     expect(preview.summary.exercises[0]).toMatchObject({ choice: 'Iou_Transfer', root: true, actingParties: [ext] });
     expect(preview.summary.mode).toBe('blind');
     const signed = await svc.signing.sign({ fingerprint: key.fingerprint, party: ext, prepared, acknowledgeBlind: true });
-    const exec = await post('/v2/interactive-submission/executeAndWait', executeSubmissionRequest(prepared, signed.partySignatures, { submissionId: `e2e-sub-${process.pid}` }));
+    const exec = await post(
+      '/v2/interactive-submission/executeAndWait',
+      executeSubmissionRequest(prepared, signed.partySignatures, { submissionId: `e2e-sub-${process.pid}` }),
+    );
     expect(exec.status, exec.text).toBe(200);
     expect(svc.audit.list().map((r) => [r.entry.subject, r.entry.decision, r.entry.reason])).toEqual([
       ['prepared-transaction', 'signed', null],

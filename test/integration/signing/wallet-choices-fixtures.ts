@@ -6,7 +6,20 @@
  */
 import { randomBytes } from 'node:crypto';
 import { PreparedTransaction, type DamlTransaction_Node, type Exercise, type Value } from '@canton-network/core-ledger-proto';
-import { cid, contractId, DSO, id, list, numeric, party, record, text, textMap, timestamp, tokenTransfer } from '../../unit/signing/fixtures.js';
+import {
+  cid,
+  contractId,
+  DSO,
+  id,
+  list,
+  numeric,
+  party,
+  record,
+  text,
+  textMap,
+  timestamp,
+  tokenTransfer,
+} from '../../unit/signing/fixtures.js';
 
 const PROXY_PKG = '7f0e1d2c3b4a59687766554433221100ffeeddccbbaa99887766554433221100';
 const TOKEN_API_PKG = '55ba4deb0ad4662c4168b39859738a0e91388d252286480c7331b3f71a517281';
@@ -20,7 +33,10 @@ const FEATURED_APP_RIGHT = id(AMULET_PKG, 'Splice.Amulet', 'FeaturedAppRight');
 
 const extraArgs = () => record({ context: record({ values: textMap({}) }), meta: record({ values: textMap({}) }) });
 
-function exerciseNode(nodeId: string, e: Partial<Exercise> & Pick<Exercise, 'templateId' | 'choiceId' | 'chosenValue' | 'actingParties' | 'signatories' | 'children'>): DamlTransaction_Node {
+function exerciseNode(
+  nodeId: string,
+  e: Partial<Exercise> & Pick<Exercise, 'templateId' | 'choiceId' | 'chosenValue' | 'actingParties' | 'signatories' | 'children'>,
+): DamlTransaction_Node {
   return {
     nodeId,
     versionedNode: {
@@ -50,13 +66,19 @@ const marker = (nodeId: string, provider: string, user: string, appRight: string
     interfaceId: id(FEATURED_API_PKG, 'Splice.Api.FeaturedAppRightV1', 'FeaturedAppRight'),
     contractId: appRight,
     choiceId: 'FeaturedAppRight_CreateActivityMarker',
-    chosenValue: record({ beneficiaries: list([record({ beneficiary: party(provider), weight: numeric('1.0') }), record({ beneficiary: party(user), weight: numeric('0.0') })]) }),
+    chosenValue: record({
+      beneficiaries: list([
+        record({ beneficiary: party(provider), weight: numeric('1.0') }),
+        record({ beneficiary: party(user), weight: numeric('0.0') }),
+      ]),
+    }),
     actingParties: [provider],
     signatories: [DSO, provider],
     children: [],
   });
 
-const proxyArg = (user: string, choiceArg: Value, appRight: string) => record({ user: party(user), choiceArg, featuredAppRightCid: cid(appRight) });
+const proxyArg = (user: string, choiceArg: Value, appRight: string) =>
+  record({ user: party(user), choiceArg, featuredAppRightCid: cid(appRight) });
 
 const seeds = (nodes: DamlTransaction_Node[]) =>
   nodes
@@ -81,11 +103,19 @@ function shifted(nodes: DamlTransaction_Node[], by: number): DamlTransaction_Nod
  * marker and exercises `TransferFactory_Transfer` with exactly its `proxyArg.choiceArg`. `tamperChild` changes the
  * proxied child's argument afterwards (a transaction whose proxy says one thing and whose transfer does another).
  */
-export function proxyTransfer(o: { sender: string; receiver: string; amount: string; provider: string; memo?: string; tamperChild?: (choiceArg: Value) => void }): PreparedTransaction {
+export function proxyTransfer(o: {
+  sender: string;
+  receiver: string;
+  amount: string;
+  provider: string;
+  memo?: string;
+  tamperChild?: (choiceArg: Value) => void;
+}): PreparedTransaction {
   const inner = tokenTransfer({ sender: o.sender, receiver: o.receiver, amount: o.amount, ...(o.memo ? { memo: o.memo } : {}) });
   const innerNodes = shifted(inner.transaction!.nodes, 2);
   const factoryNode = innerNodes[0]!;
-  if (factoryNode.versionedNode.oneofKind !== 'v1' || factoryNode.versionedNode.v1.nodeType.oneofKind !== 'exercise') throw new Error('fixture: no factory exercise');
+  if (factoryNode.versionedNode.oneofKind !== 'v1' || factoryNode.versionedNode.v1.nodeType.oneofKind !== 'exercise')
+    throw new Error('fixture: no factory exercise');
   const factory = factoryNode.versionedNode.v1.nodeType.exercise;
   const choiceArg = structuredClone(factory.chosenValue!);
   if (o.tamperChild) o.tamperChild(factory.chosenValue!);
@@ -235,4 +265,3 @@ export function proxyPublicFetch(o: { actor: string; provider: string }): Prepar
     },
   });
 }
-

@@ -20,9 +20,20 @@ const fieldsOf = (w: ReturnType<typeof clearSignWire>) => Object.fromEntries(w.f
 
 describe('clear signing of wallet choices', () => {
   it('WalletUserProxy_TransferFactory_Transfer: the proxied transfer, field by field, with the provider', async () => {
-    const { summary } = await verifyPreparedTransaction(await prepareResponse(proxyTransfer({ sender: ALICE, receiver: BOB, amount: '42.5', provider: PROVIDER, memo: 'rent' })), ALICE);
+    const { summary } = await verifyPreparedTransaction(
+      await prepareResponse(proxyTransfer({ sender: ALICE, receiver: BOB, amount: '42.5', provider: PROVIDER, memo: 'rent' })),
+      ALICE,
+    );
     expect(summary.mode).toBe('clear');
-    expect(summary.clearSign).toMatchObject({ kind: 'token-transfer', sender: ALICE, receiver: BOB, amount: '42.5', memo: 'rent', proxyProvider: PROVIDER, instrument: { id: 'Amulet' } });
+    expect(summary.clearSign).toMatchObject({
+      kind: 'token-transfer',
+      sender: ALICE,
+      receiver: BOB,
+      amount: '42.5',
+      memo: 'rent',
+      proxyProvider: PROVIDER,
+      instrument: { id: 'Amulet' },
+    });
     expect(summary.headline).toBe(`Transfer 42.5 Amulet from ${ALICE} to ${BOB} (memo: rent) through the wallet proxy of ${PROVIDER}`);
     const w = clearSignWire(summary.clearSign!);
     expect(w.title).toBe('Token transfer');
@@ -45,12 +56,23 @@ describe('clear signing of wallet choices', () => {
     expect(summary.mode).toBe('blind');
     expect(summary.warnings).toContain('The transaction does not contain the TransferFactory_Transfer the proxy choice names');
     // policy on a blind transaction looks at every amount: the real 1000 is over a limit of 10
-    expect(evaluatePolicy({ ...DEFAULT_POLICY, maxAmountPerTransaction: '10' }, summary, 'online')).toMatchObject({ allowed: false, reason: 'POLICY_AMOUNT' });
+    expect(evaluatePolicy({ ...DEFAULT_POLICY, maxAmountPerTransaction: '10' }, summary, 'online')).toMatchObject({
+      allowed: false,
+      reason: 'POLICY_AMOUNT',
+    });
 
-    const forBob = await verifyPreparedTransaction(await prepareResponse(proxyTransfer({ sender: BOB, receiver: ALICE, amount: '1.0', provider: PROVIDER })), BOB);
+    const forBob = await verifyPreparedTransaction(
+      await prepareResponse(proxyTransfer({ sender: BOB, receiver: ALICE, amount: '1.0', provider: PROVIDER })),
+      BOB,
+    );
     expect(forBob.summary.mode).toBe('clear');
     // signed by Alice although the proxy choice is Bob's: not a submitter at all → refused outright
-    await expect(verifyPreparedTransaction(await prepareResponse(proxyTransfer({ sender: BOB, receiver: ALICE, amount: '1.0', provider: PROVIDER })), ALICE)).rejects.toMatchObject({ reason: 'PARTY_NOT_SUBMITTER' });
+    await expect(
+      verifyPreparedTransaction(
+        await prepareResponse(proxyTransfer({ sender: BOB, receiver: ALICE, amount: '1.0', provider: PROVIDER })),
+        ALICE,
+      ),
+    ).rejects.toMatchObject({ reason: 'PARTY_NOT_SUBMITTER' });
   });
 
   const cases: Array<[InstructionChoice, 'accept' | 'reject' | 'withdraw', string, string]> = [
@@ -61,38 +83,83 @@ describe('clear signing of wallet choices', () => {
   for (const [choice, action, title, actor] of cases) {
     for (const provider of [undefined, PROVIDER]) {
       it(`${provider ? `WalletUserProxy_${choice}` : choice}: the instruction's transfer read from its contract`, async () => {
-        const tx = instructionChoice({ choice, actor, sender: ALICE, receiver: BOB, amount: '7.25', memo: 'invoice 12', ...(provider ? { provider } : {}) });
+        const tx = instructionChoice({
+          choice,
+          actor,
+          sender: ALICE,
+          receiver: BOB,
+          amount: '7.25',
+          memo: 'invoice 12',
+          ...(provider ? { provider } : {}),
+        });
         const { summary } = await verifyPreparedTransaction(await prepareResponse(tx), actor);
         expect(summary.mode, JSON.stringify(summary.warnings)).toBe('clear');
-        expect(summary.clearSign).toMatchObject({ kind: 'transfer-instruction', action, sender: ALICE, receiver: BOB, amount: '7.25', memo: 'invoice 12', proxyProvider: provider ?? null });
+        expect(summary.clearSign).toMatchObject({
+          kind: 'transfer-instruction',
+          action,
+          sender: ALICE,
+          receiver: BOB,
+          amount: '7.25',
+          memo: 'invoice 12',
+          proxyProvider: provider ?? null,
+        });
         const w = clearSignWire(summary.clearSign!);
         expect(w.title).toBe(title);
         expect(fieldsOf(w)).toMatchObject({ From: ALICE, To: BOB, Amount: '7.25 Amulet', Memo: 'invoice 12' });
         expect(w.fields.map((f) => f.label)).toContain('Transfer instruction');
         expect(w.fields.some((f) => f.label === 'Through wallet proxy of')).toBe(provider !== undefined);
-        expect(summary.headline).toMatch(new RegExp(`^${title.split(' ')[0]} the pending transfer of 7\\.25 Amulet from ${ALICE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+        expect(summary.headline).toMatch(
+          new RegExp(`^${title.split(' ')[0]} the pending transfer of 7\\.25 Amulet from ${ALICE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
+        );
       });
     }
   }
 
   it('instruction choices: wrong role, unreadable transfer and a missing proxied exercise stay blind', async () => {
     // a sender cannot accept, a receiver cannot withdraw
-    const accept = await verifyPreparedTransaction(await prepareResponse(instructionChoice({ choice: 'TransferInstruction_Accept', actor: ALICE, sender: ALICE, receiver: BOB, amount: '1.0' })), ALICE);
+    const accept = await verifyPreparedTransaction(
+      await prepareResponse(
+        instructionChoice({ choice: 'TransferInstruction_Accept', actor: ALICE, sender: ALICE, receiver: BOB, amount: '1.0' }),
+      ),
+      ALICE,
+    );
     expect(accept.summary.mode).toBe('blind');
     expect(accept.summary.warnings.join(' ')).toMatch(/Only the receiver/);
-    const withdraw = await verifyPreparedTransaction(await prepareResponse(instructionChoice({ choice: 'TransferInstruction_Withdraw', actor: BOB, sender: ALICE, receiver: BOB, amount: '1.0' })), BOB);
+    const withdraw = await verifyPreparedTransaction(
+      await prepareResponse(
+        instructionChoice({ choice: 'TransferInstruction_Withdraw', actor: BOB, sender: ALICE, receiver: BOB, amount: '1.0' }),
+      ),
+      BOB,
+    );
     expect(withdraw.summary.warnings.join(' ')).toMatch(/Only the sender/);
     // the instruction contract is not among the inputs: nothing to describe the transfer with
     const unreadable = await verifyPreparedTransaction(
-      await prepareResponse(instructionChoice({ choice: 'TransferInstruction_Accept', actor: BOB, sender: ALICE, receiver: BOB, amount: '1.0', withoutInput: true })),
+      await prepareResponse(
+        instructionChoice({
+          choice: 'TransferInstruction_Accept',
+          actor: BOB,
+          sender: ALICE,
+          receiver: BOB,
+          amount: '1.0',
+          withoutInput: true,
+        }),
+      ),
       BOB,
     );
     expect(unreadable.summary.mode).toBe('blind');
     expect(unreadable.summary.warnings.join(' ')).toMatch(/not readable from its contract/);
     // a proxy choice whose proxied exercise is not in the transaction
-    const tx = instructionChoice({ choice: 'TransferInstruction_Reject', actor: BOB, sender: ALICE, receiver: BOB, amount: '1.0', provider: PROVIDER });
+    const tx = instructionChoice({
+      choice: 'TransferInstruction_Reject',
+      actor: BOB,
+      sender: ALICE,
+      receiver: BOB,
+      amount: '1.0',
+      provider: PROVIDER,
+    });
     const root = tx.transaction!.nodes[0]!;
-    if (root.versionedNode.oneofKind === 'v1' && root.versionedNode.v1.nodeType.oneofKind === 'exercise') root.versionedNode.v1.nodeType.exercise.children = ['1'];
+    if (root.versionedNode.oneofKind === 'v1' && root.versionedNode.v1.nodeType.oneofKind === 'exercise')
+      root.versionedNode.v1.nodeType.exercise.children = ['1'];
     tx.transaction!.nodes = tx.transaction!.nodes.slice(0, 2);
     tx.transaction!.nodeSeeds = tx.transaction!.nodeSeeds.slice(0, 2);
     const missing = await verifyPreparedTransaction(await prepareResponse(tx), BOB);
@@ -101,20 +168,47 @@ describe('clear signing of wallet choices', () => {
   });
 
   it('WalletUserProxy_PublicFetch: a read of the provider’s proxy, no ledger change', async () => {
-    const { summary } = await verifyPreparedTransaction(await prepareResponse(proxyPublicFetch({ actor: ALICE, provider: PROVIDER })), ALICE);
+    const { summary } = await verifyPreparedTransaction(
+      await prepareResponse(proxyPublicFetch({ actor: ALICE, provider: PROVIDER })),
+      ALICE,
+    );
     expect(summary.clearSign).toMatchObject({ kind: 'proxy-public-fetch', actor: ALICE, provider: PROVIDER });
     expect(clearSignWire(summary.clearSign!).title).toBe('Read wallet proxy (no ledger change)');
     expect(summary.headline).toBe(`Read the wallet proxy contract of ${PROVIDER} as ${ALICE} (no ledger change)`);
   });
 
   it('policy: counterparties include the wallet provider; accepting counts the amount, rejecting does not', async () => {
-    const proxied = (await verifyPreparedTransaction(await prepareResponse(proxyTransfer({ sender: ALICE, receiver: BOB, amount: '5.0', provider: PROVIDER })), ALICE)).summary;
-    expect(evaluatePolicy({ ...DEFAULT_POLICY, allowedCounterparties: [BOB] }, proxied, 'online')).toMatchObject({ allowed: false, reason: 'POLICY_COUNTERPARTY' });
-    expect(evaluatePolicy({ ...DEFAULT_POLICY, allowedCounterparties: [BOB, PROVIDER] }, proxied, 'online')).toMatchObject({ allowed: true });
+    const proxied = (
+      await verifyPreparedTransaction(
+        await prepareResponse(proxyTransfer({ sender: ALICE, receiver: BOB, amount: '5.0', provider: PROVIDER })),
+        ALICE,
+      )
+    ).summary;
+    expect(evaluatePolicy({ ...DEFAULT_POLICY, allowedCounterparties: [BOB] }, proxied, 'online')).toMatchObject({
+      allowed: false,
+      reason: 'POLICY_COUNTERPARTY',
+    });
+    expect(evaluatePolicy({ ...DEFAULT_POLICY, allowedCounterparties: [BOB, PROVIDER] }, proxied, 'online')).toMatchObject({
+      allowed: true,
+    });
     const limit = { ...DEFAULT_POLICY, maxAmountPerTransaction: '5' };
-    const accept = (await verifyPreparedTransaction(await prepareResponse(instructionChoice({ choice: 'TransferInstruction_Accept', actor: BOB, sender: ALICE, receiver: BOB, amount: '50.0' })), BOB)).summary;
+    const accept = (
+      await verifyPreparedTransaction(
+        await prepareResponse(
+          instructionChoice({ choice: 'TransferInstruction_Accept', actor: BOB, sender: ALICE, receiver: BOB, amount: '50.0' }),
+        ),
+        BOB,
+      )
+    ).summary;
     expect(evaluatePolicy(limit, accept, 'online')).toMatchObject({ allowed: false, reason: 'POLICY_AMOUNT' });
-    const reject = (await verifyPreparedTransaction(await prepareResponse(instructionChoice({ choice: 'TransferInstruction_Reject', actor: BOB, sender: ALICE, receiver: BOB, amount: '50.0' })), BOB)).summary;
+    const reject = (
+      await verifyPreparedTransaction(
+        await prepareResponse(
+          instructionChoice({ choice: 'TransferInstruction_Reject', actor: BOB, sender: ALICE, receiver: BOB, amount: '50.0' }),
+        ),
+        BOB,
+      )
+    ).summary;
     expect(evaluatePolicy(limit, reject, 'online')).toMatchObject({ allowed: true });
   });
 });

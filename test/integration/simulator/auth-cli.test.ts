@@ -10,7 +10,8 @@ import { bearer, hsToken, SECRET, send } from './auth-helpers.js';
 import { makeTempDir, repoRoot } from './helpers.js';
 
 const cli = path.join(repoRoot, 'src/cli/sim.ts');
-const run = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 20_000 });
+const run = (args: string[]) =>
+  spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 20_000 });
 
 describe('sim CLI auth flags', () => {
   const dir = makeTempDir('sim-auth-cli-');
@@ -48,10 +49,14 @@ describe('sim CLI auth flags', () => {
   it('starts in HS256 mode from a secret file and enforces tokens', async () => {
     const secretFile = path.join(dir, 'secret2');
     writeFileSync(secretFile, `${SECRET}\n`);
-    const child = spawn(process.execPath, ['--import', 'tsx', cli, '--port', '0', '--data', path.join(dir, 'data'), '--auth-hs256-secret-file', secretFile], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', cli, '--port', '0', '--data', path.join(dir, 'data'), '--auth-hs256-secret-file', secretFile],
+      {
+        cwd: repoRoot,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let out = '';

@@ -87,7 +87,12 @@ export interface RawResponse {
 }
 
 /** One HTTP request with node:http (a GET may carry a body). */
-export function send(base: string, method: string, path: string, opts: { body?: unknown; headers?: Record<string, string> } = {}): Promise<RawResponse> {
+export function send(
+  base: string,
+  method: string,
+  path: string,
+  opts: { body?: unknown; headers?: Record<string, string> } = {},
+): Promise<RawResponse> {
   const url = new URL(path, base);
   const body = opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
   const headers: Record<string, string | number> = { ...opts.headers };

@@ -24,7 +24,8 @@ describe('identity-provider-scoped issuers', () => {
   let key: RsaKey;
   let jwks: Awaited<ReturnType<typeof serveJwks>>;
   let admin: Record<string, string>;
-  const idpToken = (sub: string, o: Parameters<typeof rsToken>[2] = {}) => rsToken(key, sub, { iss: ISSUER, aud: AUDIENCE, scope: null, ...o });
+  const idpToken = (sub: string, o: Parameters<typeof rsToken>[2] = {}) =>
+    rsToken(key, sub, { iss: ISSUER, aud: AUDIENCE, scope: null, ...o });
 
   beforeAll(async () => {
     key = await rsaKey('idp-a-key');
@@ -35,9 +36,20 @@ describe('identity-provider-scoped issuers', () => {
       const r = await send(sim.url, 'POST', path, { headers: admin, body });
       expect(r.status, r.text).toBe(200);
     };
-    await mk('/v2/idps', { identityProviderConfig: { identityProviderId: 'idp-a', issuer: ISSUER, jwksUrl: jwks.url, audience: AUDIENCE } });
-    await mk('/v2/idps', { identityProviderConfig: { identityProviderId: 'idp-down', issuer: 'https://down.example.com', jwksUrl: 'http://127.0.0.1:9/jwks.json' } });
-    await mk('/v2/users', { user: { id: 'ida', identityProviderId: 'idp-a' }, rights: [{ kind: { IdentityProviderAdmin: { value: {} } } }] });
+    await mk('/v2/idps', {
+      identityProviderConfig: { identityProviderId: 'idp-a', issuer: ISSUER, jwksUrl: jwks.url, audience: AUDIENCE },
+    });
+    await mk('/v2/idps', {
+      identityProviderConfig: {
+        identityProviderId: 'idp-down',
+        issuer: 'https://down.example.com',
+        jwksUrl: 'http://127.0.0.1:9/jwks.json',
+      },
+    });
+    await mk('/v2/users', {
+      user: { id: 'ida', identityProviderId: 'idp-a' },
+      rights: [{ kind: { IdentityProviderAdmin: { value: {} } } }],
+    });
     await mk('/v2/users', { user: { id: 'plain-a', identityProviderId: 'idp-a' } });
     await mk('/v2/users', { user: { id: 'dflt' } });
   });
@@ -52,16 +64,23 @@ describe('identity-provider-scoped issuers', () => {
       const r = await send(sim.url, 'GET', '/v2/authenticated-user', { headers: bearer(await idpToken('plain-a')) });
       expect(r.status, r.text).toBe(200);
       openApi().assertResponse('GET', '/v2/authenticated-user', 200, r.json);
-      expect((r.json as { user: { id: string; identityProviderId: string } }).user).toMatchObject({ id: 'plain-a', identityProviderId: 'idp-a' });
+      expect((r.json as { user: { id: string; identityProviderId: string } }).user).toMatchObject({
+        id: 'plain-a',
+        identityProviderId: 'idp-a',
+      });
     }
     expect(jwks.fetches() - before).toBeLessThanOrEqual(1);
     expect(jwks.fetches()).toBe(1);
   });
 
   it('refuses a user of another identity provider (403)', async () => {
-    expect(code(await send(sim.url, 'GET', '/v2/authenticated-user', { headers: bearer(await idpToken('dflt')) }), 403)).toBe('PERMISSION_DENIED');
+    expect(code(await send(sim.url, 'GET', '/v2/authenticated-user', { headers: bearer(await idpToken('dflt')) }), 403)).toBe(
+      'PERMISSION_DENIED',
+    );
     // and a default-issuer token for a user that belongs to idp-a
-    expect(code(await send(sim.url, 'GET', '/v2/authenticated-user', { headers: bearer(await hsToken('plain-a')) }), 403)).toBe('PERMISSION_DENIED');
+    expect(code(await send(sim.url, 'GET', '/v2/authenticated-user', { headers: bearer(await hsToken('plain-a')) }), 403)).toBe(
+      'PERMISSION_DENIED',
+    );
   });
 
   it('refuses a wrong audience, an unknown issuer and an unreachable JWKS (401)', async () => {
@@ -76,10 +95,15 @@ describe('identity-provider-scoped issuers', () => {
     const patch = (isDeactivated: boolean) =>
       send(sim.url, 'PATCH', '/v2/idps/idp-a', {
         headers: admin,
-        body: { identityProviderConfig: { identityProviderId: 'idp-a', issuer: ISSUER, jwksUrl: jwks.url, isDeactivated }, updateMask: { paths: ['is_deactivated'] } },
+        body: {
+          identityProviderConfig: { identityProviderId: 'idp-a', issuer: ISSUER, jwksUrl: jwks.url, isDeactivated },
+          updateMask: { paths: ['is_deactivated'] },
+        },
       });
     expect((await patch(true)).status).toBe(200);
-    expect(code(await send(sim.url, 'GET', '/v2/authenticated-user', { headers: bearer(await idpToken('plain-a')) }), 401)).toBe('UNAUTHENTICATED');
+    expect(code(await send(sim.url, 'GET', '/v2/authenticated-user', { headers: bearer(await idpToken('plain-a')) }), 401)).toBe(
+      'UNAUTHENTICATED',
+    );
     expect((await patch(false)).status).toBe(200);
     expect((await send(sim.url, 'GET', '/v2/authenticated-user', { headers: bearer(await idpToken('plain-a')) })).status).toBe(200);
   });
@@ -96,7 +120,9 @@ describe('identity-provider-scoped issuers', () => {
     expect(created.status, created.text).toBe(200);
     expect((created.json as { user: { identityProviderId: string } }).user.identityProviderId).toBe('idp-a');
 
-    expect(code(await send(sim.url, 'POST', '/v2/users', { headers: ida, body: { user: { id: 'x1', identityProviderId: 'idp-down' } } }), 403)).toBe('PERMISSION_DENIED');
+    expect(
+      code(await send(sim.url, 'POST', '/v2/users', { headers: ida, body: { user: { id: 'x1', identityProviderId: 'idp-down' } } }), 403),
+    ).toBe('PERMISSION_DENIED');
     const grantAdmin = { user: { id: 'x2' }, rights: [{ kind: { ParticipantAdmin: { value: {} } } }] };
     expect(code(await send(sim.url, 'POST', '/v2/users', { headers: ida, body: grantAdmin }), 403)).toBe('PERMISSION_DENIED');
     expect(code(await send(sim.url, 'GET', '/v2/users/dflt', { headers: ida }), 403)).toBe('PERMISSION_DENIED');

@@ -66,12 +66,19 @@ const CASES: Record<string, Case> = {
 
   'GET /v2/state/ledger-end': { right: 'nobody' },
   'GET /v2/state/latest-pruned-offsets': { right: 'nobody' },
-  'GET /v2/state/connected-synchronizers': { path: (d) => `/v2/state/connected-synchronizers?party=${enc(d.alice)}`, right: 'reader', wrong: 'nobody' },
+  'GET /v2/state/connected-synchronizers': {
+    path: (d) => `/v2/state/connected-synchronizers?party=${enc(d.alice)}`,
+    right: 'reader',
+    wrong: 'nobody',
+  },
   'GET /v2/parties/participant-id': { right: 'admin', wrong: 'actor' },
 
   'POST /v2/commands/submit-and-wait': { body: (d) => commands(d), right: 'actor', wrong: 'reader' },
   'POST /v2/commands/submit-and-wait-for-transaction': {
-    body: (d) => ({ commands: commands(d), transactionFormat: { eventFormat: byParty(d), transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } }),
+    body: (d) => ({
+      commands: commands(d),
+      transactionFormat: { eventFormat: byParty(d), transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' },
+    }),
     right: 'actor',
     wrong: 'reader',
   },
@@ -101,17 +108,55 @@ const CASES: Record<string, Case> = {
     wrong: 'reader',
     status: 404,
   },
-  'POST /v2/commands/completions': { path: () => '/v2/commands/completions?limit=5', body: (d) => ({ parties: [d.alice], beginExclusive: 0 }), right: 'reader', wrong: 'nobody' },
-  'POST /v2/commands/command-completions': { path: () => '/v2/commands/command-completions?limit=5', body: (d) => ({ parties: [d.alice], beginExclusive: 0 }), right: 'reader', wrong: 'nobody' },
+  'POST /v2/commands/completions': {
+    path: () => '/v2/commands/completions?limit=5',
+    body: (d) => ({ parties: [d.alice], beginExclusive: 0 }),
+    right: 'reader',
+    wrong: 'nobody',
+  },
+  'POST /v2/commands/command-completions': {
+    path: () => '/v2/commands/command-completions?limit=5',
+    body: (d) => ({ parties: [d.alice], beginExclusive: 0 }),
+    right: 'reader',
+    wrong: 'nobody',
+  },
 
-  'POST /v2/updates': { body: (d) => ({ beginExclusive: 0, endInclusive: d.offset, updateFormat: updateFormat(d) }), right: 'reader', wrong: 'nobody' },
-  'POST /v2/updates/flats': { body: (d) => ({ beginExclusive: 0, endInclusive: d.offset, filter: byParty(d) }), right: 'reader', wrong: 'nobody' },
-  'POST /v2/updates/trees': { body: (d) => ({ beginExclusive: 0, endInclusive: d.offset, filter: byParty(d) }), right: 'reader', wrong: 'nobody' },
-  'POST /v2/updates/update-by-offset': { body: (d) => ({ offset: d.offset, updateFormat: updateFormat(d) }), right: 'reader', wrong: 'nobody' },
-  'POST /v2/updates/update-by-id': { body: (d) => ({ updateId: d.updateId, updateFormat: updateFormat(d) }), right: 'reader', wrong: 'nobody' },
+  'POST /v2/updates': {
+    body: (d) => ({ beginExclusive: 0, endInclusive: d.offset, updateFormat: updateFormat(d) }),
+    right: 'reader',
+    wrong: 'nobody',
+  },
+  'POST /v2/updates/flats': {
+    body: (d) => ({ beginExclusive: 0, endInclusive: d.offset, filter: byParty(d) }),
+    right: 'reader',
+    wrong: 'nobody',
+  },
+  'POST /v2/updates/trees': {
+    body: (d) => ({ beginExclusive: 0, endInclusive: d.offset, filter: byParty(d) }),
+    right: 'reader',
+    wrong: 'nobody',
+  },
+  'POST /v2/updates/update-by-offset': {
+    body: (d) => ({ offset: d.offset, updateFormat: updateFormat(d) }),
+    right: 'reader',
+    wrong: 'nobody',
+  },
+  'POST /v2/updates/update-by-id': {
+    body: (d) => ({ updateId: d.updateId, updateFormat: updateFormat(d) }),
+    right: 'reader',
+    wrong: 'nobody',
+  },
   'POST /v2/updates/get-updates-page': { body: (d) => ({ updateFormat: updateFormat(d) }), right: 'reader', wrong: 'nobody' },
-  'POST /v2/updates/transaction-by-offset': { body: (d) => ({ offset: d.offset, requestingParties: [d.alice] }), right: 'reader', wrong: 'nobody' },
-  'POST /v2/updates/transaction-by-id': { body: (d) => ({ updateId: d.updateId, requestingParties: [d.alice] }), right: 'reader', wrong: 'nobody' },
+  'POST /v2/updates/transaction-by-offset': {
+    body: (d) => ({ offset: d.offset, requestingParties: [d.alice] }),
+    right: 'reader',
+    wrong: 'nobody',
+  },
+  'POST /v2/updates/transaction-by-id': {
+    body: (d) => ({ updateId: d.updateId, requestingParties: [d.alice] }),
+    right: 'reader',
+    wrong: 'nobody',
+  },
   'GET /v2/updates/transaction-tree-by-offset/{offset}': {
     path: (d) => `/v2/updates/transaction-tree-by-offset/${d.offset}?parties=${enc(d.alice)}`,
     right: 'reader',
@@ -123,18 +168,41 @@ const CASES: Record<string, Case> = {
     wrong: 'nobody',
   },
 
-  'POST /v2/state/active-contracts': { body: (d) => ({ activeAtOffset: d.offset, eventFormat: byParty(d) }), right: 'reader', wrong: 'nobody' },
-  'POST /v2/state/active-contracts-page': { body: (d) => ({ activeAtOffset: d.offset, eventFormat: byParty(d) }), right: 'reader', wrong: 'nobody' },
-  'GET /v2/state/active-contracts-page': { body: (d) => ({ activeAtOffset: d.offset, eventFormat: byParty(d) }), right: 'reader', wrong: 'nobody' },
-  'POST /v2/events/events-by-contract-id': { body: (d) => ({ contractId: d.contractId, eventFormat: byParty(d) }), right: 'reader', wrong: 'nobody' },
-  'POST /v2/contracts/contract-by-id': { body: (d) => ({ contractId: d.contractId, queryingParties: [d.alice] }), right: 'reader', wrong: 'nobody' },
+  'POST /v2/state/active-contracts': {
+    body: (d) => ({ activeAtOffset: d.offset, eventFormat: byParty(d) }),
+    right: 'reader',
+    wrong: 'nobody',
+  },
+  'POST /v2/state/active-contracts-page': {
+    body: (d) => ({ activeAtOffset: d.offset, eventFormat: byParty(d) }),
+    right: 'reader',
+    wrong: 'nobody',
+  },
+  'GET /v2/state/active-contracts-page': {
+    body: (d) => ({ activeAtOffset: d.offset, eventFormat: byParty(d) }),
+    right: 'reader',
+    wrong: 'nobody',
+  },
+  'POST /v2/events/events-by-contract-id': {
+    body: (d) => ({ contractId: d.contractId, eventFormat: byParty(d) }),
+    right: 'reader',
+    wrong: 'nobody',
+  },
+  'POST /v2/contracts/contract-by-id': {
+    body: (d) => ({ contractId: d.contractId, queryingParties: [d.alice] }),
+    right: 'reader',
+    wrong: 'nobody',
+  },
 
   'POST /v2/parties': { body: () => ({ partyIdHint: 'MatrixParty' }), right: 'admin', wrong: 'actor' },
   'GET /v2/parties': { right: 'admin', wrong: 'actor' },
   'GET /v2/parties/{party}': { path: (d) => `/v2/parties/${enc(d.alice)}`, right: 'admin', wrong: 'actor' },
   'PATCH /v2/parties/{party}': {
     path: (d) => `/v2/parties/${enc(d.alice)}`,
-    body: (d) => ({ partyDetails: { party: d.alice, localMetadata: { annotations: { matrix: 'yes' } } }, updateMask: { paths: ['local_metadata.annotations'] } }),
+    body: (d) => ({
+      partyDetails: { party: d.alice, localMetadata: { annotations: { matrix: 'yes' } } },
+      updateMask: { paths: ['local_metadata.annotations'] },
+    }),
     right: 'admin',
     wrong: 'actor',
   },
@@ -201,7 +269,9 @@ const CASES: Record<string, Case> = {
   'POST /v2/package-vetting': { body: () => ({}), right: 'admin', wrong: 'actor', status: 400 },
 
   'POST /v2/idps': {
-    body: () => ({ identityProviderConfig: { identityProviderId: 'idp-new', issuer: 'https://new.example.com', jwksUrl: 'https://new.example.com/jwks' } }),
+    body: () => ({
+      identityProviderConfig: { identityProviderId: 'idp-new', issuer: 'https://new.example.com', jwksUrl: 'https://new.example.com/jwks' },
+    }),
     right: 'admin',
     wrong: 'actor',
   },
@@ -209,7 +279,15 @@ const CASES: Record<string, Case> = {
   'GET /v2/idps/{idp-id}': { path: () => '/v2/idps/idp-keep', right: 'admin', wrong: 'actor' },
   'PATCH /v2/idps/{idp-id}': {
     path: () => '/v2/idps/idp-keep',
-    body: () => ({ identityProviderConfig: { identityProviderId: 'idp-keep', issuer: 'https://keep.example.com', jwksUrl: 'https://keep.example.com/j', audience: 'a' }, updateMask: { paths: ['audience'] } }),
+    body: () => ({
+      identityProviderConfig: {
+        identityProviderId: 'idp-keep',
+        issuer: 'https://keep.example.com',
+        jwksUrl: 'https://keep.example.com/j',
+        audience: 'a',
+      },
+      updateMask: { paths: ['audience'] },
+    }),
     right: 'admin',
     wrong: 'actor',
   },
@@ -258,7 +336,8 @@ describe('authorization matrix (every route × no token / wrong user / right use
 
   beforeAll(async () => {
     sim = await startTestSim({ auth: { mode: 'hs256', secret: SECRET } });
-    for (const who of ['admin', 'nobody', 'actor', 'reader'] as const) tokens[who] = bearer(await hsToken(who === 'admin' ? 'participant_admin' : who));
+    for (const who of ['admin', 'nobody', 'actor', 'reader'] as const)
+      tokens[who] = bearer(await hsToken(who === 'admin' ? 'participant_admin' : who));
     const post = async <T = unknown>(p: string, body: unknown, who: Who = 'admin'): Promise<T> => {
       const r = await send(sim.url, 'POST', p, { headers: tokens[who], body });
       if (r.status !== 200) throw new Error(`setup ${p}: ${r.status} ${r.text}`);
@@ -271,13 +350,24 @@ describe('authorization matrix (every route × no token / wrong user / right use
     await post('/v2/users', { user: { id: 'reader' }, rights: [right('CanReadAs', alice)] });
     await post('/v2/users', { user: { id: 'target' } });
     await post('/v2/users', { user: { id: 'doomed' } });
-    await post('/v2/idps', { identityProviderConfig: { identityProviderId: 'idp-keep', issuer: 'https://keep.example.com', jwksUrl: 'https://keep.example.com/j' } });
-    await post('/v2/idps', { identityProviderConfig: { identityProviderId: 'idp-doomed', issuer: 'https://doomed.example.com', jwksUrl: 'https://doomed.example.com/j' } });
+    await post('/v2/idps', {
+      identityProviderConfig: { identityProviderId: 'idp-keep', issuer: 'https://keep.example.com', jwksUrl: 'https://keep.example.com/j' },
+    });
+    await post('/v2/idps', {
+      identityProviderConfig: {
+        identityProviderId: 'idp-doomed',
+        issuer: 'https://doomed.example.com',
+        jwksUrl: 'https://doomed.example.com/j',
+      },
+    });
     type Tx = { updateId: string; offset: number; events: { CreatedEvent: { contractId: string; templateId: string } }[] };
     const tx = (
       await post<{ transaction: Tx }>(
         '/v2/commands/submit-and-wait-for-transaction',
-        { commands: { commandId: 'setup-1', actAs: [alice], commands: [createIou(alice, alice, '5')] }, transactionFormat: { eventFormat: { filtersByParty: { [alice]: {} } }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } },
+        {
+          commands: { commandId: 'setup-1', actAs: [alice], commands: [createIou(alice, alice, '5')] },
+          transactionFormat: { eventFormat: { filtersByParty: { [alice]: {} } }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' },
+        },
         'actor',
       )
     ).transaction;
@@ -286,10 +376,17 @@ describe('authorization matrix (every route × no token / wrong user / right use
     const prepared: string[] = [];
     for (let i = 0; i < 3; i++)
       prepared.push(
-        (await post<{ preparedTransaction: string }>('/v2/interactive-submission/prepare', { commandId: `setup-p-${i}`, actAs: [alice], commands: [createIou(alice, alice, '2')] }, 'actor'))
-          .preparedTransaction,
+        (
+          await post<{ preparedTransaction: string }>(
+            '/v2/interactive-submission/prepare',
+            { commandId: `setup-p-${i}`, actAs: [alice], commands: [createIou(alice, alice, '2')] },
+            'actor',
+          )
+        ).preparedTransaction,
       );
-    const syncs = (await send(sim.url, 'GET', '/v2/state/connected-synchronizers', { headers: tokens.nobody })).json as { connectedSynchronizers: { synchronizerId: string }[] };
+    const syncs = (await send(sim.url, 'GET', '/v2/state/connected-synchronizers', { headers: tokens.nobody })).json as {
+      connectedSynchronizers: { synchronizerId: string }[];
+    };
     data = {
       alice,
       contractId: created.contractId,
@@ -319,7 +416,10 @@ describe('authorization matrix (every route × no token / wrong user / right use
       const body = c.body ? c.body(data) : undefined;
       const isBinary = typeof body === 'string';
       const req = (headers: Record<string, string>) =>
-        send(sim.url, method, p, { headers: isBinary ? { ...headers, 'content-type': 'application/octet-stream' } : headers, ...(body !== undefined ? { body } : {}) });
+        send(sim.url, method, p, {
+          headers: isBinary ? { ...headers, 'content-type': 'application/octet-stream' } : headers,
+          ...(body !== undefined ? { body } : {}),
+        });
 
       const anonymous = await req({});
       if (c.public) expect(anonymous.status, `${method} ${pattern} public`).toBe(200);

@@ -28,7 +28,10 @@ describe('party and user metadata updates', () => {
   const patchParty = (resourceVersion: string, annotations: Record<string, string>) =>
     call(sim.url, 'PATCH', '/v2/parties/{party}', {
       path: `/v2/parties/${encodeURIComponent(alice)}`,
-      body: { partyDetails: { party: alice, localMetadata: { resourceVersion, annotations } }, updateMask: { paths: ['local_metadata.annotations'] } },
+      body: {
+        partyDetails: { party: alice, localMetadata: { resourceVersion, annotations } },
+        updateMask: { paths: ['local_metadata.annotations'] },
+      },
     });
 
   it('party: merges annotations, deletes keys sent with an empty value, refuses a stale resourceVersion', async () => {
@@ -40,7 +43,10 @@ describe('party and user metadata updates', () => {
 
     const second = await patchParty(v1, { tier: '', team: 'treasury' });
     expect(second.status).toBe(200);
-    expect((second.json as { partyDetails: PartyDetails }).partyDetails.localMetadata.annotations).toEqual({ team: 'treasury', region: 'emea' });
+    expect((second.json as { partyDetails: PartyDetails }).partyDetails.localMetadata.annotations).toEqual({
+      team: 'treasury',
+      region: 'emea',
+    });
     expect((await getParty()).localMetadata.annotations).toEqual({ team: 'treasury', region: 'emea' });
 
     const stale = await patchParty(v1, { team: 'x' });
@@ -53,7 +59,9 @@ describe('party and user metadata updates', () => {
   });
 
   it('user: merges annotations, deletes keys sent with an empty value, refuses a stale resourceVersion', async () => {
-    const created = await call(sim.url, 'POST', '/v2/users', { body: { user: { id: 'meta-user', metadata: { annotations: { a: '1', b: '2' } } } } });
+    const created = await call(sim.url, 'POST', '/v2/users', {
+      body: { user: { id: 'meta-user', metadata: { annotations: { a: '1', b: '2' } } } },
+    });
     expect(created.status).toBe(200);
     const v0 = (created.json as { user: User }).user.metadata.resourceVersion;
     const patch = (resourceVersion: string, annotations: Record<string, string>) =>

@@ -29,7 +29,9 @@ describe('HS256 mode (scope-based tokens)', () => {
     sim = await startTestSim({ auth: { mode: 'hs256', secret: SECRET } });
     const admin = bearer(await hsToken('participant_admin'));
     expect((await send(sim.url, 'POST', '/v2/users', { headers: admin, body: { user: { id: 'plain' } } })).status).toBe(200);
-    expect((await send(sim.url, 'POST', '/v2/users', { headers: admin, body: { user: { id: 'sleeper', isDeactivated: true } } })).status).toBe(200);
+    expect(
+      (await send(sim.url, 'POST', '/v2/users', { headers: admin, body: { user: { id: 'sleeper', isDeactivated: true } } })).status,
+    ).toBe(200);
   });
   afterAll(async () => {
     await sim.dispose();
@@ -58,12 +60,17 @@ describe('HS256 mode (scope-based tokens)', () => {
       await hsToken('plain', { scope: 'openid profile' }),
       await hsToken(undefined),
     ];
-    for (const t of cases) expect(errorCode(await ledgerEnd(sim.url, bearer(t)), 'GET', '/v2/state/ledger-end', 401)).toBe('UNAUTHENTICATED');
+    for (const t of cases)
+      expect(errorCode(await ledgerEnd(sim.url, bearer(t)), 'GET', '/v2/state/ledger-end', 401)).toBe('UNAUTHENTICATED');
   });
 
   it('refuses tokens of unknown or deactivated users with PERMISSION_DENIED (403)', async () => {
-    expect(errorCode(await ledgerEnd(sim.url, bearer(await hsToken('ghost'))), 'GET', '/v2/state/ledger-end', 403)).toBe('PERMISSION_DENIED');
-    expect(errorCode(await ledgerEnd(sim.url, bearer(await hsToken('sleeper'))), 'GET', '/v2/state/ledger-end', 403)).toBe('PERMISSION_DENIED');
+    expect(errorCode(await ledgerEnd(sim.url, bearer(await hsToken('ghost'))), 'GET', '/v2/state/ledger-end', 403)).toBe(
+      'PERMISSION_DENIED',
+    );
+    expect(errorCode(await ledgerEnd(sim.url, bearer(await hsToken('sleeper'))), 'GET', '/v2/state/ledger-end', 403)).toBe(
+      'PERMISSION_DENIED',
+    );
   });
 
   it('serves version and health endpoints without a token', async () => {
@@ -78,7 +85,9 @@ describe('HS256 mode (scope-based tokens)', () => {
     const none = await send(sim.url, 'GET', '/api/validator/v0/wallet/user-status');
     expect(none.status).toBe(401);
     expect(none.json).toMatchObject({ error: expect.stringMatching(/JWT/) });
-    const forged = await send(sim.url, 'GET', '/api/validator/v0/wallet/user-status', { headers: bearer(await hsToken('plain', {}, 'forged-secret-forged-secret-00000')) });
+    const forged = await send(sim.url, 'GET', '/api/validator/v0/wallet/user-status', {
+      headers: bearer(await hsToken('plain', {}, 'forged-secret-forged-secret-00000')),
+    });
     expect(forged.status).toBe(401);
     const ok = await send(sim.url, 'GET', '/api/validator/v0/wallet/user-status', { headers: bearer(await hsToken('plain')) });
     expect(ok.status).toBe(200);
@@ -87,7 +96,7 @@ describe('HS256 mode (scope-based tokens)', () => {
     expect(notOperator.status).toBe(403);
   });
 
-  it('authorization does not change the handlers\' own validation of a malformed body', async () => {
+  it("authorization does not change the handlers' own validation of a malformed body", async () => {
     const admin = bearer(await hsToken('participant_admin'));
     const bad = await send(sim.url, 'POST', '/v2/users', { headers: admin, body: '{"user": ' });
     expect(bad.status).toBe(400);
@@ -96,7 +105,10 @@ describe('HS256 mode (scope-based tokens)', () => {
     const badId = await send(sim.url, 'POST', '/v2/users', { headers: admin, body: { user: { id: 'Not Valid' } } });
     expect(errorCode(badId, 'POST', '/v2/users', 400)).toBe('INVALID_FIELD');
     // a submission whose actAs is not a list of parties carries no party claims: the handler rejects it (400), not authz
-    const wrongShape = await send(sim.url, 'POST', '/v2/commands/submit-and-wait', { headers: bearer(await hsToken('plain')), body: { commandId: 'c', actAs: 'x', commands: [] } });
+    const wrongShape = await send(sim.url, 'POST', '/v2/commands/submit-and-wait', {
+      headers: bearer(await hsToken('plain')),
+      body: { commandId: 'c', actAs: 'x', commands: [] },
+    });
     expect(wrongShape.status).toBe(400);
     expect(wrongShape.text).toMatch(/^Invalid value for: body/);
     // but without a token the answer is 401 whatever the body
@@ -124,8 +136,12 @@ describe('HS256 mode with audience and issuer', () => {
   });
 
   it('accepts audience-based tokens (no scope needed) from the configured issuer', async () => {
-    expect((await ledgerEnd(sim.url, bearer(await hsToken('participant_admin', { aud: audience, iss: issuer, scope: null })))).status).toBe(200);
-    expect((await ledgerEnd(sim.url, bearer(await hsToken('participant_admin', { aud: ['other', audience], iss: issuer })))).status).toBe(200);
+    expect((await ledgerEnd(sim.url, bearer(await hsToken('participant_admin', { aud: audience, iss: issuer, scope: null })))).status).toBe(
+      200,
+    );
+    expect((await ledgerEnd(sim.url, bearer(await hsToken('participant_admin', { aud: ['other', audience], iss: issuer })))).status).toBe(
+      200,
+    );
   });
 
   it('refuses a wrong or missing audience and an unknown issuer', async () => {
@@ -162,12 +178,18 @@ describe('RS256 mode with a JWKS file', () => {
   });
 
   it('refuses other keys, HS256 tokens and expired tokens', async () => {
-    for (const t of [await rsToken(stranger, 'participant_admin'), await hsToken('participant_admin'), await rsToken(key, 'participant_admin', { expiresIn: -5 })])
+    for (const t of [
+      await rsToken(stranger, 'participant_admin'),
+      await hsToken('participant_admin'),
+      await rsToken(key, 'participant_admin', { expiresIn: -5 }),
+    ])
       expect(errorCode(await ledgerEnd(sim.url, bearer(t)), 'GET', '/v2/state/ledger-end', 401)).toBe('UNAUTHENTICATED');
   });
 
   it('refuses to start with an unreadable or empty JWKS file', async () => {
-    await expect(startTestSim({ dataDir: path.join(dir, 'd1'), auth: { mode: 'rs256', jwksFile: path.join(dir, 'missing.json') } })).rejects.toThrow(/cannot read JWKS file/);
+    await expect(
+      startTestSim({ dataDir: path.join(dir, 'd1'), auth: { mode: 'rs256', jwksFile: path.join(dir, 'missing.json') } }),
+    ).rejects.toThrow(/cannot read JWKS file/);
     const bad = path.join(dir, 'bad.json');
     writeFileSync(bad, '{"keys": []}');
     await expect(startTestSim({ dataDir: path.join(dir, 'd2'), auth: { mode: 'rs256', jwksFile: bad } })).rejects.toThrow(/no keys/);
@@ -175,6 +197,8 @@ describe('RS256 mode with a JWKS file', () => {
 
   it('rejects an invalid auth config with the offending field', async () => {
     await expect(startTestSim({ dataDir: path.join(dir, 'd3'), auth: { mode: 'hs256', secret: '' } })).rejects.toThrow(/auth\.secret/);
-    await expect(startTestSim({ dataDir: path.join(dir, 'd4'), auth: { mode: 'hs256', secret: SECRET, audience: '' } })).rejects.toThrow(/auth\.audience/);
+    await expect(startTestSim({ dataDir: path.join(dir, 'd4'), auth: { mode: 'hs256', secret: SECRET, audience: '' } })).rejects.toThrow(
+      /auth\.audience/,
+    );
   });
 });

@@ -24,7 +24,11 @@ describe('party-based authorization', () => {
   beforeAll(async () => {
     sim = await startTestSim({ auth: { mode: 'hs256', secret: SECRET } });
     const admin = await as('participant_admin');
-    alice = ((await send(sim.url, 'POST', '/v2/parties', { headers: admin, body: { partyIdHint: 'Alice' } })).json as { partyDetails: { party: string } }).partyDetails.party;
+    alice = (
+      (await send(sim.url, 'POST', '/v2/parties', { headers: admin, body: { partyIdHint: 'Alice' } })).json as {
+        partyDetails: { party: string };
+      }
+    ).partyDetails.party;
     const right = (kind: string, party?: string) => ({ kind: { [kind]: { value: party === undefined ? {} : { party } } } });
     for (const [id, rights] of [
       ['actor', [right('CanActAs', alice)]],
@@ -38,7 +42,9 @@ describe('party-based authorization', () => {
       body: { commands: { commandId: 'p-1', actAs: [alice], commands: [createIou(alice, alice, '1')] } },
     });
     expect(tx.status, tx.text).toBe(200);
-    contractId = (tx.json as { transaction: { events: { CreatedEvent: { contractId: string } }[] } }).transaction.events[0]?.CreatedEvent.contractId ?? '';
+    contractId =
+      (tx.json as { transaction: { events: { CreatedEvent: { contractId: string } }[] } }).transaction.events[0]?.CreatedEvent.contractId ??
+      '';
   });
   afterAll(async () => {
     await sim.dispose();
@@ -48,7 +54,12 @@ describe('party-based authorization', () => {
     const submit = async (user: string, userId?: string) =>
       send(sim.url, 'POST', '/v2/commands/submit-and-wait', {
         headers: await as(user),
-        body: { commandId: `u-${user}-${userId ?? 'none'}`, actAs: [alice], commands: [createIou(alice, alice, '1')], ...(userId !== undefined ? { userId } : {}) },
+        body: {
+          commandId: `u-${user}-${userId ?? 'none'}`,
+          actAs: [alice],
+          commands: [createIou(alice, alice, '1')],
+          ...(userId !== undefined ? { userId } : {}),
+        },
       });
     expect(status(await submit('actor'))).toBe(200);
     expect(status(await submit('actor', 'actor'))).toBe(200);
@@ -59,7 +70,10 @@ describe('party-based authorization', () => {
 
   it('prepare needs read rights; execute needs act or execute rights on the prepared submitters', async () => {
     const prepare = async (user: string, commandId: string) =>
-      send(sim.url, 'POST', '/v2/interactive-submission/prepare', { headers: await as(user), body: { commandId, actAs: [alice], commands: [createIou(alice, alice, '2')] } });
+      send(sim.url, 'POST', '/v2/interactive-submission/prepare', {
+        headers: await as(user),
+        body: { commandId, actAs: [alice], commands: [createIou(alice, alice, '2')] },
+      });
     expect(status(await prepare('executor', 'x-0'))).toBe(403);
     const prepared = await prepare('reader', 'x-1');
     expect(prepared.status, prepared.text).toBe(200);
@@ -70,7 +84,14 @@ describe('party-based authorization', () => {
       hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
       userId: 'executor',
     };
-    expect(status(await send(sim.url, 'POST', '/v2/interactive-submission/executeAndWait', { headers: await as('reader'), body: { ...body, userId: 'reader' } }))).toBe(403);
+    expect(
+      status(
+        await send(sim.url, 'POST', '/v2/interactive-submission/executeAndWait', {
+          headers: await as('reader'),
+          body: { ...body, userId: 'reader' },
+        }),
+      ),
+    ).toBe(403);
     const executed = await send(sim.url, 'POST', '/v2/interactive-submission/executeAndWait', { headers: await as('executor'), body });
     expect(executed.status, executed.text).toBe(200);
   });
@@ -79,16 +100,35 @@ describe('party-based authorization', () => {
     const end = ((await send(sim.url, 'GET', '/v2/state/ledger-end', { headers: await as('reader') })).json as { offset: number }).offset;
     const anyParty = { activeAtOffset: end, eventFormat: { filtersForAnyParty: {} } };
     expect(status(await send(sim.url, 'POST', '/v2/state/active-contracts', { headers: await as('actor'), body: anyParty }))).toBe(403);
-    expect(status(await send(sim.url, 'POST', '/v2/state/active-contracts', { headers: await as('any-reader'), body: anyParty }))).toBe(200);
+    expect(status(await send(sim.url, 'POST', '/v2/state/active-contracts', { headers: await as('any-reader'), body: anyParty }))).toBe(
+      200,
+    );
     // any-party reading also covers every single party
-    expect(status(await send(sim.url, 'POST', '/v2/state/active-contracts', { headers: await as('any-reader'), body: { activeAtOffset: end, eventFormat: { filtersByParty: { [alice]: {} } } } }))).toBe(200);
+    expect(
+      status(
+        await send(sim.url, 'POST', '/v2/state/active-contracts', {
+          headers: await as('any-reader'),
+          body: { activeAtOffset: end, eventFormat: { filtersByParty: { [alice]: {} } } },
+        }),
+      ),
+    ).toBe(200);
 
-    expect(status(await send(sim.url, 'POST', '/v2/contracts/contract-by-id', { headers: await as('reader'), body: { contractId } }))).toBe(403);
-    expect(status(await send(sim.url, 'POST', '/v2/contracts/contract-by-id', { headers: await as('any-reader'), body: { contractId } }))).toBe(200);
+    expect(status(await send(sim.url, 'POST', '/v2/contracts/contract-by-id', { headers: await as('reader'), body: { contractId } }))).toBe(
+      403,
+    );
+    expect(
+      status(await send(sim.url, 'POST', '/v2/contracts/contract-by-id', { headers: await as('any-reader'), body: { contractId } })),
+    ).toBe(200);
 
     const completions = { beginExclusive: 0 };
-    expect(status(await send(sim.url, 'POST', '/v2/commands/command-completions?limit=5', { headers: await as('reader'), body: completions }))).toBe(403);
-    expect(status(await send(sim.url, 'POST', '/v2/commands/command-completions?limit=5', { headers: await as('any-reader'), body: completions }))).not.toBe(403);
+    expect(
+      status(await send(sim.url, 'POST', '/v2/commands/command-completions?limit=5', { headers: await as('reader'), body: completions })),
+    ).toBe(403);
+    expect(
+      status(
+        await send(sim.url, 'POST', '/v2/commands/command-completions?limit=5', { headers: await as('any-reader'), body: completions }),
+      ),
+    ).not.toBe(403);
   });
 
   it('connected synchronizers of a party: rights on the party or an admin', async () => {

@@ -23,7 +23,11 @@ function stream(
 ): Promise<Outcome> {
   return new Promise((resolve, reject) => {
     const protocols = ['daml.ws.auth', ...(opts.token ? [`jwt.token.${opts.token}`] : [])];
-    const ws = new WebSocket(base.replace(/^http/, 'ws') + path, protocols, opts.header ? { headers: { authorization: `Bearer ${opts.header}` } } : {});
+    const ws = new WebSocket(
+      base.replace(/^http/, 'ws') + path,
+      protocols,
+      opts.header ? { headers: { authorization: `Bearer ${opts.header}` } } : {},
+    );
     const messages: unknown[] = [];
     const timer = setTimeout(() => reject(new Error(`no close within 5 s; got ${JSON.stringify(messages).slice(0, 300)}`)), 5000);
     ws.on('message', (d) => {
@@ -50,7 +54,10 @@ describe('WebSocket authentication and authorization', () => {
     const admin = bearer(await hsToken('participant_admin'));
     const party = await send(sim.url, 'POST', '/v2/parties', { headers: admin, body: { partyIdHint: 'Alice' } });
     alice = (party.json as { partyDetails: { party: string } }).partyDetails.party;
-    await send(sim.url, 'POST', '/v2/users', { headers: admin, body: { user: { id: 'alice' }, rights: [{ kind: { CanActAs: { value: { party: alice } } } }] } });
+    await send(sim.url, 'POST', '/v2/users', {
+      headers: admin,
+      body: { user: { id: 'alice' }, rights: [{ kind: { CanActAs: { value: { party: alice } } } }] },
+    });
     await send(sim.url, 'POST', '/v2/users', { headers: admin, body: { user: { id: 'nobody' } } });
     const submitted = await send(sim.url, 'POST', '/v2/commands/submit-and-wait', {
       headers: bearer(await hsToken('alice')),
@@ -60,7 +67,9 @@ describe('WebSocket authentication and authorization', () => {
     request = (p) => ({
       beginExclusive: 0,
       endInclusive: (submitted.json as { completionOffset: number }).completionOffset,
-      updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [p]: {} } }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } },
+      updateFormat: {
+        includeTransactions: { eventFormat: { filtersByParty: { [p]: {} } }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' },
+      },
     });
   });
   afterAll(async () => {
@@ -75,23 +84,48 @@ describe('WebSocket authentication and authorization', () => {
 
   it('refuses a stream without a token or with an invalid one (UNAUTHENTICATED)', async () => {
     refusedWith(await stream(sim.url, '/v2/updates', request(alice)), 'UNAUTHENTICATED');
-    refusedWith(await stream(sim.url, '/v2/updates', request(alice), { token: await hsToken('alice', {}, 'wrong-secret-wrong-secret-0000000') }), 'UNAUTHENTICATED');
-    refusedWith(await stream(sim.url, '/v2/updates', request(alice), { token: await hsToken('alice', { expiresIn: -1 }) }), 'UNAUTHENTICATED');
+    refusedWith(
+      await stream(sim.url, '/v2/updates', request(alice), { token: await hsToken('alice', {}, 'wrong-secret-wrong-secret-0000000') }),
+      'UNAUTHENTICATED',
+    );
+    refusedWith(
+      await stream(sim.url, '/v2/updates', request(alice), { token: await hsToken('alice', { expiresIn: -1 }) }),
+      'UNAUTHENTICATED',
+    );
   });
 
   it('refuses a user without read rights on the filter parties (PERMISSION_DENIED)', async () => {
     refusedWith(await stream(sim.url, '/v2/updates', request(alice), { token: await hsToken('nobody') }), 'PERMISSION_DENIED');
     // filtersForAnyParty needs CanReadAsAnyParty, which alice does not have
-    const anyParty = { beginExclusive: 0, updateFormat: { includeTransactions: { eventFormat: { filtersForAnyParty: {} }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } } };
+    const anyParty = {
+      beginExclusive: 0,
+      updateFormat: { includeTransactions: { eventFormat: { filtersForAnyParty: {} }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } },
+    };
     refusedWith(await stream(sim.url, '/v2/updates', anyParty, { token: await hsToken('alice') }), 'PERMISSION_DENIED');
-    refusedWith(await stream(sim.url, '/v2/state/active-contracts', { activeAtOffset: 0, eventFormat: { filtersByParty: { [alice]: {} } } }, { token: await hsToken('nobody') }), 'PERMISSION_DENIED');
+    refusedWith(
+      await stream(
+        sim.url,
+        '/v2/state/active-contracts',
+        { activeAtOffset: 0, eventFormat: { filtersByParty: { [alice]: {} } } },
+        { token: await hsToken('nobody') },
+      ),
+      'PERMISSION_DENIED',
+    );
   });
 
   it('ends an open stream with UNAUTHENTICATED when its token expires; a long-lived token keeps it open', async () => {
-    const tail = { beginExclusive: 0, updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [alice]: {} } }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } } };
+    const tail = {
+      beginExclusive: 0,
+      updateFormat: {
+        includeTransactions: { eventFormat: { filtersByParty: { [alice]: {} } }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' },
+      },
+    };
     // a token valid for years must not trip the timer (setTimeout cannot wait that long in one go)
     const isWs2 = (m: unknown): boolean => JSON.stringify(m).includes('"commandId":"ws-2"');
-    const longLived = stream(sim.url, '/v2/updates', tail, { token: await hsToken('alice', { expiresIn: 5 * 365 * 24 * 3600 }), until: isWs2 });
+    const longLived = stream(sim.url, '/v2/updates', tail, {
+      token: await hsToken('alice', { expiresIn: 5 * 365 * 24 * 3600 }),
+      until: isWs2,
+    });
     const started = Date.now();
     const o = await stream(sim.url, '/v2/updates', tail, { token: await hsToken('alice', { expiresIn: 2 }) });
     expect(Date.now() - started).toBeGreaterThan(500);

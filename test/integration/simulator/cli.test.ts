@@ -4,7 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { repoRoot } from './helpers.js';
 
 const run = (args: string[]) =>
-  spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'src/cli/sim.ts'), ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 20_000 });
+  spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'src/cli/sim.ts'), ...args], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
 
 describe('sim CLI argument handling', () => {
   it('rejects unknown flags and bad values with exit code 2 and a message on stderr', () => {

@@ -39,14 +39,19 @@ describe('commands, deduplication, completions and error shapes', () => {
     expect(other.status).toBe(200);
     // a deduplication offset after the first completion lets the command through again
     const byOffset = await call(sim.url, 'POST', '/v2/commands/submit-and-wait', {
-      body: { ...body, deduplicationPeriod: { DeduplicationOffset: { value: (first.json as { completionOffset: number }).completionOffset } } },
+      body: {
+        ...body,
+        deduplicationPeriod: { DeduplicationOffset: { value: (first.json as { completionOffset: number }).completionOffset } },
+      },
     });
     expect(byOffset.status).toBe(200);
   });
 
   it('reports completions (with checkpoint) for the submitting parties only', async () => {
     const commandId = nextCommandId('compl');
-    await call(sim.url, 'POST', '/v2/commands/async/submit', { body: { commandId, actAs: [alice], commands: [createIou(alice, alice, '2')], workflowId: 'wf-1' } });
+    await call(sim.url, 'POST', '/v2/commands/async/submit', {
+      body: { commandId, actAs: [alice], commands: [createIou(alice, alice, '2')], workflowId: 'wf-1' },
+    });
     const r = await call(sim.url, 'POST', '/v2/commands/completions', { body: { parties: [alice], beginExclusive: 0 } });
     expect(r.status).toBe(200);
     const items = r.json as { completionResponse: Record<string, { value: { commandId?: string; offset: number } }> }[];
@@ -54,7 +59,9 @@ describe('commands, deduplication, completions and error shapes', () => {
     expect(completions.map((c) => c?.commandId)).toContain(commandId);
     expect(completions.every((c) => c?.commandId !== undefined)).toBe(true);
     expect(Object.keys(items.at(-1)?.completionResponse ?? {})).toEqual(['OffsetCheckpoint']);
-    const other = await call(sim.url, 'POST', '/v2/commands/completions', { body: { parties: [alice], beginExclusive: 0, userId: 'someone-else' } });
+    const other = await call(sim.url, 'POST', '/v2/commands/completions', {
+      body: { parties: [alice], beginExclusive: 0, userId: 'someone-else' },
+    });
     expect((other.json as unknown[]).length).toBe(1); // only the checkpoint
   });
 
@@ -66,10 +73,15 @@ describe('commands, deduplication, completions and error shapes', () => {
     expect(missing.status).toBe(400);
     expect(missing.contentType).toMatch(/^text\/plain/);
     expect(missing.text).toContain('commandId');
-    const badParam = await call(sim.url, 'POST', '/v2/updates', { path: '/v2/updates?limit=abc', body: { beginExclusive: 0, filter: wildcard(bank) } });
+    const badParam = await call(sim.url, 'POST', '/v2/updates', {
+      path: '/v2/updates?limit=abc',
+      body: { beginExclusive: 0, filter: wildcard(bank) },
+    });
     expect(badParam.status).toBe(400);
     expect(badParam.contentType).toMatch(/^text\/plain/);
-    const badPath = await call(sim.url, 'GET', '/v2/updates/transaction-tree-by-offset/{offset}', { path: '/v2/updates/transaction-tree-by-offset/x1' });
+    const badPath = await call(sim.url, 'GET', '/v2/updates/transaction-tree-by-offset/{offset}', {
+      path: '/v2/updates/transaction-tree-by-offset/x1',
+    });
     expect(badPath.status).toBe(400);
   });
 
@@ -84,29 +96,42 @@ describe('commands, deduplication, completions and error shapes', () => {
 
   it('returns 413 above http-list-max-elements-limit unless a smaller limit is given', async () => {
     for (let i = 0; i < 6; i++)
-      await call(sim.url, 'POST', '/v2/commands/submit-and-wait', { body: { commandId: nextCommandId('many'), actAs: [bank], commands: [createIou(bank, bank, '1')] } });
+      await call(sim.url, 'POST', '/v2/commands/submit-and-wait', {
+        body: { commandId: nextCommandId('many'), actAs: [bank], commands: [createIou(bank, bank, '1')] },
+      });
     const tooMany = await updates(sim.url, { beginExclusive: 0, filter: wildcard(bank) });
     expect(tooMany.status).toBe(413);
     expect(cantonError(tooMany).code).toBe('JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED');
     const limited = await updates(sim.url, { beginExclusive: 0, filter: wildcard(bank) }, '/v2/updates', '?limit=3');
     expect(limited.status).toBe(200);
     expect((limited.json as unknown[]).length).toBe(3);
-    const acsTooMany = await call(sim.url, 'POST', '/v2/state/active-contracts', { body: { activeAtOffset: await ledgerEnd(sim.url), eventFormat: wildcard(bank) } });
+    const acsTooMany = await call(sim.url, 'POST', '/v2/state/active-contracts', {
+      body: { activeAtOffset: await ledgerEnd(sim.url), eventFormat: wildcard(bank) },
+    });
     expect(acsTooMany.status).toBe(413);
     // pages are the way around the limit
     const page1 = await call(sim.url, 'POST', '/v2/state/active-contracts-page', { body: { eventFormat: wildcard(bank), maxPageSize: 4 } });
     const p1 = page1.json as { activeContracts: unknown[]; nextPageToken?: string; activeAtOffset: number };
     expect(p1.activeContracts).toHaveLength(4);
     expect(p1.nextPageToken).toBeDefined();
-    const page2 = await call(sim.url, 'POST', '/v2/state/active-contracts-page', { body: { eventFormat: wildcard(bank), maxPageSize: 4, pageToken: p1.nextPageToken } });
+    const page2 = await call(sim.url, 'POST', '/v2/state/active-contracts-page', {
+      body: { eventFormat: wildcard(bank), maxPageSize: 4, pageToken: p1.nextPageToken },
+    });
     expect((page2.json as { activeContracts: unknown[] }).activeContracts.length).toBeGreaterThan(0);
     const up1 = await call(sim.url, 'POST', '/v2/updates/get-updates-page', {
-      body: { maxPageSize: 2, updateFormat: { includeTransactions: { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: wildcard(bank) } } },
+      body: {
+        maxPageSize: 2,
+        updateFormat: { includeTransactions: { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: wildcard(bank) } },
+      },
     });
     const u1 = up1.json as { updates: { update: { Transaction: { value: { offset: number } } } }[]; nextPageToken?: string };
     expect(u1.updates).toHaveLength(2);
     const up2 = await call(sim.url, 'POST', '/v2/updates/get-updates-page', {
-      body: { maxPageSize: 2, pageToken: u1.nextPageToken, updateFormat: { includeTransactions: { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: wildcard(bank) } } },
+      body: {
+        maxPageSize: 2,
+        pageToken: u1.nextPageToken,
+        updateFormat: { includeTransactions: { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: wildcard(bank) } },
+      },
     });
     const u2 = up2.json as { updates: { update: { Transaction: { value: { offset: number } } } }[] };
     expect(u2.updates[0]?.update.Transaction.value.offset).toBeGreaterThan(u1.updates[1]?.update.Transaction.value.offset ?? Infinity);
@@ -124,7 +149,9 @@ describe('commands, deduplication, completions and error shapes', () => {
   it('serves the bearer token subject as the authenticated user (demo mode, signature not verified)', async () => {
     const anon = await call(sim.url, 'GET', '/v2/authenticated-user');
     expect((anon.json as { user: { id: string } }).user.id).toBe('participant_admin');
-    const withToken = await call(sim.url, 'GET', '/v2/authenticated-user', { headers: { authorization: `Bearer ${jwt({ sub: 'ledger-api-user', aud: 'x' })}` } });
+    const withToken = await call(sim.url, 'GET', '/v2/authenticated-user', {
+      headers: { authorization: `Bearer ${jwt({ sub: 'ledger-api-user', aud: 'x' })}` },
+    });
     expect((withToken.json as { user: { id: string } }).user.id).toBe('ledger-api-user');
     const garbage = await call(sim.url, 'GET', '/v2/authenticated-user', { headers: { authorization: 'Bearer not-a-jwt' } });
     expect(garbage.status).toBe(401);
@@ -135,8 +162,12 @@ describe('commands, deduplication, completions and error shapes', () => {
       headers: { authorization: `Bearer ${jwt({ sub: 'ledger-api-user' })}` },
       body: { commandId, actAs: [alice], commands: [createIou(alice, alice, '3')] },
     });
-    const c = await call(sim.url, 'POST', '/v2/commands/completions', { body: { parties: [alice], beginExclusive: 0, userId: 'ledger-api-user' } });
-    const ids = (c.json as { completionResponse: { Completion?: { value: { commandId: string; userId: string } } } }[]).flatMap((i) => (i.completionResponse.Completion ? [i.completionResponse.Completion.value] : []));
+    const c = await call(sim.url, 'POST', '/v2/commands/completions', {
+      body: { parties: [alice], beginExclusive: 0, userId: 'ledger-api-user' },
+    });
+    const ids = (c.json as { completionResponse: { Completion?: { value: { commandId: string; userId: string } } } }[]).flatMap((i) =>
+      i.completionResponse.Completion ? [i.completionResponse.Completion.value] : [],
+    );
     expect(ids.map((i) => i.commandId)).toEqual([commandId]);
   });
 });

@@ -84,7 +84,11 @@ describe('contract state machine (simulator-demo package)', () => {
   });
 
   it('runs the IouProposal accept workflow', async () => {
-    const p = await submitTx(sim.url, [bank], [{ CreateCommand: { templateId: IOU_PROPOSAL, createArguments: { issuer: bank, owner: bob, currency: 'JPY', amount: '7' } } }]);
+    const p = await submitTx(
+      sim.url,
+      [bank],
+      [{ CreateCommand: { templateId: IOU_PROPOSAL, createArguments: { issuer: bank, owner: bob, currency: 'JPY', amount: '7' } } }],
+    );
     const proposal = p.created[0]?.contractId as string;
     // Only the owner may accept.
     const wrong = await submitRaw(sim.url, { actAs: [bank], commands: [exercise(IOU_PROPOSAL, proposal, 'IouProposal_Accept')] });
@@ -101,7 +105,16 @@ describe('contract state machine (simulator-demo package)', () => {
         commands: {
           commandId: `cae-${Date.now()}`,
           actAs: [bank],
-          commands: [{ CreateAndExerciseCommand: { templateId: IOU, createArguments: { issuer: bank, owner: bank, currency: 'USD', amount: '3', observers: [] }, choice: 'Iou_Transfer', choiceArgument: { newOwner: alice } } }],
+          commands: [
+            {
+              CreateAndExerciseCommand: {
+                templateId: IOU,
+                createArguments: { issuer: bank, owner: bank, currency: 'USD', amount: '3', observers: [] },
+                choice: 'Iou_Transfer',
+                choiceArgument: { newOwner: alice },
+              },
+            },
+          ],
         },
         transactionFormat: { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: wildcard(bank) },
       },
@@ -114,15 +127,42 @@ describe('contract state machine (simulator-demo package)', () => {
 
   it('enforces contract keys: unique, exercise by key, not found after archive', async () => {
     const key = { bank, accountId: 'K-1' };
-    const a = await submitTx(sim.url, [bank], [{ CreateCommand: { templateId: ACCOUNT, createArguments: { ...key, holder: alice, label: 'x' } } }]);
+    const a = await submitTx(
+      sim.url,
+      [bank],
+      [{ CreateCommand: { templateId: ACCOUNT, createArguments: { ...key, holder: alice, label: 'x' } } }],
+    );
     expect((a.created[0] as unknown as { contractKey: unknown }).contractKey).toEqual(key);
-    const dup = await submitRaw(sim.url, { actAs: [bank], commands: [{ CreateCommand: { templateId: ACCOUNT, createArguments: { ...key, holder: bob, label: 'y' } } }] });
+    const dup = await submitRaw(sim.url, {
+      actAs: [bank],
+      commands: [{ CreateCommand: { templateId: ACCOUNT, createArguments: { ...key, holder: bob, label: 'y' } } }],
+    });
     expect(dup.status).toBe(409);
     expect(cantonError(dup).code).toBe('DUPLICATE_CONTRACT_KEY');
-    const relabel = await submitTx(sim.url, [bank], [{ ExerciseByKeyCommand: { templateId: ACCOUNT, contractKey: key, choice: 'Account_Relabel', choiceArgument: { newLabel: 'renamed' } } }]);
+    const relabel = await submitTx(
+      sim.url,
+      [bank],
+      [
+        {
+          ExerciseByKeyCommand: {
+            templateId: ACCOUNT,
+            contractKey: key,
+            choice: 'Account_Relabel',
+            choiceArgument: { newLabel: 'renamed' },
+          },
+        },
+      ],
+    );
     expect(relabel.created[0]?.createArgument.label).toBe('renamed');
-    await submitTx(sim.url, [bank], [{ ExerciseByKeyCommand: { templateId: ACCOUNT, contractKey: key, choice: 'Account_Close', choiceArgument: {} } }]);
-    const gone = await submitRaw(sim.url, { actAs: [bank], commands: [{ ExerciseByKeyCommand: { templateId: ACCOUNT, contractKey: key, choice: 'Account_Close', choiceArgument: {} } }] });
+    await submitTx(
+      sim.url,
+      [bank],
+      [{ ExerciseByKeyCommand: { templateId: ACCOUNT, contractKey: key, choice: 'Account_Close', choiceArgument: {} } }],
+    );
+    const gone = await submitRaw(sim.url, {
+      actAs: [bank],
+      commands: [{ ExerciseByKeyCommand: { templateId: ACCOUNT, contractKey: key, choice: 'Account_Close', choiceArgument: {} } }],
+    });
     expect(gone.status).toBe(404);
     expect(cantonError(gone).code).toBe('CONTRACT_KEY_NOT_FOUND');
   });
@@ -150,7 +190,10 @@ describe('contract state machine (simulator-demo package)', () => {
     const unknown = await submitRaw(sim.url, { actAs: ['Mallory::1220ab'], commands: [createIou(bank, alice, '1')] });
     expect(unknown.status).toBe(404);
     expect(cantonError(unknown).code).toBe('PARTY_NOT_KNOWN_ON_LEDGER');
-    const tpl = await submitRaw(sim.url, { actAs: [bank], commands: [{ CreateCommand: { templateId: '#simulator-demo:Demo.Iou:Nope', createArguments: {} } }] });
+    const tpl = await submitRaw(sim.url, {
+      actAs: [bank],
+      commands: [{ CreateCommand: { templateId: '#simulator-demo:Demo.Iou:Nope', createArguments: {} } }],
+    });
     expect(tpl.status).toBe(404);
     expect(cantonError(tpl).code).toBe('TEMPLATES_OR_INTERFACES_NOT_FOUND');
   });
@@ -162,7 +205,11 @@ describe('contract state machine (simulator-demo package)', () => {
     expect(r.status).toBe(404);
     expect(cantonError(r).code).toBe('CONTRACT_NOT_FOUND');
     // Bob reading as Alice can see it but is still not authorized as the controller.
-    const r2 = await submitRaw(sim.url, { actAs: [bob], readAs: [alice], commands: [exercise(IOU, iou, 'Iou_Transfer', { newOwner: bob })] });
+    const r2 = await submitRaw(sim.url, {
+      actAs: [bob],
+      readAs: [alice],
+      commands: [exercise(IOU, iou, 'Iou_Transfer', { newOwner: bob })],
+    });
     expect(r2.status).toBe(400);
     expect(cantonError(r2).code).toBe('DAML_AUTHORIZATION_ERROR');
   });

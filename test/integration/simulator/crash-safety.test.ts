@@ -30,16 +30,18 @@ function startProcess(dataDir: string): Promise<{ proc: ChildProcess; url: strin
   });
 }
 
-const killed = (proc: ChildProcess): Promise<void> => new Promise((r) => (proc.exitCode !== null || proc.signalCode !== null ? r() : proc.once('exit', () => r())));
+const killed = (proc: ChildProcess): Promise<void> =>
+  new Promise((r) => (proc.exitCode !== null || proc.signalCode !== null ? r() : proc.once('exit', () => r())));
 
 describe('crash safety (SIGKILL during submissions)', () => {
   const dir = makeTempDir('sim-crash-');
   const procs: ChildProcess[] = [];
   afterAll(async () => {
-    for (const p of procs) if (p.exitCode === null && p.signalCode === null) {
-      p.kill('SIGKILL');
-      await killed(p);
-    }
+    for (const p of procs)
+      if (p.exitCode === null && p.signalCode === null) {
+        p.kill('SIGKILL');
+        await killed(p);
+      }
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -18,8 +18,22 @@ export function typesPackage(): PackageDescription {
         name: 'Types',
         dataTypes: [
           { kind: 'enum', name: 'Color', constructors: ['Red', 'Green'] },
-          { kind: 'record', name: 'Meta', fields: [{ name: 'label', type: TEXT }, { name: 'score', type: prim('Int64') }] },
-          { kind: 'variant', name: 'Detail', constructors: [{ name: 'None_', type: prim('Unit') }, { name: 'Note', type: TEXT }] },
+          {
+            kind: 'record',
+            name: 'Meta',
+            fields: [
+              { name: 'label', type: TEXT },
+              { name: 'score', type: prim('Int64') },
+            ],
+          },
+          {
+            kind: 'variant',
+            name: 'Detail',
+            constructors: [
+              { name: 'None_', type: prim('Unit') },
+              { name: 'Note', type: TEXT },
+            ],
+          },
         ],
       },
     ],
@@ -27,7 +41,11 @@ export function typesPackage(): PackageDescription {
 }
 
 /** The main package: template Assets:Asset using the dependency's types; v2 adds an Optional field. */
-export function assetsPackage(version: string, typesId: string, opts: { extraOptional?: boolean; breakIt?: boolean } = {}): PackageDescription {
+export function assetsPackage(
+  version: string,
+  typesId: string,
+  opts: { extraOptional?: boolean; breakIt?: boolean } = {},
+): PackageDescription {
   const con = (name: string): Type => ({ kind: 'con', packageId: typesId, module: 'Types', name, args: [] });
   return {
     name: 'dar-test-assets',
@@ -50,7 +68,13 @@ export function assetsPackage(version: string, typesId: string, opts: { extraOpt
               { name: 'watchers', type: prim('List', PARTY) },
               ...(opts.extraOptional ? [{ name: 'memo', type: prim('Optional', TEXT) }] : []),
             ],
-            choices: [{ name: 'Asset_Transfer', argFields: [{ name: 'newOwner', type: PARTY }], returnType: prim('ContractId', { kind: 'con', packageId: 'self', module: 'Assets', name: 'Asset', args: [] }) }],
+            choices: [
+              {
+                name: 'Asset_Transfer',
+                argFields: [{ name: 'newOwner', type: PARTY }],
+                returnType: prim('ContractId', { kind: 'con', packageId: 'self', module: 'Assets', name: 'Asset', args: [] }),
+              },
+            ],
           },
         ],
       },
@@ -86,7 +110,11 @@ export interface UploadResult {
 
 /** POSTs bytes as application/octet-stream; JSON answers are validated against the spec. */
 export async function postBytes(base: string, specPath: string, bytes: Uint8Array, query = ''): Promise<UploadResult> {
-  const res = await fetch(`${base}${specPath}${query}`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: Buffer.from(bytes) });
+  const res = await fetch(`${base}${specPath}${query}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/octet-stream' },
+    body: Buffer.from(bytes),
+  });
   const text = await res.text();
   const ct = res.headers.get('content-type') ?? '';
   let json: unknown;

@@ -8,7 +8,8 @@ import type { TestSim } from './helpers.js';
 import { assetsPackage, errorCode, fixtures, postBytes, typesPackage } from './dars-helpers.js';
 
 const F = fixtures();
-const packageIds = async (base: string): Promise<string[]> => ((await call(base, 'GET', '/v2/packages')).json as { packageIds: string[] }).packageIds;
+const packageIds = async (base: string): Promise<string[]> =>
+  ((await call(base, 'GET', '/v2/packages')).json as { packageIds: string[] }).packageIds;
 
 describe('DAR upload and validation', () => {
   let sim: TestSim;
@@ -40,7 +41,9 @@ describe('DAR upload and validation', () => {
     const bh = await postBytes(sim.url, '/v2/dars', badHash.bytes);
     expect(bh.status).toBe(400);
     expect(errorCode(bh)).toBe('DAR_PARSE_ERROR');
-    expect(cantonError({ status: bh.status, contentType: 'application/json', text: bh.text, json: bh.json }).cause).toContain(good.packageId);
+    expect(cantonError({ status: bh.status, contentType: 'application/json', text: bh.text, json: bh.json }).cause).toContain(
+      good.packageId,
+    );
     const missing = await postBytes(sim.url, '/v2/dars', F.missingDep.bytes);
     expect(errorCode(missing)).toBe('TOPOLOGY_CANNOT_VET_DUE_TO_MISSING_PACKAGES');
     expect((missing.json as { cause: string }).cause).toContain(F.typesId);
@@ -66,8 +69,14 @@ describe('DAR upload and validation', () => {
       const st = await call(sim.url, 'GET', '/v2/packages/{package-id}/status', { path: `/v2/packages/${id}/status` });
       expect((st.json as { packageStatus: string }).packageStatus).toBe('PACKAGE_STATUS_REGISTERED');
     }
-    const list = await call(sim.url, 'POST', '/v2/package-vetting/list', { body: { packageMetadataFilter: { packageNamePrefixes: ['dar-test-'] } } });
-    const vp = (list.json as { vettedPackages: { synchronizerId: string; packages: { packageId: string; packageName?: string; packageVersion?: string }[] }[] }).vettedPackages;
+    const list = await call(sim.url, 'POST', '/v2/package-vetting/list', {
+      body: { packageMetadataFilter: { packageNamePrefixes: ['dar-test-'] } },
+    });
+    const vp = (
+      list.json as {
+        vettedPackages: { synchronizerId: string; packages: { packageId: string; packageName?: string; packageVersion?: string }[] }[];
+      }
+    ).vettedPackages;
     expect(vp).toHaveLength(2); // vetAllPackages defaults to true: vetted on both synchronizers
     expect(vp[0]?.packages.map((p) => p.packageId).sort()).toEqual([...F.v1.packageIds].sort());
     expect(vp[0]?.packages.find((p) => p.packageId === F.v1.mainPackageId)?.packageVersion).toBe('1.0.0');
@@ -86,7 +95,13 @@ describe('DAR upload and validation', () => {
       watchers: [],
     };
     const tx = await submitTx(sim.url, [bank], [{ CreateCommand: { templateId: tid, createArguments: args } }]);
-    const created = tx.created[0] as { contractId: string; templateId: string; createArgument: Record<string, unknown>; signatories?: string[]; observers?: string[] };
+    const created = tx.created[0] as {
+      contractId: string;
+      templateId: string;
+      createArgument: Record<string, unknown>;
+      signatories?: string[];
+      observers?: string[];
+    };
     expect(created.templateId).toBe(tid);
     expect(created.createArgument.amount).toBe('12.5000000000');
     expect(created.createArgument.note).toBeNull();
@@ -97,7 +112,11 @@ describe('DAR upload and validation', () => {
 
     const bad = async (patch: Record<string, unknown>, expectPath: string): Promise<void> => {
       const r = await call(sim.url, 'POST', '/v2/commands/submit-and-wait', {
-        body: { commandId: nextCommandId(), actAs: [bank], commands: [{ CreateCommand: { templateId: tid, createArguments: { ...args, ...patch } } }] },
+        body: {
+          commandId: nextCommandId(),
+          actAs: [bank],
+          commands: [{ CreateCommand: { templateId: tid, createArguments: { ...args, ...patch } } }],
+        },
       });
       expect(r.status).toBe(400);
       const e = cantonError(r);
@@ -123,7 +142,16 @@ describe('DAR upload and validation', () => {
       body: {
         commandId: nextCommandId(),
         actAs: [alice],
-        commands: [{ ExerciseCommand: { templateId: tid, contractId: created.contractId, choice: 'Asset_Transfer', choiceArgument: { newOwner: bank } } }],
+        commands: [
+          {
+            ExerciseCommand: {
+              templateId: tid,
+              contractId: created.contractId,
+              choice: 'Asset_Transfer',
+              choiceArgument: { newOwner: bank },
+            },
+          },
+        ],
       },
     });
     const te = cantonError(transfer);
@@ -131,10 +159,18 @@ describe('DAR upload and validation', () => {
     expect(te.cause).toContain('Asset_Transfer');
     // Archive by a non-signatory fails, by the signatory works
     const wrong = await call(sim.url, 'POST', '/v2/commands/submit-and-wait', {
-      body: { commandId: nextCommandId(), actAs: [alice], commands: [{ ExerciseCommand: { templateId: tid, contractId: created.contractId, choice: 'Archive', choiceArgument: {} } }] },
+      body: {
+        commandId: nextCommandId(),
+        actAs: [alice],
+        commands: [{ ExerciseCommand: { templateId: tid, contractId: created.contractId, choice: 'Archive', choiceArgument: {} } }],
+      },
     });
     expect(cantonError(wrong).code).toBe('DAML_AUTHORIZATION_ERROR');
-    const arch = await submitTx(sim.url, [bank], [{ ExerciseCommand: { templateId: tid, contractId: created.contractId, choice: 'Archive', choiceArgument: {} } }]);
+    const arch = await submitTx(
+      sim.url,
+      [bank],
+      [{ ExerciseCommand: { templateId: tid, contractId: created.contractId, choice: 'Archive', choiceArgument: {} } }],
+    );
     expect(arch.events.some((e) => 'ExercisedEvent' in e || 'ArchivedEvent' in e)).toBe(true);
   });
 
@@ -165,16 +201,32 @@ describe('DAR upload and validation', () => {
     const ver = await call(sim.url, 'GET', '/v2/interactive-submission/preferred-package-version', {
       path: `/v2/interactive-submission/preferred-package-version?package-name=dar-test-assets&parties=${encodeURIComponent(bank)}`,
     });
-    expect((ver.json as { packagePreference: { packageReference: { packageId: string } } }).packagePreference.packageReference.packageId).toBe(F.v2.mainPackageId);
+    expect(
+      (ver.json as { packagePreference: { packageReference: { packageId: string } } }).packagePreference.packageReference.packageId,
+    ).toBe(F.v2.mainPackageId);
     // #name now creates with v2 (memo accepted)
-    const tx = await submitTx(sim.url, [bank], [
-      {
-        CreateCommand: {
-          templateId: '#dar-test-assets:Assets:Asset',
-          createArguments: { issuer: bank, owner: alice, amount: '1', tags: [], color: 'Red', meta: { label: 'm', score: 1 }, detail: { tag: 'None_', value: {} }, watchers: [], memo: 'v2' },
+    const tx = await submitTx(
+      sim.url,
+      [bank],
+      [
+        {
+          CreateCommand: {
+            templateId: '#dar-test-assets:Assets:Asset',
+            createArguments: {
+              issuer: bank,
+              owner: alice,
+              amount: '1',
+              tags: [],
+              color: 'Red',
+              meta: { label: 'm', score: 1 },
+              detail: { tag: 'None_', value: {} },
+              watchers: [],
+              memo: 'v2',
+            },
+          },
         },
-      },
-    ]);
+      ],
+    );
     expect(tx.created[0]?.templateId).toBe(`${F.v2.mainPackageId}:Assets:Asset`);
   });
 

@@ -1,6 +1,21 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../../src/simulator/index.js';
-import { IOU, acs, acsCreated, allocate, call, cantonError, createIou, exercise, ledgerEnd, makeTempDir, startTestSim, submitTx, updates, wildcard } from './helpers.js';
+import {
+  IOU,
+  acs,
+  acsCreated,
+  allocate,
+  call,
+  cantonError,
+  createIou,
+  exercise,
+  ledgerEnd,
+  makeTempDir,
+  startTestSim,
+  submitTx,
+  updates,
+  wildcard,
+} from './helpers.js';
 import type { TestSim } from './helpers.js';
 import { rmSync } from 'node:fs';
 
@@ -50,26 +65,47 @@ describe('durability, reassignment, pruning and time', () => {
     const sim = await start();
     const bank = await allocate(sim.url, 'Bank');
     const alice = await allocate(sim.url, 'Alice');
-    const syncs = ((await call(sim.url, 'GET', '/v2/state/connected-synchronizers')).json as { connectedSynchronizers: { synchronizerId: string }[] }).connectedSynchronizers.map((s) => s.synchronizerId) as [string, string];
+    const syncs = (
+      (await call(sim.url, 'GET', '/v2/state/connected-synchronizers')).json as { connectedSynchronizers: { synchronizerId: string }[] }
+    ).connectedSynchronizers.map((s) => s.synchronizerId) as [string, string];
     const c = await submitTx(sim.url, [bank], [createIou(bank, alice, '10')]);
     const cid = c.created[0]?.contractId as string;
     const un = await call(sim.url, 'POST', '/v2/commands/submit-and-wait-for-reassignment', {
-      body: { reassignmentCommands: { commandId: 'un-1', submitter: bank, commands: [{ command: { UnassignCommand: { value: { contractId: cid, source: syncs[0], target: syncs[1] } } } }] } },
+      body: {
+        reassignmentCommands: {
+          commandId: 'un-1',
+          submitter: bank,
+          commands: [{ command: { UnassignCommand: { value: { contractId: cid, source: syncs[0], target: syncs[1] } } } }],
+        },
+      },
     });
     expect(un.status).toBe(200);
-    const unEvent = (un.json as { reassignment: { events: { JsUnassignedEvent: { value: { reassignmentId: string; reassignmentCounter: number } } }[] } }).reassignment.events[0]?.JsUnassignedEvent.value;
+    const unEvent = (
+      un.json as { reassignment: { events: { JsUnassignedEvent: { value: { reassignmentId: string; reassignmentCounter: number } } }[] } }
+    ).reassignment.events[0]?.JsUnassignedEvent.value;
     expect(unEvent?.reassignmentCounter).toBe(1);
     const mid = await acs(sim.url, wildcard(alice));
     expect(Object.keys((mid[0]?.contractEntry as object) ?? {})).toEqual(['JsIncompleteUnassigned']);
     // an unassigned contract cannot be used
-    const use = await call(sim.url, 'POST', '/v2/commands/submit-and-wait', { body: { commandId: 'use-1', actAs: [alice], commands: [exercise(IOU, cid, 'Iou_Describe')] } });
+    const use = await call(sim.url, 'POST', '/v2/commands/submit-and-wait', {
+      body: { commandId: 'use-1', actAs: [alice], commands: [exercise(IOU, cid, 'Iou_Describe')] },
+    });
     expect(cantonError(use).code).toBe('CONTRACT_NOT_FOUND');
     const as = await call(sim.url, 'POST', '/v2/commands/submit-and-wait-for-reassignment', {
-      body: { reassignmentCommands: { commandId: 'as-1', submitter: alice, commands: [{ command: { AssignCommand: { value: { reassignmentId: unEvent?.reassignmentId, source: syncs[0], target: syncs[1] } } } }] } },
+      body: {
+        reassignmentCommands: {
+          commandId: 'as-1',
+          submitter: alice,
+          commands: [
+            { command: { AssignCommand: { value: { reassignmentId: unEvent?.reassignmentId, source: syncs[0], target: syncs[1] } } } },
+          ],
+        },
+      },
     });
     expect(as.status).toBe(200);
     const after = await acs(sim.url, wildcard(alice));
-    const active = (after[0]?.contractEntry as { JsActiveContract: { synchronizerId: string; reassignmentCounter: number } }).JsActiveContract;
+    const active = (after[0]?.contractEntry as { JsActiveContract: { synchronizerId: string; reassignmentCounter: number } })
+      .JsActiveContract;
     expect(active.synchronizerId).toBe(syncs[1]);
     expect(active.reassignmentCounter).toBe(1);
     // the contract is usable on the new synchronizer
@@ -78,7 +114,11 @@ describe('durability, reassignment, pruning and time', () => {
     // the ACS at past offsets shows where the contract was then
     const unOffset = (un.json as { reassignment: { offset: number } }).reassignment.offset;
     const asOffset = (as.json as { reassignment: { offset: number } }).reassignment.offset;
-    const entryAt = async (o: number) => (await acs(sim.url, wildcard(alice), o))[0]?.contractEntry as Record<string, { synchronizerId?: string; reassignmentCounter?: number }>;
+    const entryAt = async (o: number) =>
+      (await acs(sim.url, wildcard(alice), o))[0]?.contractEntry as Record<
+        string,
+        { synchronizerId?: string; reassignmentCounter?: number }
+      >;
     expect((await entryAt(unOffset - 1)).JsActiveContract).toMatchObject({ synchronizerId: syncs[0], reassignmentCounter: 0 });
     expect(Object.keys(await entryAt(unOffset))).toEqual(['JsIncompleteUnassigned']);
     expect((await entryAt(asOffset)).JsActiveContract).toMatchObject({ synchronizerId: syncs[1], reassignmentCounter: 1 });
@@ -104,7 +144,10 @@ describe('durability, reassignment, pruning and time', () => {
     expect(ok.status).toBe(200);
     expect(acsCreated(await acs(sim.url, wildcard(bank)))).toHaveLength(2);
     const old = await call(sim.url, 'POST', '/v2/updates/update-by-offset', {
-      body: { offset: 1, updateFormat: { includeTransactions: { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: wildcard(bank) } } },
+      body: {
+        offset: 1,
+        updateFormat: { includeTransactions: { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: wildcard(bank) } },
+      },
     });
     expect(cantonError(old).code).toBe('UPDATE_NOT_FOUND');
   });

@@ -9,7 +9,9 @@ describe('external parties', () => {
   let sync: string;
   beforeAll(async () => {
     sim = await startTestSim();
-    sync = ((await call(sim.url, 'GET', '/v2/state/connected-synchronizers')).json as { connectedSynchronizers: { synchronizerId: string }[] }).connectedSynchronizers[0]?.synchronizerId as string;
+    sync = (
+      (await call(sim.url, 'GET', '/v2/state/connected-synchronizers')).json as { connectedSynchronizers: { synchronizerId: string }[] }
+    ).connectedSynchronizers[0]?.synchronizerId as string;
   });
   afterAll(async () => {
     await sim.dispose();
@@ -18,7 +20,11 @@ describe('external parties', () => {
   it('generates onboarding topology with the Canton fingerprint and decodable transactions', async () => {
     const key = newExternalKey();
     const r = await call(sim.url, 'POST', '/v2/parties/external/generate-topology', {
-      body: { synchronizer: sync, partyHint: 'ext-alice', publicKey: { format: 'CRYPTO_KEY_FORMAT_RAW', keyData: key.raw.toString('base64'), keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' } },
+      body: {
+        synchronizer: sync,
+        partyHint: 'ext-alice',
+        publicKey: { format: 'CRYPTO_KEY_FORMAT_RAW', keyData: key.raw.toString('base64'), keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' },
+      },
     });
     expect(r.status).toBe(200);
     const g = r.json as { partyId: string; publicKeyFingerprint: string; topologyTransactions: string[]; multiHash: string };
@@ -47,7 +53,15 @@ describe('external parties', () => {
   it('allocates only with a valid signature of the namespace key, then streams the topology event', async () => {
     const key = newExternalKey();
     const gen = await call(sim.url, 'POST', '/v2/parties/external/generate-topology', {
-      body: { synchronizer: sync, partyHint: 'ext-bob', publicKey: { format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO', keyData: key.spkiBase64, keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' } },
+      body: {
+        synchronizer: sync,
+        partyHint: 'ext-bob',
+        publicKey: {
+          format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO',
+          keyData: key.spkiBase64,
+          keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519',
+        },
+      },
     });
     const g = gen.json as { partyId: string; topologyTransactions: string[]; multiHash: string };
     const other = newExternalKey();
@@ -55,13 +69,24 @@ describe('external parties', () => {
       body: {
         synchronizer: sync,
         onboardingTransactions: g.topologyTransactions.map((transaction) => ({ transaction })),
-        multiHashSignatures: [{ format: 'SIGNATURE_FORMAT_RAW', signature: signBase64(other, g.multiHash), signedBy: key.fingerprint, signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519' }],
+        multiHashSignatures: [
+          {
+            format: 'SIGNATURE_FORMAT_RAW',
+            signature: signBase64(other, g.multiHash),
+            signedBy: key.fingerprint,
+            signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519',
+          },
+        ],
       },
     });
     expect(bad.status).toBe(400);
     expect(cantonError(bad).code).toBe('INVALID_ARGUMENT');
     const missingOne = await call(sim.url, 'POST', '/v2/parties/external/allocate', {
-      body: { synchronizer: sync, onboardingTransactions: g.topologyTransactions.slice(1).map((transaction) => ({ transaction })), multiHashSignatures: [] },
+      body: {
+        synchronizer: sync,
+        onboardingTransactions: g.topologyTransactions.slice(1).map((transaction) => ({ transaction })),
+        multiHashSignatures: [],
+      },
     });
     expect(missingOne.status).toBe(400);
 
@@ -69,18 +94,36 @@ describe('external parties', () => {
     expect(partyId).toBe(`ext-carol::${key.fingerprint}`);
     const again = await onboardExternal(sim.url, sync, 'ext-carol', key).catch((e: unknown) => String(e));
     expect(again).toContain('PARTY_ALREADY_EXISTS');
-    const parties = ((await call(sim.url, 'GET', '/v2/parties')).json as { partyDetails: { party: string }[] }).partyDetails.map((p) => p.party);
+    const parties = ((await call(sim.url, 'GET', '/v2/parties')).json as { partyDetails: { party: string }[] }).partyDetails.map(
+      (p) => p.party,
+    );
     expect(parties).toContain(partyId);
-    const topo = await updates(sim.url, { beginExclusive: 0, updateFormat: { includeTopologyEvents: { includeParticipantAuthorizationEvents: { parties: [partyId] } } } });
-    const ev = (topo.json as { update: { TopologyTransaction?: { value: { events: { event: { ParticipantAuthorizationAdded: { value: { participantPermission: string } } } }[] } } } }[])
-      .flatMap((u) => u.update.TopologyTransaction?.value.events ?? []);
-    expect(ev.map((e) => e.event.ParticipantAuthorizationAdded.value.participantPermission)).toEqual(['PARTICIPANT_PERMISSION_CONFIRMATION']);
+    const topo = await updates(sim.url, {
+      beginExclusive: 0,
+      updateFormat: { includeTopologyEvents: { includeParticipantAuthorizationEvents: { parties: [partyId] } } },
+    });
+    const ev = (
+      topo.json as {
+        update: {
+          TopologyTransaction?: {
+            value: { events: { event: { ParticipantAuthorizationAdded: { value: { participantPermission: string } } } }[] };
+          };
+        };
+      }[]
+    ).flatMap((u) => u.update.TopologyTransaction?.value.events ?? []);
+    expect(ev.map((e) => e.event.ParticipantAuthorizationAdded.value.participantPermission)).toEqual([
+      'PARTICIPANT_PERMISSION_CONFIRMATION',
+    ]);
   });
 
   it('refuses bare TopologyTransaction bytes at allocate, as Canton does (the envelope is part of what is signed)', async () => {
     const key = newExternalKey();
     const gen = await call(sim.url, 'POST', '/v2/parties/external/generate-topology', {
-      body: { synchronizer: sync, partyHint: 'ext-bare', publicKey: { format: 'CRYPTO_KEY_FORMAT_RAW', keyData: key.raw.toString('base64'), keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' } },
+      body: {
+        synchronizer: sync,
+        partyHint: 'ext-bare',
+        publicKey: { format: 'CRYPTO_KEY_FORMAT_RAW', keyData: key.raw.toString('base64'), keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' },
+      },
     });
     const g = gen.json as { topologyTransactions: string[] };
     const bare = g.topologyTransactions.map((t) => {
@@ -95,7 +138,14 @@ describe('external parties', () => {
       body: {
         synchronizer: sync,
         onboardingTransactions: bare.map((b) => ({ transaction: b.toString('base64') })),
-        multiHashSignatures: [{ format: 'SIGNATURE_FORMAT_RAW', signature: signBase64(key, multiHash), signedBy: key.fingerprint, signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519' }],
+        multiHashSignatures: [
+          {
+            format: 'SIGNATURE_FORMAT_RAW',
+            signature: signBase64(key, multiHash),
+            signedBy: key.fingerprint,
+            signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519',
+          },
+        ],
       },
     });
     expect(r.status).toBe(400);

@@ -1,5 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ASSET, IOU, IOU_PROPOSAL, acs, acsCreated, allocate, call, cantonError, createIou, exercise, startTestSim, submitTx, updates, wildcard } from './helpers.js';
+import {
+  ASSET,
+  IOU,
+  IOU_PROPOSAL,
+  acs,
+  acsCreated,
+  allocate,
+  call,
+  cantonError,
+  createIou,
+  exercise,
+  startTestSim,
+  submitTx,
+  updates,
+  wildcard,
+} from './helpers.js';
 import type { TestSim } from './helpers.js';
 
 type Ev = Record<string, Record<string, unknown> & { witnessParties: string[]; nodeId: number }>;
@@ -19,13 +34,21 @@ describe('event filters, transaction shapes and witness rules', () => {
     const t = await submitTx(sim.url, [alice], [exercise(IOU, c.created[0]?.contractId as string, 'Iou_Transfer', { newOwner: bob })]);
     transferOffset = t.offset;
     transferUpdateId = t.updateId;
-    await submitTx(sim.url, [bank], [{ CreateCommand: { templateId: IOU_PROPOSAL, createArguments: { issuer: bank, owner: carol, currency: 'USD', amount: '1' } } }]);
+    await submitTx(
+      sim.url,
+      [bank],
+      [{ CreateCommand: { templateId: IOU_PROPOSAL, createArguments: { issuer: bank, owner: carol, currency: 'USD', amount: '1' } } }],
+    );
   });
   afterAll(async () => {
     await sim.dispose();
   });
 
-  const txAt = async (offset: number, shape: string, eventFormat: unknown): Promise<{ status: number; events: Ev[]; commandId?: string; body: unknown }> => {
+  const txAt = async (
+    offset: number,
+    shape: string,
+    eventFormat: unknown,
+  ): Promise<{ status: number; events: Ev[]; commandId?: string; body: unknown }> => {
     const r = await call(sim.url, 'POST', '/v2/updates/update-by-offset', {
       body: { offset, updateFormat: { includeTransactions: { transactionShape: shape, eventFormat } } },
     });
@@ -59,12 +82,18 @@ describe('event filters, transaction shapes and witness rules', () => {
 
   it('invisible updates are UPDATE_NOT_FOUND', async () => {
     const r = await call(sim.url, 'POST', '/v2/updates/update-by-id', {
-      body: { updateId: transferUpdateId, updateFormat: { includeTransactions: { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: wildcard(carol) } } },
+      body: {
+        updateId: transferUpdateId,
+        updateFormat: { includeTransactions: { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: wildcard(carol) } },
+      },
     });
     expect(r.status).toBe(404);
     expect(cantonError(r).code).toBe('UPDATE_NOT_FOUND');
     const missing = await call(sim.url, 'POST', '/v2/updates/update-by-id', {
-      body: { updateId: 'nope', updateFormat: { includeTransactions: { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: wildcard(bank) } } },
+      body: {
+        updateId: 'nope',
+        updateFormat: { includeTransactions: { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: wildcard(bank) } },
+      },
     });
     expect(cantonError(missing).code).toBe('UPDATE_NOT_FOUND');
   });
@@ -77,17 +106,33 @@ describe('event filters, transaction shapes and witness rules', () => {
 
   it('template and interface filters are cumulative; interface views are computed', async () => {
     const templateOnly = acsCreated(
-      await acs(sim.url, { filtersByParty: { [bank]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: IOU_PROPOSAL } } } }] } } }),
+      await acs(sim.url, {
+        filtersByParty: { [bank]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: IOU_PROPOSAL } } } }] } },
+      }),
     );
     expect(templateOnly.map((c) => c.templateId.split(':').slice(1).join(':'))).toEqual(['Demo.Iou:IouProposal']);
 
     const viaInterface = acsCreated(
       await acs(sim.url, {
-        filtersByParty: { [bank]: { cumulative: [{ identifierFilter: { InterfaceFilter: { value: { interfaceId: ASSET, includeInterfaceView: true, includeCreatedEventBlob: true } } } }] } },
+        filtersByParty: {
+          [bank]: {
+            cumulative: [
+              {
+                identifierFilter: {
+                  InterfaceFilter: { value: { interfaceId: ASSET, includeInterfaceView: true, includeCreatedEventBlob: true } },
+                },
+              },
+            ],
+          },
+        },
       }),
     );
     expect(viaInterface).toHaveLength(1); // the Iou implements Asset, the proposal does not
-    expect(viaInterface[0]?.interfaceViews?.[0]?.viewValue).toEqual({ owner: bob, description: '50.0000000000 USD', amount: '50.0000000000' });
+    expect(viaInterface[0]?.interfaceViews?.[0]?.viewValue).toEqual({
+      owner: bob,
+      description: '50.0000000000 USD',
+      amount: '50.0000000000',
+    });
     expect((viaInterface[0] as unknown as { createdEventBlob: string }).createdEventBlob.length).toBeGreaterThan(0);
 
     const both = acsCreated(
@@ -124,22 +169,37 @@ describe('event filters, transaction shapes and witness rules', () => {
   });
 
   it('streams topology events and the transaction tree legacy endpoints', async () => {
-    const topo = await updates(sim.url, { beginExclusive: 0, updateFormat: { includeTopologyEvents: { includeParticipantAuthorizationEvents: { parties: [carol] } } } });
-    const list = topo.json as { update: { TopologyTransaction?: { value: { events: { event: { ParticipantAuthorizationAdded: { value: { partyId: string } } } }[] } } } }[];
+    const topo = await updates(sim.url, {
+      beginExclusive: 0,
+      updateFormat: { includeTopologyEvents: { includeParticipantAuthorizationEvents: { parties: [carol] } } },
+    });
+    const list = topo.json as {
+      update: {
+        TopologyTransaction?: { value: { events: { event: { ParticipantAuthorizationAdded: { value: { partyId: string } } } }[] } };
+      };
+    }[];
     const topoEvents = list.filter((u) => u.update.TopologyTransaction);
     expect(topoEvents).toHaveLength(1);
     expect(topoEvents[0]?.update.TopologyTransaction?.value.events[0]?.event.ParticipantAuthorizationAdded.value.partyId).toBe(carol);
 
     const trees = await updates(sim.url, { beginExclusive: 0, filter: wildcard(alice) }, '/v2/updates/trees');
     expect(trees.status).toBe(200);
-    const treeUpdates = (trees.json as { update: Record<string, { value: { eventsById: Record<string, unknown> } }> }[]).filter((u) => u.update.TransactionTree);
+    const treeUpdates = (trees.json as { update: Record<string, { value: { eventsById: Record<string, unknown> } }> }[]).filter(
+      (u) => u.update.TransactionTree,
+    );
     expect(treeUpdates).toHaveLength(2);
-    const byOffset = await call(sim.url, 'GET', '/v2/updates/transaction-tree-by-offset/{offset}', { path: `/v2/updates/transaction-tree-by-offset/${transferOffset}?parties=${encodeURIComponent(alice)}` });
+    const byOffset = await call(sim.url, 'GET', '/v2/updates/transaction-tree-by-offset/{offset}', {
+      path: `/v2/updates/transaction-tree-by-offset/${transferOffset}?parties=${encodeURIComponent(alice)}`,
+    });
     expect(byOffset.status).toBe(200);
     expect(Object.keys((byOffset.json as { transaction: { eventsById: object } }).transaction.eventsById)).toEqual(['0', '1']);
-    const byId = await call(sim.url, 'GET', '/v2/updates/transaction-tree-by-id/{update-id}', { path: `/v2/updates/transaction-tree-by-id/${transferUpdateId}?parties=${encodeURIComponent(bob)}` });
+    const byId = await call(sim.url, 'GET', '/v2/updates/transaction-tree-by-id/{update-id}', {
+      path: `/v2/updates/transaction-tree-by-id/${transferUpdateId}?parties=${encodeURIComponent(bob)}`,
+    });
     expect(Object.keys((byId.json as { transaction: { eventsById: object } }).transaction.eventsById)).toEqual(['1']);
-    const flat = await call(sim.url, 'POST', '/v2/updates/transaction-by-id', { body: { updateId: transferUpdateId, requestingParties: [bank] } });
+    const flat = await call(sim.url, 'POST', '/v2/updates/transaction-by-id', {
+      body: { updateId: transferUpdateId, requestingParties: [bank] },
+    });
     expect(flat.status).toBe(200);
   });
 
@@ -149,7 +209,9 @@ describe('event filters, transaction shapes and witness rules', () => {
     const ev = await call(sim.url, 'POST', '/v2/events/events-by-contract-id', { body: { contractId: cid, eventFormat: wildcard(bob) } });
     expect(ev.status).toBe(200);
     expect((ev.json as { created: unknown; archived?: unknown }).archived).toBeUndefined();
-    const hidden = await call(sim.url, 'POST', '/v2/events/events-by-contract-id', { body: { contractId: cid, eventFormat: wildcard(carol) } });
+    const hidden = await call(sim.url, 'POST', '/v2/events/events-by-contract-id', {
+      body: { contractId: cid, eventFormat: wildcard(carol) },
+    });
     expect(hidden.status).toBe(404);
     expect(cantonError(hidden).code).toBe('CONTRACT_EVENTS_NOT_FOUND');
     const byId = await call(sim.url, 'POST', '/v2/contracts/contract-by-id', { body: { contractId: cid, queryingParties: [bob] } });
@@ -158,10 +220,17 @@ describe('event filters, transaction shapes and witness rules', () => {
     expect(cantonError(nf).code).toBe('CONTRACT_NOT_FOUND');
     // archived contract: both events
     const aliceEvents = await call(sim.url, 'POST', '/v2/updates/update-by-offset', {
-      body: { offset: transferOffset, updateFormat: { includeTransactions: { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: wildcard(alice) } } },
+      body: {
+        offset: transferOffset,
+        updateFormat: { includeTransactions: { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: wildcard(alice) } },
+      },
     });
-    const archivedCid = ((aliceEvents.json as { update: { Transaction: { value: { events: { ArchivedEvent: { contractId: string } }[] } } } }).update.Transaction.value.events[0]?.ArchivedEvent.contractId) as string;
-    const both = await call(sim.url, 'POST', '/v2/events/events-by-contract-id', { body: { contractId: archivedCid, eventFormat: wildcard(alice) } });
+    const archivedCid = (
+      aliceEvents.json as { update: { Transaction: { value: { events: { ArchivedEvent: { contractId: string } }[] } } } }
+    ).update.Transaction.value.events[0]?.ArchivedEvent.contractId as string;
+    const both = await call(sim.url, 'POST', '/v2/events/events-by-contract-id', {
+      body: { contractId: archivedCid, eventFormat: wildcard(alice) },
+    });
     expect((both.json as { archived: { archivedEvent: { offset: number } } }).archived.archivedEvent.offset).toBe(transferOffset);
   });
 });

@@ -30,26 +30,179 @@ describe('fuzzing the HTTP API', () => {
     const cid = c.created[0]?.contractId as string;
     const uf = { includeTransactions: { transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS', eventFormat: wildcard(alice) } };
     seeds = [
-      { method: 'POST', specPath: '/v2/commands/submit-and-wait', path: '/v2/commands/submit-and-wait', body: { commandId: 'f', actAs: [bank], commands: [createIou(bank, alice, '1')] } as J },
-      { method: 'POST', specPath: '/v2/commands/submit-and-wait-for-transaction', path: '/v2/commands/submit-and-wait-for-transaction', body: { commands: { commandId: 'g', actAs: [alice], commands: [{ ExerciseCommand: { templateId: IOU, contractId: cid, choice: 'Iou_Split', choiceArgument: { splitAmount: '1' } } }] }, transactionFormat: uf.includeTransactions } as J },
-      { method: 'POST', specPath: '/v2/commands/async/submit', path: '/v2/commands/async/submit', body: { commandId: 'h', actAs: [bank], commands: [{ ExerciseByKeyCommand: { templateId: '#simulator-demo:Demo.Account:Account', contractKey: { bank, accountId: 'x' }, choice: 'Account_Close', choiceArgument: {} } }] } as J },
+      {
+        method: 'POST',
+        specPath: '/v2/commands/submit-and-wait',
+        path: '/v2/commands/submit-and-wait',
+        body: { commandId: 'f', actAs: [bank], commands: [createIou(bank, alice, '1')] } as J,
+      },
+      {
+        method: 'POST',
+        specPath: '/v2/commands/submit-and-wait-for-transaction',
+        path: '/v2/commands/submit-and-wait-for-transaction',
+        body: {
+          commands: {
+            commandId: 'g',
+            actAs: [alice],
+            commands: [
+              { ExerciseCommand: { templateId: IOU, contractId: cid, choice: 'Iou_Split', choiceArgument: { splitAmount: '1' } } },
+            ],
+          },
+          transactionFormat: uf.includeTransactions,
+        } as J,
+      },
+      {
+        method: 'POST',
+        specPath: '/v2/commands/async/submit',
+        path: '/v2/commands/async/submit',
+        body: {
+          commandId: 'h',
+          actAs: [bank],
+          commands: [
+            {
+              ExerciseByKeyCommand: {
+                templateId: '#simulator-demo:Demo.Account:Account',
+                contractKey: { bank, accountId: 'x' },
+                choice: 'Account_Close',
+                choiceArgument: {},
+              },
+            },
+          ],
+        } as J,
+      },
       { method: 'POST', specPath: '/v2/updates', path: '/v2/updates', body: { beginExclusive: 0, updateFormat: uf } as J },
-      { method: 'POST', specPath: '/v2/updates/trees', path: '/v2/updates/trees', body: { beginExclusive: 0, filter: wildcard(bank), verbose: true } as J },
-      { method: 'POST', specPath: '/v2/updates/update-by-offset', path: '/v2/updates/update-by-offset', body: { offset: 4, updateFormat: uf } as J },
-      { method: 'POST', specPath: '/v2/updates/update-by-id', path: '/v2/updates/update-by-id', body: { updateId: c.updateId, updateFormat: uf } as J },
-      { method: 'POST', specPath: '/v2/updates/get-updates-page', path: '/v2/updates/get-updates-page', body: { maxPageSize: 2, updateFormat: uf } as J },
-      { method: 'POST', specPath: '/v2/state/active-contracts', path: '/v2/state/active-contracts', body: { activeAtOffset: 3, eventFormat: { filtersByParty: { [bank]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: IOU } } } }] } } } } as J },
-      { method: 'POST', specPath: '/v2/state/active-contracts-page', path: '/v2/state/active-contracts-page', body: { eventFormat: { filtersForAnyParty: {} }, maxPageSize: 1 } as J },
-      { method: 'POST', specPath: '/v2/events/events-by-contract-id', path: '/v2/events/events-by-contract-id', body: { contractId: cid, eventFormat: wildcard(alice) } as J },
-      { method: 'POST', specPath: '/v2/contracts/contract-by-id', path: '/v2/contracts/contract-by-id', body: { contractId: cid, queryingParties: [alice] } as J },
-      { method: 'POST', specPath: '/v2/commands/completions', path: '/v2/commands/completions', body: { parties: [bank], beginExclusive: 0 } as J },
+      {
+        method: 'POST',
+        specPath: '/v2/updates/trees',
+        path: '/v2/updates/trees',
+        body: { beginExclusive: 0, filter: wildcard(bank), verbose: true } as J,
+      },
+      {
+        method: 'POST',
+        specPath: '/v2/updates/update-by-offset',
+        path: '/v2/updates/update-by-offset',
+        body: { offset: 4, updateFormat: uf } as J,
+      },
+      {
+        method: 'POST',
+        specPath: '/v2/updates/update-by-id',
+        path: '/v2/updates/update-by-id',
+        body: { updateId: c.updateId, updateFormat: uf } as J,
+      },
+      {
+        method: 'POST',
+        specPath: '/v2/updates/get-updates-page',
+        path: '/v2/updates/get-updates-page',
+        body: { maxPageSize: 2, updateFormat: uf } as J,
+      },
+      {
+        method: 'POST',
+        specPath: '/v2/state/active-contracts',
+        path: '/v2/state/active-contracts',
+        body: {
+          activeAtOffset: 3,
+          eventFormat: {
+            filtersByParty: { [bank]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: IOU } } } }] } },
+          },
+        } as J,
+      },
+      {
+        method: 'POST',
+        specPath: '/v2/state/active-contracts-page',
+        path: '/v2/state/active-contracts-page',
+        body: { eventFormat: { filtersForAnyParty: {} }, maxPageSize: 1 } as J,
+      },
+      {
+        method: 'POST',
+        specPath: '/v2/events/events-by-contract-id',
+        path: '/v2/events/events-by-contract-id',
+        body: { contractId: cid, eventFormat: wildcard(alice) } as J,
+      },
+      {
+        method: 'POST',
+        specPath: '/v2/contracts/contract-by-id',
+        path: '/v2/contracts/contract-by-id',
+        body: { contractId: cid, queryingParties: [alice] } as J,
+      },
+      {
+        method: 'POST',
+        specPath: '/v2/commands/completions',
+        path: '/v2/commands/completions',
+        body: { parties: [bank], beginExclusive: 0 } as J,
+      },
       { method: 'POST', specPath: '/v2/parties', path: '/v2/parties', body: { partyIdHint: 'Fuzzy' } as J },
-      { method: 'POST', specPath: '/v2/commands/submit-and-wait-for-reassignment', path: '/v2/commands/submit-and-wait-for-reassignment', body: { reassignmentCommands: { commandId: 'r', submitter: bank, commands: [{ command: { UnassignCommand: { value: { contractId: cid, source: 'a::1', target: 'b::2' } } } }] } } as J },
-      { method: 'POST', specPath: '/v2/interactive-submission/prepare', path: '/v2/interactive-submission/prepare', body: { commandId: 'p', actAs: [alice], commands: [{ ExerciseCommand: { templateId: IOU, contractId: cid, choice: 'Iou_Describe', choiceArgument: {} } }] } as J },
-      { method: 'POST', specPath: '/v2/interactive-submission/executeAndWait', path: '/v2/interactive-submission/executeAndWait', body: { preparedTransaction: 'CgA=', partySignatures: { signatures: [{ party: alice, signatures: [{ format: 'SIGNATURE_FORMAT_RAW', signature: 'AA==', signedBy: '1220', signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519' }] }] }, submissionId: 's', hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2' } as J },
-      { method: 'POST', specPath: '/v2/parties/external/generate-topology', path: '/v2/parties/external/generate-topology', body: { synchronizer: 'x::1', partyHint: 'e', publicKey: { format: 'CRYPTO_KEY_FORMAT_RAW', keyData: Buffer.alloc(32, 7).toString('base64'), keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' } } as J },
-      { method: 'POST', specPath: '/v2/parties/external/allocate', path: '/v2/parties/external/allocate', body: { synchronizer: 'x::1', onboardingTransactions: [{ transaction: 'CAESAA==' }], multiHashSignatures: [] } as J },
-      { method: 'GET', specPath: '/v2/updates/transaction-tree-by-offset/{offset}', path: `/v2/updates/transaction-tree-by-offset/4?parties=${encodeURIComponent(alice)}` },
+      {
+        method: 'POST',
+        specPath: '/v2/commands/submit-and-wait-for-reassignment',
+        path: '/v2/commands/submit-and-wait-for-reassignment',
+        body: {
+          reassignmentCommands: {
+            commandId: 'r',
+            submitter: bank,
+            commands: [{ command: { UnassignCommand: { value: { contractId: cid, source: 'a::1', target: 'b::2' } } } }],
+          },
+        } as J,
+      },
+      {
+        method: 'POST',
+        specPath: '/v2/interactive-submission/prepare',
+        path: '/v2/interactive-submission/prepare',
+        body: {
+          commandId: 'p',
+          actAs: [alice],
+          commands: [{ ExerciseCommand: { templateId: IOU, contractId: cid, choice: 'Iou_Describe', choiceArgument: {} } }],
+        } as J,
+      },
+      {
+        method: 'POST',
+        specPath: '/v2/interactive-submission/executeAndWait',
+        path: '/v2/interactive-submission/executeAndWait',
+        body: {
+          preparedTransaction: 'CgA=',
+          partySignatures: {
+            signatures: [
+              {
+                party: alice,
+                signatures: [
+                  {
+                    format: 'SIGNATURE_FORMAT_RAW',
+                    signature: 'AA==',
+                    signedBy: '1220',
+                    signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519',
+                  },
+                ],
+              },
+            ],
+          },
+          submissionId: 's',
+          hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
+        } as J,
+      },
+      {
+        method: 'POST',
+        specPath: '/v2/parties/external/generate-topology',
+        path: '/v2/parties/external/generate-topology',
+        body: {
+          synchronizer: 'x::1',
+          partyHint: 'e',
+          publicKey: {
+            format: 'CRYPTO_KEY_FORMAT_RAW',
+            keyData: Buffer.alloc(32, 7).toString('base64'),
+            keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519',
+          },
+        } as J,
+      },
+      {
+        method: 'POST',
+        specPath: '/v2/parties/external/allocate',
+        path: '/v2/parties/external/allocate',
+        body: { synchronizer: 'x::1', onboardingTransactions: [{ transaction: 'CAESAA==' }], multiHashSignatures: [] } as J,
+      },
+      {
+        method: 'GET',
+        specPath: '/v2/updates/transaction-tree-by-offset/{offset}',
+        path: `/v2/updates/transaction-tree-by-offset/4?parties=${encodeURIComponent(alice)}`,
+      },
       { method: 'GET', specPath: '/v2/parties', path: '/v2/parties?pageSize=1' },
       { method: 'GET', specPath: '/v2/state/ledger-end', path: '/v2/state/ledger-end' },
     ];
@@ -74,7 +227,8 @@ describe('fuzzing the HTTP API', () => {
       if (depth > 3) return {};
       if (r < 0.82) return Array.from({ length: Math.floor(rnd() * 3) }, () => randomValue(depth + 1));
       const o: Record<string, J> = {};
-      for (let i = 0; i < Math.floor(rnd() * 3); i++) o[pick(['value', 'templateId', 'Empty', 'cumulative', randomString()])] = randomValue(depth + 1);
+      for (let i = 0; i < Math.floor(rnd() * 3); i++)
+        o[pick(['value', 'templateId', 'Empty', 'cumulative', randomString()])] = randomValue(depth + 1);
       return o;
     };
     const mutate = (v: J, depth = 0): J => {
@@ -114,7 +268,14 @@ describe('fuzzing the HTTP API', () => {
       } else if (r < 0.15) {
         path = `${seed.path}${seed.path.includes('?') ? '&' : '?'}limit=${pick(['x', '-1', '0', '1', '99999999999999999999', ''])}`;
       } else if (r < 0.18) {
-        headers.authorization = pick(['Bearer', 'Bearer a.b.c', 'Basic xyz', `Bearer x.${Buffer.from('[]').toString('base64url')}.y`, `Bearer ${Buffer.from(randomString()).toString('base64url')}`, `Bearer a.${Buffer.from(randomString()).toString('base64url')}.c`]);
+        headers.authorization = pick([
+          'Bearer',
+          'Bearer a.b.c',
+          'Basic xyz',
+          `Bearer x.${Buffer.from('[]').toString('base64url')}.y`,
+          `Bearer ${Buffer.from(randomString()).toString('base64url')}`,
+          `Bearer a.${Buffer.from(randomString()).toString('base64url')}.c`,
+        ]);
       }
       if (method !== 'GET' && seed.body !== undefined) {
         const b = rnd();

@@ -73,7 +73,12 @@ export class OpenApi extends SpecValidator {
    * 400 as `text/plain` only; Canton also answers 400 with a JsCantonError JSON body (e.g. INVALID_ARGUMENT),
    * so when the status-specific response has no media type for the content type, `default` is used.
    */
-  responseSchema(method: string, apiPath: string, status: number, contentType = 'application/json'): { schema: unknown; contentType: string } {
+  responseSchema(
+    method: string,
+    apiPath: string,
+    status: number,
+    contentType = 'application/json',
+  ): { schema: unknown; contentType: string } {
     const paths = this.doc.paths as Record<string, Record<string, Json>>;
     const op = paths[apiPath]?.[method.toLowerCase()];
     if (!op) throw new Error(`spec has no operation ${method} ${apiPath}`);
@@ -225,10 +230,9 @@ export async function submitTx(base: string, actAs: string[], commands: unknown[
     },
   });
   if (r.status !== 200) throw new Error(`submit failed ${r.status}: ${r.text}`);
-  const tx = (r.json as { transaction: { updateId: string; offset: number; events: Record<string, Record<string, unknown>>[] } }).transaction;
-  const created = tx.events
-    .filter((e) => 'CreatedEvent' in e)
-    .map((e) => e.CreatedEvent as unknown as TxResult['created'][number]);
+  const tx = (r.json as { transaction: { updateId: string; offset: number; events: Record<string, Record<string, unknown>>[] } })
+    .transaction;
+  const created = tx.events.filter((e) => 'CreatedEvent' in e).map((e) => e.CreatedEvent as unknown as TxResult['created'][number]);
   return { updateId: tx.updateId, offset: tx.offset, events: tx.events, created };
 }
 
@@ -259,7 +263,13 @@ export async function acs(base: string, eventFormat: unknown, activeAtOffset?: n
 }
 
 /** Created events of the active contracts in an ACS answer. */
-export function acsCreated(items: Record<string, unknown>[]): { contractId: string; templateId: string; createArgument: Record<string, unknown>; witnessParties: string[]; interfaceViews?: { viewValue: unknown }[] }[] {
+export function acsCreated(items: Record<string, unknown>[]): {
+  contractId: string;
+  templateId: string;
+  createArgument: Record<string, unknown>;
+  witnessParties: string[];
+  interfaceViews?: { viewValue: unknown }[];
+}[] {
   return items.flatMap((i) => {
     const entry = i.contractEntry as Record<string, { createdEvent: never }> | undefined;
     return entry?.JsActiveContract ? [entry.JsActiveContract.createdEvent] : [];
@@ -287,7 +297,9 @@ export function newExternalKey(): ExternalKey {
   const raw = spki.subarray(12);
   const purpose = Buffer.alloc(4);
   purpose.writeUInt32BE(12);
-  const fingerprint = `1220${createHash('sha256').update(Buffer.concat([purpose, raw])).digest('hex')}`;
+  const fingerprint = `1220${createHash('sha256')
+    .update(Buffer.concat([purpose, raw]))
+    .digest('hex')}`;
   return { privateKey, spkiBase64: spki.toString('base64'), raw, fingerprint };
 }
 
@@ -296,7 +308,15 @@ export const signBase64 = (key: ExternalKey, messageBase64: string): string =>
 
 export async function onboardExternal(base: string, synchronizer: string, hint: string, key: ExternalKey): Promise<string> {
   const gen = await call(base, 'POST', '/v2/parties/external/generate-topology', {
-    body: { synchronizer, partyHint: hint, publicKey: { format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO', keyData: key.spkiBase64, keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' } },
+    body: {
+      synchronizer,
+      partyHint: hint,
+      publicKey: {
+        format: 'CRYPTO_KEY_FORMAT_DER_X509_SUBJECT_PUBLIC_KEY_INFO',
+        keyData: key.spkiBase64,
+        keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519',
+      },
+    },
   });
   if (gen.status !== 200) throw new Error(gen.text);
   const g = gen.json as { partyId: string; topologyTransactions: string[]; multiHash: string };
@@ -304,10 +324,16 @@ export async function onboardExternal(base: string, synchronizer: string, hint: 
     body: {
       synchronizer,
       onboardingTransactions: g.topologyTransactions.map((transaction) => ({ transaction })),
-      multiHashSignatures: [{ format: 'SIGNATURE_FORMAT_RAW', signature: signBase64(key, g.multiHash), signedBy: key.fingerprint, signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519' }],
+      multiHashSignatures: [
+        {
+          format: 'SIGNATURE_FORMAT_RAW',
+          signature: signBase64(key, g.multiHash),
+          signedBy: key.fingerprint,
+          signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519',
+        },
+      ],
     },
   });
   if (alloc.status !== 200) throw new Error(alloc.text);
   return (alloc.json as { partyId: string }).partyId;
 }
-

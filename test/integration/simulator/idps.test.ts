@@ -14,8 +14,10 @@ const idp = (id: string, extra: Partial<Idp> = {}): Idp => ({
   jwksUrl: `https://issuer.example.com/${id}/jwks.json`,
   ...extra,
 });
-const create = (base: string, config: unknown): Promise<ApiResponse> => call(base, 'POST', '/v2/idps', { body: { identityProviderConfig: config } });
-const get = (base: string, id: string): Promise<ApiResponse> => call(base, 'GET', '/v2/idps/{idp-id}', { path: `/v2/idps/${encodeURIComponent(id)}` });
+const create = (base: string, config: unknown): Promise<ApiResponse> =>
+  call(base, 'POST', '/v2/idps', { body: { identityProviderConfig: config } });
+const get = (base: string, id: string): Promise<ApiResponse> =>
+  call(base, 'GET', '/v2/idps/{idp-id}', { path: `/v2/idps/${encodeURIComponent(id)}` });
 const list = async (base: string): Promise<Idp[]> => {
   const r = await call(base, 'GET', '/v2/idps');
   expect(r.status).toBe(200);
@@ -53,20 +55,36 @@ describe('identity provider configurations', () => {
     expect(await list(sim.url)).toEqual([]);
     const created = await create(sim.url, idp('okta', { audience: 'ledger' }));
     expect(created.status).toBe(200);
-    expect((created.json as { identityProviderConfig: Idp }).identityProviderConfig).toEqual({ ...idp('okta'), audience: 'ledger', isDeactivated: false });
+    expect((created.json as { identityProviderConfig: Idp }).identityProviderConfig).toEqual({
+      ...idp('okta'),
+      audience: 'ledger',
+      isDeactivated: false,
+    });
 
     const got = await get(sim.url, 'okta');
     expect((got.json as { identityProviderConfig: Idp }).identityProviderConfig.issuer).toBe('https://issuer.example.com/okta');
     expect((await list(sim.url)).map((c) => c.identityProviderId)).toEqual(['okta']);
 
     // Only the masked fields change: the new issuer is ignored because it is not in the mask.
-    const upd = await patch(sim.url, 'okta', { identityProviderId: 'okta', issuer: 'https://other.example.com', jwksUrl: 'https://keys.example.com/jwks', isDeactivated: true }, ['jwks_url', 'is_deactivated']);
+    const upd = await patch(
+      sim.url,
+      'okta',
+      { identityProviderId: 'okta', issuer: 'https://other.example.com', jwksUrl: 'https://keys.example.com/jwks', isDeactivated: true },
+      ['jwks_url', 'is_deactivated'],
+    );
     expect(upd.status).toBe(200);
     const updated = (upd.json as { identityProviderConfig: Idp }).identityProviderConfig;
-    expect(updated).toMatchObject({ issuer: 'https://issuer.example.com/okta', jwksUrl: 'https://keys.example.com/jwks', isDeactivated: true, audience: 'ledger' });
+    expect(updated).toMatchObject({
+      issuer: 'https://issuer.example.com/okta',
+      jwksUrl: 'https://keys.example.com/jwks',
+      isDeactivated: true,
+      audience: 'ledger',
+    });
     const camel = await patch(sim.url, 'okta', { identityProviderId: 'okta', issuer: '', jwksUrl: '', audience: '' }, ['audience']);
     expect((camel.json as { identityProviderConfig: Idp }).identityProviderConfig.audience).toBe('');
-    expect((await get(sim.url, 'okta')).json).toMatchObject({ identityProviderConfig: { jwksUrl: 'https://keys.example.com/jwks', audience: '' } });
+    expect((await get(sim.url, 'okta')).json).toMatchObject({
+      identityProviderConfig: { jwksUrl: 'https://keys.example.com/jwks', audience: '' },
+    });
 
     const del = await call(sim.url, 'DELETE', '/v2/idps/{idp-id}', { path: '/v2/idps/okta' });
     expect(del.status).toBe(200);
@@ -199,7 +217,10 @@ describe('identity provider configurations', () => {
       body: { userId: 'someone-else', targetIdentityProviderId: 'corp' },
     });
     expect(cantonError(mismatch).code).toBe('INVALID_ARGUMENT');
-    const undecodable = await call(sim.url, 'PATCH', '/v2/users/{user-id}/identity-provider-id', { path: '/v2/users/mover/identity-provider-id', rawBody: '{"userId": 5}' });
+    const undecodable = await call(sim.url, 'PATCH', '/v2/users/{user-id}/identity-provider-id', {
+      path: '/v2/users/mover/identity-provider-id',
+      rawBody: '{"userId": 5}',
+    });
     expect(undecodable.status).toBe(400);
     expect(undecodable.contentType).toMatch(/^text\/plain/);
   });

@@ -1,7 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PreparedTransaction } from '@canton-network/core-ledger-proto';
 import { decodePreparedTransaction, hashPreparedTransaction } from '@canton-network/core-tx-visualizer';
-import { IOU, acs, acsCreated, allocate, call, cantonError, createIou, exercise, newExternalKey, onboardExternal, signBase64, startTestSim, submitTx, wildcard } from './helpers.js';
+import {
+  IOU,
+  acs,
+  acsCreated,
+  allocate,
+  call,
+  cantonError,
+  createIou,
+  exercise,
+  newExternalKey,
+  onboardExternal,
+  signBase64,
+  startTestSim,
+  submitTx,
+  wildcard,
+} from './helpers.js';
 import type { ExternalKey, TestSim } from './helpers.js';
 
 describe('interactive submission (prepare → sign → execute)', () => {
@@ -10,7 +25,9 @@ describe('interactive submission (prepare → sign → execute)', () => {
   let key: ExternalKey;
   beforeAll(async () => {
     sim = await startTestSim();
-    const sync = ((await call(sim.url, 'GET', '/v2/state/connected-synchronizers')).json as { connectedSynchronizers: { synchronizerId: string }[] }).connectedSynchronizers[0]?.synchronizerId as string;
+    const sync = (
+      (await call(sim.url, 'GET', '/v2/state/connected-synchronizers')).json as { connectedSynchronizers: { synchronizerId: string }[] }
+    ).connectedSynchronizers[0]?.synchronizerId as string;
     bank = await allocate(sim.url, 'Bank');
     bob = await allocate(sim.url, 'Bob');
     key = newExternalKey();
@@ -20,7 +37,12 @@ describe('interactive submission (prepare → sign → execute)', () => {
     await sim.dispose();
   });
 
-  const sig = (k: ExternalKey, hash: string) => ({ format: 'SIGNATURE_FORMAT_RAW', signature: signBase64(k, hash), signedBy: k.fingerprint, signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519' });
+  const sig = (k: ExternalKey, hash: string) => ({
+    format: 'SIGNATURE_FORMAT_RAW',
+    signature: signBase64(k, hash),
+    signedBy: k.fingerprint,
+    signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519',
+  });
 
   it('prepares a decodable transaction whose V2 hash the client can recompute, and executes it once signed', async () => {
     const c = await submitTx(sim.url, [bank], [createIou(bank, ext, '25')]);
@@ -36,13 +58,20 @@ describe('interactive submission (prepare → sign → execute)', () => {
     expect(await hashPreparedTransaction(decoded, 'base64')).toBe(p.preparedTransactionHash);
     expect(decoded.metadata?.submitterInfo?.actAs).toEqual([ext]);
     expect(decoded.metadata?.inputContracts.map((i) => (i.contract.oneofKind === 'v1' ? i.contract.v1.contractId : ''))).toEqual([iou]);
-    const kinds = decoded.transaction?.nodes.map((n) => (n.versionedNode.oneofKind === 'v1' ? n.versionedNode.v1.nodeType.oneofKind : undefined));
+    const kinds = decoded.transaction?.nodes.map((n) =>
+      n.versionedNode.oneofKind === 'v1' ? n.versionedNode.v1.nodeType.oneofKind : undefined,
+    );
     expect(kinds).toEqual(['exercise', 'create']);
     expect(decoded.transaction?.roots).toEqual(['0']);
 
     // a signature by another key is refused
     const wrong = await call(sim.url, 'POST', '/v2/interactive-submission/executeAndWait', {
-      body: { preparedTransaction: p.preparedTransaction, partySignatures: { signatures: [{ party: ext, signatures: [sig(newExternalKey(), p.preparedTransactionHash)] }] }, submissionId: 's-1', hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2' },
+      body: {
+        preparedTransaction: p.preparedTransaction,
+        partySignatures: { signatures: [{ party: ext, signatures: [sig(newExternalKey(), p.preparedTransactionHash)] }] },
+        submissionId: 's-1',
+        hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
+      },
     });
     expect(wrong.status).toBe(400);
     expect(cantonError(wrong).code).toBe('INVALID_ARGUMENT');
@@ -51,7 +80,12 @@ describe('interactive submission (prepare → sign → execute)', () => {
     if (tampered.metadata?.submitterInfo) tampered.metadata.submitterInfo.commandId = 'other';
     const tamperedB64 = Buffer.from(PreparedTransaction.toBinary(tampered)).toString('base64');
     const t = await call(sim.url, 'POST', '/v2/interactive-submission/executeAndWait', {
-      body: { preparedTransaction: tamperedB64, partySignatures: { signatures: [{ party: ext, signatures: [sig(key, await hashPreparedTransaction(tamperedB64))] }] }, submissionId: 's-2', hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2' },
+      body: {
+        preparedTransaction: tamperedB64,
+        partySignatures: { signatures: [{ party: ext, signatures: [sig(key, await hashPreparedTransaction(tamperedB64))] }] },
+        submissionId: 's-2',
+        hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
+      },
     });
     expect(t.status).toBe(400);
 
@@ -70,7 +104,12 @@ describe('interactive submission (prepare → sign → execute)', () => {
 
     // executing the same submission again is deduplicated
     const again = await call(sim.url, 'POST', '/v2/interactive-submission/execute', {
-      body: { preparedTransaction: p.preparedTransaction, partySignatures: { signatures: [{ party: ext, signatures: [sig(key, p.preparedTransactionHash)] }] }, submissionId: 's-4', hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2' },
+      body: {
+        preparedTransaction: p.preparedTransaction,
+        partySignatures: { signatures: [{ party: ext, signatures: [sig(key, p.preparedTransactionHash)] }] },
+        submissionId: 's-4',
+        hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
+      },
     });
     expect(again.status).toBe(409);
     expect(cantonError(again).code).toBe('DUPLICATE_COMMAND');
@@ -87,11 +126,21 @@ describe('interactive submission (prepare → sign → execute)', () => {
     });
     expect(p2.status).toBe(200);
     const noSig = await call(sim.url, 'POST', '/v2/interactive-submission/execute', {
-      body: { preparedTransaction: (p2.json as { preparedTransaction: string }).preparedTransaction, partySignatures: { signatures: [] }, submissionId: 's-5', hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2' },
+      body: {
+        preparedTransaction: (p2.json as { preparedTransaction: string }).preparedTransaction,
+        partySignatures: { signatures: [] },
+        submissionId: 's-5',
+        hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
+      },
     });
     expect(noSig.status).toBe(400);
     const v3 = await call(sim.url, 'POST', '/v2/interactive-submission/execute', {
-      body: { preparedTransaction: (p2.json as { preparedTransaction: string }).preparedTransaction, partySignatures: { signatures: [] }, submissionId: 's-6', hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V3' },
+      body: {
+        preparedTransaction: (p2.json as { preparedTransaction: string }).preparedTransaction,
+        partySignatures: { signatures: [] },
+        submissionId: 's-6',
+        hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V3',
+      },
     });
     expect(cantonError(v3).code).toBe('INVALID_ARGUMENT');
   });

@@ -64,7 +64,8 @@ describe('ledger fidelity', () => {
     await sim.dispose();
   });
 
-  const now = async (): Promise<string> => ((await call(sim.url, 'GET', '/simulator/admin/time', { validate: false })).json as { now: string }).now;
+  const now = async (): Promise<string> =>
+    ((await call(sim.url, 'GET', '/simulator/admin/time', { validate: false })).json as { now: string }).now;
   const advance = (seconds: number) => call(sim.url, 'POST', '/simulator/admin/time/advance', { body: { seconds }, validate: false });
   const plusSeconds = (iso: string, s: number): string => {
     const [base, frac] = iso.replace('Z', '').split('.');
@@ -81,9 +82,16 @@ describe('ledger fidelity', () => {
     const badTrees = await updates(sim.url, { beginExclusive: 0, descendingOrder: true, filter: wildcard(alice) }, '/v2/updates/trees');
     expect(cantonError(badTrees).code).toBe('INVALID_ARGUMENT');
 
-    const good = await updates(sim.url, { beginExclusive: 0, endInclusive: end, descendingOrder: true, updateFormat: ledgerEffects(alice) });
+    const good = await updates(sim.url, {
+      beginExclusive: 0,
+      endInclusive: end,
+      descendingOrder: true,
+      updateFormat: ledgerEffects(alice),
+    });
     expect(good.status).toBe(200);
-    const offsets = (good.json as { update: { Transaction: { value: { offset: number } } } }[]).map((u) => u.update.Transaction.value.offset);
+    const offsets = (good.json as { update: { Transaction: { value: { offset: number } } } }[]).map(
+      (u) => u.update.Transaction.value.offset,
+    );
     expect(offsets.length).toBeGreaterThanOrEqual(2);
     expect(offsets).toEqual([...offsets].sort((a, b) => b - a));
 
@@ -91,11 +99,18 @@ describe('ledger fidelity', () => {
     const wsBad = await wsAll(sim.url, '/v2/updates', { beginExclusive: 0, descendingOrder: true, updateFormat: ledgerEffects(alice) });
     expect(asyncApi().schema('JsCantonError')(wsBad.messages[0])).toBe(true);
     expect((wsBad.messages[0] as { code: string }).code).toBe('INVALID_ARGUMENT');
-    const wsGood = await wsAll(sim.url, '/v2/updates', { beginExclusive: 0, endInclusive: end, descendingOrder: true, updateFormat: ledgerEffects(alice) });
+    const wsGood = await wsAll(sim.url, '/v2/updates', {
+      beginExclusive: 0,
+      endInclusive: end,
+      descendingOrder: true,
+      updateFormat: ledgerEffects(alice),
+    });
     expect(wsGood.code).toBe(1000);
     const v = asyncApi().schema('JsGetUpdatesResponse');
     for (const m of wsGood.messages) expect(v(m), JSON.stringify(v.errors)).toBe(true);
-    expect(wsGood.messages.map((m) => (m as { update: { Transaction: { value: { offset: number } } } }).update.Transaction.value.offset)).toEqual(offsets);
+    expect(
+      wsGood.messages.map((m) => (m as { update: { Transaction: { value: { offset: number } } } }).update.Transaction.value.offset),
+    ).toEqual(offsets);
   });
 
   it('a failed async submission completes with its Canton status at its own offset; the update stream skips that offset', async () => {
@@ -112,14 +127,18 @@ describe('ledger fidelity', () => {
     const rejectedAt = await ledgerEnd(sim.url);
     expect(rejectedAt).toBe(begin + 1);
     const byOffset = await call(sim.url, 'POST', '/v2/updates/update-by-offset', {
-      body: { offset: rejectedAt, updateFormat: { ...ledgerEffects(alice, bank, carol), includeTopologyEvents: { includeParticipantAuthorizationEvents: {} } } },
+      body: {
+        offset: rejectedAt,
+        updateFormat: { ...ledgerEffects(alice, bank, carol), includeTopologyEvents: { includeParticipantAuthorizationEvents: {} } },
+      },
     });
     expect(cantonError(byOffset).code).toBe('UPDATE_NOT_FOUND');
 
     // the completion: HTTP list and WebSocket stream
     const list = await call(sim.url, 'POST', '/v2/commands/completions', { body: { parties: [alice], beginExclusive: begin } });
     expect(list.status).toBe(200);
-    const completion = (list.json as { completionResponse: { Completion?: { value: Record<string, unknown> } } }[])[0]?.completionResponse.Completion?.value;
+    const completion = (list.json as { completionResponse: { Completion?: { value: Record<string, unknown> } } }[])[0]?.completionResponse
+      .Completion?.value;
     expect(completion).toMatchObject({ commandId, offset: rejectedAt, actAs: [alice], submissionId: 'sub-rej' });
     const status = completion?.status as { code: number; message: string };
     expect(status.code).toBe(5); // NOT_FOUND
@@ -134,13 +153,22 @@ describe('ledger fidelity', () => {
     });
     ws.close();
     expect(asyncApi().schema('CompletionStreamResponse')(first)).toBe(true);
-    expect((first as { completionResponse: { Completion: { value: { status: { code: number } } } } }).completionResponse.Completion.value.status.code).toBe(5);
+    expect(
+      (first as { completionResponse: { Completion: { value: { status: { code: number } } } } }).completionResponse.Completion.value.status
+        .code,
+    ).toBe(5);
 
     // the next transaction's offset skips the rejection; the stream from `begin` has no element for it
     const next = await submitTx(sim.url, [bank], [createIou(bank, alice, '4')]);
     expect(next.offset).toBe(rejectedAt + 1);
-    const ups = await updates(sim.url, { beginExclusive: begin, endInclusive: next.offset, updateFormat: ledgerEffects(alice, bank, carol) });
-    const seen = (ups.json as { update: Record<string, { value: { offset: number } }> }[]).map((u) => Object.values(u.update)[0]?.value.offset);
+    const ups = await updates(sim.url, {
+      beginExclusive: begin,
+      endInclusive: next.offset,
+      updateFormat: ledgerEffects(alice, bank, carol),
+    });
+    const seen = (ups.json as { update: Record<string, { value: { offset: number } }> }[]).map(
+      (u) => Object.values(u.update)[0]?.value.offset,
+    );
     expect(seen).toEqual([next.offset]);
 
     // a rejected command is not deduplicated: submitting it again (now valid) succeeds
@@ -171,8 +199,13 @@ describe('ledger fidelity', () => {
       body: { commandId: nextCommandId(), actAs: [alice], commands: [exercise(ASSET, iou, 'Iou_Transfer', { newOwner: carol })] },
     });
     expect(cantonError(wrongChoice).code).toBe('COMMAND_PREPROCESSING_FAILED');
-    const proposal = (await submitTx(sim.url, [bank], [{ CreateCommand: { templateId: IOU_PROPOSAL, createArguments: { issuer: bank, owner: alice, currency: 'USD', amount: '1' } } }])).created[0]
-      ?.contractId as string;
+    const proposal = (
+      await submitTx(
+        sim.url,
+        [bank],
+        [{ CreateCommand: { templateId: IOU_PROPOSAL, createArguments: { issuer: bank, owner: alice, currency: 'USD', amount: '1' } } }],
+      )
+    ).created[0]?.contractId as string;
     const notImpl = await call(sim.url, 'POST', '/v2/commands/submit-and-wait', {
       body: { commandId: nextCommandId(), actAs: [alice], commands: [exercise(ASSET, proposal, 'Asset_Describe', { viewer: alice })] },
     });
@@ -182,7 +215,9 @@ describe('ledger fidelity', () => {
   it('disclosed contracts let a non-stakeholder use a contract; a modified blob is refused', async () => {
     const iou = (await submitTx(sim.url, [bank], [createIou(bank, alice, '9')])).created[0]?.contractId as string;
     const cmd = exercise(ASSET, iou, 'Asset_Describe', { viewer: carol });
-    const hidden = await call(sim.url, 'POST', '/v2/commands/submit-and-wait', { body: { commandId: nextCommandId(), actAs: [carol], commands: [cmd] } });
+    const hidden = await call(sim.url, 'POST', '/v2/commands/submit-and-wait', {
+      body: { commandId: nextCommandId(), actAs: [carol], commands: [cmd] },
+    });
     expect(cantonError(hidden).code).toBe('CONTRACT_NOT_FOUND');
     // Alice shares the contract (created event blob) with Carol off-ledger
     const byId = await call(sim.url, 'POST', '/v2/contracts/contract-by-id', { body: { contractId: iou, queryingParties: [alice] } });
@@ -193,14 +228,26 @@ describe('ledger fidelity', () => {
     expect(ev.witnessParties).toEqual([carol]);
     expect(ev.exerciseResult).toContain(alice);
 
-    const tampered = Buffer.from(Buffer.from(blob.createdEventBlob, 'base64').toString('utf8').replace('9.0000000000', '99.0000000000')).toString('base64');
+    const tampered = Buffer.from(
+      Buffer.from(blob.createdEventBlob, 'base64').toString('utf8').replace('9.0000000000', '99.0000000000'),
+    ).toString('base64');
     const bad = await call(sim.url, 'POST', '/v2/commands/submit-and-wait', {
-      body: { commandId: nextCommandId(), actAs: [carol], commands: [cmd], disclosedContracts: [{ ...disclosed, createdEventBlob: tampered }] },
+      body: {
+        commandId: nextCommandId(),
+        actAs: [carol],
+        commands: [cmd],
+        disclosedContracts: [{ ...disclosed, createdEventBlob: tampered }],
+      },
     });
     expect(cantonError(bad).code).toBe('INVALID_ARGUMENT');
     // disclosure does not authorize: Carol cannot transfer Alice's Iou
     const steal = await call(sim.url, 'POST', '/v2/commands/submit-and-wait', {
-      body: { commandId: nextCommandId(), actAs: [carol], commands: [exercise(IOU, iou, 'Iou_Transfer', { newOwner: carol })], disclosedContracts: [disclosed] },
+      body: {
+        commandId: nextCommandId(),
+        actAs: [carol],
+        commands: [exercise(IOU, iou, 'Iou_Transfer', { newOwner: carol })],
+        disclosedContracts: [disclosed],
+      },
     });
     expect(cantonError(steal).code).toBe('DAML_AUTHORIZATION_ERROR');
   });
@@ -212,18 +259,32 @@ describe('ledger fidelity', () => {
       body: { commands: { commandId: nextCommandId(), actAs: [bank], commands: [createIou(bank, alice, '1')], minLedgerTimeAbs: abs } },
     });
     expect(a.status).toBe(200);
-    const ta = (a.json as { transaction: { effectiveAt: string; recordTime: string; events: { CreatedEvent: { createdAt: string } }[] } }).transaction;
+    const ta = (a.json as { transaction: { effectiveAt: string; recordTime: string; events: { CreatedEvent: { createdAt: string } }[] } })
+      .transaction;
     expect(ta.effectiveAt).toBe(abs);
     expect(ta.recordTime).toBe(t0);
     expect(ta.events[0]?.CreatedEvent.createdAt).toBe(abs);
 
     const rel = await call(sim.url, 'POST', '/v2/commands/submit-and-wait-for-transaction', {
-      body: { commands: { commandId: nextCommandId(), actAs: [bank], commands: [createIou(bank, alice, '1')], minLedgerTimeRel: { seconds: 10, nanos: 0 } } },
+      body: {
+        commands: {
+          commandId: nextCommandId(),
+          actAs: [bank],
+          commands: [createIou(bank, alice, '1')],
+          minLedgerTimeRel: { seconds: 10, nanos: 0 },
+        },
+      },
     });
     expect((rel.json as { transaction: { effectiveAt: string } }).transaction.effectiveAt).toBe(plusSeconds(t0, 10));
 
     const both = await call(sim.url, 'POST', '/v2/commands/submit-and-wait', {
-      body: { commandId: nextCommandId(), actAs: [bank], commands: [createIou(bank, alice, '1')], minLedgerTimeAbs: abs, minLedgerTimeRel: { seconds: 1, nanos: 0 } },
+      body: {
+        commandId: nextCommandId(),
+        actAs: [bank],
+        commands: [createIou(bank, alice, '1')],
+        minLedgerTimeAbs: abs,
+        minLedgerTimeRel: { seconds: 1, nanos: 0 },
+      },
     });
     expect(cantonError(both).code).toBe('INVALID_ARGUMENT');
 
@@ -245,8 +306,9 @@ describe('interactive submission commits exactly the prepared transaction', () =
   let key: ExternalKey;
   beforeAll(async () => {
     sim = await startTestSim({ staticTime: true });
-    const sync = ((await call(sim.url, 'GET', '/v2/state/connected-synchronizers')).json as { connectedSynchronizers: { synchronizerId: string }[] }).connectedSynchronizers[0]
-      ?.synchronizerId as string;
+    const sync = (
+      (await call(sim.url, 'GET', '/v2/state/connected-synchronizers')).json as { connectedSynchronizers: { synchronizerId: string }[] }
+    ).connectedSynchronizers[0]?.synchronizerId as string;
     bank = await allocate(sim.url, 'Bank');
     bob = await allocate(sim.url, 'Bob');
     key = newExternalKey();
@@ -256,10 +318,26 @@ describe('interactive submission commits exactly the prepared transaction', () =
     await sim.dispose();
   });
 
-  const signed = (p: { preparedTransaction: string; preparedTransactionHash: string }, submissionId: string, extra: Record<string, unknown> = {}) => ({
+  const signed = (
+    p: { preparedTransaction: string; preparedTransactionHash: string },
+    submissionId: string,
+    extra: Record<string, unknown> = {},
+  ) => ({
     preparedTransaction: p.preparedTransaction,
     partySignatures: {
-      signatures: [{ party: ext, signatures: [{ format: 'SIGNATURE_FORMAT_RAW', signature: signBase64(key, p.preparedTransactionHash), signedBy: key.fingerprint, signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519' }] }],
+      signatures: [
+        {
+          party: ext,
+          signatures: [
+            {
+              format: 'SIGNATURE_FORMAT_RAW',
+              signature: signBase64(key, p.preparedTransactionHash),
+              signedBy: key.fingerprint,
+              signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519',
+            },
+          ],
+        },
+      ],
     },
     submissionId,
     hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
@@ -276,17 +354,31 @@ describe('interactive submission commits exactly the prepared transaction', () =
     const p = await prepare('split-1', [exercise(IOU, iou, 'Iou_Split', { splitAmount: '20' })]);
     const decoded = decodePreparedTransaction(p.preparedTransaction);
     const preparedCreates = (decoded.transaction?.nodes ?? []).flatMap((n) =>
-      n.versionedNode.oneofKind === 'v1' && n.versionedNode.v1.nodeType.oneofKind === 'create' ? [n.versionedNode.v1.nodeType.create.contractId] : [],
+      n.versionedNode.oneofKind === 'v1' && n.versionedNode.v1.nodeType.oneofKind === 'create'
+        ? [n.versionedNode.v1.nodeType.create.contractId]
+        : [],
     );
     expect(preparedCreates).toHaveLength(2);
     for (const cid of preparedCreates) expect(cid).toMatch(/^00[0-9a-f]{64}$/); // relative: discriminator, no suffix yet
 
     await call(sim.url, 'POST', '/simulator/admin/time/advance', { body: { seconds: 10 }, validate: false });
     const done = await call(sim.url, 'POST', '/v2/interactive-submission/executeAndWaitForTransaction', {
-      body: signed(p, 'exec-1', { transactionFormat: { transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS', eventFormat: wildcard(ext) } }),
+      body: signed(p, 'exec-1', {
+        transactionFormat: { transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS', eventFormat: wildcard(ext) },
+      }),
     });
     expect(done.status, done.text).toBe(200);
-    const tx = (done.json as { transaction: { effectiveAt: string; events: Record<string, { contractId: string; createdAt?: string; createArgument?: { amount: string }; exerciseResult?: unknown }>[] } }).transaction;
+    const tx = (
+      done.json as {
+        transaction: {
+          effectiveAt: string;
+          events: Record<
+            string,
+            { contractId: string; createdAt?: string; createArgument?: { amount: string }; exerciseResult?: unknown }
+          >[];
+        };
+      }
+    ).transaction;
     const created = tx.events.filter((e) => 'CreatedEvent' in e).map((e) => e.CreatedEvent);
     // final ids = the prepared discriminators with their suffix; the time is the preparation's, not the execution's
     expect(created.map((c) => c?.contractId.slice(0, 66))).toEqual(preparedCreates);

@@ -34,10 +34,26 @@ describe('spec coverage of the remaining operations', () => {
   });
 
   it('async reassignment, parties by id, packages, active-contracts-page via GET', async () => {
-    const syncs = ((await call(sim.url, 'GET', '/v2/state/connected-synchronizers')).json as { connectedSynchronizers: { synchronizerId: string }[] }).connectedSynchronizers;
+    const syncs = (
+      (await call(sim.url, 'GET', '/v2/state/connected-synchronizers')).json as { connectedSynchronizers: { synchronizerId: string }[] }
+    ).connectedSynchronizers;
     const c = await submitTx(sim.url, [bank], [createIou(bank, alice, '2')]);
     const r = await call(sim.url, 'POST', '/v2/commands/async/submit-reassignment', {
-      body: { reassignmentCommands: { commandId: nextCommandId(), submitter: bank, commands: [{ command: { UnassignCommand: { value: { contractId: c.created[0]?.contractId, source: syncs[0]?.synchronizerId, target: syncs[1]?.synchronizerId } } } }] } },
+      body: {
+        reassignmentCommands: {
+          commandId: nextCommandId(),
+          submitter: bank,
+          commands: [
+            {
+              command: {
+                UnassignCommand: {
+                  value: { contractId: c.created[0]?.contractId, source: syncs[0]?.synchronizerId, target: syncs[1]?.synchronizerId },
+                },
+              },
+            },
+          ],
+        },
+      },
     });
     expect(r.status).toBe(200);
     const p = await call(sim.url, 'GET', '/v2/parties/{party}', { path: `/v2/parties/${encodeURIComponent(alice)}` });
@@ -56,16 +72,23 @@ describe('spec coverage of the remaining operations', () => {
     expect((st.json as { packageStatus: string }).packageStatus).toBe('PACKAGE_STATUS_REGISTERED');
     const acsPage = await fetch(`${sim.url}/v2/state/active-contracts-page`, { method: 'GET', body: undefined });
     expect(acsPage.status).toBe(400); // GET without the request body cannot be decoded
-    const ok = await call(sim.url, 'POST', '/v2/state/active-contracts-page', { body: { eventFormat: wildcard(alice), activeAtOffset: await ledgerEnd(sim.url) } });
+    const ok = await call(sim.url, 'POST', '/v2/state/active-contracts-page', {
+      body: { eventFormat: wildcard(alice), activeAtOffset: await ledgerEnd(sim.url) },
+    });
     expect((ok.json as { activeContracts: unknown[] }).activeContracts.length).toBeGreaterThan(0);
   });
 
   it('party metadata update, allocation for a user, preferred packages, vetted packages', async () => {
     const upd = await call(sim.url, 'PATCH', '/v2/parties/{party}', {
       path: `/v2/parties/${encodeURIComponent(alice)}`,
-      body: { partyDetails: { party: alice, localMetadata: { annotations: { team: 'ops' } } }, updateMask: { paths: ['local_metadata.annotations'], unknownFields: { fields: {} } } },
+      body: {
+        partyDetails: { party: alice, localMetadata: { annotations: { team: 'ops' } } },
+        updateMask: { paths: ['local_metadata.annotations'], unknownFields: { fields: {} } },
+      },
     });
-    expect((upd.json as { partyDetails: { localMetadata: { annotations: Record<string, string> } } }).partyDetails.localMetadata.annotations).toEqual({ team: 'ops' });
+    expect(
+      (upd.json as { partyDetails: { localMetadata: { annotations: Record<string, string> } } }).partyDetails.localMetadata.annotations,
+    ).toEqual({ team: 'ops' });
     const noUser = await call(sim.url, 'POST', '/v2/parties', { body: { partyIdHint: 'ForNobody', userId: 'nobody' } });
     expect(noUser.status).toBe(404);
     await call(sim.url, 'POST', '/v2/users', { body: { user: { id: 'carol-user' } } });
@@ -76,7 +99,9 @@ describe('spec coverage of the remaining operations', () => {
     const pref = await call(sim.url, 'POST', '/v2/interactive-submission/preferred-packages', {
       body: { packageVettingRequirements: [{ packageName: 'simulator-demo', parties: [alice, bank] }] },
     });
-    expect((pref.json as { packageReferences: { packageName: string; packageVersion: string }[] }).packageReferences).toMatchObject([{ packageName: 'simulator-demo', packageVersion: '1.0.0' }]);
+    expect((pref.json as { packageReferences: { packageName: string; packageVersion: string }[] }).packageReferences).toMatchObject([
+      { packageName: 'simulator-demo', packageVersion: '1.0.0' },
+    ]);
     const prefV = await call(sim.url, 'GET', '/v2/interactive-submission/preferred-package-version', {
       path: `/v2/interactive-submission/preferred-package-version?package-name=simulator-demo&parties=${encodeURIComponent(alice)}`,
     });
@@ -90,13 +115,25 @@ describe('spec coverage of the remaining operations', () => {
   });
 
   it('demo seed gives a console something to show', async () => {
-    const parties = ((await call(sim.url, 'GET', '/v2/parties')).json as { partyDetails: { party: string }[] }).partyDetails.map((p) => p.party.split('::')[0]);
+    const parties = ((await call(sim.url, 'GET', '/v2/parties')).json as { partyDetails: { party: string }[] }).partyDetails.map(
+      (p) => p.party.split('::')[0],
+    );
     expect(parties).toEqual(expect.arrayContaining(['Alice', 'Bob', 'Bank']));
-    const acs = await call(sim.url, 'POST', '/v2/state/active-contracts', { body: { activeAtOffset: await ledgerEnd(sim.url), eventFormat: { filtersForAnyParty: {} } } });
+    const acs = await call(sim.url, 'POST', '/v2/state/active-contracts', {
+      body: { activeAtOffset: await ledgerEnd(sim.url), eventFormat: { filtersForAnyParty: {} } },
+    });
     expect((acs.json as unknown[]).length).toBeGreaterThanOrEqual(5);
     // demo contracts are usable
-    const demoAlice = ((await call(sim.url, 'GET', '/v2/parties')).json as { partyDetails: { party: string }[] }).partyDetails.find((p) => p.party.startsWith('Alice::'))?.party as string;
-    const iou = (acs.json as { contractEntry: { JsActiveContract?: { createdEvent: { contractId: string; templateId: string; createArgument: { owner: string } } } } }[])
+    const demoAlice = ((await call(sim.url, 'GET', '/v2/parties')).json as { partyDetails: { party: string }[] }).partyDetails.find((p) =>
+      p.party.startsWith('Alice::'),
+    )?.party as string;
+    const iou = (
+      acs.json as {
+        contractEntry: {
+          JsActiveContract?: { createdEvent: { contractId: string; templateId: string; createArgument: { owner: string } } };
+        };
+      }[]
+    )
       .flatMap((e) => (e.contractEntry.JsActiveContract ? [e.contractEntry.JsActiveContract.createdEvent] : []))
       .find((e) => e.templateId.endsWith(':Demo.Iou:Iou') && e.createArgument.owner === demoAlice);
     const t = await submitTx(sim.url, [demoAlice], [exercise(IOU, iou?.contractId as string, 'Iou_Describe')]);

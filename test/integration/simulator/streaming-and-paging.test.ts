@@ -36,10 +36,25 @@ describe('spliced update lists and keyset ACS pages', () => {
     const a = await submitTx(sim.url, [bank], [createIou(bank, alice, '100'), createIou(bank, bob, '5', 'EUR', [alice])]);
     const iou = a.created[0]?.contractId as string;
     await submitTx(sim.url, [alice], [exercise(IOU, iou, 'Iou_Split', { splitAmount: '40' })]); // nested creates
-    await submitTx(sim.url, [bank], [
-      { CreateAndExerciseCommand: { templateId: IOU, createArguments: { issuer: bank, owner: bank, currency: 'X', amount: '1', observers: [] }, choice: 'Archive', choiceArgument: {} } },
-    ]); // transient
-    await submitTx(sim.url, [bank], [{ CreateCommand: { templateId: ACCOUNT, createArguments: { bank, holder: alice, accountId: 'A-1', label: 'main' } } }]); // keyed
+    await submitTx(
+      sim.url,
+      [bank],
+      [
+        {
+          CreateAndExerciseCommand: {
+            templateId: IOU,
+            createArguments: { issuer: bank, owner: bank, currency: 'X', amount: '1', observers: [] },
+            choice: 'Archive',
+            choiceArgument: {},
+          },
+        },
+      ],
+    ); // transient
+    await submitTx(
+      sim.url,
+      [bank],
+      [{ CreateCommand: { templateId: ACCOUNT, createArguments: { bank, holder: alice, accountId: 'A-1', label: 'main' } } }],
+    ); // keyed
     const b = a.created[1]?.contractId as string;
     await submitTx(sim.url, [bob], [exercise(IOU, b, 'Iou_Describe'), exercise(IOU, b, 'Iou_Transfer', { newOwner: alice })]);
     const c = (await submitTx(sim.url, [bank], [createIou(bank, alice, '3')])).created[0]?.contractId as string;
@@ -51,18 +66,29 @@ describe('spliced update lists and keyset ACS pages', () => {
 
   const formats: [string, unknown][] = [];
   beforeAll(() => {
-    const byParty = (shape: string, filters: Record<string, unknown>) => ({ includeTransactions: { transactionShape: shape, eventFormat: { filtersByParty: filters } } });
+    const byParty = (shape: string, filters: Record<string, unknown>) => ({
+      includeTransactions: { transactionShape: shape, eventFormat: { filtersByParty: filters } },
+    });
     for (const shape of ['TRANSACTION_SHAPE_ACS_DELTA', 'TRANSACTION_SHAPE_LEDGER_EFFECTS']) {
       formats.push([`${shape} wildcard alice`, byParty(shape, { [alice]: {} })]);
       formats.push([`${shape} wildcard alice+bob`, byParty(shape, { [alice]: {}, [bob]: {} })]);
-      formats.push([`${shape} any party`, { includeTransactions: { transactionShape: shape, eventFormat: { filtersForAnyParty: {}, verbose: true } } }]);
+      formats.push([
+        `${shape} any party`,
+        { includeTransactions: { transactionShape: shape, eventFormat: { filtersForAnyParty: {}, verbose: true } } },
+      ]);
       formats.push([
         `${shape} template filter with blob`,
-        byParty(shape, { [bank]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: IOU, includeCreatedEventBlob: true } } } }] } }),
+        byParty(shape, {
+          [bank]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: IOU, includeCreatedEventBlob: true } } } }] },
+        }),
       ]);
       formats.push([
         `${shape} interface views`,
-        byParty(shape, { [alice]: { cumulative: [{ identifierFilter: { InterfaceFilter: { value: { interfaceId: ASSET, includeInterfaceView: true } } } }] } }),
+        byParty(shape, {
+          [alice]: {
+            cumulative: [{ identifierFilter: { InterfaceFilter: { value: { interfaceId: ASSET, includeInterfaceView: true } } } }],
+          },
+        }),
       ]);
     }
   });
@@ -72,7 +98,9 @@ describe('spliced update lists and keyset ACS pages', () => {
     for (const [name, updateFormat] of formats) {
       const list = await updates(sim.url, { beginExclusive: 0, endInclusive: end, updateFormat });
       expect(list.status, name).toBe(200);
-      const items = (list.json as { update: Record<string, { value: { offset: number } }> }[]).filter((u) => !('OffsetCheckpoint' in u.update));
+      const items = (list.json as { update: Record<string, { value: { offset: number } }> }[]).filter(
+        (u) => !('OffsetCheckpoint' in u.update),
+      );
       expect(items.length, name).toBeGreaterThan(0);
       for (const item of items) {
         const offset = (Object.values(item.update)[0] as { value: { offset: number } }).value.offset;
@@ -88,18 +116,27 @@ describe('spliced update lists and keyset ACS pages', () => {
 
   it('trees: /v2/updates/trees equals transaction-tree-by-offset', async () => {
     const end = await ledgerEnd(sim.url);
-    const list = await updates(sim.url, { beginExclusive: 0, endInclusive: end, filter: wildcard(alice, bob), verbose: true }, '/v2/updates/trees');
-    const trees = (list.json as { update: { TransactionTree?: { value: { offset: number } } } }[]).flatMap((u) => (u.update.TransactionTree ? [u.update.TransactionTree.value] : []));
+    const list = await updates(
+      sim.url,
+      { beginExclusive: 0, endInclusive: end, filter: wildcard(alice, bob), verbose: true },
+      '/v2/updates/trees',
+    );
+    const trees = (list.json as { update: { TransactionTree?: { value: { offset: number } } } }[]).flatMap((u) =>
+      u.update.TransactionTree ? [u.update.TransactionTree.value] : [],
+    );
     expect(trees.length).toBeGreaterThan(2);
     for (const t of trees) {
-      const one = await call(sim.url, 'GET', '/v2/updates/transaction-tree-by-offset/{offset}', { path: `/v2/updates/transaction-tree-by-offset/${t.offset}?parties=${alice}&parties=${bob}` });
+      const one = await call(sim.url, 'GET', '/v2/updates/transaction-tree-by-offset/{offset}', {
+        path: `/v2/updates/transaction-tree-by-offset/${t.offset}?parties=${alice}&parties=${bob}`,
+      });
       expect(t).toEqual((one.json as { transaction: unknown }).transaction);
     }
   });
 
   it('ACS pages: keyset tokens walk the snapshot of their offset, multi-party filters merge without duplicates', async () => {
     // more contracts, some visible to both parties
-    for (let i = 0; i < 7; i++) await submitTx(sim.url, [bank], [createIou(bank, i % 2 ? alice : bob, String(i + 1), 'USD', i % 3 ? [] : [alice, bob])]);
+    for (let i = 0; i < 7; i++)
+      await submitTx(sim.url, [bank], [createIou(bank, i % 2 ? alice : bob, String(i + 1), 'USD', i % 3 ? [] : [alice, bob])]);
     const fmt = wildcard(alice, bob);
     const full = acsCreated(await acs(sim.url, fmt)).map((c) => c.contractId);
     expect(new Set(full).size).toBe(full.length);
@@ -108,9 +145,15 @@ describe('spliced update lists and keyset ACS pages', () => {
     let token: string | undefined;
     let first = true;
     do {
-      const r = await call(sim.url, 'POST', '/v2/state/active-contracts-page', { body: { eventFormat: fmt, activeAtOffset: at, maxPageSize: 3, ...(token ? { pageToken: token } : {}) } });
+      const r = await call(sim.url, 'POST', '/v2/state/active-contracts-page', {
+        body: { eventFormat: fmt, activeAtOffset: at, maxPageSize: 3, ...(token ? { pageToken: token } : {}) },
+      });
       expect(r.status).toBe(200);
-      const page = r.json as { activeContracts: { contractEntry: { JsActiveContract: { createdEvent: { contractId: string } } } }[]; nextPageToken?: string; activeAtOffset: number };
+      const page = r.json as {
+        activeContracts: { contractEntry: { JsActiveContract: { createdEvent: { contractId: string } } } }[];
+        nextPageToken?: string;
+        activeAtOffset: number;
+      };
       expect(page.activeAtOffset).toBe(at);
       paged.push(...page.activeContracts.map((e) => e.contractEntry.JsActiveContract.createdEvent.contractId));
       token = page.nextPageToken;
@@ -143,7 +186,9 @@ describe('WebSocket backpressure', () => {
   });
 
   it('stops reading the ledger while the client does not read, and resumes when it does', async () => {
-    const bank = ((await call(sim.url, 'GET', '/v2/parties')).json as { partyDetails: { party: string }[] }).partyDetails.find((p) => p.party.startsWith('Bank'))?.party as string;
+    const bank = ((await call(sim.url, 'GET', '/v2/parties')).json as { partyDetails: { party: string }[] }).partyDetails.find((p) =>
+      p.party.startsWith('Bank'),
+    )?.party as string;
     const ws = new WebSocket(sim.url.replace(/^http/, 'ws') + '/v2/updates', ['daml.ws.auth']);
     const offsets: number[] = [];
     const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
@@ -159,9 +204,22 @@ describe('WebSocket backpressure', () => {
     await new Promise<void>((resolve) => ws.on('open', () => resolve()));
     const socket = (ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
     socket.pause(); // a client that stops reading
-    ws.send(JSON.stringify({ beginExclusive: 0, endInclusive: total, updateFormat: { includeTransactions: { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: wildcard(bank) } } }));
+    ws.send(
+      JSON.stringify({
+        beginExclusive: 0,
+        endInclusive: total,
+        updateFormat: { includeTransactions: { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: wildcard(bank) } },
+      }),
+    );
 
-    const streams = async () => (await call(sim.url, 'GET', '/simulator/admin/streams', { validate: false })).json as { channel: string; sent: number; bufferedAmount: number; maxBufferedAmount: number; paused: boolean }[];
+    const streams = async () =>
+      (await call(sim.url, 'GET', '/simulator/admin/streams', { validate: false })).json as {
+        channel: string;
+        sent: number;
+        bufferedAmount: number;
+        maxBufferedAmount: number;
+        paused: boolean;
+      }[];
     let s: Awaited<ReturnType<typeof streams>>[number] | undefined;
     for (let i = 0; i < 100; i++) {
       await new Promise((r) => setTimeout(r, 50));

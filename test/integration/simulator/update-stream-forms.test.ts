@@ -11,7 +11,21 @@ import { bulkLoad } from '../../../src/simulator/bulk.js';
 import type { StoredTransaction } from '../../../src/simulator/model.js';
 import { serializeTransaction } from '../../../src/simulator/splice.js';
 import { DB_FILE } from '../../../src/simulator/store/open.js';
-import { ACCOUNT, ASSET, IOU, allocate, cantonError, createIou, exercise, ledgerEnd, makeTempDir, startTestSim, submitTx, updates, wildcard } from './helpers.js';
+import {
+  ACCOUNT,
+  ASSET,
+  IOU,
+  allocate,
+  cantonError,
+  createIou,
+  exercise,
+  ledgerEnd,
+  makeTempDir,
+  startTestSim,
+  submitTx,
+  updates,
+  wildcard,
+} from './helpers.js';
 import type { TestSim } from './helpers.js';
 
 describe('stored forms of transactions', () => {
@@ -26,26 +40,51 @@ describe('stored forms of transactions', () => {
     bob = await allocate(sim.url, 'Bob');
     const a = await submitTx(sim.url, [bank], [createIou(bank, alice, '100'), createIou(bank, bob, '5', 'EUR', [alice])]);
     await submitTx(sim.url, [alice], [exercise(IOU, a.created[0]?.contractId as string, 'Iou_Split', { splitAmount: '40' })]);
-    await submitTx(sim.url, [bank], [
-      { CreateAndExerciseCommand: { templateId: IOU, createArguments: { issuer: bank, owner: bank, currency: 'X', amount: '1', observers: [] }, choice: 'Archive', choiceArgument: {} } },
-    ]);
-    await submitTx(sim.url, [bank], [{ CreateCommand: { templateId: ACCOUNT, createArguments: { bank, holder: alice, accountId: 'A-1', label: 'naïve “quoted” ✓' } } }]);
+    await submitTx(
+      sim.url,
+      [bank],
+      [
+        {
+          CreateAndExerciseCommand: {
+            templateId: IOU,
+            createArguments: { issuer: bank, owner: bank, currency: 'X', amount: '1', observers: [] },
+            choice: 'Archive',
+            choiceArgument: {},
+          },
+        },
+      ],
+    );
+    await submitTx(
+      sim.url,
+      [bank],
+      [{ CreateCommand: { templateId: ACCOUNT, createArguments: { bank, holder: alice, accountId: 'A-1', label: 'naïve “quoted” ✓' } } }],
+    );
     const b = a.created[1]?.contractId as string;
     await submitTx(sim.url, [bob], [exercise(IOU, b, 'Iou_Describe'), exercise(IOU, b, 'Iou_Transfer', { newOwner: alice })]);
     const c = (await submitTx(sim.url, [bank], [createIou(bank, alice, '3')])).created[0]?.contractId as string;
     await submitTx(sim.url, [alice], [exercise(ASSET, c, 'Asset_Describe', { viewer: alice })]);
 
-    const byParty = (shape: string, filters: Record<string, unknown>) => ({ includeTransactions: { transactionShape: shape, eventFormat: { filtersByParty: filters } } });
+    const byParty = (shape: string, filters: Record<string, unknown>) => ({
+      includeTransactions: { transactionShape: shape, eventFormat: { filtersByParty: filters } },
+    });
     for (const shape of ['TRANSACTION_SHAPE_ACS_DELTA', 'TRANSACTION_SHAPE_LEDGER_EFFECTS']) {
       formats.push([`${shape} bob (commandIds of others hidden)`, { updateFormat: byParty(shape, { [bob]: {} }) }, '/v2/updates']);
       formats.push([`${shape} alice+bank`, { updateFormat: byParty(shape, { [alice]: {}, [bank]: {} }) }, '/v2/updates']);
-      formats.push([`${shape} any party`, { updateFormat: { includeTransactions: { transactionShape: shape, eventFormat: { filtersForAnyParty: {} } } } }, '/v2/updates']);
+      formats.push([
+        `${shape} any party`,
+        { updateFormat: { includeTransactions: { transactionShape: shape, eventFormat: { filtersForAnyParty: {} } } } },
+        '/v2/updates',
+      ]);
       formats.push([
         `${shape} interface views + template blob`,
         {
           updateFormat: byParty(shape, {
-            [alice]: { cumulative: [{ identifierFilter: { InterfaceFilter: { value: { interfaceId: ASSET, includeInterfaceView: true } } } }] },
-            [bank]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: ACCOUNT, includeCreatedEventBlob: true } } } }] },
+            [alice]: {
+              cumulative: [{ identifierFilter: { InterfaceFilter: { value: { interfaceId: ASSET, includeInterfaceView: true } } } }],
+            },
+            [bank]: {
+              cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: ACCOUNT, includeCreatedEventBlob: true } } } }],
+            },
           }),
         },
         '/v2/updates',
@@ -73,7 +112,11 @@ describe('stored forms of transactions', () => {
     const before = await lists();
     await sim.close();
     const db = new Database(path.join(sim.dataDir, DB_FILE));
-    const rows = db.prepare("SELECT u.offset, u.meta, typeof(u.frags) AS t, p.payload FROM updates u JOIN update_payloads p USING (offset) WHERE u.kind = 'transaction'").all() as {
+    const rows = db
+      .prepare(
+        "SELECT u.offset, u.meta, typeof(u.frags) AS t, p.payload FROM updates u JOIN update_payloads p USING (offset) WHERE u.kind = 'transaction'",
+      )
+      .all() as {
       offset: number;
       meta: string | null;
       t: string;
@@ -97,23 +140,31 @@ describe('stored forms of transactions', () => {
 });
 
 /** POST /v2/updates over a raw connection: status, headers and the number of body bytes read before `stopAfter`. */
-function rawUpdates(url: string, body: unknown, stopAfter = Infinity): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+function rawUpdates(
+  url: string,
+  body: unknown,
+  stopAfter = Infinity,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const req = http.request(`${url}/v2/updates`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } }, (res) => {
-      const chunks: Buffer[] = [];
-      let n = 0;
-      res.on('data', (c: Buffer) => {
-        chunks.push(c);
-        n += c.length;
-        if (n >= stopAfter) {
-          res.destroy();
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: '' });
-        }
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      `${url}/v2/updates`,
+      { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let n = 0;
+        res.on('data', (c: Buffer) => {
+          chunks.push(c);
+          n += c.length;
+          if (n >= stopAfter) {
+            res.destroy();
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, text: '' });
+          }
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
@@ -137,7 +188,9 @@ describe('large update lists', () => {
   const request = (party: string) => ({
     beginExclusive: 0,
     endInclusive: end,
-    updateFormat: { includeTransactions: { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: { filtersByParty: { [party]: {} } } } },
+    updateFormat: {
+      includeTransactions: { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: { filtersByParty: { [party]: {} } } },
+    },
   });
 
   it('streams a list that cannot exceed the cap (chunked), and survives a client leaving mid-answer', async () => {

@@ -15,7 +15,10 @@ describe('user management', () => {
 
   it('creates, reads, updates, lists and deletes users; grants and revokes rights', async () => {
     const created = await call(sim.url, 'POST', '/v2/users', {
-      body: { user: { id: 'alice-user', primaryParty: alice, isDeactivated: false }, rights: [{ kind: { CanActAs: { value: { party: alice } } } }] },
+      body: {
+        user: { id: 'alice-user', primaryParty: alice, isDeactivated: false },
+        rights: [{ kind: { CanActAs: { value: { party: alice } } } }],
+      },
     });
     expect(created.status).toBe(200);
     const dup = await call(sim.url, 'POST', '/v2/users', { body: { user: { id: 'alice-user' } } });
@@ -25,7 +28,10 @@ describe('user management', () => {
     expect((got.json as { user: { primaryParty: string } }).user.primaryParty).toBe(alice);
     const grant = await call(sim.url, 'POST', '/v2/users/{user-id}/rights', {
       path: '/v2/users/alice-user/rights',
-      body: { userId: 'alice-user', rights: [{ kind: { CanActAs: { value: { party: alice } } } }, { kind: { CanReadAsAnyParty: { value: {} } } }] },
+      body: {
+        userId: 'alice-user',
+        rights: [{ kind: { CanActAs: { value: { party: alice } } } }, { kind: { CanReadAsAnyParty: { value: {} } } }],
+      },
     });
     expect((grant.json as { newlyGrantedRights: unknown[] }).newlyGrantedRights).toEqual([{ kind: { CanReadAsAnyParty: { value: {} } } }]);
     const rights = await call(sim.url, 'GET', '/v2/users/{user-id}/rights', { path: '/v2/users/alice-user/rights' });
@@ -39,7 +45,10 @@ describe('user management', () => {
       path: '/v2/users/alice-user',
       body: { user: { id: 'alice-user', isDeactivated: true }, updateMask: { paths: ['is_deactivated'], unknownFields: { fields: {} } } },
     });
-    expect((upd.json as { user: { isDeactivated: boolean; primaryParty: string } }).user).toMatchObject({ isDeactivated: true, primaryParty: alice });
+    expect((upd.json as { user: { isDeactivated: boolean; primaryParty: string } }).user).toMatchObject({
+      isDeactivated: true,
+      primaryParty: alice,
+    });
     const list = await call(sim.url, 'GET', '/v2/users');
     expect((list.json as { users: { id: string }[] }).users.map((u) => u.id)).toEqual(['alice-user', 'participant_admin']);
     const del = await call(sim.url, 'DELETE', '/v2/users/{user-id}', { path: '/v2/users/alice-user' });
@@ -53,7 +62,9 @@ describe('user management', () => {
     const bad = await call(sim.url, 'POST', '/v2/users', { body: { user: { id: 'Has Spaces' } } });
     expect(bad.status).toBe(400);
     expect(cantonError(bad).code).toBe('INVALID_FIELD');
-    const unknownParty = await call(sim.url, 'POST', '/v2/users', { body: { user: { id: 'bob' }, rights: [{ kind: { CanActAs: { value: { party: 'Nobody::1220ff' } } } }] } });
+    const unknownParty = await call(sim.url, 'POST', '/v2/users', {
+      body: { user: { id: 'bob' }, rights: [{ kind: { CanActAs: { value: { party: 'Nobody::1220ff' } } } }] },
+    });
     expect(cantonError(unknownParty).code).toBe('PARTY_NOT_KNOWN_ON_LEDGER');
     const admin = await call(sim.url, 'GET', '/v2/users/{user-id}/rights', { path: '/v2/users/participant_admin/rights' });
     expect((admin.json as { rights: unknown[] }).rights).toEqual([{ kind: { ParticipantAdmin: { value: {} } } }]);

@@ -29,14 +29,36 @@ async function createRequest(ref: string, amount = '10'): Promise<string> {
   const now = await nowMicros(base);
   const meta = { values: {} };
   const leg = { sender: alice, receiver: bob, amount, instrumentId: { admin: dso, id: 'Amulet' }, meta };
-  const settlement = { executor: venue, settlementRef: { id: ref, cid: null }, requestedAt: iso(now), allocateBefore: iso(now + HOUR), settleBefore: iso(now + 2 * HOUR), meta };
-  const tx = await submitTx(base, [venue], [{ CreateCommand: { templateId: TEMPLATE, createArguments: { executor: venue, legParties: [alice, bob], settlement, transferLegs: { 'leg-0': leg }, meta } } }]);
+  const settlement = {
+    executor: venue,
+    settlementRef: { id: ref, cid: null },
+    requestedAt: iso(now),
+    allocateBefore: iso(now + HOUR),
+    settleBefore: iso(now + 2 * HOUR),
+    meta,
+  };
+  const tx = await submitTx(
+    base,
+    [venue],
+    [
+      {
+        CreateCommand: {
+          templateId: TEMPLATE,
+          createArguments: { executor: venue, legParties: [alice, bob], settlement, transferLegs: { 'leg-0': leg }, meta },
+        },
+      },
+    ],
+  );
   const created = tx.created.find((c) => c.templateId.endsWith(':Splice.Wallet.AppAllocationRequest:AppAllocationRequest'));
   if (!created) throw new Error('no allocation request created');
   return created.contractId;
 }
 const listed = async (user: string) =>
-  ((await wok(base, user, 'GET', LIST)).allocation_requests as { contract: { contract_id: string; template_id: string; payload: Record<string, unknown> } }[]).map((r) => r.contract);
+  (
+    (await wok(base, user, 'GET', LIST)).allocation_requests as {
+      contract: { contract_id: string; template_id: string; payload: Record<string, unknown> };
+    }[]
+  ).map((r) => r.contract);
 const pathOf = (spec: string, cid: string) => spec.replace('{contract_id}', encodeURIComponent(cid));
 
 beforeAll(async () => {
@@ -46,7 +68,9 @@ beforeAll(async () => {
   bob = await onboard(base, 'bob');
   venue = await onboard(base, 'venue');
   await onboard(base, 'carol');
-  dso = ((await (await fetch(`${base}/v2/parties`)).json()) as { partyDetails: { party: string }[] }).partyDetails.map((p) => p.party).find((p) => p.startsWith('DSO::')) as string;
+  dso = ((await (await fetch(`${base}/v2/parties`)).json()) as { partyDetails: { party: string }[] }).partyDetails
+    .map((p) => p.party)
+    .find((p) => p.startsWith('DSO::')) as string;
 });
 afterAll(async () => {
   await sim.dispose();
@@ -62,10 +86,26 @@ describe('allocation requests', () => {
     }
     expect(await listed('carol')).toEqual([]);
     const views = acsCreated(
-      await acs(base, { filtersByParty: { [alice]: { cumulative: [{ identifierFilter: { InterfaceFilter: { value: { interfaceId: ALLOCATION_REQUEST_INTERFACE_ID, includeInterfaceView: true } } } }] } } }),
+      await acs(base, {
+        filtersByParty: {
+          [alice]: {
+            cumulative: [
+              {
+                identifierFilter: {
+                  InterfaceFilter: { value: { interfaceId: ALLOCATION_REQUEST_INTERFACE_ID, includeInterfaceView: true } },
+                },
+              },
+            ],
+          },
+        },
+      }),
     );
     expect(views.map((v) => v.contractId)).toEqual([cid]);
-    const view = (views[0]?.interfaceViews?.[0] as { viewValue: { settlement: Record<string, unknown>; transferLegs: Record<string, Record<string, unknown>> } }).viewValue;
+    const view = (
+      views[0]?.interfaceViews?.[0] as {
+        viewValue: { settlement: Record<string, unknown>; transferLegs: Record<string, Record<string, unknown>> };
+      }
+    ).viewValue;
     expect(view.settlement).toMatchObject({ executor: venue, settlementRef: { id: 'trade-1' } });
     expect(view.transferLegs['leg-0']).toMatchObject({ sender: alice, receiver: bob, amount: '10.0000000000' });
   });
@@ -89,7 +129,11 @@ describe('allocation requests', () => {
     const before = await ledgerEnd(base);
     expect((await wcall(base, 'alice', 'POST', REJECT, { path: pathOf(REJECT, cid), body: { reason: 'no' } })).status).toBe(400);
     expect((await wcall(base, 'alice', 'POST', REJECT_V2, { path: pathOf(REJECT_V2, cid), body: [1] })).status).toBe(400);
-    const raw = await fetch(`${base}/api/validator${pathOf(REJECT, cid)}`, { method: 'POST', headers: { authorization: `Bearer ${jwtFor('alice')}`, 'content-type': 'application/json' }, body: '{not json' });
+    const raw = await fetch(`${base}/api/validator${pathOf(REJECT, cid)}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${jwtFor('alice')}`, 'content-type': 'application/json' },
+      body: '{not json',
+    });
     expect(raw.status).toBe(400);
     expect(typeof ((await raw.json()) as { error: unknown }).error).toBe('string');
     expect(await ledgerEnd(base)).toBe(before);
@@ -107,9 +151,9 @@ describe('allocation requests', () => {
     expect(acsCreated(await acs(base, wildcard(venue))).some((c) => c.contractId === cid)).toBe(false);
     const stream = await updates(base, { beginExclusive: before, filter: wildcard(venue) });
     expect(stream.status).toBe(200);
-    const archived = (stream.json as { update: { Transaction?: { value: { events: Record<string, { contractId?: string }>[] } } } }[]).flatMap(
-      (u) => u.update.Transaction?.value.events.flatMap((e) => (e.ArchivedEvent ? [e.ArchivedEvent.contractId] : [])) ?? [],
-    );
+    const archived = (
+      stream.json as { update: { Transaction?: { value: { events: Record<string, { contractId?: string }>[] } } } }[]
+    ).flatMap((u) => u.update.Transaction?.value.events.flatMap((e) => (e.ArchivedEvent ? [e.ArchivedEvent.contractId] : [])) ?? []);
     expect(archived).toEqual([cid]);
     expect((await wcall(base, 'alice', 'POST', REJECT, { path: pathOf(REJECT, cid) })).status).toBe(404); // gone
 
@@ -122,7 +166,9 @@ describe('allocation requests', () => {
   it('the executor withdraws a request through the interface on the Ledger API; a leg party cannot', async () => {
     const cid = await createRequest('trade-3', '1');
     const extraArgs = { context: { values: {} }, meta: { values: {} } };
-    await expect(submitTx(base, [alice], [exercise(ALLOCATION_REQUEST_INTERFACE_ID, cid, 'AllocationRequest_Withdraw', { extraArgs })])).rejects.toThrow(/DAML_AUTHORIZATION_ERROR/);
+    await expect(
+      submitTx(base, [alice], [exercise(ALLOCATION_REQUEST_INTERFACE_ID, cid, 'AllocationRequest_Withdraw', { extraArgs })]),
+    ).rejects.toThrow(/DAML_AUTHORIZATION_ERROR/);
     await submitTx(base, [venue], [exercise(ALLOCATION_REQUEST_INTERFACE_ID, cid, 'AllocationRequest_Withdraw', { extraArgs })]);
     expect(await listed('alice')).toEqual([]);
   });

@@ -21,7 +21,14 @@ const allocate = async (amount: string, legId: string, allocateBeforeOffset = HO
   const now = await nowMicros(base);
   return wcall(base, 'alice', 'POST', '/v0/allocations', {
     body: {
-      settlement: { executor: venue, settlement_ref: { id: `trade-${legId}` }, requested_at: now, allocate_before: now + allocateBeforeOffset, settle_before: now + 2 * HOUR, meta: { desk: 'fx' } },
+      settlement: {
+        executor: venue,
+        settlement_ref: { id: `trade-${legId}` },
+        requested_at: now,
+        allocate_before: now + allocateBeforeOffset,
+        settle_before: now + 2 * HOUR,
+        meta: { desk: 'fx' },
+      },
       transfer_leg_id: legId,
       transfer_leg: { receiver: bob, amount },
     },
@@ -51,24 +58,54 @@ describe('amulet allocations', () => {
     const cid = (r.json.output as { allocation_cid: string }).allocation_cid;
     expect(r.json.sender_change_cids).toHaveLength(1);
     expect(await bal('alice')).toEqual({ unlocked: 75, locked: 25 });
-    const listed = (await wok(base, 'alice', 'GET', '/v0/allocations')).allocations as { contract: { contract_id: string; template_id: string } }[];
+    const listed = (await wok(base, 'alice', 'GET', '/v0/allocations')).allocations as {
+      contract: { contract_id: string; template_id: string };
+    }[];
     expect(listed.map((a) => a.contract.contract_id)).toEqual([cid]);
     expect(listed[0]?.contract.template_id).toMatch(/:Splice\.AmuletAllocation:AmuletAllocation$/);
 
     const views = acsCreated(
-      await acs(base, { filtersByParty: { [venue]: { cumulative: [{ identifierFilter: { InterfaceFilter: { value: { interfaceId: ALLOCATION_INTERFACE_ID, includeInterfaceView: true } } } }] } } }),
+      await acs(base, {
+        filtersByParty: {
+          [venue]: {
+            cumulative: [
+              { identifierFilter: { InterfaceFilter: { value: { interfaceId: ALLOCATION_INTERFACE_ID, includeInterfaceView: true } } } },
+            ],
+          },
+        },
+      }),
     );
     expect(views.map((v) => v.contractId)).toEqual([cid]);
-    const view = (views[0]?.interfaceViews?.[0] as { viewValue: { allocation: { transferLegId: string; transferLeg: Record<string, unknown>; settlement: Record<string, unknown> } } }).viewValue;
+    const view = (
+      views[0]?.interfaceViews?.[0] as {
+        viewValue: { allocation: { transferLegId: string; transferLeg: Record<string, unknown>; settlement: Record<string, unknown> } };
+      }
+    ).viewValue;
     expect(view.allocation.transferLegId).toBe('leg-1');
-    expect(view.allocation.transferLeg).toMatchObject({ sender: alice, receiver: bob, amount: '25.0000000000', instrumentId: { id: 'Amulet' } });
-    expect(view.allocation.settlement).toMatchObject({ executor: venue, settlementRef: { id: 'trade-leg-1', cid: null }, meta: { values: { desk: 'fx' } } });
+    expect(view.allocation.transferLeg).toMatchObject({
+      sender: alice,
+      receiver: bob,
+      amount: '25.0000000000',
+      instrumentId: { id: 'Amulet' },
+    });
+    expect(view.allocation.settlement).toMatchObject({
+      executor: venue,
+      settlementRef: { id: 'trade-leg-1', cid: null },
+      meta: { values: { desk: 'fx' } },
+    });
 
     // settlement on the ledger: executor, sender and receiver authorize (all hosted here)
-    const dso = ((await (await fetch(`${base}/v2/parties`)).json()) as { partyDetails: { party: string }[] }).partyDetails.map((p) => p.party).find((p) => p.startsWith('DSO::')) as string;
-    const round = acsCreated(await acs(base, wildcard(dso))).find((c) => c.templateId.endsWith(':Splice.Round:OpenMiningRound'))?.contractId as string;
+    const dso = ((await (await fetch(`${base}/v2/parties`)).json()) as { partyDetails: { party: string }[] }).partyDetails
+      .map((p) => p.party)
+      .find((p) => p.startsWith('DSO::')) as string;
+    const round = acsCreated(await acs(base, wildcard(dso))).find((c) => c.templateId.endsWith(':Splice.Round:OpenMiningRound'))
+      ?.contractId as string;
     const bob0 = (await bal('bob')).unlocked;
-    await submitTx(base, [venue, alice, bob], [exercise('#splice-amulet:Splice.AmuletAllocation:AmuletAllocation', cid, 'Allocation_ExecuteTransfer', { openRound: round })]);
+    await submitTx(
+      base,
+      [venue, alice, bob],
+      [exercise('#splice-amulet:Splice.AmuletAllocation:AmuletAllocation', cid, 'Allocation_ExecuteTransfer', { openRound: round })],
+    );
     expect((await bal('bob')).unlocked).toBeCloseTo(bob0 + 25, 6);
     expect(await bal('alice')).toEqual({ unlocked: 75, locked: 0 });
     expect((await wok(base, 'alice', 'GET', '/v0/allocations')).allocations).toEqual([]);

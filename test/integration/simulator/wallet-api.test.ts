@@ -14,29 +14,55 @@ const DAY = 24 * 3600;
 
 const balance = async (user: string) => {
   const b = await wok(base, user, 'GET', '/v0/wallet/balance');
-  return { unlocked: Number(b.effective_unlocked_qty), locked: Number(b.effective_locked_qty), fees: Number(b.total_holding_fees), round: b.round as number };
+  return {
+    unlocked: Number(b.effective_unlocked_qty),
+    locked: Number(b.effective_locked_qty),
+    fees: Number(b.total_holding_fees),
+    round: b.round as number,
+  };
 };
 const offer = async (from: string, to: string, amount: string, tracking: string, expiresInSec = 3600) =>
   wcall(base, from, 'POST', '/v0/wallet/transfer-offers', {
-    body: { receiver_party_id: to, amount, description: `pay ${amount}`, expires_at: (await nowMicros(base)) + expiresInSec * 1_000_000, tracking_id: tracking },
+    body: {
+      receiver_party_id: to,
+      amount,
+      description: `pay ${amount}`,
+      expires_at: (await nowMicros(base)) + expiresInSec * 1_000_000,
+      tracking_id: tracking,
+    },
   });
-const status = (user: string, tracking: string) => wcall(base, user, 'POST', '/v0/wallet/transfer-offers/{tracking_id}/status', { path: `/v0/wallet/transfer-offers/${tracking}/status` });
+const status = (user: string, tracking: string) =>
+  wcall(base, user, 'POST', '/v0/wallet/transfer-offers/{tracking_id}/status', { path: `/v0/wallet/transfer-offers/${tracking}/status` });
 const act = (user: string, cid: string, action: 'accept' | 'reject' | 'withdraw') =>
-  wcall(base, user, 'POST', `/v0/wallet/transfer-offers/{contract_id}/${action}`, { path: `/v0/wallet/transfer-offers/${encodeURIComponent(cid)}/${action}` });
+  wcall(base, user, 'POST', `/v0/wallet/transfer-offers/{contract_id}/${action}`, {
+    path: `/v0/wallet/transfer-offers/${encodeURIComponent(cid)}/${action}`,
+  });
 const tap = (user: string, amount: string) => wok(base, user, 'POST', '/v0/wallet/tap', { body: { amount } });
 
 async function updatesTemplates(fromOffset: number, party: string): Promise<string[]> {
   const r = await fetch(`${base}/v2/updates?limit=1000`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ beginExclusive: fromOffset, updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [party]: {} }, verbose: false }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' } } }),
+    body: JSON.stringify({
+      beginExclusive: fromOffset,
+      updateFormat: {
+        includeTransactions: {
+          eventFormat: { filtersByParty: { [party]: {} }, verbose: false },
+          transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS',
+        },
+      },
+    }),
   });
   expect(r.status).toBe(200);
-  const items = (await r.json()) as { update: { Transaction?: { value: { events: Record<string, { templateId: string; choice?: string }>[] } } } }[];
-  return items.flatMap((i) => i.update.Transaction?.value.events ?? []).map((e) => {
-    const [k, v] = Object.entries(e)[0] as [string, { templateId: string; choice?: string }];
-    return `${k}:${v.templateId.split(':').slice(1).join(':')}${v.choice ? `:${v.choice}` : ''}`;
-  });
+  const items = (await r.json()) as {
+    update: { Transaction?: { value: { events: Record<string, { templateId: string; choice?: string }>[] } } };
+  }[];
+  return items
+    .flatMap((i) => i.update.Transaction?.value.events ?? [])
+    .map((e) => {
+      const [k, v] = Object.entries(e)[0] as [string, { templateId: string; choice?: string }];
+      return `${k}:${v.templateId.split(':').slice(1).join(':')}${v.choice ? `:${v.choice}` : ''}`;
+    });
 }
 const ledgerEnd = async () => ((await (await fetch(`${base}/v2/state/ledger-end`)).json()) as { offset: number }).offset;
 
@@ -56,7 +82,9 @@ describe('validator admin and auth', () => {
     expect(bob).not.toBe(alice);
     const carol = await onboard(base, 'carol');
     expect(await onboard(base, 'carol')).toBe(carol); // idempotent
-    expect((await wok(base, OPERATOR, 'GET', '/v0/admin/users')).usernames).toEqual(expect.arrayContaining(['alice', 'bob', 'carol', OPERATOR]));
+    expect((await wok(base, OPERATOR, 'GET', '/v0/admin/users')).usernames).toEqual(
+      expect.arrayContaining(['alice', 'bob', 'carol', OPERATOR]),
+    );
     const st = await wok(base, 'carol', 'GET', '/v0/wallet/user-status');
     expect(st).toMatchObject({ party_id: carol, user_onboarded: true, user_wallet_installed: true });
     // the ledger API user exists with actAs its party
@@ -66,7 +94,9 @@ describe('validator admin and auth', () => {
     expect((await wok(base, OPERATOR, 'GET', '/v0/admin/users')).usernames).not.toContain('carol');
     expect((await wok(base, 'carol', 'GET', '/v0/wallet/user-status')).user_onboarded).toBe(false);
     expect((await wcall(base, 'carol', 'GET', '/v0/wallet/balance')).status).toBe(404);
-    expect((await wcall(base, OPERATOR, 'POST', '/v0/admin/users/offboard', { path: '/v0/admin/users/offboard?username=nobody' })).status).toBe(404);
+    expect(
+      (await wcall(base, OPERATOR, 'POST', '/v0/admin/users/offboard', { path: '/v0/admin/users/offboard?username=nobody' })).status,
+    ).toBe(404);
   });
 
   it('answers missing token 401, non-operator admin calls 403, unknown wallet user 404, bad input 400 — all ErrorResponse', async () => {
@@ -91,7 +121,10 @@ describe('holdings', () => {
     expect(b.unlocked).toBe(1000);
     expect(b.locked).toBe(0);
     const list = await wok(base, 'alice', 'GET', '/v0/wallet/amulets');
-    const amulets = list.amulets as { contract: { contract: { contract_id: string; template_id: string; payload: { owner: string } } }; effective_amount: string }[];
+    const amulets = list.amulets as {
+      contract: { contract: { contract_id: string; template_id: string; payload: { owner: string } } };
+      effective_amount: string;
+    }[];
     expect(amulets.map((a) => a.contract.contract.contract_id)).toContain(r.contract_id);
     expect(amulets[0]?.contract.contract.template_id).toMatch(/^[0-9a-f]{64}:Splice\.Amulet:Amulet$/);
     expect(await updatesTemplates(before, alice)).toContain('CreatedEvent:Splice.Amulet:Amulet');
@@ -136,15 +169,20 @@ describe('two-step transfer offers', () => {
     expect(after.locked).toBe(0);
     expect(after.unlocked).toBeCloseTo(before.unlocked - 100, 8);
     const events = await updatesTemplates(start, alice);
-    expect(events).toEqual(expect.arrayContaining([
-      'CreatedEvent:Splice.Amulet:LockedAmulet',
-      'CreatedEvent:Splice.Wallet.TransferOffer:TransferOffer',
-      'ExercisedEvent:Splice.Wallet.TransferOffer:TransferOffer:TransferOffer_Accept',
-      'ExercisedEvent:Splice.Wallet.TransferOffer:AcceptedTransferOffer:AcceptedTransferOffer_Complete',
-    ]));
+    expect(events).toEqual(
+      expect.arrayContaining([
+        'CreatedEvent:Splice.Amulet:LockedAmulet',
+        'CreatedEvent:Splice.Wallet.TransferOffer:TransferOffer',
+        'ExercisedEvent:Splice.Wallet.TransferOffer:TransferOffer:TransferOffer_Accept',
+        'ExercisedEvent:Splice.Wallet.TransferOffer:AcceptedTransferOffer:AcceptedTransferOffer_Complete',
+      ]),
+    );
     // the offer is gone from both lists; the transaction log shows the transfer
     expect(((await wok(base, 'alice', 'GET', '/v0/wallet/transfer-offers')).offers as unknown[]).length).toBe(0);
-    const items = (await wok(base, 'bob', 'POST', '/v0/wallet/transactions', { body: { page_size: 10 } })).items as { transaction_type: string; receivers: { party: string; amount: string }[] }[];
+    const items = (await wok(base, 'bob', 'POST', '/v0/wallet/transactions', { body: { page_size: 10 } })).items as {
+      transaction_type: string;
+      receivers: { party: string; amount: string }[];
+    }[];
     expect(items[0]).toMatchObject({ transaction_type: 'transfer', receivers: [{ party: bob }] });
   });
 
@@ -205,22 +243,40 @@ describe('two-step transfer offers', () => {
 describe('traffic', () => {
   it('buys traffic with amulets; status completed; duplicate tracking id 409', async () => {
     const before = (await balance('alice')).unlocked;
-    const domain = ((await (await fetch(`${base}/v2/state/connected-synchronizers`)).json()) as { connectedSynchronizers: { synchronizerId: string }[] }).connectedSynchronizers[0]?.synchronizerId;
-    const req = { receiving_validator_party_id: alice, domain_id: domain, traffic_amount: 100_000, tracking_id: 'traffic-1', expires_at: (await nowMicros(base)) + 3_600_000_000 };
+    const domain = (
+      (await (await fetch(`${base}/v2/state/connected-synchronizers`)).json()) as { connectedSynchronizers: { synchronizerId: string }[] }
+    ).connectedSynchronizers[0]?.synchronizerId;
+    const req = {
+      receiving_validator_party_id: alice,
+      domain_id: domain,
+      traffic_amount: 100_000,
+      tracking_id: 'traffic-1',
+      expires_at: (await nowMicros(base)) + 3_600_000_000,
+    };
     const r = await wok(base, 'alice', 'POST', '/v0/wallet/buy-traffic-requests', { body: req });
     expect(typeof r.request_contract_id).toBe('string');
-    const st = await wok(base, 'alice', 'POST', '/v0/wallet/buy-traffic-requests/{tracking_id}/status', { path: '/v0/wallet/buy-traffic-requests/traffic-1/status' });
+    const st = await wok(base, 'alice', 'POST', '/v0/wallet/buy-traffic-requests/{tracking_id}/status', {
+      path: '/v0/wallet/buy-traffic-requests/traffic-1/status',
+    });
     expect(st.status).toBe('completed');
     // 0.1 MB at 60 USD/MB = 6 USD = 1200 CC at 0.005 USD/CC
     expect((await balance('alice')).unlocked).toBeCloseTo(before - 1200, 6);
     expect((await wcall(base, 'alice', 'POST', '/v0/wallet/buy-traffic-requests', { body: req })).status).toBe(409);
-    expect((await wcall(base, 'alice', 'POST', '/v0/wallet/buy-traffic-requests/{tracking_id}/status', { path: '/v0/wallet/buy-traffic-requests/nope/status' })).status).toBe(404);
+    expect(
+      (
+        await wcall(base, 'alice', 'POST', '/v0/wallet/buy-traffic-requests/{tracking_id}/status', {
+          path: '/v0/wallet/buy-traffic-requests/nope/status',
+        })
+      ).status,
+    ).toBe(404);
   });
 });
 
 describe('transfer preapproval (one-step)', () => {
   it('bob pre-approves; alice sends in one transaction; dedup id and missing preapproval are refused', async () => {
-    const noPre = await wcall(base, 'bob', 'POST', '/v0/wallet/transfer-preapproval/send', { body: { receiver_party_id: alice, amount: '1', deduplication_id: 'd0' } });
+    const noPre = await wcall(base, 'bob', 'POST', '/v0/wallet/transfer-preapproval/send', {
+      body: { receiver_party_id: alice, amount: '1', deduplication_id: 'd0' },
+    });
     expect(noPre.status).toBe(404); // alice has no preapproval
     const created = await wcall(base, 'bob', 'POST', '/v0/wallet/transfer-preapproval');
     expect(created.status).toBe(200);
@@ -230,11 +286,19 @@ describe('transfer preapproval (one-step)', () => {
     await tap('alice', '40');
     const [a0, b0] = [await balance('alice'), await balance('bob')];
     const start = await ledgerEnd();
-    const send = await wcall(base, 'alice', 'POST', '/v0/wallet/transfer-preapproval/send', { body: { receiver_party_id: bob, amount: '12.5', deduplication_id: 'd1', description: 'one-step' } });
+    const send = await wcall(base, 'alice', 'POST', '/v0/wallet/transfer-preapproval/send', {
+      body: { receiver_party_id: bob, amount: '12.5', deduplication_id: 'd1', description: 'one-step' },
+    });
     expect(send.status).toBe(200);
     expect(await ledgerEnd()).toBe(start + 1); // one transaction, no offer
     expect((await balance('alice')).unlocked).toBeCloseTo(a0.unlocked - 12.5, 8);
     expect((await balance('bob')).unlocked).toBeCloseTo(b0.unlocked + 12.5, 8);
-    expect((await wcall(base, 'alice', 'POST', '/v0/wallet/transfer-preapproval/send', { body: { receiver_party_id: bob, amount: '1', deduplication_id: 'd1' } })).status).toBe(409);
+    expect(
+      (
+        await wcall(base, 'alice', 'POST', '/v0/wallet/transfer-preapproval/send', {
+          body: { receiver_party_id: bob, amount: '1', deduplication_id: 'd1' },
+        })
+      ).status,
+    ).toBe(409);
   });
 });

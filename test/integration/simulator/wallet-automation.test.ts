@@ -34,10 +34,18 @@ const locked = async (user: string) => Number((await wok(base, user, 'GET', '/v0
 const tap = (user: string, amount: string) => wok(base, user, 'POST', '/v0/wallet/tap', { body: { amount } });
 const offer = async (from: string, to: string, amount: string, tracking: string) =>
   wok(base, from, 'POST', '/v0/wallet/transfer-offers', {
-    body: { receiver_party_id: parties[to], amount, description: 'auto', expires_at: (await nowMicros(base)) + 3_600_000_000, tracking_id: tracking },
+    body: {
+      receiver_party_id: parties[to],
+      amount,
+      description: 'auto',
+      expires_at: (await nowMicros(base)) + 3_600_000_000,
+      tracking_id: tracking,
+    },
   });
-const status = (user: string, tracking: string) => wok(base, user, 'POST', '/v0/wallet/transfer-offers/{tracking_id}/status', { path: `/v0/wallet/transfer-offers/${tracking}/status` });
-const txs = async (user: string) => (await wok(base, user, 'POST', '/v0/wallet/transactions', { body: { page_size: 1000 } })).items as Json[];
+const status = (user: string, tracking: string) =>
+  wok(base, user, 'POST', '/v0/wallet/transfer-offers/{tracking_id}/status', { path: `/v0/wallet/transfer-offers/${tracking}/status` });
+const txs = async (user: string) =>
+  (await wok(base, user, 'POST', '/v0/wallet/transactions', { body: { page_size: 1000 } })).items as Json[];
 
 beforeAll(async () => {
   sim = await startTestSim({ staticTime: true });
@@ -52,15 +60,32 @@ describe('automation config endpoint', () => {
   it('GET returns the config; only the operator may read or change it; invalid input is a 400 that changes nothing', async () => {
     const r = await automation(OPERATOR, 'GET');
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ autoExpireOffers: true, mergeBatchSize: 100, expireDustHoldings: true, trafficTopup: { targetThroughput: 0 }, sweeps: {}, autoAcceptTransfers: {} });
+    expect(r.json).toMatchObject({
+      autoExpireOffers: true,
+      mergeBatchSize: 100,
+      expireDustHoldings: true,
+      trafficTopup: { targetThroughput: 0 },
+      sweeps: {},
+      autoAcceptTransfers: {},
+    });
     expect((await automation('alice', 'GET')).status).toBe(403);
     expect((await automation('alice', 'PUT', r.json)).status).toBe(403);
     const bad = [
       { ...r.json, mergeBatchSize: 500 },
       { ...r.json, unknownKey: true },
       { ...r.json, validatorRewardRate: 'lots' },
-      { ...r.json, sweeps: { [parties.alice as string]: { receiver: 'nobody::1220ab', maxBalanceUSD: '10', minBalanceUSD: '1', useTransferPreapproval: false } } },
-      { ...r.json, sweeps: { [parties.alice as string]: { receiver: parties.bob, maxBalanceUSD: '1', minBalanceUSD: '10', useTransferPreapproval: false } } },
+      {
+        ...r.json,
+        sweeps: {
+          [parties.alice as string]: { receiver: 'nobody::1220ab', maxBalanceUSD: '10', minBalanceUSD: '1', useTransferPreapproval: false },
+        },
+      },
+      {
+        ...r.json,
+        sweeps: {
+          [parties.alice as string]: { receiver: parties.bob, maxBalanceUSD: '1', minBalanceUSD: '10', useTransferPreapproval: false },
+        },
+      },
     ];
     for (const b of bad) {
       const res = await automation(OPERATOR, 'PUT', b);
@@ -91,7 +116,11 @@ describe('sweeps', () => {
     await wok(base, 'dave', 'POST', '/v0/wallet/transfer-preapproval');
     await tap('carol', '2000'); // carol: 95 locked-free + 2000 → > 10 USD at 0.005 USD/CC
     const dave0 = await balance('dave');
-    await setAutomation({ sweeps: { [parties.carol as string]: { receiver: parties.dave, maxBalanceUSD: '10', minBalanceUSD: '2', useTransferPreapproval: true } } });
+    await setAutomation({
+      sweeps: {
+        [parties.carol as string]: { receiver: parties.dave, maxBalanceUSD: '10', minBalanceUSD: '2', useTransferPreapproval: true },
+      },
+    });
     // the PUT ran the automation: carol keeps 2 USD = 400 CC
     expect(await balance('carol')).toBeCloseTo(400, 6);
     expect(await balance('dave')).toBeGreaterThan(dave0 + 1600);
@@ -103,10 +132,16 @@ describe('sweeps', () => {
 
   it('without a preapproval the sweep is a transfer offer (funds locked until accepted)', async () => {
     await tap('erin', '3000');
-    await setAutomation({ sweeps: { [parties.erin as string]: { receiver: parties.frank, maxBalanceUSD: '10', minBalanceUSD: '5', useTransferPreapproval: true } } });
+    await setAutomation({
+      sweeps: {
+        [parties.erin as string]: { receiver: parties.frank, maxBalanceUSD: '10', minBalanceUSD: '5', useTransferPreapproval: true },
+      },
+    });
     expect(await balance('erin')).toBeCloseTo(1000, 6);
     expect(await locked('erin')).toBeCloseTo(2000, 6);
-    const offers = (await wok(base, 'frank', 'GET', '/v0/wallet/transfer-offers')).offers as { payload: { description: string; amount: string } }[];
+    const offers = (await wok(base, 'frank', 'GET', '/v0/wallet/transfer-offers')).offers as {
+      payload: { description: string; amount: string };
+    }[];
     expect(offers.map((o) => [o.payload.description, Number(o.payload.amount)])).toContainEqual(['sweep', 2000]);
     await setAutomation({ sweeps: {} });
   });
@@ -133,15 +168,23 @@ describe('rewards', () => {
     await tap('alice', '1000');
     await tap('dave', '1000');
     const featured = await wok(base, 'dave', 'POST', '/v0/wallet/self-grant-feature-app-right', { body: {} });
-    expect((await wok(base, 'dave', 'POST', '/v0/wallet/self-grant-feature-app-right', { body: {} })).contract_id).toBe(featured.contract_id);
+    expect((await wok(base, 'dave', 'POST', '/v0/wallet/self-grant-feature-app-right', { body: {} })).contract_id).toBe(
+      featured.contract_id,
+    );
     expect((await wok(base, 'dave', 'GET', '/v0/wallet/user-status')).has_featured_app_right).toBe(true);
-    await wok(base, 'alice', 'POST', '/v0/wallet/transfer-preapproval/send', { body: { receiver_party_id: parties.bob, amount: '500', deduplication_id: 'rw-1' } });
-    await wok(base, 'dave', 'POST', '/v0/wallet/transfer-preapproval/send', { body: { receiver_party_id: parties.bob, amount: '500', deduplication_id: 'rw-2' } });
+    await wok(base, 'alice', 'POST', '/v0/wallet/transfer-preapproval/send', {
+      body: { receiver_party_id: parties.bob, amount: '500', deduplication_id: 'rw-1' },
+    });
+    await wok(base, 'dave', 'POST', '/v0/wallet/transfer-preapproval/send', {
+      body: { receiver_party_id: parties.bob, amount: '500', deduplication_id: 'rw-2' },
+    });
     const appCoupons = (await wok(base, 'alice', 'GET', '/v0/wallet/app-reward-coupons')).app_reward_coupons as { payload: Json }[];
     expect(appCoupons.map((c) => [c.payload.amount, c.payload.featured])).toContainEqual(['500.0000000000', false]);
     const daveCoupons = (await wok(base, 'dave', 'GET', '/v0/wallet/app-reward-coupons')).app_reward_coupons as { payload: Json }[];
     expect(daveCoupons.map((c) => c.payload.featured)).toEqual([true]);
-    expect(((await wok(base, 'alice', 'GET', '/v0/wallet/validator-reward-coupons')).validator_reward_coupons as unknown[]).length).toBeGreaterThan(0);
+    expect(
+      ((await wok(base, 'alice', 'GET', '/v0/wallet/validator-reward-coupons')).validator_reward_coupons as unknown[]).length,
+    ).toBeGreaterThan(0);
 
     const alice0 = await balance('alice');
     const dave0 = await balance('dave');
@@ -166,7 +209,8 @@ describe('rewards', () => {
 describe('traffic top-up', () => {
   it('buys targetThroughput × minTopupInterval when unused traffic is low, at most once per interval', async () => {
     await tap(OPERATOR, '5000');
-    const topups = async () => (await txs(OPERATOR)).filter((x) => (x.transaction_subtype as Json).amulet_operation === 'buy_member_traffic').length;
+    const topups = async () =>
+      (await txs(OPERATOR)).filter((x) => (x.transaction_subtype as Json).amulet_operation === 'buy_member_traffic').length;
     expect(await topups()).toBe(0);
     await setAutomation({ trafficTopup: { targetThroughput: 100, minTopupIntervalSeconds: 60 } });
     expect(await topups()).toBe(1); // 6000 bytes bought at once
@@ -177,12 +221,16 @@ describe('traffic top-up', () => {
     expect(await topups()).toBe(2); // unused traffic fell below 6000 bytes
     await advance(base, 61);
     expect(await topups()).toBe(2); // enough unused traffic: no purchase
-    const meter = (await (await fetch(`${base}/api/validator/v0/sim/traffic`, { headers: { authorization: `Bearer ${jwtFor(OPERATOR)}` } })).json()) as Record<string, unknown>;
+    const meter = (await (
+      await fetch(`${base}/api/validator/v0/sim/traffic`, { headers: { authorization: `Bearer ${jwtFor(OPERATOR)}` } })
+    ).json()) as Record<string, unknown>;
     expect(meter.purchased_bytes).toBe(12_000);
     expect(meter.extra_bytes as number).toBeGreaterThanOrEqual(6_000);
     expect(meter.consumed_bytes as number).toBeGreaterThan(0);
     expect(typeof meter.last_topup_at).toBe('string');
-    expect((await fetch(`${base}/api/validator/v0/sim/traffic`, { headers: { authorization: `Bearer ${jwtFor('alice')}` } })).status).toBe(403);
+    expect((await fetch(`${base}/api/validator/v0/sim/traffic`, { headers: { authorization: `Bearer ${jwtFor('alice')}` } })).status).toBe(
+      403,
+    );
     await setAutomation({ trafficTopup: { targetThroughput: 0, minTopupIntervalSeconds: 600 } });
   });
 });

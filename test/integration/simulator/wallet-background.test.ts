@@ -35,15 +35,28 @@ async function exercisedChoices(base: string, party: string, after: number): Pro
   const r = await fetch(`${base}/v2/updates?limit=1000`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ beginExclusive: after, updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [party]: {} }, verbose: false }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' } } }),
+    body: JSON.stringify({
+      beginExclusive: after,
+      updateFormat: {
+        includeTransactions: {
+          eventFormat: { filtersByParty: { [party]: {} }, verbose: false },
+          transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS',
+        },
+      },
+    }),
   });
   expect(r.status).toBe(200);
   const items = (await r.json()) as { update: { Transaction?: { value: { events: Record<string, { choice?: string }>[] } } } }[];
-  return items.flatMap((i) => i.update.Transaction?.value.events ?? []).flatMap((e) => Object.values(e).map((v) => v.choice ?? '')).filter((c) => c !== '');
+  return items
+    .flatMap((i) => i.update.Transaction?.value.events ?? [])
+    .flatMap((e) => Object.values(e).map((v) => v.choice ?? ''))
+    .filter((c) => c !== '');
 }
 
 const amuletsOf = async (base: string, party: string) =>
-  acsCreated(await acs(base, { filtersByParty: { [party]: {} }, verbose: false })).filter((c) => c.templateId.endsWith(':Splice.Amulet:Amulet') && c.createArgument.owner === party);
+  acsCreated(await acs(base, { filtersByParty: { [party]: {} }, verbose: false })).filter(
+    (c) => c.templateId.endsWith(':Splice.Amulet:Amulet') && c.createArgument.owner === party,
+  );
 
 describe('background automation trigger', () => {
   it('with static time: advancing the clock makes the automation run without a wallet request (dust and offer expiry)', async () => {
@@ -54,7 +67,13 @@ describe('background automation trigger', () => {
     await wok(base, 'frank', 'POST', '/v0/wallet/tap', { body: { amount: '0.01' } }); // dust after 3 rounds
     await wok(base, 'frank', 'POST', '/v0/wallet/tap', { body: { amount: '50' } });
     await wok(base, 'frank', 'POST', '/v0/wallet/transfer-offers', {
-      body: { receiver_party_id: gina, amount: '5', description: 'expires', expires_at: (await nowMicros(base)) + 60_000_000, tracking_id: 'bg-1' },
+      body: {
+        receiver_party_id: gina,
+        amount: '5',
+        description: 'expires',
+        expires_at: (await nowMicros(base)) + 60_000_000,
+        tracking_id: 'bg-1',
+      },
     });
     const start = await ledgerEnd(base);
     await sleep(600); // several ticks without a clock change: nothing to do, nothing submitted
@@ -90,7 +109,11 @@ describe('background automation trigger', () => {
     const { backgroundIntervalSeconds: _drop, ...rest } = json;
     void _drop;
     const put = (body: unknown) =>
-      fetch(`${base}/api/validator/v0/sim/automation`, { method: 'PUT', headers: { authorization: `Bearer ${jwtFor(OPERATOR)}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      fetch(`${base}/api/validator/v0/sim/automation`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${jwtFor(OPERATOR)}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     const bad = await put({ ...json, backgroundIntervalSeconds: -1 });
     expect(bad.status).toBe(400);
     expect(Object.keys((await bad.json()) as object)).toEqual(['error']);
@@ -110,7 +133,13 @@ describe('background automation trigger', () => {
     const gina = await onboard(base, 'gina');
     await wok(base, 'frank', 'POST', '/v0/wallet/tap', { body: { amount: '50' } });
     await wok(base, 'frank', 'POST', '/v0/wallet/transfer-offers', {
-      body: { receiver_party_id: gina, amount: '5', description: 'soon', expires_at: (await nowMicros(base)) + 1_000_000, tracking_id: 'bg-wall' },
+      body: {
+        receiver_party_id: gina,
+        amount: '5',
+        description: 'soon',
+        expires_at: (await nowMicros(base)) + 1_000_000,
+        tracking_id: 'bg-wall',
+      },
     });
     const start = await ledgerEnd(base);
     const choices = await eventually('the offer expiry', async () => {
@@ -181,4 +210,3 @@ describe('background trigger mechanics', () => {
     bg.stop();
   });
 });
-

@@ -33,11 +33,17 @@ const pool = async () =>
   acsCreated(await acs(base, { filtersByParty: { [dso]: {} }, verbose: false }))
     .filter((c) => c.templateId.endsWith(':Splice.Amulet:UnclaimedDevelopmentFundCoupon'))
     .reduce((s, c) => s + Number(c.createArgument.amount), 0);
-const active = async (user: string) => (await wok(base, user, 'GET', '/v0/wallet/development-fund-coupons')).active_development_fund_coupons as Contract[];
+const active = async (user: string) =>
+  (await wok(base, user, 'GET', '/v0/wallet/development-fund-coupons')).active_development_fund_coupons as Contract[];
 const allocateCoupon = async (user: string, beneficiary: string, amount: string, inSeconds: number, reason: string) =>
-  wcall(base, user, 'POST', '/v0/wallet/development-fund-coupons/allocate', { body: { beneficiary, amount, expiresAt: (await nowMicros(base)) + inSeconds * 1_000_000, reason } });
+  wcall(base, user, 'POST', '/v0/wallet/development-fund-coupons/allocate', {
+    body: { beneficiary, amount, expiresAt: (await nowMicros(base)) + inSeconds * 1_000_000, reason },
+  });
 const withdraw = (user: string, cid: string, reason: string) =>
-  wcall(base, user, 'POST', '/v0/wallet/development-fund-coupons/{contract_id}/withdraw', { path: `/v0/wallet/development-fund-coupons/${encodeURIComponent(cid)}/withdraw`, body: { reason } });
+  wcall(base, user, 'POST', '/v0/wallet/development-fund-coupons/{contract_id}/withdraw', {
+    path: `/v0/wallet/development-fund-coupons/${encodeURIComponent(cid)}/withdraw`,
+    body: { reason },
+  });
 const history = (user: string, query: string) =>
   wok(base, user, 'GET', '/v0/wallet/development-fund-coupons/history', { path: `/v0/wallet/development-fund-coupons/history?${query}` });
 
@@ -79,7 +85,14 @@ describe('development fund', () => {
   it('withdraw, reject (Ledger API), claim (automation) and expiry; the history pages through them', async () => {
     const [first] = await active(OPERATOR);
     expect((await withdraw('alice', first?.contract_id ?? '', 'no')).status).toBe(404);
-    expect((await wcall(base, OPERATOR, 'POST', '/v0/wallet/development-fund-coupons/{contract_id}/withdraw', { path: `/v0/wallet/development-fund-coupons/${first?.contract_id ?? ''}/withdraw`, body: {} })).status).toBe(400);
+    expect(
+      (
+        await wcall(base, OPERATOR, 'POST', '/v0/wallet/development-fund-coupons/{contract_id}/withdraw', {
+          path: `/v0/wallet/development-fund-coupons/${first?.contract_id ?? ''}/withdraw`,
+          body: {},
+        })
+      ).status,
+    ).toBe(400);
     const w = await withdraw(OPERATOR, first?.contract_id ?? '', 'plans changed');
     expect(w.status).toBe(200);
     expect(typeof w.json.unclaimed_development_fund_coupon_contract_id).toBe('string');
@@ -87,9 +100,20 @@ describe('development fund', () => {
 
     // rejected by the (non-wallet) beneficiary through the Ledger API
     const toReject = (await allocateCoupon(OPERATOR, outsider, '10', 3600, 'grant B')).json.development_fund_coupon_contract_id as string;
-    await submitTx(base, [outsider], [
-      { ExerciseCommand: { templateId: '#splice-amulet:Splice.Amulet:DevelopmentFundCoupon', contractId: toReject, choice: 'DevelopmentFundCoupon_Reject', choiceArgument: { reason: 'not for me' } } },
-    ]);
+    await submitTx(
+      base,
+      [outsider],
+      [
+        {
+          ExerciseCommand: {
+            templateId: '#splice-amulet:Splice.Amulet:DevelopmentFundCoupon',
+            contractId: toReject,
+            choice: 'DevelopmentFundCoupon_Reject',
+            choiceArgument: { reason: 'not for me' },
+          },
+        },
+      ],
+    );
     // claimed by alice's wallet automation at the next request
     const before = Number((await wok(base, 'alice', 'GET', '/v0/wallet/balance')).effective_unlocked_qty);
     expect((await allocateCoupon(OPERATOR, alice, '20', 3600, 'grant C')).status).toBe(200);
@@ -103,7 +127,12 @@ describe('development fund', () => {
     const page1 = await history(OPERATOR, 'limit=2');
     const items1 = page1.development_fund_coupon_history as Record<string, unknown>[];
     expect(items1.map((i) => i.status)).toEqual(['withdrawn', 'rejected']);
-    expect(items1[0]).toMatchObject({ beneficiary: outsider, amount: '150.0000000000', reason: 'grant A', rejection_or_withdrawal_reason: 'plans changed' });
+    expect(items1[0]).toMatchObject({
+      beneficiary: outsider,
+      amount: '150.0000000000',
+      reason: 'grant A',
+      rejection_or_withdrawal_reason: 'plans changed',
+    });
     expect(items1[1]).toMatchObject({ reason: 'grant B', rejection_or_withdrawal_reason: 'not for me' });
     const page2 = await history(OPERATOR, `limit=10&after=${String(page1.next_page_token)}`);
     const items2 = page2.development_fund_coupon_history as Record<string, unknown>[];
@@ -112,6 +141,12 @@ describe('development fund', () => {
     const page3 = await history(OPERATOR, `limit=10&after=${String(page2.next_page_token)}`);
     expect(page3.development_fund_coupon_history).toEqual([]);
     expect((await history('alice', 'limit=10')).development_fund_coupon_history).toEqual([]);
-    expect((await wcall(base, OPERATOR, 'GET', '/v0/wallet/development-fund-coupons/history', { path: '/v0/wallet/development-fund-coupons/history' })).status).toBe(400);
+    expect(
+      (
+        await wcall(base, OPERATOR, 'GET', '/v0/wallet/development-fund-coupons/history', {
+          path: '/v0/wallet/development-fund-coupons/history',
+        })
+      ).status,
+    ).toBe(400);
   });
 });

@@ -24,7 +24,9 @@ const signHex = (k: ExternalKey, hashHex: string): string => sign(null, Buffer.f
 const pubHex = (k: ExternalKey): string => k.raw.toString('hex');
 
 async function extBalance(party: string): Promise<number> {
-  const b = await wok(base, OPERATOR, 'GET', '/v0/admin/external-party/balance', { path: `/v0/admin/external-party/balance?party_id=${encodeURIComponent(party)}` });
+  const b = await wok(base, OPERATOR, 'GET', '/v0/admin/external-party/balance', {
+    path: `/v0/admin/external-party/balance?party_id=${encodeURIComponent(party)}`,
+  });
   expect(b.party_id).toBe(party);
   return Number(b.total_unlocked_coin);
 }
@@ -40,7 +42,8 @@ async function inspect(transaction: string, txHashHex: string): Promise<{ choice
     if (n.versionedNode.oneofKind !== 'v1') continue;
     const t = n.versionedNode.v1.nodeType;
     if (t.oneofKind === 'exercise') choices.push(t.exercise.choiceId);
-    if (t.oneofKind === 'create') created.push({ entity: `${t.create.templateId?.moduleName}:${t.create.templateId?.entityName}`, cid: t.create.contractId });
+    if (t.oneofKind === 'create')
+      created.push({ entity: `${t.create.templateId?.moduleName}:${t.create.templateId?.entityName}`, cid: t.create.contractId });
   }
   return { choices, created };
 }
@@ -49,19 +52,39 @@ async function updateChoices(fromOffset: number, party: string): Promise<string[
   const r = await fetch(`${base}/v2/updates?limit=1000`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ beginExclusive: fromOffset, updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [party]: {} }, verbose: false }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' } } }),
+    body: JSON.stringify({
+      beginExclusive: fromOffset,
+      updateFormat: {
+        includeTransactions: {
+          eventFormat: { filtersByParty: { [party]: {} }, verbose: false },
+          transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS',
+        },
+      },
+    }),
   });
   const items = (await r.json()) as { update: { Transaction?: { value: { events: Record<string, { choice?: string }>[] } } } }[];
-  return items.flatMap((i) => i.update.Transaction?.value.events ?? []).flatMap((e) => Object.values(e).map((v) => v.choice ?? '')).filter((c) => c !== '');
+  return items
+    .flatMap((i) => i.update.Transaction?.value.events ?? [])
+    .flatMap((e) => Object.values(e).map((v) => v.choice ?? ''))
+    .filter((c) => c !== '');
 }
 const ledgerEnd = async () => ((await (await fetch(`${base}/v2/state/ledger-end`)).json()) as { offset: number }).offset;
 
 async function prepareSend(amount: number, nonce: number, expiresInSec = 3600) {
   return wcall(base, OPERATOR, 'POST', '/v0/admin/external-party/transfer-preapproval/prepare-send', {
-    body: { sender_party_id: ext, receiver_party_id: bob, amount, expires_at: new Date((await nowMicros(base)) / 1000 + expiresInSec * 1000).toISOString(), nonce, description: `nonce ${nonce}` },
+    body: {
+      sender_party_id: ext,
+      receiver_party_id: bob,
+      amount,
+      expires_at: new Date((await nowMicros(base)) / 1000 + expiresInSec * 1000).toISOString(),
+      nonce,
+      description: `nonce ${nonce}`,
+    },
   });
 }
-const submission = (transaction: string, txHash: string, k = key) => ({ submission: { party_id: ext, transaction, signed_tx_hash: signHex(k, txHash), public_key: pubHex(key) } });
+const submission = (transaction: string, txHash: string, k = key) => ({
+  submission: { party_id: ext, transaction, signed_tx_hash: signHex(k, txHash), public_key: pubHex(key) },
+});
 
 beforeAll(async () => {
   sim = await startTestSim({ staticTime: true });
@@ -77,7 +100,9 @@ afterAll(async () => {
 
 describe('external party topology', () => {
   it('generate returns the three onboarding transactions with hex hashes; submit verifies the signatures and allocates the party', async () => {
-    const gen = await wok(base, OPERATOR, 'POST', '/v0/admin/external-party/topology/generate', { body: { party_hint: 'ext-carol', public_key: pubHex(key) } });
+    const gen = await wok(base, OPERATOR, 'POST', '/v0/admin/external-party/topology/generate', {
+      body: { party_hint: 'ext-carol', public_key: pubHex(key) },
+    });
     expect(gen.party_id).toBe(`ext-carol::${key.fingerprint}`);
     const txs = gen.topology_txs as { topology_tx: string; hash: string }[];
     expect(txs).toHaveLength(3);
@@ -86,22 +111,44 @@ describe('external party topology', () => {
     // a signature by another key, or a missing signature over one transaction, allocates nothing
     const other = newExternalKey();
     const bad = await wcall(base, OPERATOR, 'POST', '/v0/admin/external-party/topology/submit', {
-      body: { public_key: pubHex(key), signed_topology_txs: txs.map((t) => ({ topology_tx: t.topology_tx, signed_hash: signHex(other, t.hash) })) },
+      body: {
+        public_key: pubHex(key),
+        signed_topology_txs: txs.map((t) => ({ topology_tx: t.topology_tx, signed_hash: signHex(other, t.hash) })),
+      },
     });
     expect(bad.status).toBe(400);
     expect(String(bad.json.error)).toMatch(/not a valid signature/);
     const balanceStatus = async () =>
-      (await wcall(base, OPERATOR, 'GET', '/v0/admin/external-party/balance', { path: `/v0/admin/external-party/balance?party_id=${encodeURIComponent(gen.party_id as string)}` })).status;
+      (
+        await wcall(base, OPERATOR, 'GET', '/v0/admin/external-party/balance', {
+          path: `/v0/admin/external-party/balance?party_id=${encodeURIComponent(gen.party_id as string)}`,
+        })
+      ).status;
     expect(await balanceStatus()).toBe(404); // not allocated
     const wrongKey = await wcall(base, OPERATOR, 'POST', '/v0/admin/external-party/topology/submit', {
-      body: { public_key: pubHex(other), signed_topology_txs: txs.map((t) => ({ topology_tx: t.topology_tx, signed_hash: signHex(other, t.hash) })) },
+      body: {
+        public_key: pubHex(other),
+        signed_topology_txs: txs.map((t) => ({ topology_tx: t.topology_tx, signed_hash: signHex(other, t.hash) })),
+      },
     });
     expect(wrongKey.status).toBe(400);
-    expect((await wcall(base, 'alice', 'POST', '/v0/admin/external-party/topology/generate', { body: { party_hint: 'x', public_key: pubHex(key) } })).status).toBe(403);
-    expect((await wcall(base, OPERATOR, 'POST', '/v0/admin/external-party/topology/generate', { body: { party_hint: 'x', public_key: 'abcd' } })).status).toBe(400);
+    expect(
+      (
+        await wcall(base, 'alice', 'POST', '/v0/admin/external-party/topology/generate', {
+          body: { party_hint: 'x', public_key: pubHex(key) },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await wcall(base, OPERATOR, 'POST', '/v0/admin/external-party/topology/generate', { body: { party_hint: 'x', public_key: 'abcd' } }))
+        .status,
+    ).toBe(400);
 
     const sub = await wok(base, OPERATOR, 'POST', '/v0/admin/external-party/topology/submit', {
-      body: { public_key: pubHex(key), signed_topology_txs: txs.map((t) => ({ topology_tx: t.topology_tx, signed_hash: signHex(key, t.hash) })) },
+      body: {
+        public_key: pubHex(key),
+        signed_topology_txs: txs.map((t) => ({ topology_tx: t.topology_tx, signed_hash: signHex(key, t.hash) })),
+      },
     });
     ext = sub.party_id as string;
     expect(ext).toBe(gen.party_id);
@@ -114,31 +161,53 @@ describe('external party setup proposal', () => {
   it('operator proposes; the party signs the prepared accept; submit-accept creates its TransferPreapproval', async () => {
     const created = await wok(base, OPERATOR, 'POST', '/v0/admin/external-party/setup-proposal', { body: { user_party_id: ext } });
     const cid = created.contract_id as string;
-    expect((await wcall(base, OPERATOR, 'POST', '/v0/admin/external-party/setup-proposal', { body: { user_party_id: ext } })).status).toBe(409);
-    const list = (await wok(base, OPERATOR, 'GET', '/v0/admin/external-party/setup-proposal')).contracts as { contract: { contract_id: string; template_id: string } }[];
+    expect((await wcall(base, OPERATOR, 'POST', '/v0/admin/external-party/setup-proposal', { body: { user_party_id: ext } })).status).toBe(
+      409,
+    );
+    const list = (await wok(base, OPERATOR, 'GET', '/v0/admin/external-party/setup-proposal')).contracts as {
+      contract: { contract_id: string; template_id: string };
+    }[];
     expect(list.map((c) => c.contract.contract_id)).toContain(cid);
     expect(list[0]?.contract.template_id).toMatch(/:Splice\.AmuletRules:ExternalPartySetupProposal$/);
 
-    const prep = await wok(base, OPERATOR, 'POST', '/v0/admin/external-party/setup-proposal/prepare-accept', { body: { contract_id: cid, user_party_id: ext } });
+    const prep = await wok(base, OPERATOR, 'POST', '/v0/admin/external-party/setup-proposal/prepare-accept', {
+      body: { contract_id: cid, user_party_id: ext },
+    });
     const seen = await inspect(prep.transaction as string, prep.tx_hash as string);
     expect(seen.choices).toContain('ExternalPartySetupProposal_Accept');
     expect(seen.choices).toContain('AmuletRules_CreateTransferPreapproval');
-    expect(seen.created.map((c) => c.entity)).toEqual(expect.arrayContaining(['Splice.Amulet:ValidatorRight', 'Splice.AmuletRules:TransferPreapproval']));
+    expect(seen.created.map((c) => c.entity)).toEqual(
+      expect.arrayContaining(['Splice.Amulet:ValidatorRight', 'Splice.AmuletRules:TransferPreapproval']),
+    );
 
     // signed by a key the party does not have → refused, nothing committed
-    const forged = await wcall(base, OPERATOR, 'POST', '/v0/admin/external-party/setup-proposal/submit-accept', { body: submission(prep.transaction as string, prep.tx_hash as string, newExternalKey()) });
+    const forged = await wcall(base, OPERATOR, 'POST', '/v0/admin/external-party/setup-proposal/submit-accept', {
+      body: submission(prep.transaction as string, prep.tx_hash as string, newExternalKey()),
+    });
     expect(forged.status).toBe(400);
     expect((await wok(base, OPERATOR, 'GET', '/v0/admin/external-party/setup-proposal')).contracts).toHaveLength(1);
 
-    const acc = await wok(base, OPERATOR, 'POST', '/v0/admin/external-party/setup-proposal/submit-accept', { body: submission(prep.transaction as string, prep.tx_hash as string) });
+    const acc = await wok(base, OPERATOR, 'POST', '/v0/admin/external-party/setup-proposal/submit-accept', {
+      body: submission(prep.transaction as string, prep.tx_hash as string),
+    });
     expect(acc.transfer_preapproval_contract_id).toMatch(/^00[0-9a-f]+/);
     expect((await wok(base, OPERATOR, 'GET', '/v0/admin/external-party/setup-proposal')).contracts).toHaveLength(0);
     // the preapproval works: alice sends to the external party in one step
-    await wok(base, 'alice', 'POST', '/v0/wallet/transfer-preapproval/send', { body: { receiver_party_id: ext, amount: '100', deduplication_id: 'fund-ext' } });
+    await wok(base, 'alice', 'POST', '/v0/wallet/transfer-preapproval/send', {
+      body: { receiver_party_id: ext, amount: '100', deduplication_id: 'fund-ext' },
+    });
     expect(await extBalance(ext)).toBe(100);
     // executing it again is a duplicate; submitting it through submit-send (another transaction kind) is refused
-    expect((await wcall(base, OPERATOR, 'POST', '/v0/admin/external-party/setup-proposal/submit-accept', { body: submission(prep.transaction as string, prep.tx_hash as string) })).status).toBe(409);
-    const wrongKind = await wcall(base, OPERATOR, 'POST', '/v0/admin/external-party/transfer-preapproval/submit-send', { body: submission(prep.transaction as string, prep.tx_hash as string) });
+    expect(
+      (
+        await wcall(base, OPERATOR, 'POST', '/v0/admin/external-party/setup-proposal/submit-accept', {
+          body: submission(prep.transaction as string, prep.tx_hash as string),
+        })
+      ).status,
+    ).toBe(409);
+    const wrongKind = await wcall(base, OPERATOR, 'POST', '/v0/admin/external-party/transfer-preapproval/submit-send', {
+      body: submission(prep.transaction as string, prep.tx_hash as string),
+    });
     expect(wrongKind.status).toBe(400);
     expect(String(wrongKind.json.error)).toMatch(/ExternalPartyAmuletRules_CreateTransferCommand/);
   });
@@ -158,27 +227,49 @@ describe('external party transfer commands', () => {
 
     // a tampered signature is refused; a submission to the wrong endpoint too
     const other = newExternalKey();
-    expect((await wcall(base, OPERATOR, 'POST', '/v0/admin/external-party/transfer-preapproval/submit-send', { body: submission(p.json.transaction as string, p.json.tx_hash as string, other) })).status).toBe(400);
-    const wrongKey = { submission: { ...submission(p.json.transaction as string, p.json.tx_hash as string).submission, public_key: pubHex(other) } };
-    expect((await wcall(base, OPERATOR, 'POST', '/v0/admin/external-party/transfer-preapproval/submit-send', { body: wrongKey })).status).toBe(400);
+    expect(
+      (
+        await wcall(base, OPERATOR, 'POST', '/v0/admin/external-party/transfer-preapproval/submit-send', {
+          body: submission(p.json.transaction as string, p.json.tx_hash as string, other),
+        })
+      ).status,
+    ).toBe(400);
+    const wrongKey = {
+      submission: { ...submission(p.json.transaction as string, p.json.tx_hash as string).submission, public_key: pubHex(other) },
+    };
+    expect(
+      (await wcall(base, OPERATOR, 'POST', '/v0/admin/external-party/transfer-preapproval/submit-send', { body: wrongKey })).status,
+    ).toBe(400);
     expect(await extBalance(ext)).toBe(100);
 
     const off = await ledgerEnd();
-    const s = await wok(base, OPERATOR, 'POST', '/v0/admin/external-party/transfer-preapproval/submit-send', { body: submission(p.json.transaction as string, p.json.tx_hash as string) });
+    const s = await wok(base, OPERATOR, 'POST', '/v0/admin/external-party/transfer-preapproval/submit-send', {
+      body: submission(p.json.transaction as string, p.json.tx_hash as string),
+    });
     expect(typeof s.update_id).toBe('string');
     // executing the same prepared transaction again is a duplicate
-    expect((await wcall(base, OPERATOR, 'POST', '/v0/admin/external-party/transfer-preapproval/submit-send', { body: submission(p.json.transaction as string, p.json.tx_hash as string) })).status).toBeGreaterThanOrEqual(400);
+    expect(
+      (
+        await wcall(base, OPERATOR, 'POST', '/v0/admin/external-party/transfer-preapproval/submit-send', {
+          body: submission(p.json.transaction as string, p.json.tx_hash as string),
+        })
+      ).status,
+    ).toBeGreaterThanOrEqual(400);
     expect(await extBalance(ext)).toBe(75);
     expect(await userBalance('bob')).toBe(bob0 + 25);
     const choices = await updateChoices(off, ext);
-    expect(choices).toEqual(expect.arrayContaining(['ExternalPartyAmuletRules_CreateTransferCommand', 'TransferCommand_Send', 'TransferPreapproval_Send']));
+    expect(choices).toEqual(
+      expect.arrayContaining(['ExternalPartyAmuletRules_CreateTransferCommand', 'TransferCommand_Send', 'TransferPreapproval_Send']),
+    );
   });
 
   it('orders by nonce: a future nonce waits, a spent nonce fails without moving funds, expiry archives', async () => {
     const send = async (amount: number, nonce: number, expires = 3600) => {
       const p = await prepareSend(amount, nonce, expires);
       expect(p.status).toBe(200);
-      await wok(base, OPERATOR, 'POST', '/v0/admin/external-party/transfer-preapproval/submit-send', { body: submission(p.json.transaction as string, p.json.tx_hash as string) });
+      await wok(base, OPERATOR, 'POST', '/v0/admin/external-party/transfer-preapproval/submit-send', {
+        body: submission(p.json.transaction as string, p.json.tx_hash as string),
+      });
     };
     await send(5, 2); // nonce 1 is not used yet: waits
     expect(await extBalance(ext)).toBe(75);
@@ -215,7 +306,13 @@ describe('external party transfer commands', () => {
     await bad({ sender_party_id: alice, receiver_party_id: bob, amount: 1, expires_at: exp, nonce: 0 }, 400); // not external
     await bad({ sender_party_id: ext, receiver_party_id: alice, amount: 1, expires_at: exp, nonce: 0 }, 404); // no preapproval
     expect((await wcall(base, 'bob', 'POST', '/v0/admin/external-party/transfer-preapproval/prepare-send', { body: {} })).status).toBe(403);
-    expect((await wcall(base, OPERATOR, 'GET', '/v0/admin/external-party/balance', { path: '/v0/admin/external-party/balance?party_id=nobody::1220ab' })).status).toBe(404);
+    expect(
+      (
+        await wcall(base, OPERATOR, 'GET', '/v0/admin/external-party/balance', {
+          path: '/v0/admin/external-party/balance?party_id=nobody::1220ab',
+        })
+      ).status,
+    ).toBe(404);
     expect(await ledgerEnd()).toBe(end);
   });
 });

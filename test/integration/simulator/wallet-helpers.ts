@@ -45,7 +45,10 @@ function discriminated(node: unknown): unknown {
       type: 'object',
       required: [d.propertyName],
       properties: { [d.propertyName]: { enum: Object.keys(d.mapping) } },
-      allOf: Object.entries(d.mapping).map(([value, ref]) => ({ if: { properties: { [d.propertyName]: { const: value } } }, then: { $ref: ref } })),
+      allOf: Object.entries(d.mapping).map(([value, ref]) => ({
+        if: { properties: { [d.propertyName]: { const: value } } },
+        then: { $ref: ref },
+      })),
     };
   }
   return o;
@@ -58,11 +61,17 @@ function discriminated(node: unknown): unknown {
  */
 function lenientOneOf(components: Json): Json {
   const schemas = (components.schemas ?? {}) as Record<string, Json>;
-  const target = (ref: unknown): Json | undefined => (typeof ref === 'string' && ref.startsWith('#/components/schemas/') ? schemas[ref.slice(21)] : undefined);
+  const target = (ref: unknown): Json | undefined =>
+    typeof ref === 'string' && ref.startsWith('#/components/schemas/') ? schemas[ref.slice(21)] : undefined;
   for (const s of Object.values(schemas)) {
     const variants = s.oneOf as { $ref?: string }[] | undefined;
     if (!Array.isArray(variants) || s.discriminator) continue;
-    if (variants.some((v) => { const t = target(v.$ref); return t !== undefined && !Array.isArray(t.required); })) {
+    if (
+      variants.some((v) => {
+        const t = target(v.$ref);
+        return t !== undefined && !Array.isArray(t.required);
+      })
+    ) {
       s.anyOf = variants;
       delete s.oneOf;
     }
@@ -103,13 +112,17 @@ class SpliceSpecs {
     let resp = responses[String(status)];
     if (!resp) {
       // statuses the operation does not list (e.g. 401/403): the common responses, all ErrorResponse
-      if (status >= 400) resp = { content: { 'application/json': { schema: { $ref: './common-external.yaml#/components/schemas/ErrorResponse' } } } };
+      if (status >= 400)
+        resp = { content: { 'application/json': { schema: { $ref: './common-external.yaml#/components/schemas/ErrorResponse' } } } };
       else throw new Error(`spec has no response ${status} for ${method} ${specPath}`);
     }
     if (typeof resp.$ref === 'string') {
       const [refFile, pointer] = resp.$ref.split('#') as [string, string];
       const target = path.basename(refFile, '.yaml');
-      resp = pointer.split('/').filter(Boolean).reduce<Json>((o, k) => o[k] as Json, this.docs.get(target === '' ? file : target) as Json);
+      resp = pointer
+        .split('/')
+        .filter(Boolean)
+        .reduce<Json>((o, k) => o[k] as Json, this.docs.get(target === '' ? file : target) as Json);
       resp = JSON.parse(JSON.stringify(resp).replaceAll('"#/components/', `"./${target}.yaml#/components/`)) as Json;
     }
     const schema = (resp.content as Record<string, { schema: unknown }> | undefined)?.['application/json']?.schema;
@@ -121,7 +134,9 @@ class SpliceSpecs {
       this.cache.set(key, v);
     }
     if (!v(body))
-      throw new Error(`response of ${method} ${specPath} (${status}) does not match the Splice spec: ${JSON.stringify(v.errors?.slice(0, 5))}\nbody: ${JSON.stringify(body).slice(0, 1500)}`);
+      throw new Error(
+        `response of ${method} ${specPath} (${status}) does not match the Splice spec: ${JSON.stringify(v.errors?.slice(0, 5))}\nbody: ${JSON.stringify(body).slice(0, 1500)}`,
+      );
   }
 }
 
@@ -140,20 +155,37 @@ export interface WalletResponse {
 }
 
 /** Calls `/api/validator` + path as `user` (undefined: no Authorization header) and validates the body against the Splice spec. */
-export async function wcall(base: string, user: string | undefined, method: string, specPath: string, opts: { path?: string; body?: unknown } = {}): Promise<WalletResponse> {
+export async function wcall(
+  base: string,
+  user: string | undefined,
+  method: string,
+  specPath: string,
+  opts: { path?: string; body?: unknown } = {},
+): Promise<WalletResponse> {
   const headers: Record<string, string> = {};
   if (user !== undefined) headers.authorization = `Bearer ${jwtFor(user)}`;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${base}/api/validator${opts.path ?? specPath}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+  const res = await fetch(`${base}/api/validator${opts.path ?? specPath}`, {
+    method,
+    headers,
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+  });
   const text = await res.text();
-  if (!(res.headers.get('content-type') ?? '').includes('application/json')) throw new Error(`non-JSON answer ${res.status}: ${text.slice(0, 300)}`);
+  if (!(res.headers.get('content-type') ?? '').includes('application/json'))
+    throw new Error(`non-JSON answer ${res.status}: ${text.slice(0, 300)}`);
   const json = JSON.parse(text) as Record<string, unknown>;
   spliceSpecs().assertResponse(method, specPath, res.status, json);
   return { status: res.status, json };
 }
 
 /** Like `wcall` but throws unless the status is 200. */
-export async function wok(base: string, user: string | undefined, method: string, specPath: string, opts: { path?: string; body?: unknown } = {}): Promise<Record<string, unknown>> {
+export async function wok(
+  base: string,
+  user: string | undefined,
+  method: string,
+  specPath: string,
+  opts: { path?: string; body?: unknown } = {},
+): Promise<Record<string, unknown>> {
   const r = await wcall(base, user, method, specPath, opts);
   if (r.status !== 200) throw new Error(`${method} ${opts.path ?? specPath} as ${user}: ${r.status} ${JSON.stringify(r.json)}`);
   return r.json;
@@ -168,7 +200,11 @@ export async function onboard(base: string, name: string): Promise<string> {
 }
 
 export async function advance(base: string, seconds: number): Promise<void> {
-  const r = await fetch(`${base}/simulator/admin/time/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seconds }) });
+  const r = await fetch(`${base}/simulator/admin/time/advance`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ seconds }),
+  });
   if (r.status !== 200) throw new Error(`advance: ${r.status} ${await r.text()}`);
 }
 

@@ -30,8 +30,10 @@ afterAll(async () => {
   await sim.dispose();
 });
 
-const records = async (user: string) => (await wok(base, user, 'GET', '/v0/wallet/validator-liveness-activity-records')).validator_liveness_activity_records as Contract[];
-const faucet = async (user: string) => (await wok(base, user, 'GET', '/v0/wallet/validator-faucet-coupons')).validator_faucet_coupons as Contract[];
+const records = async (user: string) =>
+  (await wok(base, user, 'GET', '/v0/wallet/validator-liveness-activity-records')).validator_liveness_activity_records as Contract[];
+const faucet = async (user: string) =>
+  (await wok(base, user, 'GET', '/v0/wallet/validator-faucet-coupons')).validator_faucet_coupons as Contract[];
 const svCoupons = async (user: string) => (await wok(base, user, 'GET', '/v0/wallet/sv-reward-coupons')).sv_reward_coupons as Contract[];
 const currentRound = async () => Number((await wok(base, OPERATOR, 'GET', '/v0/wallet/balance')).round);
 
@@ -58,10 +60,24 @@ describe('validator liveness activity records', () => {
       acsCreated(await acs(base, { filtersByParty: { [party]: {} }, verbose: false })).find((c) => c.templateId.endsWith(suffix));
     const licence = await find(operatorParty, ':Splice.ValidatorLicense:ValidatorLicense');
     const openRound = await find(dso, ':Splice.Round:OpenMiningRound');
-    const tx = await submitTx(base, [operatorParty], [
-      { ExerciseCommand: { templateId: '#splice-amulet:Splice.ValidatorLicense:ValidatorLicense', contractId: licence?.contractId, choice: 'ValidatorLicense_ReceiveFaucetCoupon', choiceArgument: { openRound: openRound?.contractId } } },
+    const tx = await submitTx(
+      base,
+      [operatorParty],
+      [
+        {
+          ExerciseCommand: {
+            templateId: '#splice-amulet:Splice.ValidatorLicense:ValidatorLicense',
+            contractId: licence?.contractId,
+            choice: 'ValidatorLicense_ReceiveFaucetCoupon',
+            choiceArgument: { openRound: openRound?.contractId },
+          },
+        },
+      ],
+    );
+    expect(tx.created.map((c) => c.templateId.split(':').slice(1).join(':')).sort()).toEqual([
+      'Splice.ValidatorLicense:ValidatorFaucetCoupon',
+      'Splice.ValidatorLicense:ValidatorLicense',
     ]);
-    expect(tx.created.map((c) => c.templateId.split(':').slice(1).join(':')).sort()).toEqual(['Splice.ValidatorLicense:ValidatorFaucetCoupon', 'Splice.ValidatorLicense:ValidatorLicense']);
     const coupons = await faucet(OPERATOR);
     expect(coupons).toHaveLength(1);
     expect(coupons[0]?.template_id).toMatch(/:Splice\.ValidatorLicense:ValidatorFaucetCoupon$/);
@@ -72,7 +88,20 @@ describe('validator liveness activity records', () => {
     const other = await fetch(`${base}/v2/commands/submit-and-wait`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ commandId: `faucet-${Date.now()}`, actAs: [alice], commands: [{ ExerciseCommand: { templateId: '#splice-amulet:Splice.ValidatorLicense:ValidatorLicense', contractId: (await find(operatorParty, ':Splice.ValidatorLicense:ValidatorLicense'))?.contractId, choice: 'ValidatorLicense_ReceiveFaucetCoupon', choiceArgument: { openRound: openRound?.contractId } } }] }),
+      body: JSON.stringify({
+        commandId: `faucet-${Date.now()}`,
+        actAs: [alice],
+        commands: [
+          {
+            ExerciseCommand: {
+              templateId: '#splice-amulet:Splice.ValidatorLicense:ValidatorLicense',
+              contractId: (await find(operatorParty, ':Splice.ValidatorLicense:ValidatorLicense'))?.contractId,
+              choice: 'ValidatorLicense_ReceiveFaucetCoupon',
+              choiceArgument: { openRound: openRound?.contractId },
+            },
+          },
+        ],
+      }),
     });
     expect(other.status).toBeGreaterThanOrEqual(400);
     expect(await faucet(OPERATOR)).toHaveLength(1);
@@ -83,9 +112,18 @@ describe('SV reward coupons', () => {
   it('are listed for their beneficiary only', async () => {
     expect(await svCoupons('alice')).toEqual([]);
     const round = String(await currentRound());
-    await submitTx(base, [dso], [
-      { CreateCommand: { templateId: '#splice-amulet:Splice.Amulet:SvRewardCoupon', createArguments: { dso, sv: operatorParty, beneficiary: alice, round, weight: '10' } } },
-    ]);
+    await submitTx(
+      base,
+      [dso],
+      [
+        {
+          CreateCommand: {
+            templateId: '#splice-amulet:Splice.Amulet:SvRewardCoupon',
+            createArguments: { dso, sv: operatorParty, beneficiary: alice, round, weight: '10' },
+          },
+        },
+      ],
+    );
     const listed = await svCoupons('alice');
     expect(listed).toHaveLength(1);
     expect(listed[0]?.template_id).toMatch(/:Splice\.Amulet:SvRewardCoupon$/);

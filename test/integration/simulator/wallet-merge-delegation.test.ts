@@ -12,7 +12,12 @@ let sim: TestSim;
 let base: string;
 const parties: Record<string, string> = {};
 
-async function simCall(user: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+async function simCall(
+  user: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: Record<string, unknown> }> {
   const res = await fetch(`${base}/api/validator${path}`, {
     method,
     headers: { authorization: `Bearer ${jwtFor(user)}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -46,7 +51,8 @@ describe('merge delegation', () => {
     expect(again.json.status).toBe('active');
 
     const counts: Record<string, number> = { gina: 150, hank: 120, ivy: 30 };
-    for (const [u, n] of Object.entries(counts)) for (let i = 0; i < n; i++) await wok(base, u, 'POST', '/v0/wallet/tap', { body: { amount: '1' } });
+    for (const [u, n] of Object.entries(counts))
+      for (let i = 0; i < n; i++) await wok(base, u, 'POST', '/v0/wallet/tap', { body: { amount: '1' } });
     expect(await holdings('gina')).toBe(150);
     const start = await ledgerEnd();
 
@@ -64,11 +70,21 @@ describe('merge delegation', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
         beginExclusive: start,
-        updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [validator]: {}, [parties.gina as string]: {}, [parties.hank as string]: {}, [parties.ivy as string]: {} }, verbose: true }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' } },
+        updateFormat: {
+          includeTransactions: {
+            eventFormat: {
+              filtersByParty: { [validator]: {}, [parties.gina as string]: {}, [parties.hank as string]: {}, [parties.ivy as string]: {} },
+              verbose: true,
+            },
+            transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS',
+          },
+        },
       }),
     });
     type Ev = { ExercisedEvent?: { choice: string; actingParties: string[]; choiceArgument: { owner?: string } } };
-    const txs = ((await r.json()) as { update: { Transaction?: { value: { events: Ev[] } } } }[]).flatMap((u) => (u.update.Transaction ? [u.update.Transaction.value.events] : []));
+    const txs = ((await r.json()) as { update: { Transaction?: { value: { events: Ev[] } } } }[]).flatMap((u) =>
+      u.update.Transaction ? [u.update.Transaction.value.events] : [],
+    );
     const batches = txs.filter((events) => events.some((e) => e.ExercisedEvent?.choice === 'BatchMergeUtility_MergeHoldings'));
     expect(batches.length).toBeGreaterThanOrEqual(1);
     const first = batches[0] as Ev[];
@@ -77,7 +93,12 @@ describe('merge delegation', () => {
     expect(first.filter((e) => e.ExercisedEvent?.choice === 'MergeDelegation_Merge')).toHaveLength(2);
     // ivy has no delegation: merged by her own AmuletRules_Merge transactions, never in a batch
     expect(batches.some((events) => events.some((e) => e.ExercisedEvent?.choiceArgument.owner === parties.ivy))).toBe(false);
-    expect(txs.some((events) => events[0]?.ExercisedEvent?.choice === 'AmuletRules_Merge' && events[0].ExercisedEvent.choiceArgument.owner === parties.ivy)).toBe(true);
+    expect(
+      txs.some(
+        (events) =>
+          events[0]?.ExercisedEvent?.choice === 'AmuletRules_Merge' && events[0].ExercisedEvent.choiceArgument.owner === parties.ivy,
+      ),
+    ).toBe(true);
   });
 
   it('the owner cancels its delegation; cancelling again is a 404', async () => {

@@ -26,12 +26,24 @@ describe('wallet demo seed', () => {
       expect(await balance(base, 'bob')).toEqual({ unlocked: 500, locked: 0 });
       const offers = (await wok(base, 'bob', 'GET', '/v0/wallet/transfer-offers')).offers as { payload: { description: string } }[];
       expect(offers.map((o) => o.payload.description)).toEqual(['Demo: lunch money']);
-      expect((await wok(base, 'alice', 'POST', '/v0/wallet/transfer-offers/{tracking_id}/status', { path: '/v0/wallet/transfer-offers/demo-offer-1/status' })).status).toBe('created');
+      expect(
+        (
+          await wok(base, 'alice', 'POST', '/v0/wallet/transfer-offers/{tracking_id}/status', {
+            path: '/v0/wallet/transfer-offers/demo-offer-1/status',
+          })
+        ).status,
+      ).toBe('created');
     };
     await check(first.url);
     await first.close();
     const again = await startSimulator({ dataDir, port: 0, seedDemo: true });
-    sims.push({ ...again, dataDir, dispose: async () => { await again.close(); } } as TestSim);
+    sims.push({
+      ...again,
+      dataDir,
+      dispose: async () => {
+        await again.close();
+      },
+    } as TestSim);
     await check(again.url);
     const users = (await wok(again.url, 'validator-operator', 'GET', '/v0/admin/users')).usernames;
     expect(users).toEqual(['alice', 'bob', 'validator-operator']);
@@ -46,18 +58,40 @@ describe('configurable automation', () => {
     await onboard(base, 'alice');
     const bob = await onboard(base, 'bob');
     await wok(base, 'alice', 'POST', '/v0/wallet/tap', { body: { amount: '100' } });
-    const cid = (await wok(base, 'alice', 'POST', '/v0/wallet/transfer-offers', {
-      body: { receiver_party_id: bob, amount: '30', description: 'x', expires_at: (await nowMicros(base)) + 3_600_000_000, tracking_id: 't-acc' },
-    })).offer_contract_id as string;
-    const acc = await wok(base, 'bob', 'POST', '/v0/wallet/transfer-offers/{contract_id}/accept', { path: `/v0/wallet/transfer-offers/${cid}/accept` });
+    const cid = (
+      await wok(base, 'alice', 'POST', '/v0/wallet/transfer-offers', {
+        body: {
+          receiver_party_id: bob,
+          amount: '30',
+          description: 'x',
+          expires_at: (await nowMicros(base)) + 3_600_000_000,
+          tracking_id: 't-acc',
+        },
+      })
+    ).offer_contract_id as string;
+    const acc = await wok(base, 'bob', 'POST', '/v0/wallet/transfer-offers/{contract_id}/accept', {
+      path: `/v0/wallet/transfer-offers/${cid}/accept`,
+    });
     const accepted = (await wok(base, 'alice', 'GET', '/v0/wallet/accepted-transfer-offers')).accepted_offers as { contract_id: string }[];
     expect(accepted.map((a) => a.contract_id)).toEqual([acc.accepted_offer_contract_id]);
     expect(((await wok(base, 'bob', 'GET', '/v0/wallet/accepted-transfer-offers')).accepted_offers as unknown[]).length).toBe(1);
-    expect((await wok(base, 'alice', 'POST', '/v0/wallet/transfer-offers/{tracking_id}/status', { path: '/v0/wallet/transfer-offers/t-acc/status' })).status).toBe('accepted');
+    expect(
+      (
+        await wok(base, 'alice', 'POST', '/v0/wallet/transfer-offers/{tracking_id}/status', {
+          path: '/v0/wallet/transfer-offers/t-acc/status',
+        })
+      ).status,
+    ).toBe('accepted');
     expect(await balance(base, 'alice')).toEqual({ unlocked: 70, locked: 30 });
     expect(await balance(base, 'bob')).toEqual({ unlocked: 0, locked: 0 });
     // unknown offer id: 404 ErrorResponse
-    expect((await wcall(base, 'bob', 'POST', '/v0/wallet/transfer-offers/{contract_id}/accept', { path: '/v0/wallet/transfer-offers/00ff/accept' })).status).toBe(404);
+    expect(
+      (
+        await wcall(base, 'bob', 'POST', '/v0/wallet/transfer-offers/{contract_id}/accept', {
+          path: '/v0/wallet/transfer-offers/00ff/accept',
+        })
+      ).status,
+    ).toBe(404);
   });
 });
 
@@ -76,13 +110,22 @@ describe('merge automation', () => {
     const r = await fetch(`${base}/v2/updates`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ beginExclusive: start, updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [party]: {} } }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } } }),
+      body: JSON.stringify({
+        beginExclusive: start,
+        updateFormat: {
+          includeTransactions: { eventFormat: { filtersByParty: { [party]: {} } }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' },
+        },
+      }),
     });
-    const txs = ((await r.json()) as { update: { Transaction?: { value: { events: Record<string, unknown>[] } } } }[]).flatMap((u) => (u.update.Transaction ? [u.update.Transaction.value] : []));
+    const txs = ((await r.json()) as { update: { Transaction?: { value: { events: Record<string, unknown>[] } } } }[]).flatMap((u) =>
+      u.update.Transaction ? [u.update.Transaction.value] : [],
+    );
     const merges = txs.filter((t) => t.events.filter((e) => 'ArchivedEvent' in e).length > 1);
     expect(merges.length).toBeGreaterThanOrEqual(2);
     for (const m of merges) expect(m.events.filter((e) => 'ArchivedEvent' in e).length).toBeLessThanOrEqual(100);
-    const items = (await wok(base, 'erin', 'POST', '/v0/wallet/transactions', { body: { page_size: 5 } })).items as { transaction_subtype: { choice: string } }[];
+    const items = (await wok(base, 'erin', 'POST', '/v0/wallet/transactions', { body: { page_size: 5 } })).items as {
+      transaction_subtype: { choice: string };
+    }[];
     expect(items[0]?.transaction_subtype.choice).toBe('AmuletRules_Merge');
   });
 });

@@ -17,15 +17,24 @@ let bob: string;
 
 const create = async (amount: string, tracking: string, expiresInSec = 3600) =>
   wcall(base, 'alice', 'POST', '/v0/wallet/token-standard/transfers', {
-    body: { receiver_party_id: bob, amount, description: `ts ${tracking}`, expires_at: (await nowMicros(base)) + expiresInSec * 1_000_000, tracking_id: tracking },
+    body: {
+      receiver_party_id: bob,
+      amount,
+      description: `ts ${tracking}`,
+      expires_at: (await nowMicros(base)) + expiresInSec * 1_000_000,
+      tracking_id: tracking,
+    },
   });
 const act = (user: string, cid: string, action: 'accept' | 'reject' | 'withdraw') =>
-  wcall(base, user, 'POST', `/v0/wallet/token-standard/transfers/{contract_id}/${action}`, { path: `/v0/wallet/token-standard/transfers/${encodeURIComponent(cid)}/${action}` });
+  wcall(base, user, 'POST', `/v0/wallet/token-standard/transfers/{contract_id}/${action}`, {
+    path: `/v0/wallet/token-standard/transfers/${encodeURIComponent(cid)}/${action}`,
+  });
 const bal = async (user: string) => {
   const b = await wok(base, user, 'GET', '/v0/wallet/balance');
   return { unlocked: Number(b.effective_unlocked_qty), locked: Number(b.effective_locked_qty) };
 };
-const list = async (user: string) => ((await wok(base, user, 'GET', '/v0/wallet/token-standard/transfers')).transfers as { contract_id: string }[]).map((t) => t.contract_id);
+const list = async (user: string) =>
+  ((await wok(base, user, 'GET', '/v0/wallet/token-standard/transfers')).transfers as { contract_id: string }[]).map((t) => t.contract_id);
 
 beforeAll(async () => {
   sim = await startTestSim({ staticTime: true });
@@ -50,12 +59,30 @@ describe('token-standard transfers', () => {
     expect(await list('bob')).toEqual([cid]);
 
     const views = acsCreated(
-      await acs(base, { filtersByParty: { [bob]: { cumulative: [{ identifierFilter: { InterfaceFilter: { value: { interfaceId: TRANSFER_INSTRUCTION_INTERFACE_ID, includeInterfaceView: true } } } }] } } }),
+      await acs(base, {
+        filtersByParty: {
+          [bob]: {
+            cumulative: [
+              {
+                identifierFilter: {
+                  InterfaceFilter: { value: { interfaceId: TRANSFER_INSTRUCTION_INTERFACE_ID, includeInterfaceView: true } },
+                },
+              },
+            ],
+          },
+        },
+      }),
     );
     expect(views).toHaveLength(1);
     const view = (views[0]?.interfaceViews?.[0] as { viewValue: { status: unknown; transfer: Record<string, unknown> } }).viewValue;
     expect(view.status).toEqual({ tag: 'TransferPendingReceiverAcceptance', value: {} });
-    expect(view.transfer).toMatchObject({ sender: alice, receiver: bob, amount: '30.0000000000', instrumentId: { id: 'Amulet' }, meta: { values: { 'splice.lfdecentralizedtrust.org/reason': 'ts ts-1' } } });
+    expect(view.transfer).toMatchObject({
+      sender: alice,
+      receiver: bob,
+      amount: '30.0000000000',
+      instrumentId: { id: 'Amulet' },
+      meta: { values: { 'splice.lfdecentralizedtrust.org/reason': 'ts ts-1' } },
+    });
 
     expect((await act('alice', cid, 'accept')).status).toBe(403); // only the receiver
     const acc = await act('bob', cid, 'accept');
@@ -75,8 +102,12 @@ describe('token-standard transfers', () => {
     const rej = await act('bob', (a.json.output as { transfer_instruction_cid: string }).transfer_instruction_cid, 'reject');
     expect(rej.status).toBe(200);
     expect(rej.json.sender_change_cids).toHaveLength(1);
-    expect((await act('bob', (b.json.output as { transfer_instruction_cid: string }).transfer_instruction_cid, 'withdraw')).status).toBe(403); // only the sender
-    expect((await act('alice', (b.json.output as { transfer_instruction_cid: string }).transfer_instruction_cid, 'withdraw')).status).toBe(200);
+    expect((await act('bob', (b.json.output as { transfer_instruction_cid: string }).transfer_instruction_cid, 'withdraw')).status).toBe(
+      403,
+    ); // only the sender
+    expect((await act('alice', (b.json.output as { transfer_instruction_cid: string }).transfer_instruction_cid, 'withdraw')).status).toBe(
+      200,
+    );
     expect(await bal('alice')).toEqual({ unlocked: 70, locked: 0 });
   });
 
@@ -94,12 +125,20 @@ describe('token-standard transfers', () => {
 
   it('the V2 paths (same shapes) create, accept and withdraw as well', async () => {
     const now = await nowMicros(base);
-    const c1 = await wok(base, 'alice', 'POST', '/v2/wallet/token-standard/transfers', { body: { receiver_party_id: bob, amount: '3', description: 'v2', expires_at: now + 3_600_000_000, tracking_id: 'v2-1' } });
-    const c2 = await wok(base, 'alice', 'POST', '/v2/wallet/token-standard/transfers', { body: { receiver_party_id: bob, amount: '2', description: 'v2', expires_at: now + 3_600_000_000, tracking_id: 'v2-2' } });
+    const c1 = await wok(base, 'alice', 'POST', '/v2/wallet/token-standard/transfers', {
+      body: { receiver_party_id: bob, amount: '3', description: 'v2', expires_at: now + 3_600_000_000, tracking_id: 'v2-1' },
+    });
+    const c2 = await wok(base, 'alice', 'POST', '/v2/wallet/token-standard/transfers', {
+      body: { receiver_party_id: bob, amount: '2', description: 'v2', expires_at: now + 3_600_000_000, tracking_id: 'v2-2' },
+    });
     const id = (x: Record<string, unknown>) => (x.output as { transfer_instruction_cid: string }).transfer_instruction_cid;
     const bob0 = (await bal('bob')).unlocked;
-    await wok(base, 'bob', 'POST', '/v2/wallet/token-standard/transfers/{contract_id}/accept', { path: `/v2/wallet/token-standard/transfers/${id(c1)}/accept` });
-    await wok(base, 'alice', 'POST', '/v2/wallet/token-standard/transfers/{contract_id}/withdraw', { path: `/v2/wallet/token-standard/transfers/${id(c2)}/withdraw` });
+    await wok(base, 'bob', 'POST', '/v2/wallet/token-standard/transfers/{contract_id}/accept', {
+      path: `/v2/wallet/token-standard/transfers/${id(c1)}/accept`,
+    });
+    await wok(base, 'alice', 'POST', '/v2/wallet/token-standard/transfers/{contract_id}/withdraw', {
+      path: `/v2/wallet/token-standard/transfers/${id(c2)}/withdraw`,
+    });
     expect((await bal('bob')).unlocked).toBeCloseTo(bob0 + 3, 6);
     expect((await bal('alice')).locked).toBe(0);
   });

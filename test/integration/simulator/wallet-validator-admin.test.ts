@@ -38,19 +38,33 @@ describe('validator info and registration', () => {
 describe('transfer preapprovals (operator view)', () => {
   it('lists, looks up and cancels the preapprovals the validator provides', async () => {
     const created = await wok(base, 'bob', 'POST', '/v0/wallet/transfer-preapproval');
-    const list = (await wok(base, OPERATOR, 'GET', '/v0/admin/transfer-preapprovals')).contracts as { contract: { contract_id: string; payload: { receiver: string } } }[];
+    const list = (await wok(base, OPERATOR, 'GET', '/v0/admin/transfer-preapprovals')).contracts as {
+      contract: { contract_id: string; payload: { receiver: string } };
+    }[];
     expect(list.map((c) => c.contract.contract_id)).toContain(created.transfer_preapproval_contract_id);
     const path = `/v0/admin/transfer-preapprovals/by-party/${encodeURIComponent(bob)}`;
     const one = await wok(base, OPERATOR, 'GET', '/v0/admin/transfer-preapprovals/by-party/{receiver-party}', { path });
     expect((one.transfer_preapproval as { contract: { payload: { receiver: string } } }).contract.payload.receiver).toBe(bob);
     expect((await wcall(base, 'bob', 'GET', '/v0/admin/transfer-preapprovals')).status).toBe(403);
-    expect((await wcall(base, OPERATOR, 'GET', '/v0/admin/transfer-preapprovals/by-party/{receiver-party}', { path: '/v0/admin/transfer-preapprovals/by-party/nobody%3A%3A1220ab' })).status).toBe(404);
+    expect(
+      (
+        await wcall(base, OPERATOR, 'GET', '/v0/admin/transfer-preapprovals/by-party/{receiver-party}', {
+          path: '/v0/admin/transfer-preapprovals/by-party/nobody%3A%3A1220ab',
+        })
+      ).status,
+    ).toBe(404);
 
     await wok(base, OPERATOR, 'DELETE', '/v0/admin/transfer-preapprovals/by-party/{receiver-party}', { path });
     expect((await wcall(base, OPERATOR, 'GET', '/v0/admin/transfer-preapprovals/by-party/{receiver-party}', { path })).status).toBe(404);
     // without its preapproval bob cannot receive one-step transfers any more
     await wok(base, 'zoe', 'POST', '/v0/wallet/tap', { body: { amount: '10' } });
-    expect((await wcall(base, 'zoe', 'POST', '/v0/wallet/transfer-preapproval/send', { body: { receiver_party_id: bob, amount: '1', deduplication_id: 'after-cancel' } })).status).toBe(404);
+    expect(
+      (
+        await wcall(base, 'zoe', 'POST', '/v0/wallet/transfer-preapproval/send', {
+          body: { receiver_party_id: bob, amount: '1', deduplication_id: 'after-cancel' },
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it('the provider renews a preapproval that expires within the renewal window', async () => {
@@ -77,11 +91,19 @@ describe('participant identities and the global synchronizer connection (operato
     expect(typeof ids.version).toBe('string');
 
     const cfg = await wok(base, OPERATOR, 'GET', '/v0/admin/participant/global-domain-connection-config');
-    const conns = cfg.sequencer_connections as { connections: { sequencer_alias: string; endpoints: string[]; transport_security: boolean }[] };
-    const sync = (await (await fetch(`${base}/v2/state/connected-synchronizers`)).json()) as { connectedSynchronizers: { synchronizerAlias: string; synchronizerId: string }[] };
+    const conns = cfg.sequencer_connections as {
+      connections: { sequencer_alias: string; endpoints: string[]; transport_security: boolean }[];
+    };
+    const sync = (await (await fetch(`${base}/v2/state/connected-synchronizers`)).json()) as {
+      connectedSynchronizers: { synchronizerAlias: string; synchronizerId: string }[];
+    };
     const global = sync.connectedSynchronizers.find((s) => s.synchronizerId.startsWith('global-domain::'));
     expect(conns.connections).toEqual([{ sequencer_alias: global?.synchronizerAlias, endpoints: [base], transport_security: false }]);
-    expect(cfg.sequencer_connections).toMatchObject({ sequencer_trust_threshold: 1, sequencer_liveness_margin: 0, submission_request_amplification: { factor: 1, patience_seconds: 0 } });
+    expect(cfg.sequencer_connections).toMatchObject({
+      sequencer_trust_threshold: 1,
+      sequencer_liveness_margin: 0,
+      submission_request_amplification: { factor: 1, patience_seconds: 0 },
+    });
 
     for (const p of ['/v0/admin/participant/identities', '/v0/admin/participant/global-domain-connection-config']) {
       expect((await wcall(base, 'bob', 'GET', p)).status).toBe(403);

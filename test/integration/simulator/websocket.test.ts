@@ -29,7 +29,10 @@ function open(base: string, path: string, request: unknown, protocols: string[] 
         close: () => ws.close(),
         waitFor: (n, timeoutMs = 5000) =>
           new Promise((res, rej) => {
-            const t = setTimeout(() => rej(new Error(`timeout waiting for ${n} messages, got ${messages.length}: ${JSON.stringify(messages).slice(0, 500)}`)), timeoutMs);
+            const t = setTimeout(
+              () => rej(new Error(`timeout waiting for ${n} messages, got ${messages.length}: ${JSON.stringify(messages).slice(0, 500)}`)),
+              timeoutMs,
+            );
             const check = (): void => {
               if (messages.length >= n) {
                 clearTimeout(t);
@@ -92,7 +95,10 @@ describe('WebSocket streams (asyncapi channels)', () => {
   });
 
   it('/v2/state/active-contracts streams the ACS and closes', async () => {
-    const conn = await open(sim.url, '/v2/state/active-contracts', { activeAtOffset: await ledgerEnd(sim.url), eventFormat: wildcard(alice) });
+    const conn = await open(sim.url, '/v2/state/active-contracts', {
+      activeAtOffset: await ledgerEnd(sim.url),
+      eventFormat: wildcard(alice),
+    });
     expect(await conn.closed).toBe(1000);
     const v = asyncApi().schema('JsGetActiveContractsResponse');
     expect(conn.messages).toHaveLength(2);
@@ -113,7 +119,10 @@ describe('WebSocket streams (asyncapi channels)', () => {
     const payload = Buffer.from(JSON.stringify({ sub: 'ws-user' })).toString('base64url');
     const token = `eyJhbGciOiJIUzI1NiJ9.${payload}.sig`;
     const begin = await ledgerEnd(sim.url);
-    const conn = await open(sim.url, '/v2/commands/command-completions', { parties: [bank], beginExclusive: begin }, ['daml.ws.auth', `jwt.token.${token}`]);
+    const conn = await open(sim.url, '/v2/commands/command-completions', { parties: [bank], beginExclusive: begin }, [
+      'daml.ws.auth',
+      `jwt.token.${token}`,
+    ]);
     // a command by another user is not this user's completion; one by ws-user is
     await submitTx(sim.url, [bank], [createIou(bank, bank, '5')]);
     const r = await fetch(`${sim.url}/v2/commands/submit-and-wait`, {
@@ -124,7 +133,8 @@ describe('WebSocket streams (asyncapi channels)', () => {
     expect(r.status).toBe(200);
     const msgs = await conn.waitFor(2);
     const completions = msgs.flatMap((m) => {
-      const c = (m as { completionResponse: { Completion?: { value: { commandId: string; userId: string } } } }).completionResponse.Completion;
+      const c = (m as { completionResponse: { Completion?: { value: { commandId: string; userId: string } } } }).completionResponse
+        .Completion;
       return c ? [c.value] : [];
     });
     expect(completions).toEqual([expect.objectContaining({ commandId: 'ws-user-cmd', userId: 'ws-user' })]);

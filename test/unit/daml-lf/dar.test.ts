@@ -93,13 +93,21 @@ describe('readDar on DARs built by buildDar', () => {
     expect(built.manifest.split('\r\n').every((l) => l.length <= 72)).toBe(true);
     expect(built.manifest).toMatch(/\r\n /); // continuation lines were needed
     expect(dar.manifest.mainDalf).toBe(`app-1.0.0-${built.mainPackageId}/app-1.0.0-${built.mainPackageId}.dalf`);
-    expect(dar.manifest.dalfs).toEqual([dar.manifest.mainDalf, `app-1.0.0-${built.mainPackageId}/common-types-2.0.0-${dep.packageId}.dalf`]);
+    expect(dar.manifest.dalfs).toEqual([
+      dar.manifest.mainDalf,
+      `app-1.0.0-${built.mainPackageId}/common-types-2.0.0-${dep.packageId}.dalf`,
+    ]);
     expect(dar.manifest).toMatchObject({ sdkVersion: '3.4.9', name: 'app', format: 'daml-lf', encryption: 'non-encrypted' });
   });
 
   it('summarises every package and records the main package dependency', () => {
     expect(dar.main.dependencies).toEqual([dep.packageId]);
-    expect(dar.main.modules[0]?.templates[0]?.fields[1]?.type).toMatchObject({ kind: 'con', packageId: dep.packageId, module: 'Common', name: 'Meta' });
+    expect(dar.main.modules[0]?.templates[0]?.fields[1]?.type).toMatchObject({
+      kind: 'con',
+      packageId: dep.packageId,
+      module: 'Common',
+      name: 'Meta',
+    });
     expect(dar.packages[1]).toMatchObject({ name: 'common-types', version: '2.0.0', lfVersion: '2.1' });
   });
 
@@ -121,9 +129,13 @@ describe('readDar on DARs built by buildDar', () => {
   it('reads DARs without a Dalfs header (all .dalf entries) and de-duplicates repeated packages', () => {
     const a = encodeArchive(iouPackage());
     const b = encodeArchive(depPackage);
-    const noDalfs = readDar(darOf('Main-Dalf: m.dalf\n', { 'm.dalf': a.bytes, 'lib/d.dalf': b.bytes, 'src/Main.daml': enc.encode('module Main') }));
+    const noDalfs = readDar(
+      darOf('Main-Dalf: m.dalf\n', { 'm.dalf': a.bytes, 'lib/d.dalf': b.bytes, 'src/Main.daml': enc.encode('module Main') }),
+    );
     expect(noDalfs.packages.map((p) => p.packageId)).toEqual([a.packageId, b.packageId]);
-    const dup = readDar(darOf('Main-Dalf: m.dalf\nDalfs: m.dalf, copy.dalf, d.dalf\n', { 'm.dalf': a.bytes, 'copy.dalf': a.bytes, 'd.dalf': b.bytes }));
+    const dup = readDar(
+      darOf('Main-Dalf: m.dalf\nDalfs: m.dalf, copy.dalf, d.dalf\n', { 'm.dalf': a.bytes, 'copy.dalf': a.bytes, 'd.dalf': b.bytes }),
+    );
     expect(dup.packages.map((p) => p.packageId)).toEqual([a.packageId, b.packageId]);
   });
 });
@@ -270,11 +282,16 @@ function mutate(src: Uint8Array, rand: () => number): Uint8Array {
   for (let r = 0; r < rounds; r++) {
     const op = int(6);
     const at = int(Math.max(1, b.length));
-    if (op === 0) b[at] = int(256); // overwrite a byte
-    else if (op === 1) b[at] = (b[at] as number) ^ (1 << int(8)); // flip a bit
-    else if (op === 2) b = b.subarray(0, at).slice(); // truncate
-    else if (op === 3) b = Uint8Array.from([...b.subarray(0, at), ...b.subarray(at + 1 + int(16))]); // delete a run
-    else if (op === 4) b = Uint8Array.from([...b.subarray(0, at), ...Array.from({ length: 1 + int(8) }, () => int(256)), ...b.subarray(at)]); // insert
+    if (op === 0)
+      b[at] = int(256); // overwrite a byte
+    else if (op === 1)
+      b[at] = (b[at] as number) ^ (1 << int(8)); // flip a bit
+    else if (op === 2)
+      b = b.subarray(0, at).slice(); // truncate
+    else if (op === 3)
+      b = Uint8Array.from([...b.subarray(0, at), ...b.subarray(at + 1 + int(16))]); // delete a run
+    else if (op === 4)
+      b = Uint8Array.from([...b.subarray(0, at), ...Array.from({ length: 1 + int(8) }, () => int(256)), ...b.subarray(at)]); // insert
     else if (b.length > 16) {
       // copy an 8-byte chunk over another place
       const from = int(b.length - 8);

@@ -44,7 +44,15 @@ export function iouPackage(overrides: Partial<PackageDescription> = {}): Package
               { name: 'Delivery', type: contractId(self('Iou.Main', 'Iou')) },
             ],
           },
-          { kind: 'record', name: 'Pair', params: ['a', 'b'], fields: [{ name: 'fst', type: { kind: 'var', name: 'a', args: [] } }, { name: 'snd', type: { kind: 'var', name: 'b', args: [] } }] },
+          {
+            kind: 'record',
+            name: 'Pair',
+            params: ['a', 'b'],
+            fields: [
+              { name: 'fst', type: { kind: 'var', name: 'a', args: [] } },
+              { name: 'snd', type: { kind: 'var', name: 'b', args: [] } },
+            ],
+          },
         ],
         templates: [
           {
@@ -62,7 +70,11 @@ export function iouPackage(overrides: Partial<PackageDescription> = {}): Package
             implements: ['Iou.Holding:Holding'],
             choices: [
               { name: 'Transfer', argFields: [{ name: 'newOwner', type: PARTY }], returnType: contractId(self('Iou.Main', 'Iou')) },
-              { name: 'Split', argFields: [{ name: 'splitAmount', type: numeric(10) }], returnType: self('Iou.Main', 'Pair', contractId(self('Iou.Main', 'Iou')), contractId(self('Iou.Main', 'Iou'))) },
+              {
+                name: 'Split',
+                argFields: [{ name: 'splitAmount', type: numeric(10) }],
+                returnType: self('Iou.Main', 'Pair', contractId(self('Iou.Main', 'Iou')), contractId(self('Iou.Main', 'Iou'))),
+              },
               { name: 'Swap', argType: self('Iou.Main', 'Pair', PARTY, INT64), returnType: prim('Unit') },
               { name: 'Archive', argFields: [], returnType: prim('Unit') },
               { name: 'Peek', consuming: false, argFields: [], returnType: prim('TextMap', numeric(10)) },

@@ -72,7 +72,9 @@ describe('LF2 package round trip (encodeArchive → readDalf)', () => {
           returnType: contractId(self('Iou.Main', 'Iou')),
           argFields: [{ name: 'newOwner', type: PARTY }],
         });
-        expect(typeToString(byName.get('Split')?.returnType as Type)).toBe('Iou.Main:Pair (ContractId Iou.Main:Iou) (ContractId Iou.Main:Iou)');
+        expect(typeToString(byName.get('Split')?.returnType as Type)).toBe(
+          'Iou.Main:Pair (ContractId Iou.Main:Iou) (ContractId Iou.Main:Iou)',
+        );
         expect(byName.get('Swap')?.argFields).toEqual([
           { name: 'fst', type: PARTY },
           { name: 'snd', type: INT64 },
@@ -90,7 +92,9 @@ describe('LF2 package round trip (encodeArchive → readDalf)', () => {
           { name: 'owner', type: PARTY },
           { name: 'amount', type: numeric(10) },
         ]);
-        expect(holding?.choices.map((c) => [c.name, c.consuming, typeToString(c.returnType)])).toEqual([['Holding_Describe', false, 'Text']]);
+        expect(holding?.choices.map((c) => [c.name, c.consuming, typeToString(c.returnType)])).toEqual([
+          ['Holding_Describe', false, 'Text'],
+        ]);
         expect(holding?.methods).toEqual([{ name: 'describe', type: TEXT }]);
         // the interface marker data type is not listed as a data type
         expect(holdingMod?.dataTypes.map((d) => d.name)).toEqual(['HoldingView', 'Holding_Describe']);
@@ -98,7 +102,13 @@ describe('LF2 package round trip (encodeArchive → readDalf)', () => {
 
       it('decodes records (with params), variants, enums and exceptions', () => {
         const dts = new Map(main?.dataTypes.map((d) => [d.name, d]));
-        expect(dts.get('Currency')).toEqual({ kind: 'enum', name: 'Currency', params: [], serializable: true, constructors: ['USD', 'EUR', 'CHF'] });
+        expect(dts.get('Currency')).toEqual({
+          kind: 'enum',
+          name: 'Currency',
+          params: [],
+          serializable: true,
+          constructors: ['USD', 'EUR', 'CHF'],
+        });
         expect(dts.get('Settlement')).toEqual({
           kind: 'variant',
           name: 'Settlement',
@@ -184,7 +194,9 @@ describe('LF2 decoder on hand-written encodings', () => {
     });
   };
 
-  function build(extra: { internedTypes?: ((w: ProtoWriter) => void)[]; fields?: [number, (w: ProtoWriter) => void][]; imports?: string[] } = {}): Uint8Array {
+  function build(
+    extra: { internedTypes?: ((w: ProtoWriter) => void)[]; fields?: [number, (w: ProtoWriter) => void][]; imports?: string[] } = {},
+  ): Uint8Array {
     const w = new ProtoWriter();
     w.message(1, (mod) => {
       mod.int(1, 0); // name = Main
@@ -202,7 +214,12 @@ describe('LF2 decoder on hand-written encodings', () => {
     dname(w, [3], true);
     dname(w, [7], false);
     dname(w, [11], true);
-    w.message(4, (md) => md.int(1, 0).int(2, 1).message(3, (u) => u.int(1, 10)));
+    w.message(4, (md) =>
+      md
+        .int(1, 0)
+        .int(2, 1)
+        .message(3, (u) => u.int(1, 10)),
+    );
     for (const t of extra.internedTypes ?? []) w.message(5, t);
     if (extra.imports) w.message(9, (im) => extra.imports?.forEach((i) => im.string(1, i)));
     return w.finish();
@@ -224,12 +241,35 @@ describe('LF2 decoder on hand-written encodings', () => {
           (t) =>
             t.message(9, (app) =>
               app
-                .message(1, (l) => l.message(2, (c) => c.message(1, (id) => id.message(1, (m) => m.message(1, (p) => p.int(4, 0)).int(2, 3)).int(2, 1))))
+                .message(1, (l) =>
+                  l.message(2, (c) => c.message(1, (id) => id.message(1, (m) => m.message(1, (p) => p.int(4, 0)).int(2, 3)).int(2, 1))),
+                )
                 .message(2, (r) => builtin(r, 6)),
             ),
         ],
-        [6, (t) => t.message(7, (s) => s.message(1, (id) => { selfModule(id); id.int(2, 2); }).message(2, (a) => builtin(a, 7)))], // x: Syn Text
-        [8, (t) => t.message(4, (fa) => fa.message(1, (v) => v.int(3, 6)).message(2, (b) => b.message(5, (st) => st.message(1, (f) => f.int(3, 4).message(2, (ty) => ty.message(1, (v) => v.int(3, 6)))))))], // f: forall x. <owner: x>
+        [
+          6,
+          (t) =>
+            t.message(7, (s) =>
+              s
+                .message(1, (id) => {
+                  selfModule(id);
+                  id.int(2, 2);
+                })
+                .message(2, (a) => builtin(a, 7)),
+            ),
+        ], // x: Syn Text
+        [
+          8,
+          (t) =>
+            t.message(4, (fa) =>
+              fa
+                .message(1, (v) => v.int(3, 6))
+                .message(2, (b) =>
+                  b.message(5, (st) => st.message(1, (f) => f.int(3, 4).message(2, (ty) => ty.message(1, (v) => v.int(3, 6))))),
+                ),
+            ),
+        ], // f: forall x. <owner: x>
       ],
     });
     const pkg = decodeLf2Package(bytes, 'self-id', { lfVersion: '2.dev' });
@@ -248,7 +288,9 @@ describe('LF2 decoder on hand-written encodings', () => {
 
   it('resolves imported_package_id_interned_str references', () => {
     const bytes = build({
-      fields: [[4, (t) => t.message(2, (c) => c.message(1, (id) => id.message(1, (m) => m.message(1, (p) => p.int(3, 10)).int(2, 3)).int(2, 1)))]],
+      fields: [
+        [4, (t) => t.message(2, (c) => c.message(1, (id) => id.message(1, (m) => m.message(1, (p) => p.int(3, 10)).int(2, 3)).int(2, 1)))],
+      ],
     });
     const pkg = decodeLf2Package(bytes, 'self-id', { lfVersion: '2.1' });
     expect(pkg.dependencies).toEqual(['c'.repeat(64)]);
@@ -260,7 +302,11 @@ describe('LF2 decoder on hand-written encodings', () => {
       build({ fields: [[99, (t) => builtin(t, 7)]] }), // field name: interned string 99 does not exist
       build({ fields: [[4, (t) => t.int(8, 0)]] }), // no interned types at all
       build({ internedTypes: [(t) => t.message(2, (c) => c.message(2, (a) => a.int(8, 0)))] }), // type 0 refers to itself
-      build({ fields: [[4, (t) => t.message(2, (c) => c.message(1, (id) => id.message(1, (m) => m.message(1, (p) => p.int(4, 0)).int(2, 3)).int(2, 1)))]] }), // package_import_id without imports
+      build({
+        fields: [
+          [4, (t) => t.message(2, (c) => c.message(1, (id) => id.message(1, (m) => m.message(1, (p) => p.int(4, 0)).int(2, 3)).int(2, 1)))],
+        ],
+      }), // package_import_id without imports
       build({ fields: [[4, (t) => builtin(t, 12)]] }), // BuiltinType 12 is unassigned
       build({ fields: [[4, () => {}]] }), // Type with no case set
     ];
@@ -279,7 +325,15 @@ describe('LF2 decoder on hand-written encodings', () => {
   it('rejects interned types that expand exponentially or nest too deeply', () => {
     // type i = Pair (type i-1) (type i-1): 2^60 nodes when expanded, 60 entries in the table
     const pairs: ((w: ProtoWriter) => void)[] = [(t) => builtin(t, 7)];
-    for (let i = 1; i <= 60; i++) pairs.push((t) => builtin(t, 11, (a) => a.int(8, i - 1), (a) => a.int(8, i - 1)));
+    for (let i = 1; i <= 60; i++)
+      pairs.push((t) =>
+        builtin(
+          t,
+          11,
+          (a) => a.int(8, i - 1),
+          (a) => a.int(8, i - 1),
+        ),
+      );
     expect(codeOf(() => decodeLf2Package(build({ internedTypes: pairs }), 'id', { lfVersion: '2.1' }))).toBe('MALFORMED_PACKAGE');
     const chain: ((w: ProtoWriter) => void)[] = [(t) => builtin(t, 7)];
     for (let i = 1; i <= 5000; i++) chain.push((t) => builtin(t, 9, (a) => a.int(8, i - 1)));
@@ -311,7 +365,10 @@ describe('archive envelope errors', () => {
 
   it('an altered payload is HASH_MISMATCH naming both ids', () => {
     const enc = encodeArchive(iouPackage());
-    const bad = new ProtoWriter().bytes(3, Uint8Array.from([...enc.payload, 0])).string(4, enc.packageId).finish();
+    const bad = new ProtoWriter()
+      .bytes(3, Uint8Array.from([...enc.payload, 0]))
+      .string(4, enc.packageId)
+      .finish();
     try {
       readArchive(bad);
       expect.unreachable();
@@ -329,11 +386,15 @@ describe('archive envelope errors', () => {
     const enc = encodeArchive(iouPackage());
     expect(codeOf(() => readArchive(new ProtoWriter().string(4, enc.packageId).finish()))).toBe('MALFORMED_ARCHIVE');
     expect(codeOf(() => readArchive(new ProtoWriter().bytes(3, enc.payload).finish()))).toBe('MALFORMED_ARCHIVE');
-    expect(codeOf(() => readArchive(new ProtoWriter().int(1, 1).bytes(3, enc.payload).string(4, enc.packageId).finish()))).toBe('UNSUPPORTED_HASH_FUNCTION');
+    expect(codeOf(() => readArchive(new ProtoWriter().int(1, 1).bytes(3, enc.payload).string(4, enc.packageId).finish()))).toBe(
+      'UNSUPPORTED_HASH_FUNCTION',
+    );
     expect(codeOf(() => readArchive(Uint8Array.from([0xff, 0xff, 0xff])))).toBe('MALFORMED_ARCHIVE');
     const emptyPayload = new ProtoWriter().string(3, 'x').finish(); // payload without daml_lf_1/daml_lf_2
     const id = createHash('sha256').update(emptyPayload.subarray(2)).digest('hex');
-    expect(codeOf(() => readArchive(new ProtoWriter().bytes(3, emptyPayload.subarray(2)).string(4, id).finish()))).toBe('MALFORMED_ARCHIVE');
+    expect(codeOf(() => readArchive(new ProtoWriter().bytes(3, emptyPayload.subarray(2)).string(4, id).finish()))).toBe(
+      'MALFORMED_ARCHIVE',
+    );
   });
 
   it('garbage LF2 package bytes inside a valid envelope are MALFORMED_PACKAGE', () => {
@@ -360,12 +421,19 @@ describe('encodeArchive / encodePackage descriptions', () => {
       { ...base, name: 'has space' },
       { ...base, version: '1.0-beta' },
       { ...base, modules: [...base.modules, { name: 'Iou.Main' }] },
-      { ...base, modules: [{ name: 'M', templates: [{ name: 'T', fields: [], choices: [{ name: 'C', argType: PARTY, argFields: [] }] }] }] },
+      {
+        ...base,
+        modules: [{ name: 'M', templates: [{ name: 'T', fields: [], choices: [{ name: 'C', argType: PARTY, argFields: [] }] }] }],
+      },
       { ...base, modules: [{ name: 'M', dataTypes: [{ kind: 'record', name: 'T', fields: [] }], templates: [{ name: 'T', fields: [] }] }] },
       { ...base, modules: [{ name: 'M', templates: [{ name: 'T', fields: [], implements: ['NoColon'] }] }] },
       { ...base, modules: [{ name: 'M..N' }] },
     ];
-    for (const d of bad) expect(codeOf(() => encodeArchive(d)), JSON.stringify(d).slice(0, 120)).toBe('INVALID_DESCRIPTION');
+    for (const d of bad)
+      expect(
+        codeOf(() => encodeArchive(d)),
+        JSON.stringify(d).slice(0, 120),
+      ).toBe('INVALID_DESCRIPTION');
   });
 
   it('LF 2.dev uses the flat encoding (Type.TApp) and decodes to the same summary as LF 2.1', () => {
@@ -401,4 +469,3 @@ describe('encodeArchive / encodePackage descriptions', () => {
     expect(kinds.has(9)).toBe(true);
   });
 });
-

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { PackageIndex, absolutizeType, buildDar, encodeArchive, readDar, type PackageDescription, type Type } from '../../../src/daml-lf/index.js';
+import {
+  PackageIndex,
+  absolutizeType,
+  buildDar,
+  encodeArchive,
+  readDar,
+  type PackageDescription,
+  type Type,
+} from '../../../src/daml-lf/index.js';
 import { PARTY, TEXT, iouPackage, list, numeric, optional } from './fixtures.js';
 
 const varT = (name: string): Type => ({ kind: 'var', name, args: [] });
@@ -11,8 +19,23 @@ const dep: PackageDescription = {
     {
       name: 'Common',
       dataTypes: [
-        { kind: 'record', name: 'Tagged', params: ['a'], fields: [{ name: 'tag', type: TEXT }, { name: 'value', type: varT('a') }] },
-        { kind: 'variant', name: 'Status', constructors: [{ name: 'Open', type: { kind: 'prim', prim: 'Unit', args: [] } }, { name: 'Closed', type: TEXT }] },
+        {
+          kind: 'record',
+          name: 'Tagged',
+          params: ['a'],
+          fields: [
+            { name: 'tag', type: TEXT },
+            { name: 'value', type: varT('a') },
+          ],
+        },
+        {
+          kind: 'variant',
+          name: 'Status',
+          constructors: [
+            { name: 'Open', type: { kind: 'prim', prim: 'Unit', args: [] } },
+            { name: 'Closed', type: TEXT },
+          ],
+        },
       ],
     },
   ],
@@ -36,7 +59,15 @@ const main: PackageDescription = {
             { name: 'notes', type: list(TEXT) },
             { name: 'due', type: optional({ kind: 'prim', prim: 'Date', args: [] }) },
           ],
-          choices: [{ name: 'Fill', argFields: [{ name: 'by', type: PARTY }, { name: 'at', type: { kind: 'prim', prim: 'Timestamp', args: [] } }] }],
+          choices: [
+            {
+              name: 'Fill',
+              argFields: [
+                { name: 'by', type: PARTY },
+                { name: 'at', type: { kind: 'prim', prim: 'Timestamp', args: [] } },
+              ],
+            },
+          ],
         },
       ],
     },
@@ -58,7 +89,16 @@ describe('PackageIndex over the packages of a DAR', () => {
       packageId: depId,
       module: 'Common',
       name: 'Tagged',
-      dataType: { kind: 'record', name: 'Tagged', params: ['a'], serializable: true, fields: [{ name: 'tag', type: TEXT }, { name: 'value', type: numeric(4) }] },
+      dataType: {
+        kind: 'record',
+        name: 'Tagged',
+        params: ['a'],
+        serializable: true,
+        fields: [
+          { name: 'tag', type: TEXT },
+          { name: 'value', type: numeric(4) },
+        ],
+      },
     });
     expect(index.template(`${appId}:App:Nope`)).toBeUndefined();
     expect(index.resolve(appId, { kind: 'con', packageId: 'f'.repeat(64), module: 'X', name: 'Y', args: [] })).toBeUndefined();

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { checkUpgrade, compareVersions, encodeArchive, readDalf, type PackageDescription, type PackageSummary } from '../../../src/daml-lf/index.js';
+import {
+  checkUpgrade,
+  compareVersions,
+  encodeArchive,
+  readDalf,
+  type PackageDescription,
+  type PackageSummary,
+} from '../../../src/daml-lf/index.js';
 import { INT64, PARTY, TEXT, iouPackage, numeric, optional } from './fixtures.js';
 
 const summary = (d: PackageDescription): PackageSummary => readDalf(encodeArchive(d).bytes);
@@ -40,25 +47,39 @@ describe('checkUpgrade', () => {
     expect(renamed.compatible).toBe(false);
     expect(renamed.problems).toEqual(['package name changed from "iou-model" to "other-model"']);
     expect(checkUpgrade(v1, v1).problems).toEqual(['package version 1.0.0 is not higher than 1.0.0']);
-    expect(checkUpgrade(v1, summary(iouPackage({ version: '0.9.10' }))).problems).toEqual(['package version 0.9.10 is not higher than 1.0.0']);
+    expect(checkUpgrade(v1, summary(iouPackage({ version: '0.9.10' }))).problems).toEqual([
+      'package version 0.9.10 is not higher than 1.0.0',
+    ]);
     expect(checkUpgrade(summary(iouPackage({ version: '1.0.9' })), summary(iouPackage({ version: '1.0.10' }))).compatible).toBe(true);
   });
 
   it('a removed template is incompatible and named', () => {
-    const r = checkUpgrade(v1, v2((d) => { (d.modules[1] ?? { templates: [] }).templates = []; }));
+    const r = checkUpgrade(
+      v1,
+      v2((d) => {
+        (d.modules[1] ?? { templates: [] }).templates = [];
+      }),
+    );
     expect(r.compatible).toBe(false);
     expect(r.problems).toContain('template Iou.Main:Iou was removed');
   });
 
   it('a removed choice is incompatible; a changed consuming flag or return type too', () => {
-    const removed = checkUpgrade(v1, v2((d) => { iouTemplate(d).choices = iouTemplate(d).choices?.filter((c) => c.name !== 'Split'); }));
+    const removed = checkUpgrade(
+      v1,
+      v2((d) => {
+        iouTemplate(d).choices = iouTemplate(d).choices?.filter((c) => c.name !== 'Split');
+      }),
+    );
     // the choice's argument record disappears with it and is reported too
     expect(removed.problems).toEqual(['template Iou.Main:Iou choice Split was removed', 'record Iou.Main:Split was removed']);
     const changed = checkUpgrade(
       v1,
       v2((d) => {
         const t = iouTemplate(d);
-        t.choices = t.choices?.map((c) => (c.name === 'Peek' ? { ...c, consuming: true } : c.name === 'Archive' ? { ...c, returnType: TEXT } : c));
+        t.choices = t.choices?.map((c) =>
+          c.name === 'Peek' ? { ...c, consuming: true } : c.name === 'Archive' ? { ...c, returnType: TEXT } : c,
+        );
       }),
     );
     expect(changed.problems).toEqual([
@@ -68,23 +89,43 @@ describe('checkUpgrade', () => {
   });
 
   it('a removed field is incompatible and named', () => {
-    const r = checkUpgrade(v1, v2((d) => { iouTemplate(d).fields = iouTemplate(d).fields.filter((f) => f.name !== 'note'); }));
+    const r = checkUpgrade(
+      v1,
+      v2((d) => {
+        iouTemplate(d).fields = iouTemplate(d).fields.filter((f) => f.name !== 'note');
+      }),
+    );
     expect(r.compatible).toBe(false);
     expect(r.problems).toContain('template Iou.Main:Iou: field note was removed');
   });
 
   it('a retyped field is incompatible and names both types', () => {
-    const r = checkUpgrade(v1, v2((d) => { iouTemplate(d).fields = iouTemplate(d).fields.map((f) => (f.name === 'amount' ? { ...f, type: numeric(2) } : f)); }));
+    const r = checkUpgrade(
+      v1,
+      v2((d) => {
+        iouTemplate(d).fields = iouTemplate(d).fields.map((f) => (f.name === 'amount' ? { ...f, type: numeric(2) } : f));
+      }),
+    );
     expect(r.problems).toEqual(['template Iou.Main:Iou: field amount changed type from Numeric 10 to Numeric 2']);
   });
 
   it('a non-optional new field is incompatible', () => {
-    const r = checkUpgrade(v1, v2((d) => { iouTemplate(d).fields.push({ name: 'count', type: INT64 }); }));
+    const r = checkUpgrade(
+      v1,
+      v2((d) => {
+        iouTemplate(d).fields.push({ name: 'count', type: INT64 });
+      }),
+    );
     expect(r.problems).toEqual(['template Iou.Main:Iou: new field count has type Int64; fields added in an upgrade must be Optional']);
   });
 
   it('a new field anywhere but the end is incompatible (existing fields move)', () => {
-    const r = checkUpgrade(v1, v2((d) => { iouTemplate(d).fields.unshift({ name: 'memo', type: optional(TEXT) }); }));
+    const r = checkUpgrade(
+      v1,
+      v2((d) => {
+        iouTemplate(d).fields.unshift({ name: 'memo', type: optional(TEXT) });
+      }),
+    );
     expect(r.compatible).toBe(false);
     expect(r.problems[0]).toBe('template Iou.Main:Iou: field issuer moved from position 1 to 2');
     expect(r.problems).toContain('template Iou.Main:Iou: new field memo is not at the end (position 1)');
@@ -107,13 +148,34 @@ describe('checkUpgrade', () => {
   });
 
   it('keys cannot be added, removed or retyped; interface instances cannot be removed', () => {
-    expect(checkUpgrade(v1, v2((d) => { delete iouTemplate(d).key; })).problems).toEqual(['template Iou.Main:Iou: contract key was removed']);
-    expect(checkUpgrade(v1, v2((d) => { iouTemplate(d).key = TEXT; })).problems).toEqual(['template Iou.Main:Iou: key type changed from Party to Text']);
-    const noKey = summary(iouPackage({ modules: iouPackage().modules.map((m) => ({ ...m, templates: m.templates?.map(({ key: _k, ...t }) => t) })) }));
+    expect(
+      checkUpgrade(
+        v1,
+        v2((d) => {
+          delete iouTemplate(d).key;
+        }),
+      ).problems,
+    ).toEqual(['template Iou.Main:Iou: contract key was removed']);
+    expect(
+      checkUpgrade(
+        v1,
+        v2((d) => {
+          iouTemplate(d).key = TEXT;
+        }),
+      ).problems,
+    ).toEqual(['template Iou.Main:Iou: key type changed from Party to Text']);
+    const noKey = summary(
+      iouPackage({ modules: iouPackage().modules.map((m) => ({ ...m, templates: m.templates?.map(({ key: _k, ...t }) => t) })) }),
+    );
     expect(checkUpgrade(noKey, v2()).problems).toEqual(['template Iou.Main:Iou: contract key was added']);
-    expect(checkUpgrade(v1, v2((d) => { iouTemplate(d).implements = []; })).problems).toEqual([
-      'template Iou.Main:Iou: interface instance Iou.Holding:Holding was removed',
-    ]);
+    expect(
+      checkUpgrade(
+        v1,
+        v2((d) => {
+          iouTemplate(d).implements = [];
+        }),
+      ).problems,
+    ).toEqual(['template Iou.Main:Iou: interface instance Iou.Holding:Holding was removed']);
   });
 
   it('variants and enums: constructors are only appended; removed interfaces, modules and exceptions are named', () => {
@@ -123,7 +185,11 @@ describe('checkUpgrade', () => {
         const main = d.modules[1];
         if (main === undefined) throw new Error('fixture changed');
         main.dataTypes = main.dataTypes?.map((dt) =>
-          dt.kind === 'enum' ? { ...dt, constructors: ['EUR', 'USD', 'CHF'] } : dt.kind === 'variant' ? { ...dt, constructors: dt.constructors.slice(1) } : dt,
+          dt.kind === 'enum'
+            ? { ...dt, constructors: ['EUR', 'USD', 'CHF'] }
+            : dt.kind === 'variant'
+              ? { ...dt, constructors: dt.constructors.slice(1) }
+              : dt,
         );
         main.exceptions = [];
         iouTemplate(d).implements = [];

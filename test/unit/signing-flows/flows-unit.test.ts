@@ -14,7 +14,9 @@ describe('buildCommand', () => {
   });
   it('keeps package-id references as they are', () => {
     const pkg = 'a'.repeat(64);
-    expect(buildCommand({ kind: 'create', templateId: `${pkg}:M:T`, argumentsJson: '{}' })).toMatchObject({ CreateCommand: { templateId: `${pkg}:M:T` } });
+    expect(buildCommand({ kind: 'create', templateId: `${pkg}:M:T`, argumentsJson: '{}' })).toMatchObject({
+      CreateCommand: { templateId: `${pkg}:M:T` },
+    });
   });
   it('builds an ExerciseCommand; an empty argument is the empty record', () => {
     expect(buildCommand({ kind: 'exercise', templateId: '#p:M:T', contractId: '00ab', choice: 'Go', argumentsJson: '  ' })).toEqual({
@@ -41,8 +43,12 @@ describe('signing channel schemas', () => {
     const party = 'p::1220' + 'a'.repeat(64);
     const fingerprint = '1220' + 'b'.repeat(64);
     expect(req.safeParse({ party, fingerprint, command: { kind: 'create', templateId: 'Iou', argumentsJson: '{}' } }).success).toBe(false);
-    expect(req.safeParse({ party, fingerprint, command: { kind: 'create', templateId: '#p:M:T', argumentsJson: '{}', extra: 1 } }).success).toBe(false);
-    expect(req.safeParse({ party, fingerprint, command: { kind: 'create', templateId: '#p:M:T', argumentsJson: '{}' } }).success).toBe(true);
+    expect(
+      req.safeParse({ party, fingerprint, command: { kind: 'create', templateId: '#p:M:T', argumentsJson: '{}', extra: 1 } }).success,
+    ).toBe(false);
+    expect(req.safeParse({ party, fingerprint, command: { kind: 'create', templateId: '#p:M:T', argumentsJson: '{}' } }).success).toBe(
+      true,
+    );
   });
   it('have no channel that takes or returns private key material', () => {
     const names = Object.keys(channels).filter((c) => c.startsWith('signing.'));

@@ -43,9 +43,7 @@ describe('AuditLog', () => {
     const r1 = log.append(input(1));
     const r2 = log.append(input(2, 'refused'));
     expect(r1.prevHash).toBe(GENESIS_HASH);
-    const expected1 = Buffer.from(
-      sha256(Buffer.concat([Buffer.alloc(32), Buffer.from(canonicalJson(r1.entry))])),
-    ).toString('hex');
+    const expected1 = Buffer.from(sha256(Buffer.concat([Buffer.alloc(32), Buffer.from(canonicalJson(r1.entry))]))).toString('hex');
     expect(r1.hash).toBe(expected1);
     expect(r2.prevHash).toBe(r1.hash);
     expect(r2.entry).toMatchObject({ seq: 2, decision: 'refused', reason: 'HASH_MISMATCH' });

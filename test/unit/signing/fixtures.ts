@@ -16,11 +16,7 @@ import {
   type Identifier,
   type Value,
 } from '@canton-network/core-ledger-proto';
-import {
-  computeMultiHashForTopology,
-  computeSha256CantonHash,
-  hashPreparedTransaction,
-} from '@canton-network/core-tx-visualizer';
+import { computeMultiHashForTopology, computeSha256CantonHash, hashPreparedTransaction } from '@canton-network/core-tx-visualizer';
 
 export const DSO = 'DSO::1220' + 'd5'.repeat(32);
 export const VALIDATOR = 'validator-1::1220' + 'a1'.repeat(32);
@@ -54,12 +50,25 @@ const WALLET_PKG = 'c9f5ba7ea5e4ba6a8d4c58b3c8f0e18f1a4a3b4b5c7e2f0d3a4b6c8d9e0f
 export const contractId = (): string => '00' + randomBytes(32).toString('hex') + 'ca101220' + randomBytes(32).toString('hex');
 const seed = () => new Uint8Array(randomBytes(32));
 
-function create(nodeId: string, packageName: string, templateId: Identifier, argument: Value, signatories: string[], stakeholders: string[], contract = contractId()): DamlTransaction_Node {
+function create(
+  nodeId: string,
+  packageName: string,
+  templateId: Identifier,
+  argument: Value,
+  signatories: string[],
+  stakeholders: string[],
+  contract = contractId(),
+): DamlTransaction_Node {
   return {
     nodeId,
     versionedNode: {
       oneofKind: 'v1',
-      v1: { nodeType: { oneofKind: 'create', create: { lfVersion: '2.1', contractId: contract, packageName, templateId, argument, signatories, stakeholders } } },
+      v1: {
+        nodeType: {
+          oneofKind: 'create',
+          create: { lfVersion: '2.1', contractId: contract, packageName, templateId, argument, signatories, stakeholders },
+        },
+      },
     },
   };
 }
@@ -114,10 +123,19 @@ const amuletArg = (owner: string, amount: string) =>
   record({
     dso: party(DSO),
     owner: party(owner),
-    amount: record({ initialAmount: numeric(amount), createdAt: record({ number: int64('4242') }), ratePerRound: record({ rate: numeric('0.0000190259') }) }),
+    amount: record({
+      initialAmount: numeric(amount),
+      createdAt: record({ number: int64('4242') }),
+      ratePerRound: record({ rate: numeric('0.0000190259') }),
+    }),
   });
 
-function prepared(actAs: string[], roots: string[], nodes: DamlTransaction_Node[], inputs: Array<{ owner: string; amount: string; contract: string }> = []): PreparedTransaction {
+function prepared(
+  actAs: string[],
+  roots: string[],
+  nodes: DamlTransaction_Node[],
+  inputs: Array<{ owner: string; amount: string; contract: string }> = [],
+): PreparedTransaction {
   const now = BigInt(Date.now()) * 1000n;
   return PreparedTransaction.create({
     transaction: {
@@ -137,7 +155,15 @@ function prepared(actAs: string[], roots: string[], nodes: DamlTransaction_Node[
       inputContracts: inputs.map((i) => ({
         contract: {
           oneofKind: 'v1' as const,
-          v1: { lfVersion: '2.1', contractId: i.contract, packageName: 'splice-amulet', templateId: AMULET, argument: amuletArg(i.owner, i.amount), signatories: [DSO, i.owner], stakeholders: [DSO, i.owner] },
+          v1: {
+            lfVersion: '2.1',
+            contractId: i.contract,
+            packageName: 'splice-amulet',
+            templateId: AMULET,
+            argument: amuletArg(i.owner, i.amount),
+            signatories: [DSO, i.owner],
+            stakeholders: [DSO, i.owner],
+          },
         },
         createdAt: now - 60_000_000n,
         eventBlob: new Uint8Array(),
@@ -149,7 +175,14 @@ function prepared(actAs: string[], roots: string[], nodes: DamlTransaction_Node[
 }
 
 /** Token-standard transfer (TransferFactory_Transfer on the Amulet factory), with its archive/creates below. */
-export function tokenTransfer(o: { sender: string; receiver: string; amount: string; memo?: string; instrumentId?: string; admin?: string }): PreparedTransaction {
+export function tokenTransfer(o: {
+  sender: string;
+  receiver: string;
+  amount: string;
+  memo?: string;
+  instrumentId?: string;
+  admin?: string;
+}): PreparedTransaction {
   const input = contractId();
   const factory = contractId();
   const transfer = record(
@@ -206,7 +239,13 @@ export function tokenTransfer(o: { sender: string; receiver: string; amount: str
 }
 
 /** Native Canton Coin transfer: ExternalPartyAmuletRules_CreateTransferCommand. */
-export function amuletTransfer(o: { sender: string; receiver: string; amount: string; description?: string; delegate?: string }): PreparedTransaction {
+export function amuletTransfer(o: {
+  sender: string;
+  receiver: string;
+  amount: string;
+  description?: string;
+  delegate?: string;
+}): PreparedTransaction {
   const args = record({
     sender: party(o.sender),
     receiver: party(o.receiver),
@@ -322,7 +361,12 @@ function wrapVersioned(inner: Uint8Array, version = 30): Uint8Array {
   return new Uint8Array([0x0a, ...varint(inner.length), ...inner, 0x10, ...varint(version)]);
 }
 
-export function topologyTransactions(o: { partyId: string; publicKey: Uint8Array; participant?: string; permission?: Enums_ParticipantPermission }): string[] {
+export function topologyTransactions(o: {
+  partyId: string;
+  publicKey: Uint8Array;
+  participant?: string;
+  permission?: Enums_ParticipantPermission;
+}): string[] {
   const namespace = o.partyId.split('::')[1]!;
   const signingKey = {
     format: CryptoKeyFormat.RAW,
@@ -356,7 +400,12 @@ export function topologyTransactions(o: { partyId: string; publicKey: Uint8Array
           partyToParticipant: {
             party: o.partyId,
             threshold: 1,
-            participants: [{ participantUid: o.participant ?? PARTICIPANT.slice(5), permission: o.permission ?? Enums_ParticipantPermission.CONFIRMATION }],
+            participants: [
+              {
+                participantUid: o.participant ?? PARTICIPANT.slice(5),
+                permission: o.permission ?? Enums_ParticipantPermission.CONFIRMATION,
+              },
+            ],
           },
         },
       },
@@ -364,7 +413,9 @@ export function topologyTransactions(o: { partyId: string; publicKey: Uint8Array
     TopologyTransaction.create({
       operation: Enums_TopologyChangeOp.ADD_REPLACE,
       serial: 1,
-      mapping: { mapping: { oneofKind: 'partyToKeyMapping', partyToKeyMapping: { party: o.partyId, threshold: 1, signingKeys: [signingKey] } } },
+      mapping: {
+        mapping: { oneofKind: 'partyToKeyMapping', partyToKeyMapping: { party: o.partyId, threshold: 1, signingKeys: [signingKey] } },
+      },
     }),
   ];
   return txs.map((t) => Buffer.from(wrapVersioned(TopologyTransaction.toBinary(t))).toString('base64'));

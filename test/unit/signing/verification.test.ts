@@ -101,7 +101,10 @@ describe('prepared transaction verification', () => {
   });
 
   it('clear-signs a transfer preapproval proposal (receiver, provider, asset)', async () => {
-    const { summary } = await verifyPreparedTransaction(await prepareResponse(preapprovalProposal({ receiver: ALICE, provider: VALIDATOR })), ALICE);
+    const { summary } = await verifyPreparedTransaction(
+      await prepareResponse(preapprovalProposal({ receiver: ALICE, provider: VALIDATOR })),
+      ALICE,
+    );
     expect(summary.clearSign).toEqual({
       kind: 'transfer-preapproval-proposal',
       receiver: ALICE,
@@ -109,11 +112,16 @@ describe('prepared transaction verification', () => {
       asset: 'Canton Coin (Amulet)',
       expectedDso: DSO,
     });
-    expect(summary.signingPartyRoles).toContain('node 0: signatory of a created Splice.Wallet.TransferPreapproval:TransferPreapprovalProposal');
+    expect(summary.signingPartyRoles).toContain(
+      'node 0: signatory of a created Splice.Wallet.TransferPreapproval:TransferPreapprovalProposal',
+    );
   });
 
   it('falls back to blind signing with the hash and a warning for anything else', async () => {
-    const { summary } = await verifyPreparedTransaction(await prepareResponse(iouSplit({ owner: ALICE, amount: '5.0', counterparty: BOB })), ALICE);
+    const { summary } = await verifyPreparedTransaction(
+      await prepareResponse(iouSplit({ owner: ALICE, amount: '5.0', counterparty: BOB })),
+      ALICE,
+    );
     expect(summary.mode).toBe('blind');
     expect(summary.clearSign).toBeNull();
     expect(summary.warnings[0]).toMatch(/^Blind signing/);
@@ -162,9 +170,9 @@ describe('prepared transaction verification', () => {
       await expect(
         verifyPreparedTransaction({ ...honest, preparedTransactionHash: other.preparedTransactionHash }, ALICE),
       ).rejects.toMatchObject({ reason: 'HASH_MISMATCH', message: expect.stringMatching(/refusing to sign/) });
-      await expect(
-        verifyPreparedTransaction({ ...other, preparedTransaction: honest.preparedTransaction }, ALICE),
-      ).rejects.toMatchObject({ reason: 'HASH_MISMATCH' });
+      await expect(verifyPreparedTransaction({ ...other, preparedTransaction: honest.preparedTransaction }, ALICE)).rejects.toMatchObject({
+        reason: 'HASH_MISMATCH',
+      });
     });
     it('flipped bytes in the protobuf', async () => {
       const prep = await prepareResponse(base());
@@ -179,8 +187,12 @@ describe('prepared transaction verification', () => {
     });
     it('garbage, truncated hash, unsupported hashing scheme, missing fields', async () => {
       const prep = await prepareResponse(base());
-      await expect(verifyPreparedTransaction({ ...prep, preparedTransaction: '!!!' }, ALICE)).rejects.toMatchObject({ reason: 'UNDECODABLE_TRANSACTION' });
-      await expect(verifyPreparedTransaction({ ...prep, preparedTransaction: 'AAAA' }, ALICE)).rejects.toMatchObject({ reason: 'UNDECODABLE_TRANSACTION' });
+      await expect(verifyPreparedTransaction({ ...prep, preparedTransaction: '!!!' }, ALICE)).rejects.toMatchObject({
+        reason: 'UNDECODABLE_TRANSACTION',
+      });
+      await expect(verifyPreparedTransaction({ ...prep, preparedTransaction: 'AAAA' }, ALICE)).rejects.toMatchObject({
+        reason: 'UNDECODABLE_TRANSACTION',
+      });
       await expect(
         verifyPreparedTransaction({ ...prep, preparedTransactionHash: prep.preparedTransactionHash.slice(0, 20) }, ALICE),
       ).rejects.toMatchObject({ reason: 'HASH_MISMATCH' });
@@ -205,7 +217,9 @@ describe('prepared transaction verification', () => {
     const tx = tokenTransfer({ sender: ALICE, receiver: BOB, amount: '25.5' });
     const honest = await prepareResponse(tx);
     const copy = PreparedTransaction.fromBinary(PreparedTransaction.toBinary(tx));
-    const fake = PreparedTransaction.fromBinary(PreparedTransaction.toBinary(iouSplit({ owner: ALICE, amount: '999.0', counterparty: MALLORY })));
+    const fake = PreparedTransaction.fromBinary(
+      PreparedTransaction.toBinary(iouSplit({ owner: ALICE, amount: '999.0', counterparty: MALLORY })),
+    );
     copy.transaction!.nodes.push({ ...fake.transaction!.nodes[1]!, nodeId: '99' });
     const prep = { ...honest, preparedTransaction: encode(copy) };
     // the library hashes only what is reachable from the roots, so the hash still matches ...
@@ -249,9 +263,17 @@ describe('topology (external party onboarding) verification', () => {
   it('refuses a multi-hash that does not match, a swapped transaction, and a foreign party or key', async () => {
     const { fp, resp } = await setup();
     const other = await setup();
-    await expect(verifyTopology({ ...resp, multiHash: other.resp.multiHash }, fp)).rejects.toMatchObject({ reason: 'TOPOLOGY_HASH_MISMATCH' });
+    await expect(verifyTopology({ ...resp, multiHash: other.resp.multiHash }, fp)).rejects.toMatchObject({
+      reason: 'TOPOLOGY_HASH_MISMATCH',
+    });
     await expect(
-      verifyTopology({ ...resp, topologyTransactions: [resp.topologyTransactions[0]!, other.resp.topologyTransactions[1]!, resp.topologyTransactions[2]!] }, fp),
+      verifyTopology(
+        {
+          ...resp,
+          topologyTransactions: [resp.topologyTransactions[0]!, other.resp.topologyTransactions[1]!, resp.topologyTransactions[2]!],
+        },
+        fp,
+      ),
     ).rejects.toMatchObject({ reason: 'TOPOLOGY_HASH_MISMATCH' });
     await expect(verifyTopology(other.resp, fp)).rejects.toMatchObject({ reason: 'TOPOLOGY_MISMATCH' });
     // consistent hash but a PartyToParticipant for another party
@@ -260,7 +282,9 @@ describe('topology (external party onboarding) verification', () => {
       reason: 'TOPOLOGY_MISMATCH',
       message: expect.stringContaining(other.resp.partyId),
     });
-    await expect(verifyTopology({ ...resp, topologyTransactions: ['AAAA'], multiHash: await multiHashOf(['AAAA']) }, fp)).rejects.toMatchObject({
+    await expect(
+      verifyTopology({ ...resp, topologyTransactions: ['AAAA'], multiHash: await multiHashOf(['AAAA']) }, fp),
+    ).rejects.toMatchObject({
       reason: 'UNDECODABLE_TRANSACTION',
     });
   });

@@ -41,6 +41,8 @@ export function diffAnnotations(original: Readonly<Record<string, string>>, rows
   }
   const removed = Object.keys(original).filter((k) => !Object.hasOwn(annotations, k));
   const changed =
-    removed.length > 0 || Object.keys(annotations).length !== Object.keys(original).length || Object.entries(annotations).some(([k, v]) => original[k] !== v);
+    removed.length > 0 ||
+    Object.keys(annotations).length !== Object.keys(original).length ||
+    Object.entries(annotations).some(([k, v]) => original[k] !== v);
   return { annotations, removed, errors, changed };
 }

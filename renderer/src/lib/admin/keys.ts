@@ -10,7 +10,15 @@ export function rowKeys(event: KeyboardEvent): void {
   const buttons = Array.from(body.querySelectorAll<HTMLElement>('.admin-row-button'));
   const i = buttons.indexOf(target);
   const next =
-    event.key === 'ArrowDown' ? buttons[i + 1] : event.key === 'ArrowUp' ? buttons[i - 1] : event.key === 'Home' ? buttons[0] : event.key === 'End' ? buttons.at(-1) : undefined;
+    event.key === 'ArrowDown'
+      ? buttons[i + 1]
+      : event.key === 'ArrowUp'
+        ? buttons[i - 1]
+        : event.key === 'Home'
+          ? buttons[0]
+          : event.key === 'End'
+            ? buttons.at(-1)
+            : undefined;
   if (!next) return;
   event.preventDefault();
   next.focus();

@@ -4,10 +4,17 @@ import type { CompletionRow } from '../../../../src/ipc/contract.js';
 export const MAX_COMPLETIONS = 500;
 
 /** Newest first, without duplicates (same offset + command id), at most `max` rows. */
-export function mergeCompletions(current: readonly CompletionRow[], incoming: readonly CompletionRow[], max = MAX_COMPLETIONS): CompletionRow[] {
+export function mergeCompletions(
+  current: readonly CompletionRow[],
+  incoming: readonly CompletionRow[],
+  max = MAX_COMPLETIONS,
+): CompletionRow[] {
   const seen = new Set(current.map(key));
   const fresh = incoming.filter((c) => !seen.has(key(c)));
-  return [...fresh].sort((a, b) => b.offset - a.offset).concat(current).slice(0, max);
+  return [...fresh]
+    .sort((a, b) => b.offset - a.offset)
+    .concat(current)
+    .slice(0, max);
 }
 const key = (c: CompletionRow) => `${c.offset}:${c.commandId}:${c.submissionId ?? ''}`;
 

@@ -62,7 +62,11 @@ export function describeEntry(e: TimelineEntry): string {
 export function templateOptions(catalog: TemplateCatalog | null): Array<{ value: string; label: string; kind: 'template' | 'interface' }> {
   if (!catalog) return [];
   return [
-    ...catalog.templates.map((t) => ({ value: t.id, label: `${t.qualifiedName} (${t.packageName || t.packageId.slice(0, 8)} ${t.packageVersion})`, kind: 'template' as const })),
+    ...catalog.templates.map((t) => ({
+      value: t.id,
+      label: `${t.qualifiedName} (${t.packageName || t.packageId.slice(0, 8)} ${t.packageVersion})`,
+      kind: 'template' as const,
+    })),
     ...catalog.interfaces.map((i) => ({ value: i.id, label: `${i.qualifiedName} (interface)`, kind: 'interface' as const })),
   ];
 }

@@ -112,7 +112,8 @@ export function numericError(raw: string, scale: number): string | null {
   const intDigits = (m[1] ?? '').replace(/^0+(?=\d)/, '');
   const frac = (m[2] ?? '').replace(/0+$/, '');
   if (frac.length > scale) return scale === 0 ? 'no decimals allowed (scale 0)' : `at most ${scale} decimal places (Numeric ${scale})`;
-  if (intDigits !== '0' && intDigits.length > NUMERIC_PRECISION - scale) return `too large for Numeric ${scale} (at most ${NUMERIC_PRECISION - scale} digits before the point)`;
+  if (intDigits !== '0' && intDigits.length > NUMERIC_PRECISION - scale)
+    return `too large for Numeric ${scale} (at most ${NUMERIC_PRECISION - scale} digits before the point)`;
   return null;
 }
 
@@ -135,7 +136,8 @@ export function dateError(raw: string): string | null {
 
 export function timestampError(raw: string): string | null {
   const s = raw.trim();
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/.test(s)) return 'expected an ISO time, e.g. 2025-01-31T12:00:00Z';
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/.test(s))
+    return 'expected an ISO time, e.g. 2025-01-31T12:00:00Z';
   if (Number.isNaN(new Date(s).getTime())) return 'not a valid time';
   return null;
 }

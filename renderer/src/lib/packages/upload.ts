@@ -19,7 +19,11 @@ export const PHASE_STEPS = [
  * State of one step for the stepper: done, current or pending; `refused` (the validation report says the
  * DAR cannot be uploaded) marks the validating step failed instead of done.
  */
-export function stepState(phase: UploadPhase, step: (typeof PHASE_STEPS)[number]['id'], refused = false): 'done' | 'current' | 'pending' | 'failed' {
+export function stepState(
+  phase: UploadPhase,
+  step: (typeof PHASE_STEPS)[number]['id'],
+  refused = false,
+): 'done' | 'current' | 'pending' | 'failed' {
   if (refused && phase === 'validated' && step === 'validating') return 'failed';
   const order = ['reading', 'validating', 'uploading', 'done'];
   const at = phase === 'validated' ? 1.5 : phase === 'done' ? 3 : order.indexOf(phase);

@@ -71,10 +71,17 @@ export function vettingMatrix(list: VettingList, packages: readonly PackageRow[]
   }
   for (const p of packages) if (p.uploaded) row(p.packageId, p.name, p.version);
   const cols = [...columns.values()].sort(
-    (a, b) => Number(b.local) - Number(a.local) || a.synchronizerId.localeCompare(b.synchronizerId) || a.participantId.localeCompare(b.participantId),
+    (a, b) =>
+      Number(b.local) - Number(a.local) ||
+      a.synchronizerId.localeCompare(b.synchronizerId) ||
+      a.participantId.localeCompare(b.participantId),
   );
   const sorted = [...rows.values()].sort(
-    (a, b) => (a.name === '' ? 1 : 0) - (b.name === '' ? 1 : 0) || a.name.localeCompare(b.name) || b.version.localeCompare(a.version, 'en', { numeric: true }) || a.packageId.localeCompare(b.packageId),
+    (a, b) =>
+      (a.name === '' ? 1 : 0) - (b.name === '' ? 1 : 0) ||
+      a.name.localeCompare(b.name) ||
+      b.version.localeCompare(a.version, 'en', { numeric: true }) ||
+      a.packageId.localeCompare(b.packageId),
   );
   return { columns: cols, rows: sorted };
 }
@@ -125,7 +132,9 @@ export function changesFor(staged: StagedChanges, column: string, bounds: Staged
   return [
     ...vet.map((packageId) => {
       const bound = b[packageId];
-      return bound ? { op: 'vet' as const, packageId, validFrom: bound.validFrom, validUntil: bound.validUntil } : { op: 'vet' as const, packageId };
+      return bound
+        ? { op: 'vet' as const, packageId, validFrom: bound.validFrom, validUntil: bound.validUntil }
+        : { op: 'vet' as const, packageId };
     }),
     ...unvet.map((packageId) => ({ op: 'unvet' as const, packageId })),
   ];
@@ -162,11 +171,19 @@ export function boundsLabel(b: Bounds, format: (iso: string) => string = (iso) =
 
 /** Error in a bounds pair, or '' when it is usable. */
 export function boundsError(b: Bounds): string {
-  if (b.validFrom && b.validUntil && Date.parse(b.validUntil) <= Date.parse(b.validFrom)) return '“Valid until” must be after “valid from”.';
+  if (b.validFrom && b.validUntil && Date.parse(b.validUntil) <= Date.parse(b.validFrom))
+    return '“Valid until” must be after “valid from”.';
   return '';
 }
 
 /** Parties typed into one box: separated by commas, spaces or new lines, duplicates dropped. */
 export function parseParties(text: string): string[] {
-  return [...new Set(text.split(/[\s,]+/).map((p) => p.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      text
+        .split(/[\s,]+/)
+        .map((p) => p.trim())
+        .filter(Boolean),
+    ),
+  ];
 }

@@ -1,5 +1,11 @@
 /** The filter builder's draft and its conversion to the contract's filter (pure; unit-tested). */
-import { IDENTIFIER_PATTERN, normalizeIdentifier, type TransactionShape, type UpdateFilterInput, type UpdateSummary } from '../../../../src/ipc/contract.js';
+import {
+  IDENTIFIER_PATTERN,
+  normalizeIdentifier,
+  type TransactionShape,
+  type UpdateFilterInput,
+  type UpdateSummary,
+} from '../../../../src/ipc/contract.js';
 
 export interface FilterDraft {
   parties: string[];
@@ -57,7 +63,9 @@ export function describeFilter(f: UpdateFilterInput): string {
   const parties = f.parties ?? [];
   parts.push(parties.length === 0 ? 'any party' : parties.length === 1 ? partyName(parties[0]!) : `${parties.length} parties`);
   const ids = [...(f.templates ?? []), ...(f.interfaces ?? [])];
-  parts.push(ids.length === 0 ? 'all templates' : ids.length === 1 ? ids[0]!.split(':').slice(1).join(':') : `${ids.length} templates/interfaces`);
+  parts.push(
+    ids.length === 0 ? 'all templates' : ids.length === 1 ? ids[0]!.split(':').slice(1).join(':') : `${ids.length} templates/interfaces`,
+  );
   parts.push(f.shape === 'LEDGER_EFFECTS' ? 'ledger effects' : 'ACS delta');
   return parts.join(' · ');
 }

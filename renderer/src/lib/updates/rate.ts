@@ -35,7 +35,12 @@ export class RateCounter {
 }
 
 /** Polyline path through `values` scaled into width×height (y grows downwards), plus the filled area. */
-export function sparklinePath(values: readonly number[], width: number, height: number, pad = 2): { line: string; area: string; max: number } {
+export function sparklinePath(
+  values: readonly number[],
+  width: number,
+  height: number,
+  pad = 2,
+): { line: string; area: string; max: number } {
   const max = Math.max(1, ...values);
   if (values.length === 0) return { line: '', area: '', max };
   const step = values.length > 1 ? (width - pad * 2) / (values.length - 1) : 0;
