@@ -24,7 +24,7 @@ import {
   SignatureCollector,
   SigningRefusal,
   verifyTopology,
-  type ClearSign,
+  clearSignWire,
   type GenerateTopologyResponse,
   type JsonPartySignatures,
   type PolicyDecision,
@@ -710,77 +710,6 @@ export function topologyWire(s: TopologySummary, multiHash: Uint8Array): Topolog
     headline: s.headline,
     warnings: s.warnings,
   };
-}
-
-type ClearSignField = NonNullable<TransactionSummaryWire['clearSign']>['fields'][number];
-
-/** The rows of a token-standard transfer (a new one or a pending instruction): `extra` goes before the proxy row. */
-function tokenTransferFields(
-  c: Extract<ClearSign, { kind: 'token-transfer' | 'transfer-instruction' }>,
-  extra: ClearSignField[] = [],
-): ClearSignField[] {
-  return [
-    { label: 'From', value: c.sender },
-    { label: 'To', value: c.receiver },
-    { label: 'Amount', value: `${c.amount} ${c.instrument.id}` },
-    { label: 'Instrument admin', value: c.instrument.admin },
-    { label: 'Memo', value: c.memo ?? '—' },
-    { label: 'Execute before', value: c.executeBefore ?? '—' },
-    ...extra,
-    ...(c.proxyProvider ? [{ label: 'Through wallet proxy of', value: c.proxyProvider }] : []),
-  ];
-}
-
-export function clearSignWire(c: ClearSign): NonNullable<TransactionSummaryWire['clearSign']> {
-  switch (c.kind) {
-    case 'token-transfer':
-      return {
-        kind: c.kind,
-        title: 'Token transfer',
-        fields: tokenTransferFields(c),
-      };
-    case 'transfer-instruction':
-      return {
-        kind: c.kind,
-        title: `${c.action === 'accept' ? 'Accept' : c.action === 'reject' ? 'Reject' : 'Withdraw'} pending transfer`,
-        fields: tokenTransferFields(c, [{ label: 'Transfer instruction', value: c.instructionCid }]),
-      };
-    case 'proxy-public-fetch':
-      return {
-        kind: c.kind,
-        title: 'Read wallet proxy (no ledger change)',
-        fields: [
-          { label: 'Reader', value: c.actor },
-          { label: 'Wallet provider', value: c.provider },
-          { label: 'Proxy contract', value: c.proxyCid },
-        ],
-      };
-    case 'amulet-transfer':
-      return {
-        kind: c.kind,
-        title: 'Canton Coin transfer',
-        fields: [
-          { label: 'From', value: c.sender },
-          { label: 'To', value: c.receiver },
-          { label: 'Amount', value: `${c.amount} CC` },
-          { label: 'Delegate', value: c.delegate },
-          { label: 'Memo', value: c.memo ?? '—' },
-          { label: 'Expires', value: c.expiresAt ?? '—' },
-          { label: 'Nonce', value: c.nonce ?? '—' },
-        ],
-      };
-    case 'transfer-preapproval-proposal':
-      return {
-        kind: c.kind,
-        title: 'Transfer pre-approval',
-        fields: [
-          { label: 'Receiver', value: c.receiver },
-          { label: 'Provider', value: c.provider },
-          { label: 'Asset', value: c.asset },
-          { label: 'DSO', value: c.expectedDso ?? '—' },
-        ],
-      };
-  }
 }
 
 export function summaryWire(s: TransactionSummary): TransactionSummaryWire {

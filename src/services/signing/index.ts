@@ -26,7 +26,7 @@ export { EncryptedFileSecretStore } from './encrypted-file-secret-store.js';
 export { exportKeyBackup, previewKeyBackup, restoreKeyBackup, type BackupKeyInfo, type RestoreReport } from './key-backup.js';
 export { AuditLog, verifyAuditExport, type AuditEntry, type AuditRecord, type ChainVerification, type ChainProblem } from './audit-log.js';
 export { verifyPreparedTransaction, PrepareResponseSchema, type PrepareResponse, type TransactionSummary } from './prepared-transaction.js';
-export type { ClearSign } from './clear-signing.js';
+export { clearSignWire, type ClearSign, type ClearSignWire } from './clear-sign/index.js';
 export { verifyTopology, GenerateTopologyResponseSchema, type GenerateTopologyResponse, type TopologySummary } from './topology.js';
 export {
   PolicyStore,

@@ -1,12 +1,13 @@
 /**
  * Per-key signing policy, evaluated against the verified summary before a hash is signed.
  * Scope: root actions (the choices/creates the party authorises directly); consequences below them are the
- * choice's own code. Counterparties: the receiver/provider of a clear-signed transaction, or — blind — every
- * other party in it. Amount: the clear-signed amount, or — blind — every numeric value found in arguments.
+ * choice's own code. Counterparties and amounts: what the recogniser of a clear-signed transaction declares
+ * (clear-sign/index.ts), or — not recognised — every other party in it and every numeric value found in arguments.
  */
 import { z } from 'zod';
 import type { AppDb } from '../app-db.js';
 import { ConsoleError, zodIssues } from '../../ipc/errors.js';
+import { clearSignPolicyFacts } from './clear-sign/index.js';
 import { compareDecimal, DECIMAL_PATTERN } from './decimal.js';
 import type { SigningRefusalReason } from './errors.js';
 import type { TransactionSummary } from './prepared-transaction.js';
@@ -91,34 +92,21 @@ export function evaluatePolicy(policy: SigningPolicy, summary: TransactionSummar
       if (!policy.allowedChoices.includes(e.choice)) return refuse('POLICY_CHOICE', `Choice ${e.choice} is not allowed for this key`);
     }
   }
+  // a recognised transaction declares its counterparties and amounts (clear-sign registry); otherwise every other
+  // party in it is a counterparty and every numeric value found in arguments an amount
+  const declared = summary.clearSign ? clearSignPolicyFacts(summary.clearSign) : null;
   if (policy.allowedCounterparties) {
-    const c = summary.clearSign;
-    const counterparties =
-      c?.kind === 'token-transfer' || c?.kind === 'amulet-transfer'
-        ? [c.receiver, ...(c.kind === 'token-transfer' && c.proxyProvider ? [c.proxyProvider] : [])]
-        : c?.kind === 'transfer-instruction'
-          ? [c.action === 'withdraw' ? c.receiver : c.sender, ...(c.proxyProvider ? [c.proxyProvider] : [])]
-          : c?.kind === 'transfer-preapproval-proposal' || c?.kind === 'proxy-public-fetch'
-            ? [c.provider]
-            : summary.parties.filter((p) => p !== summary.signingParty);
+    const counterparties = declared?.counterparties ?? summary.parties.filter((p) => p !== summary.signingParty);
     const stranger = counterparties.find((p) => p !== summary.signingParty && !policy.allowedCounterparties!.includes(p));
     if (stranger) return refuse('POLICY_COUNTERPARTY', `Counterparty ${stranger} is not on this key’s allow-list`);
   }
   if (policy.maxAmountPerTransaction !== null) {
     const limit = policy.maxAmountPerTransaction;
-    const c = summary.clearSign;
-    // accepting an instruction takes its amount in, so the limit applies; rejecting or withdrawing moves nothing out
-    const amounts =
-      c?.kind === 'token-transfer' || c?.kind === 'amulet-transfer' || (c?.kind === 'transfer-instruction' && c.action === 'accept')
-        ? [{ path: 'amount', value: c.amount }]
-        : c?.kind === 'transfer-preapproval-proposal' || c?.kind === 'proxy-public-fetch' || c?.kind === 'transfer-instruction'
-          ? []
-          : summary.amounts;
-    const over = amounts.find((a) => compareDecimal(a.value, limit) > 0);
+    const over = (declared?.amounts ?? summary.amounts).find((a) => compareDecimal(a.value, limit) > 0);
     if (over)
       return refuse(
         'POLICY_AMOUNT',
-        `Amount ${over.value}${c ? '' : ` (${over.path})`} exceeds this key’s limit of ${limit} per transaction`,
+        `Amount ${over.value}${declared ? '' : ` (${over.path})`} exceeds this key’s limit of ${limit} per transaction`,
       );
   }
   return { allowed: true };

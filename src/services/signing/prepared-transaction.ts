@@ -7,7 +7,7 @@ import { decodePreparedTransaction, hashPreparedTransaction } from '@canton-netw
 import type { PreparedTransaction } from '@canton-network/core-ledger-proto';
 import { z } from 'zod';
 import { equalBytes, fromBase64, toHex } from './bytes.js';
-import { describeClearSign, recognise, type ClearSign } from './clear-signing.js';
+import { describeClearSign, recognise, type ClearSign } from './clear-sign/index.js';
 import { SigningRefusal } from './errors.js';
 import { summarise, type TransactionFacts } from './transaction-summary.js';
 import { VerificationMemo } from './verification-memo.js';

@@ -9,7 +9,7 @@ import { numeric } from '../../unit/signing/fixtures.js';
 import { prepareResponse } from '../../unit/signing/fixtures.js';
 import { verifyPreparedTransaction } from '../../../src/services/signing/prepared-transaction.js';
 import { DEFAULT_POLICY, evaluatePolicy } from '../../../src/services/signing/policy.js';
-import { clearSignWire } from '../../../src/services/signing-flows/flows.js';
+import { clearSignWire } from '../../../src/services/signing/index.js';
 import { instructionChoice, proxyPublicFetch, proxyTransfer, type InstructionChoice } from './wallet-choices-fixtures.js';
 
 const ALICE = 'alice::1220' + '11'.repeat(32);

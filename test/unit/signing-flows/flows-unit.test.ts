@@ -1,6 +1,7 @@
 /** Pure parts of the signing flows and the signing views: command composition, clear-sign fields, display helpers, QR. */
 import { describe, expect, it } from 'vitest';
-import { buildCommand, clearSignWire } from '../../../src/services/signing-flows/index.js';
+import { buildCommand } from '../../../src/services/signing-flows/index.js';
+import { clearSignWire } from '../../../src/services/signing/index.js';
 import { ConsoleError } from '../../../src/ipc/errors.js';
 import { channels } from '../../../src/ipc/contract.js';
 import { groupedHex, reasonTitle, shortParty } from '../../../renderer/src/lib/signing/format.js';
