@@ -1,3 +1,6 @@
 /** Online/offline signing orchestration over the signing services (see flows.ts). */
-export { SigningFlows, BLIND_CONFIRMATION_WORD, buildCommand, summaryWire, topologyWire, type Outcome } from './flows.js';
+export { SigningFlows } from './flows.js';
+export { BLIND_CONFIRMATION_WORD, type Outcome } from './context.js';
+export { buildCommand } from './compose.js';
+export { summaryWire, topologyWire } from './wire.js';
 export { LockableFileSecretStore } from './file-store.js';

@@ -1,0 +1,124 @@
+/**
+ * Offline signing, online side: a signing-request file for a verified prepared transaction, k-of-n collection of the
+ * signature-response files that come back, and execution once the threshold is met.
+ */
+import { ConsoleError } from '../../ipc/errors.js';
+import { createSigningRequest, SignatureCollector, type PrepareResponse, type SigningServices } from '../signing/index.js';
+import type { ExecuteMode, ExecutionResult } from '../../ipc/channels/signing.js';
+import { refusals, type FlowContext, type Outcome, type RefusalAudit } from './context.js';
+import { executePrepared } from './execute.js';
+import type { OnlineSigningFlow } from './online-signing.js';
+
+interface OfflineRequest {
+  requestId: string;
+  party: string;
+  headline: string;
+  expiresAt: string;
+  prepared: PrepareResponse;
+  collector: SignatureCollector;
+  executed: boolean;
+}
+
+export class OfflineRequestFlow {
+  private readonly requests = new Map<string, OfflineRequest>();
+
+  constructor(
+    private readonly ctx: FlowContext,
+    private readonly online: OnlineSigningFlow,
+  ) {}
+
+  private get svc(): SigningServices {
+    return this.ctx.svc;
+  }
+  private client() {
+    return this.ctx.client();
+  }
+  private refusals<T>(audit: RefusalAudit | null, fn: () => Promise<T>, opts?: { auditVerification?: boolean }) {
+    return refusals(this.svc, audit, fn, opts);
+  }
+
+  async createRequest(req: { sessionId: string; ttlMinutes: number; threshold?: number | undefined }) {
+    const s = this.online.session(req.sessionId);
+    if (!s) throw new ConsoleError('NOT_FOUND', 'This transaction is no longer pending; prepare it again');
+    const signers = this.svc.keys
+      .list()
+      .filter((k) => k.parties.includes(s.party) || k.fingerprint === s.fingerprint)
+      .map((k) => ({ fingerprint: k.fingerprint, publicKeyBase64: k.publicKeyBase64 }));
+    const participantId = (await this.client().participantId()).participantId;
+    return this.refusals(null, async () => {
+      const { request, text } = await createSigningRequest({
+        prepared: s.prepared,
+        party: s.party,
+        signers,
+        threshold: req.threshold ?? 1,
+        participantId,
+        ttlMs: req.ttlMinutes * 60_000,
+        note: s.summary.headline.slice(0, 500),
+      });
+      const entry: OfflineRequest = {
+        requestId: request.requestId,
+        party: s.party,
+        headline: s.summary.headline,
+        expiresAt: request.expiresAt,
+        prepared: s.prepared,
+        collector: new SignatureCollector(request),
+        executed: false,
+      };
+      this.requests.set(request.requestId, entry);
+      this.online.discard(req.sessionId);
+      return {
+        status: 'created' as const,
+        requestId: request.requestId,
+        fileName: `signing-request-${request.requestId.slice(0, 8)}.json`,
+        text,
+        expiresAt: request.expiresAt,
+        collector: this.collectorStatus(entry),
+      };
+    });
+  }
+
+  pendingRequests() {
+    return [...this.requests.values()]
+      .filter((r) => !r.executed)
+      .map((r) => ({
+        requestId: r.requestId,
+        party: r.party,
+        headline: r.headline,
+        expiresAt: r.expiresAt,
+        collector: this.collectorStatus(r),
+      }));
+  }
+
+  async importResponse(req: { requestId: string; text: string }) {
+    const r = this.requests.get(req.requestId);
+    if (!r) throw new ConsoleError('NOT_FOUND', `No pending signing request ${req.requestId} on this console`);
+    return this.refusals(null, async () => {
+      const res = await r.collector.add(req.text);
+      return { status: 'collected' as const, added: res.added, alreadyCollected: res.alreadyCollected, collector: this.collectorStatus(r) };
+    });
+  }
+
+  async executeRequest(req: { requestId: string; mode: ExecuteMode }): Promise<Outcome<ExecutionResult>> {
+    const r = this.requests.get(req.requestId);
+    if (!r) throw new ConsoleError('NOT_FOUND', `No pending signing request ${req.requestId} on this console`);
+    const sigs = await this.refusals(null, async () => r.collector.partySignatures());
+    if ('status' in sigs) return sigs;
+    const result = await executePrepared(this.client(), r.prepared, r.party, sigs, req.mode, []);
+    r.executed = true;
+    return result;
+  }
+
+  private collectorStatus(r: OfflineRequest) {
+    const st = r.collector.status();
+    return {
+      threshold: st.threshold,
+      signers: r.collector.request.signers.map((s) => ({
+        fingerprint: s.fingerprint,
+        label: this.svc.keys.find(s.fingerprint)?.label ?? null,
+      })),
+      collected: st.collected,
+      missing: st.missing,
+      met: st.met,
+    };
+  }
+}

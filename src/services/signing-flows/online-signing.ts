@@ -1,0 +1,162 @@
+/**
+ * Online signing: compose → prepare on the participant → decode + recompute the V2 hash → summary + policy →
+ * (confirm) → sign with the chosen key and the party's other local keys → execute. The prepared transaction is held
+ * here by session id between the summary and the confirmation, so the renderer confirms exactly the transaction that
+ * was verified and never sends one back.
+ */
+import { randomUUID } from 'node:crypto';
+import { ConsoleError } from '../../ipc/errors.js';
+import {
+  PrepareResponseSchema,
+  SigningRefusal,
+  type JsonPartySignatures,
+  type PrepareResponse,
+  type SigningServices,
+  type TransactionSummary,
+} from '../signing/index.js';
+import type { ComposeCommand, ExecuteMode, ExecutionResult, TransactionSummaryWire } from '../../ipc/channels/signing.js';
+import { buildCommand } from './compose.js';
+import { BLIND_CONFIRMATION_WORD, refusals, SESSION_TTL_MS, type FlowContext, type Outcome, type RefusalAudit } from './context.js';
+import { executePrepared } from './execute.js';
+import { policyWire, summaryWire, type PolicyWire } from './wire.js';
+
+export interface TxSession {
+  party: string;
+  fingerprint: string;
+  prepared: PrepareResponse;
+  summary: TransactionSummary;
+  createdAt: number;
+}
+
+export class OnlineSigningFlow {
+  private readonly txSessions = new Map<string, TxSession>();
+
+  constructor(private readonly ctx: FlowContext) {}
+
+  private get svc(): SigningServices {
+    return this.ctx.svc;
+  }
+  private client() {
+    return this.ctx.client();
+  }
+  private refusals<T>(audit: RefusalAudit | null, fn: () => Promise<T>, opts?: { auditVerification?: boolean }) {
+    return refusals(this.svc, audit, fn, opts);
+  }
+
+  /** A pending verified transaction (for the offline request it becomes); undefined when gone. */
+  session(sessionId: string): TxSession | undefined {
+    return this.txSessions.get(sessionId);
+  }
+
+  async prepare(req: { party: string; fingerprint: string; command: ComposeCommand }): Promise<
+    Outcome<{
+      status: 'verified';
+      sessionId: string;
+      party: string;
+      fingerprint: string;
+      summary: TransactionSummaryWire;
+      policy: PolicyWire;
+    }>
+  > {
+    const command = buildCommand(req.command);
+    this.svc.keys.get(req.fingerprint);
+    const raw = await this.client().postJson<unknown>('/v2/interactive-submission/prepare', {
+      commandId: `console-${randomUUID()}`,
+      actAs: [req.party],
+      commands: [command],
+      hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
+    });
+    return this.verifyPrepared(raw, req.party, req.fingerprint);
+  }
+
+  /** Verification of a prepare response (also used by tests and the benchmark with a response they fetched). */
+  async verifyPrepared(
+    raw: unknown,
+    party: string,
+    fingerprint: string,
+  ): Promise<
+    Outcome<{
+      status: 'verified';
+      sessionId: string;
+      party: string;
+      fingerprint: string;
+      summary: TransactionSummaryWire;
+      policy: PolicyWire;
+    }>
+  > {
+    const parsed = PrepareResponseSchema.safeParse(raw);
+    const hash = parsed.success ? parsed.data.preparedTransactionHash.slice(0, 200) : null;
+    return this.refusals(
+      { subject: 'prepared-transaction', channel: 'online', fingerprint, party, hash },
+      async () => {
+        if (!parsed.success)
+          throw new SigningRefusal('BAD_REQUEST', 'UNDECODABLE_TRANSACTION', 'The participant answered prepare with an unexpected shape');
+        const prepared: PrepareResponse = {
+          preparedTransaction: parsed.data.preparedTransaction,
+          preparedTransactionHash: parsed.data.preparedTransactionHash,
+          hashingSchemeVersion: parsed.data.hashingSchemeVersion,
+        };
+        const preview = await this.svc.signing.preview({ fingerprint, party, prepared, channel: 'online' });
+        if (!preview.policy.allowed && preview.policy.reason !== 'POLICY_OFFLINE_ONLY') {
+          // Sign through the service so the refusal is decided and audited by it (it will refuse).
+          await this.svc.signing.sign({ fingerprint, party, prepared, channel: 'online' });
+          throw new ConsoleError('INTERNAL', 'The signing policy refused the preview but allowed the signature');
+        }
+        this.gc();
+        const sessionId = randomUUID();
+        this.txSessions.set(sessionId, { party, fingerprint, prepared, summary: preview.summary, createdAt: Date.now() });
+        return {
+          status: 'verified' as const,
+          sessionId,
+          party,
+          fingerprint,
+          summary: summaryWire(preview.summary),
+          policy: policyWire(preview.policy),
+        };
+      },
+      { auditVerification: true },
+    );
+  }
+
+  discard(sessionId: string): boolean {
+    return this.txSessions.delete(sessionId);
+  }
+
+  async confirm(req: { sessionId: string; mode: ExecuteMode; blindConfirmation?: string | undefined }): Promise<Outcome<ExecutionResult>> {
+    const s = this.txSessions.get(req.sessionId);
+    if (!s) throw new ConsoleError('NOT_FOUND', 'This transaction is no longer pending; prepare it again');
+    // k-of-n: the chosen key, plus the party's other keys on this machine that may sign online.
+    const others = this.svc.keys
+      .list()
+      .filter(
+        (k) =>
+          k.fingerprint !== s.fingerprint &&
+          k.parties.includes(s.party) &&
+          !this.svc.policies.get(k.fingerprint).requireOfflineConfirmation,
+      )
+      .map((k) => k.fingerprint);
+    const signatures: JsonPartySignatures['signatures'][number]['signatures'] = [];
+    const auditSeqs: number[] = [];
+    for (const fingerprint of [s.fingerprint, ...others]) {
+      const signed = await this.refusals(null, () =>
+        this.svc.signing.sign({
+          fingerprint,
+          party: s.party,
+          prepared: s.prepared,
+          acknowledgeBlind: s.summary.mode === 'blind' && req.blindConfirmation?.trim() === BLIND_CONFIRMATION_WORD,
+          channel: 'online',
+        }),
+      );
+      if ('status' in signed) return signed;
+      signatures.push(signed.signature);
+      auditSeqs.push(signed.auditSeq);
+    }
+    this.txSessions.delete(req.sessionId);
+    return executePrepared(this.client(), s.prepared, s.party, { signatures: [{ party: s.party, signatures }] }, req.mode, auditSeqs);
+  }
+
+  private gc(): void {
+    const cutoff = Date.now() - SESSION_TTL_MS;
+    for (const [id, s] of this.txSessions) if (s.createdAt < cutoff) this.txSessions.delete(id);
+  }
+}
