@@ -9,6 +9,7 @@ export type SigningRefusalReason =
   | 'NOT_A_VALID_FILE'
   | 'WEAK_PASSPHRASE'
   | 'LOCKED'
+  | 'UNSUPPORTED_KDF'
   // transaction verification
   | 'UNDECODABLE_TRANSACTION'
   | 'UNSUPPORTED_HASHING_SCHEME'

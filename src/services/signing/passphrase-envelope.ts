@@ -14,20 +14,22 @@ import { equalBytes, fromBase64, toBase64, utf8, wipe } from './bytes.js';
 import { SigningRefusal } from './errors.js';
 
 export const DEFAULT_SCRYPT = { N: 2 ** 17, r: 8, p: 1 } as const;
+/** The weakest N still read (files of earlier test builds); r and p must be what the console writes. */
+export const MIN_SCRYPT_N = 2 ** 14;
+/** scrypt needs 128·N·r bytes: 128 MiB at the parameters the console writes; nothing a file says may need more. */
+const SCRYPT_MAXMEM = 128 * DEFAULT_SCRYPT.N * DEFAULT_SCRYPT.r * DEFAULT_SCRYPT.p + 2 ** 20;
 export const MIN_PASSPHRASE_LENGTH = 8;
 
 const b64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64');
+/**
+ * The shape only: the cost parameters are bounded by `checkKdfCost` before any derivation, with an error that names
+ * them, so a crafted file cannot make the console spend minutes of CPU and gigabytes of memory.
+ */
 export const KdfSchema = z.object({
   name: z.literal('scrypt'),
-  // Bounds: strong enough to matter, small enough that a crafted file cannot exhaust memory.
-  N: z
-    .number()
-    .int()
-    .min(2 ** 14)
-    .max(2 ** 20)
-    .refine((n) => (n & (n - 1)) === 0, 'N must be a power of two'),
-  r: z.number().int().min(8).max(16),
-  p: z.number().int().min(1).max(4),
+  N: z.number().int().positive(),
+  r: z.number().int().positive(),
+  p: z.number().int().positive(),
   salt: b64,
 });
 export const SealedSchema = z.object({
@@ -50,12 +52,13 @@ export class DerivedKey {
 
   static async derive(passphrase: string, kdf?: KdfParams): Promise<DerivedKey> {
     const params = kdf ?? { name: 'scrypt' as const, ...DEFAULT_SCRYPT, salt: toBase64(randomBytes(16)) };
+    checkKdfCost(params);
     const out = await scryptAsync(utf8(passphrase.normalize('NFKC')), fromBase64(params.salt, 'salt'), {
       N: params.N,
       r: params.r,
       p: params.p,
       dkLen: 64,
-      maxmem: 2 ** 31,
+      maxmem: SCRYPT_MAXMEM,
     });
     const encKey = out.slice(0, 32);
     const check = toBase64(sha256(new Uint8Array([...utf8('canton-console key check v1'), ...out.slice(32)])));
@@ -87,6 +90,24 @@ export class DerivedKey {
 
   destroy(): void {
     wipe(this.encKey);
+  }
+}
+
+/**
+ * Refuses key-derivation parameters beyond what this console writes (scrypt N=2^17, r=8, p=1), before deriving
+ * anything: the cost of reading a file is bounded by the console, not by the file.
+ */
+export function checkKdfCost(kdf: Pick<KdfParams, 'N' | 'r' | 'p'>): void {
+  const { N, r, p } = kdf;
+  const powerOfTwo = Number.isSafeInteger(N) && N > 1 && (N & (N - 1)) === 0;
+  if (!powerOfTwo || N < MIN_SCRYPT_N || N > DEFAULT_SCRYPT.N || r !== DEFAULT_SCRYPT.r || p !== DEFAULT_SCRYPT.p) {
+    const n = powerOfTwo ? `2^${Math.log2(N)}` : String(N);
+    throw new SigningRefusal(
+      'BAD_REQUEST',
+      'UNSUPPORTED_KDF',
+      `The file asks for scrypt N=${n}, r=${r}, p=${p}; this console reads only the parameters it writes ` +
+        `(N=2^14..2^17, r=${DEFAULT_SCRYPT.r}, p=${DEFAULT_SCRYPT.p}), so a crafted file cannot tie up its CPU and memory. Nothing was read.`,
+    );
   }
 }
 

@@ -90,7 +90,7 @@ describe('EncryptedFileSecretStore', { timeout: 90_000 }, () => {
     tamper((j) => {
       (j.kdf as { N: number }).N = 2 ** 30;
     });
-    await expect(EncryptedFileSecretStore.open(file, PASS)).rejects.toMatchObject({ reason: 'FILE_ALTERED' });
+    await expect(EncryptedFileSecretStore.open(file, PASS)).rejects.toMatchObject({ reason: 'UNSUPPORTED_KDF' });
     writeFileSync(file, original);
     tamper((j) => {
       j.version = 2;
