@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Router } from '../ipc/router.js';
 import { ClientMessageSchema, type ServerMessage } from '../ipc/wire.js';
 import { zodIssues } from '../ipc/errors.js';
@@ -30,7 +30,8 @@ export interface RunningHost {
   close(): Promise<void>;
 }
 
-const MAX_FRAME_BYTES = 64 * 1024 * 1024;
+/** Largest IPC message accepted (DAR chunks are 1 MiB before base64; offline files and backups are far smaller). */
+export const MAX_IPC_FRAME_BYTES = 16 * 1024 * 1024;
 
 export async function startHost(opts: HostOptions): Promise<RunningHost> {
   const token = opts.token ?? newHostToken();
@@ -76,9 +77,12 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
     res.end(req.method === 'HEAD' ? undefined : body);
   }
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_IPC_FRAME_BYTES });
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Node leaves an upgraded socket without an 'error' listener: a client that resets the connection
+    // (ECONNRESET) would otherwise be an uncaught exception that ends the console.
+    socket.on('error', () => socket.destroy());
     const refuse = (status: number, reason: string) => {
       log(`refused IPC connection: ${reason}`);
       socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
@@ -92,13 +96,25 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
   });
 
   function attach(ws: WebSocket) {
+    // Invalid UTF-8, an oversize or malformed frame: `ws` has already sent the close frame with the RFC 6455 code
+    // (1007, 1009, 1002) and closes the connection; the error only needs a listener.
+    ws.on('error', (err) => log(`IPC connection closed: ${err.message}`));
     const subs = new Map<number, () => void>();
     /** Calls in flight by frame id, so a `cancel` frame (or the socket closing) can abort them. */
     const calls = new Map<number, AbortController>();
     const send = (msg: ServerMessage) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(msg));
     };
+    // A handler that throws synchronously must not escape into the socket's data callback (uncaught → process exit).
     ws.on('message', (data, isBinary) => {
+      try {
+        onMessage(data, isBinary);
+      } catch (err) {
+        log(`IPC frame failed: ${err instanceof Error ? err.message : String(err)}`);
+        send({ type: 'protocolError', error: { code: 'INTERNAL', message: 'The frame could not be handled' } });
+      }
+    });
+    const onMessage = (data: RawData, isBinary: boolean): void => {
       if (isBinary) {
         send({ type: 'protocolError', error: { code: 'BAD_REQUEST', message: 'Binary frames are not accepted' } });
         return;
@@ -128,10 +144,14 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
           }
           const controller = new AbortController();
           calls.set(msg.id, controller);
-          void opts.router.invoke(msg.channel, msg.payload, controller.signal).then((result) => {
-            calls.delete(msg.id);
-            send({ type: 'result', id: msg.id, result });
-          });
+          void opts.router
+            .invoke(msg.channel, msg.payload, controller.signal)
+            .then((result) => send({ type: 'result', id: msg.id, result }))
+            .catch((err: unknown) => {
+              log(`IPC call ${msg.channel} failed: ${err instanceof Error ? err.message : String(err)}`);
+              send({ type: 'result', id: msg.id, result: { ok: false, error: { code: 'INTERNAL', message: `${msg.channel} failed` } } });
+            })
+            .finally(() => calls.delete(msg.id));
           break;
         }
         case 'cancel':
@@ -152,7 +172,7 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
           subs.delete(msg.id);
           break;
       }
-    });
+    };
     ws.on('close', () => {
       for (const un of subs.values()) un();
       subs.clear();

@@ -51,8 +51,8 @@ export function userFromHeaders(headers: IncomingHttpHeaders): string {
 export interface Authenticator {
   readonly mode: SimAuthConfig['mode'];
   /**
-   * Authenticates the `Authorization` header value. Mode none throws UNAUTHENTICATED for a token that
-   * is not a JWT (as before); JWT modes never throw and report failures in the result.
+   * Authenticates the `Authorization` header value. Mode none rejects with UNAUTHENTICATED for a token that
+   * is not a JWT; JWT modes report failures in the result. Never throws synchronously.
    */
   authenticate(authorization: string | undefined): Promise<{ user: string; auth: RequestAuth }>;
 }
@@ -61,8 +61,11 @@ export function createAuthenticator(config: SimAuthConfig, idps: IdpStore): Auth
   if (config.mode === 'none') {
     return {
       mode: 'none',
-      authenticate: (authorization) =>
-        Promise.resolve({ user: userFromHeaders(authorization === undefined ? {} : { authorization }), auth: { mode: 'none' } }),
+      // a rejected promise, never a synchronous throw: callers (HTTP and the WebSocket upgrade) handle rejections only
+      authenticate: async (authorization) => ({
+        user: userFromHeaders(authorization === undefined ? {} : { authorization }),
+        auth: { mode: 'none' },
+      }),
     };
   }
   const verifier = new JwtVerifier(config, idps);

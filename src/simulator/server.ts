@@ -11,7 +11,8 @@ import type { Router } from './router.js';
 
 export function createHttpServer(router: Router, access: Access): http.Server {
   return http.createServer((req, res) => {
-    void handle(router, access, req, res);
+    // `handle` answers every error itself; this only covers a failure while answering (the client is gone)
+    handle(router, access, req, res).catch(() => res.destroy());
   });
 }
 

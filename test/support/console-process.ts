@@ -16,16 +16,21 @@ export interface ConsoleProcess {
   dataDir: string;
   keychainService: string;
   output: () => string;
+  /** The process has not exited (a crash ends it). */
+  running: () => boolean;
   stop(): Promise<void>;
 }
 
-export async function startConsoleProcess(extraArgs: string[] = [], opts: { dataDir?: string } = {}): Promise<ConsoleProcess> {
+export async function startConsoleProcess(
+  extraArgs: string[] = [],
+  opts: { dataDir?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<ConsoleProcess> {
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'console-e2e-'));
   const keychainService = `canton-console-test-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
   const child: ChildProcess = spawn(
     process.execPath,
     ['--import', 'tsx', 'src/cli/host.ts', '--port', '0', '--data', dataDir, '--keychain-service', keychainService, ...extraArgs],
-    { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], ...(opts.env ? { env: opts.env } : {}) },
   );
   let out = '';
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -54,6 +59,7 @@ export async function startConsoleProcess(extraArgs: string[] = [], opts: { data
     dataDir,
     keychainService,
     output: () => out,
+    running: () => child.exitCode === null && child.signalCode === null,
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

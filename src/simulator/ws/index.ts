@@ -7,6 +7,7 @@
  * first request message arrives, and a refusal is sent as one JsCantonError message before closing.
  */
 import type http from 'node:http';
+import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
@@ -46,6 +47,17 @@ function errorBody(err: unknown): unknown {
   return new CantonError('INTERNAL', `Internal simulator error: ${(err as Error)?.message ?? String(err)}`).toBody();
 }
 
+/** Answers an upgrade request with the error as a JsCantonError body and closes the connection. */
+export function refuseUpgrade(socket: Duplex, err: unknown): void {
+  if (socket.destroyed) return;
+  const status = err instanceof CantonError ? err.httpStatus : err instanceof DecodeError ? 400 : 500;
+  const body = JSON.stringify(errorBody(err));
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\nconnection: close\r\ncontent-type: application/json\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
+
 /** A stream stops reading from the store while more than this many bytes wait for the client… */
 export const HIGH_WATER_MARK = 1024 * 1024;
 /** …and resumes once the socket buffer is below this. */
@@ -62,23 +74,25 @@ export function attachWebSockets(server: http.Server, sim: SimContext, access: A
   const cleanups = new Set<() => void>();
 
   server.on('upgrade', (req, socket, head) => {
-    void access.authenticate(authorizationOf(req)).then(
-      // the client may have gone while an identity provider's JWKS was being fetched
-      ({ user, auth }) => (socket.destroyed ? undefined : upgrade(req, socket, head, user, auth)),
-      // demo mode: a token that is not a JWT (JWT modes report failures in `auth` instead)
-      () => socket.end('HTTP/1.1 401 Unauthorized\r\ncontent-length: 0\r\n\r\n'),
-    );
+    // Node leaves an upgraded socket without an 'error' listener: a client that resets the connection
+    // (ECONNRESET) would otherwise be an uncaught exception in the console's process.
+    socket.on('error', () => socket.destroy());
+    Promise.resolve()
+      .then(() => access.authenticate(authorizationOf(req)))
+      .then(
+        // the client may have gone while an identity provider's JWKS was being fetched
+        ({ user, auth }) => (socket.destroyed ? undefined : upgrade(req, socket, head, user, auth)),
+        // demo mode: a token that is not a JWT (JWT modes report failures in `auth` instead)
+        (err: unknown) => refuseUpgrade(socket, err),
+      )
+      .catch((err: unknown) => refuseUpgrade(socket, err));
   });
 
   const upgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer, user: string, auth: RequestAuth): void => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     const handler = channels[path];
-    if (!handler) {
-      const body = JSON.stringify(new CantonError('NOT_FOUND', `No WebSocket channel at ${path}`).toBody());
-      socket.end(`HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
-      return;
-    }
+    if (!handler) return refuseUpgrade(socket, new CantonError('NOT_FOUND', `No WebSocket channel at ${path}`));
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
       let started = false;
       let cleanup: (() => void) | undefined;
