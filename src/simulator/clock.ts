@@ -60,3 +60,33 @@ export function isoToMicros(iso: string): bigint | undefined {
   const frac = (m[2] ?? '').padEnd(6, '0').slice(0, 6);
   return BigInt(secs) * 1000n + BigInt(frac);
 }
+
+/** The latest Daml timestamp, 9999-12-31T23:59:59.999999Z, in micros since the epoch. */
+export const MAX_DAML_TIMESTAMP_MICROS = 253402300799999999n;
+
+/**
+ * An instant as Java's `Instant.toString` writes it (how Canton names times outside the Daml range in errors):
+ * ISO-8601 UTC, a sign before years beyond 9999, the fraction in groups of three digits and omitted when zero.
+ */
+export function javaInstantString(micros: bigint): string {
+  const floorDiv = (a: bigint, b: bigint): bigint => (a >= 0n ? a / b : -((-a + b - 1n) / b));
+  const secs = floorDiv(micros, 1_000_000n);
+  const frac = micros - secs * 1_000_000n;
+  const days = floorDiv(secs, 86_400n);
+  const sod = secs - days * 86_400n;
+  // civil date from days since the epoch (proleptic Gregorian; H. Hinnant's algorithm, in BigInt for any year)
+  const z = days + 719_468n;
+  const era = floorDiv(z, 146_097n);
+  const doe = z - era * 146_097n;
+  const yoe = (doe - doe / 1_460n + doe / 36_524n - doe / 146_096n) / 365n;
+  const doy = doe - (365n * yoe + yoe / 4n - yoe / 100n);
+  const mp = (5n * doy + 2n) / 153n;
+  const day = doy - (153n * mp + 2n) / 5n + 1n;
+  const month = mp < 10n ? mp + 3n : mp - 9n;
+  const year = yoe + era * 400n + (month <= 2n ? 1n : 0n);
+  const two = (n: bigint): string => n.toString().padStart(2, '0');
+  const yearText = year > 9999n ? `+${year}` : year < 0n ? `-${(-year).toString().padStart(4, '0')}` : year.toString().padStart(4, '0');
+  const fracText =
+    frac === 0n ? '' : frac % 1000n === 0n ? `.${(frac / 1000n).toString().padStart(3, '0')}` : `.${frac.toString().padStart(6, '0')}`;
+  return `${yearText}-${two(month)}-${two(day)}T${two(sod / 3600n)}:${two((sod / 60n) % 60n)}:${two(sod % 60n)}${fracText}Z`;
+}

@@ -3,7 +3,8 @@
  * offset, writes the update and its effects, and commits (fsync) before anyone is told about it.
  */
 import type { SimContext } from './context.js';
-import { isoToMicros, microsToIso } from './clock.js';
+import { isoToMicros, javaInstantString, MAX_DAML_TIMESTAMP_MICROS, microsToIso } from './clock.js';
+import { checkValueDepth } from './json-depth.js';
 import { CantonError, contractNotFound, partyNotKnown } from './errors.js';
 import { PARTY_HINT_RE, randomHex, updateIdFor } from './ids.js';
 import type {
@@ -59,6 +60,17 @@ export function toSimCommands(cmds: JsCommandsInput['commands']): SimCommand[] {
     return { type: 'createAndExercise', ...c.CreateAndExerciseCommand };
   });
 }
+
+/** The Daml-LF values a command carries (arguments, choice argument, contract key). */
+function commandValues(c: JsCommandsInput['commands'][number]): unknown[] {
+  if ('CreateCommand' in c) return [c.CreateCommand.createArguments];
+  if ('ExerciseCommand' in c) return [c.ExerciseCommand.choiceArgument];
+  if ('ExerciseByKeyCommand' in c) return [c.ExerciseByKeyCommand.contractKey, c.ExerciseByKeyCommand.choiceArgument];
+  return [c.CreateAndExerciseCommand.createArguments, c.CreateAndExerciseCommand.choiceArgument];
+}
+
+/** A protobuf Duration in micros (the nanos below a microsecond are dropped). */
+const relMicros = (d: { seconds: number; nanos: number }): bigint => BigInt(d.seconds) * 1_000_000n + BigInt(Math.floor(d.nanos / 1000));
 
 const dedupKey = (userId: string, commandId: string, actAs: string[]): string =>
   sha256Hex(JSON.stringify([userId, commandId, [...new Set(actAs)].sort()]));
@@ -159,6 +171,8 @@ export class LedgerWriter {
   /** Checks a submission's fields, parties and synchronizer (shared by submit and prepare). */
   validateSubmission(cmds: JsCommandsInput): void {
     const sim = this.sim;
+    // as Canton's JSON API, before anything else looks at the values
+    for (const c of cmds.commands) for (const v of commandValues(c)) checkValueDepth(v);
     if (cmds.commandId.length === 0 || cmds.commandId.length > 255)
       throw new CantonError('INVALID_FIELD', 'Invalid field commandId: must be 1..255 characters', { context: { field: 'commandId' } });
     if (cmds.actAs.length === 0)
@@ -184,6 +198,15 @@ export class LedgerWriter {
       throw new CantonError('INVALID_FIELD', 'Invalid field minLedgerTimeRel: duration must not be negative', {
         context: { field: 'minLedgerTimeRel' },
       });
+    if (cmds.minLedgerTimeRel) {
+      // Canton: the ledger time (now + minLedgerTimeRel) must be a Daml timestamp (CommandsValidator.validateLedgerTime)
+      const t = sim.clock.nowMicros() + relMicros(cmds.minLedgerTimeRel);
+      if (t > MAX_DAML_TIMESTAMP_MICROS)
+        throw new CantonError(
+          'INVALID_ARGUMENT',
+          `The submitted request has invalid arguments: Can not represent command ledger time ${javaInstantString(t)} as a Daml timestamp`,
+        );
+    }
   }
 
   /**
@@ -225,8 +248,7 @@ export class LedgerWriter {
   ledgerTimeOf(cmds: Pick<JsCommandsInput, 'minLedgerTimeAbs' | 'minLedgerTimeRel'>, now: bigint): bigint {
     let min = 0n;
     if (cmds.minLedgerTimeAbs !== undefined) min = isoToMicros(cmds.minLedgerTimeAbs) ?? 0n;
-    if (cmds.minLedgerTimeRel)
-      min = now + BigInt(cmds.minLedgerTimeRel.seconds) * 1_000_000n + BigInt(Math.floor(cmds.minLedgerTimeRel.nanos / 1000));
+    if (cmds.minLedgerTimeRel) min = now + relMicros(cmds.minLedgerTimeRel);
     const let_ = min > now ? min : now;
     if (let_ - now > LEDGER_TIME_RECORD_TIME_TOLERANCE_MICROS)
       throw new CantonError(

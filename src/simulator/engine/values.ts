@@ -15,7 +15,13 @@ function bad(path: string, msg: string): never {
 }
 
 const describe = (v: unknown): string => {
-  const s = JSON.stringify(v);
+  let s: string | undefined;
+  try {
+    s = JSON.stringify(v);
+  } catch {
+    // a value too deep for JSON.stringify (callers normally refuse those first: json-depth.ts)
+    return Array.isArray(v) ? 'a deeply nested list' : 'a deeply nested object';
+  }
   return s === undefined ? String(v) : s.length > 60 ? `${s.slice(0, 57)}...` : s;
 };
 
