@@ -123,8 +123,10 @@ const partyIdp = (sim: SimContext, party: string | undefined): string[] => {
   return p ? [p.idp] : [];
 };
 const queryIdp = (req: AuthzRequest): string => req.query.get('identity-provider-id') ?? '';
-const hasParticipantAdmin = (rights: unknown): boolean =>
-  Array.isArray(rights) && rights.some((r) => get(r, 'kind', 'ParticipantAdmin') !== undefined);
+/** Rights only a participant admin may grant or revoke (Canton's `UserManagementServiceAuthorization.needsParticipantAdmin`). */
+const ADMIN_ONLY_RIGHTS = ['ParticipantAdmin', 'CanReadAsAnyParty', 'CanExecuteAsAnyParty', 'CanActAsAnyParty'];
+const needsParticipantAdmin = (rights: unknown): boolean =>
+  Array.isArray(rights) && rights.some((r) => ADMIN_ONLY_RIGHTS.some((k) => get(r, 'kind', k) !== undefined));
 
 /** Reading a body-based rule: the JSON body, then the claims derived from it. */
 const fromBody = (f: (body: unknown, req: AuthzRequest, sim: SimContext) => Claim[]): Rule =>
@@ -149,7 +151,7 @@ const userSelfOrAdmin = claims((req, sim) => [
 ]);
 const rightsChange = fromBody((b, req, sim) => [
   { kind: 'idpAdmin', requestIdp: getString(b, 'identityProviderId') ?? '', resourceIdps: userIdp(sim, req.params['user-id']) },
-  ...(hasParticipantAdmin(get(b, 'rights')) ? [{ kind: 'admin' } as const] : []),
+  ...(needsParticipantAdmin(get(b, 'rights')) ? [{ kind: 'admin' } as const] : []),
 ]);
 
 /** Routes under this prefix are the wallet/validator API (see `delegated`). */
@@ -248,8 +250,8 @@ export const AUTHZ_RULES: Readonly<Record<string, Rule>> = {
   'GET /v2/users': claims((req) => [{ kind: 'idpAdmin', requestIdp: queryIdp(req), resourceIdps: [] }]),
   'POST /v2/users': fromBody((b) => [
     { kind: 'idpAdmin', requestIdp: getString(b, 'user', 'identityProviderId') ?? '', resourceIdps: [] },
-    // only a participant admin may grant ParticipantAdmin
-    ...(hasParticipantAdmin(get(b, 'rights')) ? [{ kind: 'admin' } as const] : []),
+    // only a participant admin may grant ParticipantAdmin and the any-party rights
+    ...(needsParticipantAdmin(get(b, 'rights')) ? [{ kind: 'admin' } as const] : []),
   ]),
   'GET /v2/users/{user-id}': userSelfOrAdmin,
   'DELETE /v2/users/{user-id}': claims((req, sim) => [

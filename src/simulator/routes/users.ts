@@ -52,19 +52,42 @@ function userIdParam(ctx: RequestCtx): string {
   return id;
 }
 
+/** The party a right is about (CanActAs, CanReadAs, CanExecuteAs), if any. */
+function partyOf(r: RightInput): string | undefined {
+  const k = r.kind;
+  return 'CanActAs' in k
+    ? k.CanActAs.value.party
+    : 'CanReadAs' in k
+      ? k.CanReadAs.value.party
+      : 'CanExecuteAs' in k
+        ? k.CanExecuteAs.value.party
+        : undefined;
+}
+
 function requireKnownParties(sim: SimContext, rights: RightInput[]): void {
   for (const r of rights) {
-    const k = r.kind;
-    const party =
-      'CanActAs' in k
-        ? k.CanActAs.value.party
-        : 'CanReadAs' in k
-          ? k.CanReadAs.value.party
-          : 'CanExecuteAs' in k
-            ? k.CanExecuteAs.value.party
-            : undefined;
+    const party = partyOf(r);
     if (party !== undefined && !sim.store.party(party)) throw partyNotKnown(party);
   }
+}
+
+/**
+ * A caller that is not a participant admin (an IdentityProviderAdmin, `ctx.idpScope` set) may only name parties of
+ * the request's identity provider, as Canton's `ApiUserManagementService.verifyPartiesExistInIdp`, with its error.
+ * Canton checks CanActAs and CanReadAs; CanExecuteAs is checked too, as it would let another provider's party be
+ * executed as.
+ */
+function requirePartiesInIdp(sim: SimContext, ctx: RequestCtx, rights: RightInput[], requestIdp: string | undefined): void {
+  if (ctx.idpScope === undefined) return;
+  const idp = requestIdp || ctx.idpScope;
+  const parties = [...new Set(rights.map(partyOf).filter((p): p is string => p !== undefined))];
+  const missing = parties.filter((p) => sim.store.party(p)?.idp !== idp);
+  if (missing.length > 0)
+    throw new CantonError(
+      'UNKNOWN_RESOURCE',
+      `The submitted request refers to a non-existing PARTIES: Provided parties have not been found in identity_provider_id=\`${idp}\`: [${missing.join(',')}].`,
+      { resources: missing.map((p): [string, string] => ['PARTIES', p]) },
+    );
 }
 
 /** Grants CanActAs(party) to an existing user (party undefined: only checks the user exists). */
@@ -116,6 +139,8 @@ export function registerUserRoutes(router: Router, sim: SimContext): void {
     if (loadUser(sim, id))
       throw new CantonError('USER_ALREADY_EXISTS', `creating user failed for existing user "${id}"`, { context: { userId: id } });
     const rights = dedupRights(req.rights ?? []);
+    const identityProviderId = req.user.identityProviderId || (ctx.idpScope ?? '');
+    requirePartiesInIdp(sim, ctx, rights, identityProviderId);
     requireKnownParties(sim, rights);
     const user: S['User'] = {
       id,
@@ -123,7 +148,7 @@ export function registerUserRoutes(router: Router, sim: SimContext): void {
       isDeactivated: req.user.isDeactivated ?? false,
       metadata: { resourceVersion: '0', annotations: req.user.metadata?.annotations ?? {} },
       // as in Canton, an IdentityProviderAdmin that names no provider creates the user in its own
-      identityProviderId: req.user.identityProviderId || (ctx.idpScope ?? ''),
+      identityProviderId,
     };
     sim.store.userPut(id, { user, rights } satisfies StoredUser);
     const res: S['CreateUserResponse'] = { user };
@@ -182,9 +207,11 @@ export function registerUserRoutes(router: Router, sim: SimContext): void {
     const id = userIdParam(ctx);
     const req = await body(ctx, UserRightsRequestSchema);
     if (req.userId !== id) throw new CantonError('INVALID_ARGUMENT', `userId '${req.userId}' does not match the path '${id}'`);
+    const asked = dedupRights(req.rights ?? []);
+    // before the user is looked up, as Canton checks the parties before the store operation
+    requirePartiesInIdp(sim, ctx, asked, req.identityProviderId);
     const u = loadUser(sim, id);
     if (!u) throw userNotFound(id);
-    const asked = dedupRights(req.rights ?? []);
     if (grant) requireKnownParties(sim, asked);
     const have = new Map(u.rights.map((r) => [rightKey(r), r]));
     const changed: RightInput[] = [];
