@@ -39,7 +39,7 @@ const UNLOCK_SECONDS = process.argv.includes('--unlock-window') ? Number(process
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? Number.NaN;
 };
 
 async function main(): Promise<void> {

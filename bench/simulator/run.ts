@@ -194,7 +194,7 @@ async function startChild(dataDir: string, limit = 200, profileDir?: string): Pr
   );
   const info = await new Promise<{ url: string; startMs: number; pid: number }>((resolve, reject) => {
     let buf = '';
-    proc.stdout?.on('data', (d: Buffer) => {
+    proc.stdout.on('data', (d: Buffer) => {
       buf += d.toString();
       const nl = buf.indexOf('\n');
       if (nl >= 0) resolve(JSON.parse(buf.slice(0, nl)) as { url: string; startMs: number; pid: number });

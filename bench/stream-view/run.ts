@@ -17,7 +17,6 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { build } from 'vite';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(here, '../..');
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;

@@ -8,8 +8,8 @@ export class UsageError extends Error {}
 
 export function parseFlags<S extends FlagSpec>(argv: string[], spec: S): ParsedFlags<S> {
   const out: Record<string, string | number | boolean> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
+  const rest = [...argv];
+  for (let arg = rest.shift(); arg !== undefined; arg = rest.shift()) {
     if (!arg.startsWith('--')) throw new UsageError(`unexpected argument "${arg}"`);
     const [rawName, inlineValue] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
     const def = spec[rawName];
@@ -19,7 +19,7 @@ export function parseFlags<S extends FlagSpec>(argv: string[], spec: S): ParsedF
       out[rawName] = true;
       continue;
     }
-    const value = inlineValue ?? argv[++i];
+    const value = inlineValue ?? rest.shift();
     if (value === undefined || value.startsWith('--')) throw new UsageError(`--${rawName} needs a value`);
     if (def.type === 'port') {
       const n = Number(value);

@@ -33,6 +33,12 @@ export interface RunningHost {
 /** Largest IPC message accepted (DAR chunks are 1 MiB before base64; offline files and backups are far smaller). */
 export const MAX_IPC_FRAME_BYTES = 16 * 1024 * 1024;
 
+/** A text frame's payload as a string (ws hands over a Buffer, or its fragments). */
+function textOf(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return (Buffer.isBuffer(data) ? data : Buffer.from(data)).toString('utf8');
+}
+
 export async function startHost(opts: HostOptions): Promise<RunningHost> {
   const token = opts.token ?? newHostToken();
   const log = opts.log ?? (() => {});
@@ -83,17 +89,25 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
     // Node leaves an upgraded socket without an 'error' listener: a client that resets the connection
     // (ECONNRESET) would otherwise be an uncaught exception that ends the console.
     socket.on('error', () => socket.destroy());
-    const refuse = (status: number, reason: string) => {
+    const refusal = upgradeRefusal(req);
+    if (refusal) {
+      const [status, reason] = refusal;
       log(`refused IPC connection: ${reason}`);
       socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-    };
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (url.pathname !== '/ipc') return refuse(404, 'Not Found');
-    if (!isAllowedHost(req.headers.host, port)) return refuse(421, 'Misdirected Request');
-    if (!allowedOrigins(port).has(req.headers.origin ?? '')) return refuse(403, 'Forbidden Origin');
-    if (!tokensEqual(token, url.searchParams.get('token'))) return refuse(401, 'Unauthorized');
+      return;
+    }
     wss.handleUpgrade(req, socket, head, (ws) => attach(ws));
   });
+
+  /** Why an upgrade to the IPC socket is refused (status, reason), or null when it may proceed. */
+  function upgradeRefusal(req: IncomingMessage): [number, string] | null {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== '/ipc') return [404, 'Not Found'];
+    if (!isAllowedHost(req.headers.host, port)) return [421, 'Misdirected Request'];
+    if (!allowedOrigins(port).has(req.headers.origin ?? '')) return [403, 'Forbidden Origin'];
+    if (!tokensEqual(token, url.searchParams.get('token'))) return [401, 'Unauthorized'];
+    return null;
+  }
 
   function attach(ws: WebSocket) {
     // Invalid UTF-8, an oversize or malformed frame: `ws` has already sent the close frame with the RFC 6455 code
@@ -121,7 +135,7 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
       }
       let json: unknown;
       try {
-        json = JSON.parse(data.toString());
+        json = JSON.parse(textOf(data));
       } catch {
         send({ type: 'protocolError', error: { code: 'BAD_REQUEST', message: 'Frame is not valid JSON' } });
         return;

@@ -40,7 +40,7 @@ export class WebSocketTransport implements Transport {
     socket.addEventListener('close', () => this.onClose());
   }
 
-  static connect(url: string, Ctor: new (url: string) => WsLike = globalThis.WebSocket as unknown as new (url: string) => WsLike) {
+  static connect(url: string, Ctor: new (url: string) => WsLike = globalThis.WebSocket) {
     return new WebSocketTransport(new Ctor(url));
   }
 

@@ -1,5 +1,5 @@
 /** Starts the real browser host (console + embedded simulator) as a child process, like `npm start` does. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,22 +27,22 @@ export async function startConsoleProcess(
 ): Promise<ConsoleProcess> {
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'console-e2e-'));
   const keychainService = `canton-console-test-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
-  const child: ChildProcess = spawn(
+  const child = spawn(
     process.execPath,
     ['--import', 'tsx', 'src/cli/host.ts', '--port', '0', '--data', dataDir, '--keychain-service', keychainService, ...extraArgs],
     { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], ...(opts.env ? { env: opts.env } : {}) },
   );
   let out = '';
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`console did not start within 30 s:\n${out}`)), 30_000);
-    const rl = createInterface({ input: child.stdout! });
+    const rl = createInterface({ input: child.stdout });
     rl.on('line', (line) => {
       out += line + '\n';
       const m = /^Console ready: (\S+)$/.exec(line);
-      if (m) {
+      if (m?.[1]) {
         clearTimeout(timer);
-        resolve(m[1]!);
+        resolve(m[1]);
       }
     });
     child.once('exit', (code) => {
@@ -61,11 +61,12 @@ export async function startConsoleProcess(
     output: () => out,
     running: () => child.exitCode === null && child.signalCode === null,
     async stop() {
-      if (child.exitCode === null) {
+      const running = () => child.exitCode === null && child.signalCode === null;
+      if (running()) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
+        if (running()) child.kill('SIGKILL');
       }
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },

@@ -17,8 +17,8 @@ export async function themedScreenshots(page: Page, name: string, height: number
 /** The embedded simulator's URL, as the console process printed it. */
 export function simulatorUrl(proc: ConsoleProcess): string {
   const m = /Embedded simulator \(demo mode\): (\S+)/.exec(proc.output());
-  if (!m) throw new Error('embedded simulator URL not printed');
-  return m[1]!;
+  if (!m?.[1]) throw new Error('embedded simulator URL not printed');
+  return m[1];
 }
 
 /** GET (no body) or POST (JSON body) to the simulator; a non-2xx answer fails the test with its text. */

@@ -8,9 +8,7 @@ export function withHandlers(partial: Partial<Handlers>): Handlers {
   for (const name of Object.keys(channels)) {
     all[name] =
       (partial as Record<string, unknown>)[name] ??
-      (async () => {
-        throw new ConsoleError('INTERNAL', `${name} is not part of this test`);
-      });
+      (() => Promise.reject(new ConsoleError('INTERNAL', `${name} is not part of this test`)));
   }
   return all as Handlers;
 }

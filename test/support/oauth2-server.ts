@@ -103,7 +103,10 @@ export async function startOAuth2Server(opts: OAuth2ServerOptions): Promise<Runn
         res.end(text);
       };
       const handle = () => {
-        if (req.method !== 'POST' || req.url !== '/token') return send(404, { error: 'not_found' });
+        if (req.method !== 'POST' || req.url !== '/token') {
+          send(404, { error: 'not_found' });
+          return;
+        }
         const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
         let clientId = form.get('client_id');
         let secret = form.get('client_secret');
@@ -129,26 +132,29 @@ export async function startOAuth2Server(opts: OAuth2ServerOptions): Promise<Runn
 
         const failure = failures.shift();
         if (failure) {
-          if (failure.kind === 'hang') return void hanging.add(res);
-          if (failure.kind === 'not-json') return send(failure.status ?? 200, '<html><body>Sign in</body></html>');
-          if (failure.kind === 'redirect') return send(307, { moved: true }, { location: failure.location });
-          return send(failure.status, failure.body);
+          if (failure.kind === 'hang') hanging.add(res);
+          else if (failure.kind === 'not-json') send(failure.status ?? 200, '<html><body>Sign in</body></html>');
+          else if (failure.kind === 'redirect') send(307, { moved: true }, { location: failure.location });
+          else send(failure.status, failure.body);
+          return;
         }
         if (record.grantType !== 'client_credentials') {
           record.outcome = 'refused';
-          return send(400, {
+          send(400, {
             error: 'unsupported_grant_type',
             error_description: `grant_type ${record.grantType ?? '(none)'} is not supported`,
           });
+          return;
         }
         const client = clientId !== null ? opts.clients[clientId] : undefined;
         if (!client || secret === null || !safeEqual(secret, client.secret)) {
           record.outcome = 'refused';
-          return send(
+          send(
             401,
             { error: 'invalid_client', error_description: 'Client authentication failed' },
             { 'www-authenticate': 'Basic realm="test"' },
           );
+          return;
         }
         const now = Math.floor(Date.now() / 1000);
         const lifetime = expiresIn ?? 3600;

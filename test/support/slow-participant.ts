@@ -58,7 +58,10 @@ export async function startSlowParticipant(target: string, opts: SlowOptions): P
         answer.pause();
         answer.on('end', () => (upstreamEnded = true));
         const timer = setInterval(() => {
-          if (res.destroyed) return clearInterval(timer);
+          if (res.destroyed) {
+            clearInterval(timer);
+            return;
+          }
           const piece = (answer.read(bytesPerTick) ??
             (answer.readableLength > 0 ? answer.read(answer.readableLength) : null)) as Buffer | null;
           if (piece) {
@@ -91,9 +94,9 @@ export async function startSlowParticipant(target: string, opts: SlowOptions): P
   server.on('upgrade', (req: IncomingMessage, socket, head: Buffer) => {
     const up = connect(Number(upstream.port), upstream.hostname, () => {
       const lines = [`${req.method} ${req.url} HTTP/1.1`];
-      for (let i = 0; i < req.rawHeaders.length; i += 2) {
-        const name = req.rawHeaders[i]!;
-        lines.push(`${name}: ${name.toLowerCase() === 'host' ? upstream.host : req.rawHeaders[i + 1]}`);
+      const raw = req.rawHeaders;
+      for (const [i, name] of raw.entries()) {
+        if (i % 2 === 0) lines.push(`${name}: ${name.toLowerCase() === 'host' ? upstream.host : (raw[i + 1] ?? '')}`);
       }
       up.write(lines.join('\r\n') + '\r\n\r\n');
       up.write(head);

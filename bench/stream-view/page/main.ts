@@ -50,7 +50,8 @@ declare global {
 }
 
 window.__run = async () => {
-  const target = document.getElementById('app')!;
+  const target = document.getElementById('app');
+  if (!target) throw new Error('bench page has no #app element');
   const t0 = performance.now();
   const api = { scrollTo: (_y: number) => {}, append: (_items: UpdateSummary[]) => {} };
   mount(Bench, { target, props: { buffer, mode, api } });

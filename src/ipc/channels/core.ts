@@ -7,7 +7,7 @@ import { RightSchema } from './admin.js';
 const Url = z
   .string()
   .trim()
-  .url('must be an absolute URL')
+  .pipe(z.url('must be an absolute URL'))
   .refine((u) => /^https?:\/\//i.test(u), 'must start with http:// or https://');
 
 export const ProfileIdSchema = z

@@ -10,7 +10,7 @@ import { EmptyRequest } from './shared.js';
 
 const Fingerprint = z.string().regex(/^1220[0-9a-f]{64}$/, 'Not a Canton key fingerprint (1220 + 64 hex digits)');
 const PartyId = z.string().trim().min(3).max(512);
-const SessionId = z.string().uuid();
+const SessionId = z.uuid();
 /** Files read by the renderer (`<input type=file>`): backups, signing requests, signature responses. */
 const FileText = z.string().min(1, 'The file is empty').max(5_000_000, 'The file is larger than 5 MB');
 const Passphrase = z.string().min(1, 'Enter the passphrase').max(1024);

@@ -33,7 +33,7 @@ const Amount = z
   .refine((a) => Number(a) > 0, 'the amount must be greater than zero');
 const Description = z.string().max(1000, 'at most 1000 characters').default('');
 const Fingerprint = z.string().regex(/^1220[0-9a-f]{64}$/, 'Not a Canton key fingerprint (1220 + 64 hex digits)');
-const SessionId = z.string().uuid();
+const SessionId = z.uuid();
 
 // ------------------------------------------------------------------ shapes
 
@@ -355,7 +355,7 @@ export const walletChannels = {
     ]),
   },
   'wallet.external.offline.submit': {
-    request: z.object({ requestId: z.string().uuid(), responseText: z.string().min(1, 'The file is empty').max(5_000_000) }).strict(),
+    request: z.object({ requestId: z.uuid(), responseText: z.string().min(1, 'The file is empty').max(5_000_000) }).strict(),
     response: z.union([ExternalSubmittedSchema, RefusalSchema]),
   },
   'wallet.external.discard': { request: z.object({ sessionId: SessionId }).strict(), response: z.object({ discarded: z.boolean() }) },
