@@ -3,11 +3,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
-const dir = process.argv[2];
-if (!dir) {
+function usage(): never {
   console.error('usage: test-summary <results-dir>');
   process.exit(2);
 }
+const dir: string = process.argv[2] ?? usage();
 
 const Vitest = z.object({
   numPassedTests: z.number(),
@@ -18,11 +18,11 @@ const Vitest = z.object({
 const Playwright = z.object({ stats: z.object({ expected: z.number(), unexpected: z.number(), flaky: z.number(), skipped: z.number() }) });
 
 function read(file: string): unknown {
-  const p = path.join(dir!, file);
+  const p = path.join(dir, file);
   return existsSync(p) ? JSON.parse(readFileSync(p, 'utf8')) : null;
 }
 function rc(file: string): number {
-  const p = path.join(dir!, file);
+  const p = path.join(dir, file);
   return existsSync(p) ? Number(readFileSync(p, 'utf8').trim()) : 1;
 }
 
@@ -61,6 +61,16 @@ if (rc('typecheck.rc') !== 0) {
 if (rc('format.rc') !== 0) {
   failed += 1;
   problems.push('format check (prettier --check .) failed: run npm run format');
+}
+
+if (rc('layers.rc') !== 0) {
+  failed += 1;
+  problems.push('layer rules (npm run lint:layers, .dependency-cruiser.cjs) failed');
+}
+
+if (rc('lint.rc') !== 0) {
+  failed += 1;
+  problems.push('lint (npm run lint, eslint.config.js ENFORCED) failed');
 }
 
 for (const line of problems) console.log(`note: ${line}`);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: installs the system packages the suites need (as root, when missing), builds,
-# then runs unit + integration (vitest) and end-to-end (Playwright + Debian Chromium) inside a
-# D-Bus session with an unlocked gnome-keyring, and ends with one line "N passed, N failed".
+# type-checks, checks format, layer rules and lint, then runs unit + integration (vitest) and
+# end-to-end (Playwright + Debian Chromium) inside a D-Bus session with an unlocked gnome-keyring, and ends with one line "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,6 +36,20 @@ if npx prettier --check . >"$results/format.log" 2>&1; then
 else
   grep -v "^Checking" "$results/format.log" | tail -20
   echo 1 > "$results/format.rc"
+fi
+echo "checking layer rules…"
+if npm run -s lint:layers >"$results/layers.log" 2>&1; then
+  echo 0 > "$results/layers.rc"
+else
+  tail -30 "$results/layers.log"
+  echo 1 > "$results/layers.rc"
+fi
+echo "linting…"
+if npm run -s lint >"$results/lint.log" 2>&1; then
+  echo 0 > "$results/lint.rc"
+else
+  tail -40 "$results/lint.log"
+  echo 1 > "$results/lint.rc"
 fi
 export TEST_RESULTS_DIR="$results"
 dbus-run-session -- bash -c '
