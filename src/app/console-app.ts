@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { createRouter, type Router } from '../ipc/router.js';
 import { openAppDb } from '../services/app-db.js';
+import { privateTree } from '../services/private-files.js';
 import { ProfileService } from '../services/profiles.js';
 import { KeychainSecretStore, type SecretStore } from '../services/secret-store.js';
 import { LedgerClient } from '../services/ledger-client.js';
@@ -33,6 +34,8 @@ export interface ConsoleApp {
 }
 
 export async function startConsoleApp(opts: ConsoleAppOptions): Promise<ConsoleApp> {
+  // the data directory and everything in it are the user's alone (0700 / 0600), also when an older version left them looser
+  privateTree(opts.dataDir);
   let simulator: RunningSimulator | null = null;
   if (opts.demo) {
     simulator = await startSimulator({ dataDir: path.join(opts.dataDir, 'simulator'), port: 0, seedDemo: true });

@@ -1,7 +1,7 @@
 /** The console's own SQLite database (profiles, settings; later key metadata and the audit log). */
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { privateDatabase, privateDir } from './private-files.js';
 
 export type AppDb = Database.Database;
 
@@ -80,8 +80,10 @@ const MIGRATIONS: string[] = [
 ];
 
 export function openAppDb(dataDir: string): AppDb {
-  mkdirSync(dataDir, { recursive: true });
-  const db = new Database(path.join(dataDir, 'console.sqlite'));
+  privateDir(dataDir);
+  const file = path.join(dataDir, 'console.sqlite');
+  privateDatabase(file);
+  const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');

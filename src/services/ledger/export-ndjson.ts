@@ -4,11 +4,12 @@
  * written as `<name>.part` and renamed when complete; a cancel or failure deletes the partial file.
  * Disk backpressure pauses the participant's socket until the file stream drains.
  */
-import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
+import { createWriteStream, existsSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ConsoleError } from '../../ipc/errors.js';
 import { ExportFileNameSchema } from '../../ipc/contract.js';
+import { privateDir } from '../private-files.js';
 import { openUpdateStream, type UpdateStreamHandle } from './update-stream.js';
 import { isCheckpoint, updateOffset, type UpdateFormat } from './updates.js';
 
@@ -62,7 +63,7 @@ export async function exportUpdatesNdjson(opts: ExportOptions): Promise<ExportRe
       { path: 'fileName', message: 'a file with this name already exists' },
     ]);
   }
-  mkdirSync(opts.dir, { recursive: true });
+  privateDir(opts.dir);
   return write(opts, target);
 }
 

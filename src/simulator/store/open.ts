@@ -5,8 +5,9 @@
  * ⇒ durable").
  */
 import Database from 'better-sqlite3';
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
+import { privateDataDir } from './private-files.js';
 import { DDL, SCHEMA_VERSION } from './schema.js';
 
 export type Db = Database.Database;
@@ -15,8 +16,9 @@ export const DB_FILE = 'ledger.sqlite';
 
 export function openDatabase(dataDir: string, reset: boolean): Db {
   if (reset) rmSync(dataDir, { recursive: true, force: true });
-  mkdirSync(dataDir, { recursive: true });
-  const db = new Database(path.join(dataDir, DB_FILE));
+  const file = path.join(dataDir, DB_FILE);
+  privateDataDir(dataDir, file);
+  const db = new Database(file);
   // 16 KiB pages (new data dirs only; an existing file keeps its page size): an update row (~2-4 KB
   // with its stream fragments) fits in a page instead of spilling into an overflow page, so a
   // stream scan reads ~4 rows per page fetch instead of ~2 page fetches per row.
