@@ -9,10 +9,11 @@ import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { MAIN_EXTERNALS } from '../../scripts/build-electron.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const config = parse(readFileSync(path.join(ROOT, 'electron-builder.yml'), 'utf8')) as Record<string, unknown>;
-const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { main: string };
+const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { main: string; dependencies: Record<string, string> };
 
 type TargetEntry = string | { target: string };
 function targetsOf(platform: string): string[] {
@@ -60,6 +61,13 @@ describe('electron-builder.yml', () => {
       );
       expect(re.test(pkg.main), ex).toBe(false);
     }
+  });
+
+  it('ships as dependencies only the native modules the main bundle loads at run time', () => {
+    // electron-builder copies every production dependency into the installer; the bundles already contain
+    // the rest, so anything else belongs in devDependencies (npm install -D).
+    const natives = MAIN_EXTERNALS.filter((m) => m !== 'electron');
+    expect(Object.keys(pkg.dependencies).sort()).toEqual([...natives].sort());
   });
 
   it('uses asar, with the native modules unpacked and rebuilt for Electron', () => {
