@@ -2,9 +2,10 @@
  * Composition root shared by both shells (Electron main and the browser host): creates the
  * services, starts the embedded simulator in demo mode, and binds the contract's handlers.
  */
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { createRouter, type Router } from '../ipc/router.js';
-import { openAppDb } from '../services/app-db.js';
+import { openAppDb, type AppDb } from '../services/app-db.js';
 import { privateTree } from '../services/private-files.js';
 import { ProfileService } from '../services/profiles.js';
 import { KeychainSecretStore, type SecretStore } from '../services/secret-store.js';
@@ -12,7 +13,7 @@ import { LedgerClient } from '../services/ledger-client.js';
 import { startSimulator, type RunningSimulator } from '../simulator/index.js';
 import { createHandlers, createSubscriptionHandlers } from './handlers/index.js';
 import { APP_NAME, APP_VERSION } from './app-info.js';
-import { createSigningServices } from '../services/signing/index.js';
+import { AuditKey, auditKeyAccount, AuditLog, createSigningServices } from '../services/signing/index.js';
 import { LockableFileSecretStore, SigningFlows } from '../services/signing-flows/index.js';
 import { ExternalWallet, WalletService, WalletStore } from '../services/wallet/index.js';
 import { WalletAutomation } from '../services/wallet/automation.js';
@@ -33,6 +34,22 @@ export interface ConsoleApp {
   close(): Promise<void>;
 }
 
+/**
+ * The audit log's key from the OS keychain (created on first start), one per data directory. Without a reachable
+ * keychain the log still chains its entries, and Audit → Verify says they are not authenticated.
+ */
+async function loadAuditKey(db: AppDb, secrets: SecretStore, dataDir: string): Promise<AuditKey | null> {
+  const logId = createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 32);
+  try {
+    return await AuditKey.loadOrCreate(secrets, auditKeyAccount(logId), AuditLog.nextSeq(db));
+  } catch (err) {
+    console.warn(
+      `Audit log: no audit key (${err instanceof Error ? err.message : String(err)}); entries are chained but not authenticated`,
+    );
+    return null;
+  }
+}
+
 export async function startConsoleApp(opts: ConsoleAppOptions): Promise<ConsoleApp> {
   // the data directory and everything in it are the user's alone (0700 / 0600), also when an older version left them looser
   privateTree(opts.dataDir);
@@ -49,7 +66,8 @@ export async function startConsoleApp(opts: ConsoleAppOptions): Promise<ConsoleA
 
   // Signing keys: OS keychain by default (same keychain service as the profiles' tokens), or the passphrase-encrypted key file.
   const fileStore = new LockableFileSecretStore(opts.dataDir);
-  const signingServices = createSigningServices(db, { 'os-keychain': secrets, 'encrypted-file': fileStore }, 'os-keychain');
+  const auditKey = await loadAuditKey(db, secrets, opts.dataDir);
+  const signingServices = createSigningServices(db, { 'os-keychain': secrets, 'encrypted-file': fileStore }, 'os-keychain', { auditKey });
   const activeLedger = () => clientFor(profiles.active().id);
   const signing = { services: signingServices, flows: new SigningFlows(signingServices, activeLedger), fileStore };
 

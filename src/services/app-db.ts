@@ -77,6 +77,10 @@ const MIGRATIONS: string[] = [
      created_at TEXT NOT NULL,
      PRIMARY KEY (profile_id, kind, tracking_id)
    );`,
+  // Audit log authenticated with the console's audit key (secret in the OS keychain): an HMAC per entry and for the head.
+  // Entries written before the key existed keep a NULL mac (the key records from which entry it authenticates).
+  `ALTER TABLE signing_audit ADD COLUMN mac TEXT;
+   ALTER TABLE signing_audit_head ADD COLUMN mac TEXT;`,
 ];
 
 export function openAppDb(dataDir: string): AppDb {

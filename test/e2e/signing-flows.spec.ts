@@ -400,12 +400,31 @@ test('audit: decisions listed with reasons, chain verified, NDJSON exported', as
   await expect(page.getByTestId('chain-status')).toContainText('Chain OK');
   await shoot(page, 'audit');
   const exported = await download(page, () => page.getByTestId('audit-export').click());
-  const lines = exported.text
+  const all = exported.text
     .trim()
     .split('\n')
-    .map((l) => JSON.parse(l) as { decision: string; chainHash: string });
+    .map((l) => JSON.parse(l) as { decision: string; chainHash: string; auditHead?: { seq: number; publicKeyHex: string } });
+  // entries, then the head signed with the console's audit key (its public key is shown after Verify)
+  const head = all.pop()!.auditHead!;
+  const lines = all;
   expect(lines.length).toBe(await page.getByTestId('audit-row').count());
   expect(lines.every((l) => /^[0-9a-f]{64}$/.test(l.chainHash))).toBe(true);
+  expect(head.seq).toBe(lines.length);
+  await expect(page.getByTestId('chain-authenticated')).toContainText('authenticated with this console’s audit key');
+  expect(await page.getByRole('button', { name: 'Copy audit public key' }).locator('..').textContent()).toContain(
+    head.publicKeyHex.slice(0, 12),
+  );
+  await page
+    .getByTestId('audit-verify-export')
+    .setInputFiles({ name: exported.name, mimeType: 'application/x-ndjson', buffer: Buffer.from(exported.text) });
+  await expect(page.getByTestId('export-status')).toContainText('Chain OK');
+  await expect(page.getByTestId('export-signature')).toContainText(`Head #${head.seq} signed`);
+  const altered = exported.text.replace('"decision":"refused"', '"decision":"signed"');
+  await page
+    .getByTestId('audit-verify-export')
+    .setInputFiles({ name: 'altered.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from(altered) });
+  await expect(page.getByTestId('export-status')).toContainText('The chain is broken');
+  await shoot(page, 'audit-export-verified');
 
   const air = await page.context().newPage();
   await air.goto(airGapped.url);

@@ -4,7 +4,7 @@
  */
 import { ConsoleError } from '../../ipc/errors.js';
 import type { signingChannels } from '../../ipc/channels/signing.js';
-import { exportKeyBackup, previewKeyBackup, restoreKeyBackup, SigningRefusal } from '../../services/signing/index.js';
+import { exportKeyBackup, previewKeyBackup, restoreKeyBackup, SigningRefusal, verifyAuditExport } from '../../services/signing/index.js';
 import type { HandlerDeps } from './core.js';
 import type { HandlersOf } from './types.js';
 
@@ -110,6 +110,11 @@ export function signingHandlers(d: HandlerDeps): HandlersOf<typeof signingChanne
         .map((r) => ({ ...r.entry, chainHash: r.hash })),
     }),
     'signing.audit.verify': async () => need(d).services.audit.verifyChain(),
-    'signing.audit.export': async () => ({ fileName: `signing-audit-${stamp()}.ndjson`, text: need(d).services.audit.export() }),
+    'signing.audit.verifyExport': async ({ text, pinnedHead }) => {
+      const audit = need(d).services.audit;
+      const publicKeyHex = audit.authenticated.publicKeyHex;
+      return verifyAuditExport(text, { ...(pinnedHead ? { head: pinnedHead } : {}), ...(publicKeyHex ? { publicKeyHex } : {}) });
+    },
+    'signing.audit.export': async () => ({ fileName: `signing-audit-${stamp()}.ndjson`, text: await need(d).services.audit.export() }),
   };
 }

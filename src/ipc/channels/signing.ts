@@ -208,6 +208,7 @@ const ThresholdStatusSchema = z.object({
 });
 
 const DownloadSchema = z.object({ fileName: z.string(), text: z.string() });
+const ChainProblemSchema = z.object({ seq: z.number().int(), kind: z.string(), message: z.string() });
 
 export const signingChannels = {
   'signing.keys.list': {
@@ -485,8 +486,38 @@ export const signingChannels = {
       ok: z.boolean(),
       entries: z.number().int(),
       headHash: z.string(),
-      problems: z.array(z.object({ seq: z.number().int(), kind: z.string(), message: z.string() })),
+      problems: z.array(ChainProblemSchema),
+      authentication: z.object({
+        /** Entries from `keyedFrom` on carry MACs checked with the console's audit key (OS keychain). */
+        keyed: z.boolean(),
+        keyedFrom: z.number().int().nullable(),
+        /** Ed25519 public key that signs exported heads: give it to auditors. */
+        publicKeyHex: z.string().nullable(),
+        note: z.string().nullable(),
+      }),
     }),
   },
   'signing.audit.export': { request: EmptyRequest, response: DownloadSchema },
+  /** Checks an exported log (e.g. an earlier export): chain, signed head against this console's audit key, pinned head. */
+  'signing.audit.verifyExport': {
+    request: z
+      .object({
+        text: z.string().min(1, 'The file is empty').max(50_000_000, 'The file is larger than 50 MB'),
+        /** A head pinned from an earlier export: the newer log must still contain it. */
+        pinnedHead: z
+          .object({ seq: z.number().int().nonnegative(), hash: z.string().regex(/^[0-9a-f]{64}$/, '64 hex digits') })
+          .strict()
+          .optional(),
+      })
+      .strict(),
+    response: z.object({
+      ok: z.boolean(),
+      entries: z.number().int(),
+      headHash: z.string(),
+      problems: z.array(ChainProblemSchema),
+      signedHead: z
+        .object({ seq: z.number().int(), hash: z.string(), exportedAt: z.string(), publicKeyHex: z.string(), signatureValid: z.boolean() })
+        .nullable(),
+    }),
+  },
 } as const;

@@ -6,6 +6,7 @@
 import type { AppDb } from '../app-db.js';
 import type { SecretStore } from '../secret-store.js';
 import { AuditLog } from './audit-log.js';
+import type { AuditKey } from './audit-key.js';
 import { KeyStore, type KeyBackend } from './key-store.js';
 import { OfflineSigner } from './offline-signer.js';
 import { PolicyStore } from './policy.js';
@@ -24,7 +25,17 @@ export {
 } from './key-store.js';
 export { EncryptedFileSecretStore } from './encrypted-file-secret-store.js';
 export { exportKeyBackup, previewKeyBackup, restoreKeyBackup, type BackupKeyInfo, type RestoreReport } from './key-backup.js';
-export { AuditLog, verifyAuditExport, type AuditEntry, type AuditRecord, type ChainVerification, type ChainProblem } from './audit-log.js';
+export {
+  AuditLog,
+  verifyAuditExport,
+  type AuditEntry,
+  type AuditRecord,
+  type ChainVerification,
+  type ChainProblem,
+  type AuditAuthentication,
+  type ExportVerification,
+} from './audit-log.js';
+export { AuditKey, auditKeyAccount } from './audit-key.js';
 export { verifyPreparedTransaction, PrepareResponseSchema, type PrepareResponse, type TransactionSummary } from './prepared-transaction.js';
 export { clearSignWire, type ClearSign, type ClearSignWire } from './clear-sign/index.js';
 export { verifyTopology, GenerateTopologyResponseSchema, type GenerateTopologyResponse, type TopologySummary } from './topology.js';
@@ -85,10 +96,12 @@ export function createSigningServices(
   db: AppDb,
   backends: Partial<Record<KeyBackend, SecretStore>>,
   defaultBackend?: KeyBackend,
+  /** The console's audit key (AuditKey.loadOrCreate); without it the log is chained by SHA-256 only. */
+  opts: { auditKey?: AuditKey | null } = {},
 ): SigningServices {
   const keys = new KeyStore(db, backends, defaultBackend);
   const policies = new PolicyStore(db);
-  const audit = new AuditLog(db);
+  const audit = new AuditLog(db, { key: opts.auditKey ?? null });
   const signing = new SigningService(keys, policies, audit);
   return { keys, policies, audit, signing, offline: new OfflineSigner(keys, signing, audit) };
 }

@@ -47,7 +47,13 @@ describe('AuditLog', () => {
     expect(r1.hash).toBe(expected1);
     expect(r2.prevHash).toBe(r1.hash);
     expect(r2.entry).toMatchObject({ seq: 2, decision: 'refused', reason: 'HASH_MISMATCH' });
-    expect(log.verifyChain()).toEqual({ ok: true, entries: 2, headHash: r2.hash, problems: [] });
+    expect(log.verifyChain()).toMatchObject({ ok: true, entries: 2, headHash: r2.hash, problems: [] });
+    // without the console's audit key the chain is not authenticated, and says so
+    expect(log.verifyChain().authentication).toMatchObject({
+      keyed: false,
+      publicKeyHex: null,
+      note: expect.stringMatching(/No audit key/),
+    });
     expect(log.list().map((r) => r.entry.seq)).toEqual([2, 1]);
     expect(log.list({ beforeSeq: 2 }).map((r) => r.entry.seq)).toEqual([1]);
   });
@@ -101,16 +107,16 @@ describe('AuditLog', () => {
     expect(k).toContainEqual(['reordered', 3]);
   });
 
-  it('exports NDJSON that verifies on its own and reveals tampering', () => {
+  it('exports NDJSON that verifies on its own and reveals tampering', async () => {
     fill(3);
-    const nd = log.export();
+    const nd = await log.export();
     const lines = nd.trim().split('\n');
     expect(lines).toHaveLength(3);
     expect(JSON.parse(lines[0]!)).toMatchObject({ seq: 1, decision: 'signed', chainPrevHash: GENESIS_HASH });
     const head = log.verifyChain();
-    expect(verifyAuditExport(nd, { seq: 3, hash: head.headHash }).ok).toBe(true);
-    expect(verifyAuditExport(nd.replace('Transfer 2.0', 'Transfer 9.0')).problems[0]).toMatchObject({ seq: 2, kind: 'edited' });
-    expect(verifyAuditExport(lines.slice(0, 2).join('\n'), { seq: 3, hash: head.headHash }).problems[0]).toMatchObject({
+    expect((await verifyAuditExport(nd, { head: { seq: 3, hash: head.headHash } })).ok).toBe(true);
+    expect((await verifyAuditExport(nd.replace('Transfer 2.0', 'Transfer 9.0'))).problems[0]).toMatchObject({ seq: 2, kind: 'edited' });
+    expect((await verifyAuditExport(lines.slice(0, 2).join('\n'), { head: { seq: 3, hash: head.headHash } })).problems[0]).toMatchObject({
       kind: 'truncated',
     });
   });
