@@ -55,7 +55,7 @@ export async function startConsoleApp(opts: ConsoleAppOptions): Promise<ConsoleA
   privateTree(opts.dataDir);
   let simulator: RunningSimulator | null = null;
   if (opts.demo) {
-    simulator = await startSimulator({ dataDir: path.join(opts.dataDir, 'simulator'), port: 0, seedDemo: true });
+    simulator = await startSimulator({ dataDir: path.join(opts.dataDir, 'simulator'), port: 0, seedDemo: true, consoleOnly: true });
   }
   const db = openAppDb(opts.dataDir);
   const secrets = opts.secretStore ?? new KeychainSecretStore(opts.keychainService ?? 'canton-operator-console');

@@ -1,10 +1,12 @@
 /** Public entry point of the embedded Canton ledger simulator. */
+import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EventEmitter } from 'node:events';
 import { parseAuthConfig } from './auth-config.js';
 import type { SimAuthConfig } from './auth-config.js';
 import { loadJwksFile } from './auth-jwt.js';
 import { createAccess } from './authz.js';
+import { consoleOnlyRefusal } from './console-only.js';
 import { FaultInjectionConfigSchema, faultInjectorOf } from './fault-injection.js';
 import type { FaultInjectionConfig } from './fault-injection.js';
 import { isoToMicros, microsToIso, staticClock, wallClock } from './clock.js';
@@ -41,6 +43,11 @@ export interface SimulatorOptions {
   auth?: SimAuthConfig;
   /** Tampering with prepare answers for tests and demos (fault-injection.ts); default off. Switchable at runtime via /simulator/admin/fault-injection. */
   faultInjection?: FaultInjectionConfig;
+  /**
+   * Answer only the console (the embedded demo simulator): refuse requests from web pages (Origin, Fetch Metadata)
+   * and any Host but the loopback address and port (console-only.ts). Default false (`npm run sim` serves anyone).
+   */
+  consoleOnly?: boolean;
 }
 
 export type { SimAuthConfig } from './auth-config.js';
@@ -115,8 +122,10 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
     db.close();
     throw e;
   }
-  const server = createHttpServer(router, access);
-  const ws = attachWebSockets(server, sim, access);
+  let port = 0;
+  const guard = opts.consoleOnly ? (req: IncomingMessage) => consoleOnlyRefusal(req.headers, port) : undefined;
+  const server = createHttpServer(router, access, guard);
+  const ws = attachWebSockets(server, sim, access, guard);
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -125,7 +134,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
       resolve();
     });
   });
-  const port = (server.address() as AddressInfo).port;
+  port = (server.address() as AddressInfo).port;
   const walletAutomation = startBackgroundAutomation(sim);
   let closed: Promise<void> | undefined;
   return {

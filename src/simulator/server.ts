@@ -9,15 +9,24 @@ import { CantonError, DecodeError } from './errors.js';
 import { readBody, sendError, sendJson, sendText } from './http.js';
 import type { Router } from './router.js';
 
-export function createHttpServer(router: Router, access: Access): http.Server {
+/** Checks applied to every request before routing (and to WebSocket upgrades): a refusal, or undefined to serve it. */
+export type RequestGuard = (req: IncomingMessage) => CantonError | undefined;
+
+export function createHttpServer(router: Router, access: Access, guard?: RequestGuard): http.Server {
   return http.createServer((req, res) => {
     // `handle` answers every error itself; this only covers a failure while answering (the client is gone)
-    handle(router, access, req, res).catch(() => res.destroy());
+    handle(router, access, req, res, guard).catch(() => res.destroy());
   });
 }
 
-async function handle(router: Router, access: Access, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(router: Router, access: Access, req: IncomingMessage, res: ServerResponse, guard?: RequestGuard): Promise<void> {
   try {
+    const refused = guard?.(req);
+    if (refused) {
+      // the body is not read: ask the client to close rather than leave it sending into a connection kept alive
+      res.shouldKeepAlive = false;
+      throw refused;
+    }
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = (req.method ?? 'GET').toUpperCase();
     const m = router.match(method, url.pathname);

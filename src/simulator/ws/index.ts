@@ -15,6 +15,7 @@ import type { Access } from '../authz.js';
 import { lenientJson } from '../authz.js';
 import type { RequestAuth } from '../auth.js';
 import type { SimContext, StreamInfo } from '../context.js';
+import type { RequestGuard } from '../server.js';
 import { CantonError, DecodeError } from '../errors.js';
 import { streamActiveContracts, streamCompletions, streamUpdates } from './streams.js';
 import type { StreamSink } from './streams.js';
@@ -65,7 +66,7 @@ export const LOW_WATER_MARK = 256 * 1024;
 let streamIds = 0;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-export function attachWebSockets(server: http.Server, sim: SimContext, access: Access): { close(): void } {
+export function attachWebSockets(server: http.Server, sim: SimContext, access: Access, guard?: RequestGuard): { close(): void } {
   const wss = new WebSocketServer({
     noServer: true,
     maxPayload: 8 * 1024 * 1024,
@@ -77,6 +78,8 @@ export function attachWebSockets(server: http.Server, sim: SimContext, access: A
     // Node leaves an upgraded socket without an 'error' listener: a client that resets the connection
     // (ECONNRESET) would otherwise be an uncaught exception in the console's process.
     socket.on('error', () => socket.destroy());
+    const refused = guard?.(req);
+    if (refused) return refuseUpgrade(socket, refused);
     Promise.resolve()
       .then(() => access.authenticate(authorizationOf(req)))
       .then(
