@@ -21,7 +21,7 @@ import type {
   TypeVarWithKind,
   VarWithType,
 } from './ast.js';
-import { fail, fields, i32, msg, req, type LfReader } from './reader.js';
+import { fields, i32, msg, req, type LfReader } from './reader.js';
 
 const expr = (c: LfReader, r: ProtoReader, f: number, wt: number): Expr => c.expr(msg(r, f, wt, 'Expr'), 0);
 const type = (c: LfReader, r: ProtoReader, f: number, wt: number): Type => c.type(msg(r, f, wt, 'Type'), 0);

@@ -26,13 +26,17 @@ function readTables(bytes: Uint8Array): RawPackage {
   fields(r, (f, wt) => {
     switch (f) {
       case 1:
-        return lenBytes(f, wt, raw.modules);
+        lenBytes(f, wt, raw.modules);
+        return;
       case 5:
-        return lenBytes(f, wt, raw.types);
+        lenBytes(f, wt, raw.types);
+        return;
       case 6:
-        return lenBytes(f, wt, raw.kinds);
+        lenBytes(f, wt, raw.kinds);
+        return;
       case 7:
-        return lenBytes(f, wt, raw.exprs);
+        lenBytes(f, wt, raw.exprs);
+        return;
       case 2:
         r.expect(f, wt, WireType.LEN);
         raw.strings.push(r.string());

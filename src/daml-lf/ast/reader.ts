@@ -34,7 +34,7 @@ export function i32(r: ProtoReader, f: number, wt: number): number {
 }
 
 /** Iterates over the fields of a message; `on` returns false for fields it does not handle (they are skipped). */
-export function fields(r: ProtoReader, on: (f: number, wt: number) => boolean | void): void {
+export function fields(r: ProtoReader, on: (f: number, wt: number) => boolean | undefined): void {
   while (!r.done) {
     const { field, wireType } = r.tag();
     if (on(field, wireType) === false) r.skip(wireType);

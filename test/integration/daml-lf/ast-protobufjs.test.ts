@@ -50,10 +50,10 @@ const bump = (h: Map<string, number>, k: string, by = 1): void => void h.set(k, 
 
 /** Facts from protobufjs' decoding. */
 function pbFacts(pkgBytes: Uint8Array): Facts {
-  const p = PackageT.decode(pkgBytes) as Msg;
+  const p: Msg = PackageT.decode(pkgBytes);
   const strings = p['internedStrings'] as string[];
   const dn = (p['internedDottedNames'] as Msg[]).map((d) =>
-    ((d['segmentsInternedStr'] as number[]) ?? []).map((i) => strings[i]).join('.'),
+    ((d['segmentsInternedStr'] as number[] | undefined) ?? []).map((i) => strings[i]).join('.'),
   );
   const imports = ((p['packageImports'] as Msg | undefined)?.['importedPackages'] as string[] | undefined) ?? [];
   const selfId = 'SELF';
@@ -72,7 +72,7 @@ function pbFacts(pkgBytes: Uint8Array): Facts {
   const itypes: string[] = [];
   const ty = (t: Msg): string => {
     const c = oneof(t);
-    const args = (x: Msg): string => ((x['args'] as Msg[]) ?? []).map(ty).join(',');
+    const args = (x: Msg): string => ((x['args'] as Msg[] | undefined) ?? []).map(ty).join(',');
     const v = t[c as string] as Msg;
     switch (c) {
       case 'var':
@@ -255,11 +255,11 @@ describe('independent check: protobufjs + fflate over daml_lf2.proto agree with 
       expect(dalfs.length).toBeGreaterThan(0);
       for (const name of dalfs) {
         const bytes = entries[name] as Uint8Array;
-        const archive = ArchiveT.decode(bytes) as Msg;
+        const archive: Msg = ArchiveT.decode(bytes);
         const id = archive['hash'] as string;
         if (seen.has(id)) continue;
         seen.add(id);
-        const payload = PayloadT.decode(archive['payload'] as Uint8Array) as Msg;
+        const payload: Msg = PayloadT.decode(archive['payload'] as Uint8Array);
         expect(oneof(payload)).toBe('damlLf_2');
         const pb = pbFacts(payload['damlLf_2'] as Uint8Array);
         const ast = readDalfAst(bytes);

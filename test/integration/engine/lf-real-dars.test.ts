@@ -15,7 +15,7 @@ import { builtinValue } from '../../../src/simulator/engine/lf/builtins/index.js
 import type { UpdateOps } from '../../../src/simulator/engine/lf/compile-update.js';
 import { LfEngine } from '../../../src/simulator/engine/lf/engine.js';
 import { EngineError } from '../../../src/simulator/engine/lf/errors.js';
-import { VBuiltin } from '../../../src/simulator/engine/lf/value.js';
+import { K, VBuiltin } from '../../../src/simulator/engine/lf/value.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const darDir = path.resolve(repoRoot, '../shared/reference/dars');
@@ -31,9 +31,9 @@ function loadAll(): Map<string, PackageAst> {
 }
 
 /** Ledger builtins that refuse to run (these tests exercise pure evaluation only). */
-const noLedger = new VBuiltin('no-ledger', 1, (() => {
+const noLedger = new VBuiltin('no-ledger', 1, () => {
   throw new EngineError('Internal', 'no ledger');
-}) as never);
+});
 const NO_LEDGER = new Proxy({}, { get: () => () => noLedger }) as UpdateOps;
 
 describe('Daml-LF engine on the reference DARs', () => {
@@ -71,7 +71,10 @@ describe('Daml-LF engine on the reference DARs', () => {
         }
         for (const t of m.templates) {
           const rt = engine.defs.template(q(t.name));
-          void [rt.signatories, rt.observers, rt.precond, rt.key];
+          expect(rt.signatories.k).toBe(K.Closure);
+          expect(rt.observers.k).toBe(K.Closure);
+          if (t.precond) expect(rt.precond?.k).toBe(K.Closure);
+          if (t.key) expect(rt.key?.maintainers.k).toBe(K.Closure);
           for (const c of t.choices) expect(rt.choice(c.name)).toBeDefined();
           for (const i of t.implements) expect(rt.instance(i.iface)).toBeDefined();
           n++;

@@ -161,7 +161,7 @@ type Head = { rank: number; t: Type };
 /** Splits a (flattened) type application into its head and arguments. */
 function split(t: Type): { head: Type; args: Type[] } {
   if ((t.kind === 'prim' || t.kind === 'con' || t.kind === 'var' || t.kind === 'syn') && t.args.length > 0)
-    return { head: { ...t, args: [] } as Type, args: t.args };
+    return { head: { ...t, args: [] }, args: t.args };
   if (t.kind === 'app') return { head: t.fun, args: t.args };
   return { head: t, args: [] };
 }
@@ -213,7 +213,7 @@ export function compareTypes(a: Type, b: Type): number {
 }
 
 function rebuild(head: Type, args: Type[]): Type {
-  if (head.kind === 'prim' || head.kind === 'con' || head.kind === 'var' || head.kind === 'syn') return { ...head, args } as Type;
+  if (head.kind === 'prim' || head.kind === 'con' || head.kind === 'var' || head.kind === 'syn') return { ...head, args };
   return { kind: 'app', fun: head, args };
 }
 

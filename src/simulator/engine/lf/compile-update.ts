@@ -6,8 +6,7 @@
  * `embed_expr e` = `λtok. e tok`; `try e₁ catch x. e₂` = `λtok. TRY (e₁ tok) (x. e₂) tok` with a rollback point.
  */
 import type { Expr, Update } from '../../../daml-lf/ast/ast.js';
-import type { Compiler } from './compile.js';
-import type { InstanceRt, TemplateRt } from './defs.js';
+import type { Defs, InstanceRt, TemplateRt } from './defs.js';
 import { qnText } from './defs.js';
 import { EngineError } from './errors.js';
 import { CatchKont, Kont, Node, type Machine } from './machine.js';
@@ -35,11 +34,19 @@ export interface Rollbackable {
   rollback(point: unknown): void;
 }
 
+/** What compiling updates needs from the expression compiler (compile.ts implements it). */
+export interface ExprCompiler {
+  readonly defs: Defs;
+  readonly ops: UpdateOps;
+  expr(s: FnScope, e: Expr): Node;
+  lambda(s: FnScope, params: string[], body: (inner: FnScope) => Node, label: string): Node;
+}
+
 const PURE = new VBuiltin('%pure', 2, ((_m: Machine, a: V[]) => a[0]) as never);
 
 const TOK = '%tok';
 
-export function compileUpdate(c: Compiler, s: FnScope, u: Update): Node {
+export function compileUpdate(c: ExprCompiler, s: FnScope, u: Update): Node {
   const ops = c.ops;
   const call = (fn: V, args: Expr[]): Node =>
     new SApp(
@@ -96,7 +103,7 @@ export function compileUpdate(c: Compiler, s: FnScope, u: Update): Node {
   }
 }
 
-function block(c: Compiler, s: FnScope, bindings: { name: string; bound: Expr }[], body: Expr): Node {
+function block(c: ExprCompiler, s: FnScope, bindings: { name: string; bound: Expr }[], body: Expr): Node {
   const first = c.expr(s, (bindings[0] as { bound: Expr }).bound);
   const fSlot = s.push('%f');
   const lam = c.lambda(
@@ -198,7 +205,7 @@ export function templateOfAny(a: VAny): { packageId: string; module: string; nam
   return a.type;
 }
 
-export function compileInterfaceExpr(c: Compiler, s: FnScope, e: Expr): Node {
+export function compileInterfaceExpr(c: ExprCompiler, s: FnScope, e: Expr): Node {
   const x = e as IfaceExpr;
   const defs = c.defs;
   const tpl = (a: VAny): TemplateRt => defs.template(templateOfAny(a));
@@ -278,12 +285,12 @@ export function compileInterfaceExpr(c: Compiler, s: FnScope, e: Expr): Node {
         [x.contract, x.arg],
       );
   }
-  throw new EngineError('UnknownDefinition', `Unsupported expression ${(e as Expr).tag}`);
+  throw new EngineError('UnknownDefinition', `Unsupported expression ${e.tag}`);
 }
 
 const sameTemplate = (a: VAny, t: { packageId: string; module: string; name: string }): boolean =>
   a.type.kind === 'con' && a.type.packageId === t.packageId && a.type.module === t.module && a.type.name === t.name;
 
-const cidText = (v: V | undefined): string => (typeof v === 'object' && v.k === K.ContractId ? v.cid : String(v));
+const cidText = (v: V | undefined): string => (typeof v === 'object' && v.k === K.ContractId ? v.cid : '(not a contract id)');
 
 const emptyList = (): V => NIL;

@@ -241,7 +241,7 @@ export class Compiler implements DefsCompiler {
       }
       case 'experimental':
         return e.name === 'ANSWER'
-          ? new SConst(new VBuiltin('ANSWER', 1, (() => 42n) as never))
+          ? new SConst(new VBuiltin('ANSWER', 1, () => 42n))
           : new SPrim(() => {
               throw new EngineError('UserError', `experimental ${e.name} not supported.`);
             }, []);

@@ -57,7 +57,9 @@ export class LfEngine {
     try {
       if (t.kind !== 'con') throw new EngineError('Internal', 'exception type is not a type constructor');
       const m = this.machine();
-      message = String(m.call(this.defs.exceptionMessage(t), [exc.value]));
+      const text = m.call(this.defs.exceptionMessage(t), [exc.value]);
+      if (typeof text !== 'string') throw new EngineError('Internal', 'exception message is not a Text');
+      message = text;
     } catch (e) {
       const et = e instanceof DamlThrow ? (e.exception as VAny).type : undefined;
       const inner = et?.kind === 'con' ? `${et.module}:${et.name}` : 'an exception';

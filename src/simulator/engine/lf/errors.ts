@@ -64,7 +64,10 @@ export class FailureStatusError extends EngineError {
   }
 }
 
-/** A thrown Daml exception (`AnyException` payload) travelling up the continuation stack. */
-export class DamlThrow {
-  constructor(readonly exception: V) {}
+/** A Daml exception (`AnyException` payload) that no try-catch handled. */
+export class DamlThrow extends Error {
+  override readonly name = 'DamlThrow';
+  constructor(readonly exception: V) {
+    super('unhandled Daml exception');
+  }
 }

@@ -68,7 +68,7 @@ export interface MachineOptions {
 }
 
 export class Machine {
-  ctrl: Node | null = null;
+  ctrl: Code | null = null;
   val: V = UNIT;
   regs: V[] = EMPTY;
   frame: V[] = EMPTY;
@@ -135,13 +135,17 @@ export class Machine {
     if (typeof fn !== 'object') throw new EngineError('Internal', `apply: not a function (${typeof fn})`);
     switch (fn.k) {
       case K.Closure:
-        return this.applyClosure(fn, args);
+        this.applyClosure(fn, args);
+        return;
       case K.Pap: {
         const all = fn.args.concat(args);
-        return fn.fn.k === K.Closure ? this.applyClosure(fn.fn, all) : this.applyBuiltin(fn.fn, all);
+        if (fn.fn.k === K.Closure) this.applyClosure(fn.fn, all);
+        else this.applyBuiltin(fn.fn, all);
+        return;
       }
       case K.Builtin:
-        return this.applyBuiltin(fn, args);
+        this.applyBuiltin(fn, args);
+        return;
       default:
         throw new EngineError('Internal', `apply: not a function (kind ${fn.k})`);
     }
@@ -158,7 +162,7 @@ export class Machine {
     for (let i = 0; i < n; i++) regs[i] = args[i] as V;
     this.regs = regs;
     this.frame = fn.frame;
-    this.ctrl = fn.body as Node;
+    this.ctrl = fn.body;
   }
 
   private applyBuiltin(fn: VBuiltin, args: V[]): void {

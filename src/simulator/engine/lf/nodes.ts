@@ -276,7 +276,10 @@ export class SCase extends Node {
   }
   exec(m: Machine): void {
     const a = this.scrut.atom(m);
-    if (a !== undefined) return this.match(m, a);
+    if (a !== undefined) {
+      this.match(m, a);
+      return;
+    }
     m.push(new KCase(this, m.regs, m.frame));
     m.ctrl = this.scrut;
   }

@@ -1,14 +1,14 @@
 /** Int64, Numeric and BigNumeric builtins (spec "Int64 functions", "Numeric functions", "BigNumeric functions"). */
 import * as N from '../numeric.js';
 import { NONE, VBigNumeric, VNumeric, VSome, type V } from '../value.js';
-import { arith, as, pure, register } from './registry.js';
+import { arith, pure, register } from './registry.js';
 
 const MIN = -(2n ** 63n);
 const MAX = 2n ** 63n - 1n;
 const int64 = (v: bigint): bigint | undefined => (v < MIN || v > MAX ? undefined : v);
 const i = (v: V): bigint => v as bigint;
-const num = (v: V): VNumeric => as<VNumeric>(v);
-const big = (v: V): VBigNumeric => as<VBigNumeric>(v);
+const num = (v: V): VNumeric => v as VNumeric;
+const big = (v: V): VBigNumeric => v as VBigNumeric;
 
 /** EXP_INT64 by squaring, failing on a negative exponent or any intermediate overflow (as the engine does). */
 function expInt64(base: bigint, exponent: bigint): bigint | undefined {

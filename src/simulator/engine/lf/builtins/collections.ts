@@ -22,7 +22,7 @@ import {
   type VRecord,
   type VTypeRep,
 } from '../value.js';
-import { as, pure, register, registerValue } from './registry.js';
+import { pure, register, registerValue } from './registry.js';
 
 /** Remaining arity of a function value. */
 function remaining(f: V): number {
@@ -186,8 +186,8 @@ function checkKey(k: V): V {
 }
 
 const ENTRY_NAMES = ['key', 'value'];
-const tm = (v: V): VTextMap => as<VTextMap>(v);
-const gm = (v: V): VGenMap => as<VGenMap>(v);
+const tm = (v: V): VTextMap => v as VTextMap;
+const gm = (v: V): VGenMap => v as VGenMap;
 
 registerValue('TEXTMAP_EMPTY', new VTextMap([], []));
 registerValue('GENMAP_EMPTY', new VGenMap([], []));
@@ -202,7 +202,7 @@ register({
   FOLDL: {
     arity: 3,
     run: (m, a) => {
-      foldlStep(m, a[0] as V, a[1] as V, as<VList>(a[2] as V));
+      foldlStep(m, a[0] as V, a[1] as V, a[2] as VList);
       return PENDING;
     },
   },
@@ -210,7 +210,7 @@ register({
     arity: 3,
     run: (m, a) => {
       const f = a[0] as V;
-      const xs = listToArray(as<VList>(a[2] as V));
+      const xs = listToArray(a[2] as VList);
       if (remaining(f) >= 2) new KFoldr(f, xs, xs.length - 1).resume(m, a[1] as V);
       else if (xs.length === 0) m.val = a[1] as V;
       else {
@@ -223,7 +223,7 @@ register({
   EQUAL_LIST: {
     arity: 3,
     run: (m, a) => {
-      equalListStep(m, a[0] as V, as<VList>(a[1] as V), as<VList>(a[2] as V));
+      equalListStep(m, a[0] as V, a[1] as VList, a[2] as VList);
       return PENDING;
     },
   },
@@ -283,20 +283,20 @@ register({
     const meta = tm(a[3] as V);
     const metadata: Record<string, string> = {};
     meta.keys.forEach((k, i) => (metadata[k] = meta.values[i] as string));
-    throw new FailureStatusError({ errorId: a[0] as string, category: Number(a[1] as bigint), message: a[2] as string, metadata });
+    throw new FailureStatusError({ errorId: a[0] as string, category: Number(a[1]), message: a[2] as string, metadata });
   }),
   ANY_EXCEPTION_MESSAGE: {
     arity: 1,
     run: (m, a) => {
-      const exc = as<VAny>(a[0] as V);
-      const rec = as<VRecord>(exc.value);
+      const exc = a[0] as VAny;
+      const rec = exc.value as VRecord;
       if (exc.type.kind !== 'con') throw new EngineError('Internal', 'ANY_EXCEPTION_MESSAGE: not an exception');
       m.apply(m.env.exceptionMessage(exc.type), [rec]);
       return PENDING;
     },
   },
   TYPE_REP_TYCON_NAME: pure(1, (a) => {
-    const t = as<VTypeRep>(a[0] as V).type;
+    const t = (a[0] as VTypeRep).type;
     return t.kind === 'con' && t.args.length === 0 ? new VSome(`${t.packageId}:${t.module}:${t.name}`) : NONE;
   }),
 });

@@ -21,9 +21,6 @@ export interface BuiltinSpec {
   inline?: (args: V[]) => V | undefined;
 }
 
-/** A value known to be of kind `k` (builtins rely on well-typed arguments). */
-export const as = <T>(v: V): T => v as T;
-
 /** The engine's text of a literal argument (`litToText`), used in ArithmeticError messages. */
 export function litToText(v: V): string {
   switch (typeof v) {
@@ -87,7 +84,7 @@ export function builtinValue(name: string): V | undefined {
   if (v !== undefined) return v;
   const s = specs.get(name);
   if (!s) return undefined;
-  const b = new VBuiltin(name, s.arity, s.run as never, s.inline);
+  const b = new VBuiltin(name, s.arity, s.run, s.inline);
   values.set(name, b);
   return b;
 }

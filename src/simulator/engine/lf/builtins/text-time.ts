@@ -9,7 +9,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { EngineError } from '../errors.js';
 import * as T from '../text.js';
 import { listFromArray, listToArray, NONE, VSome, VTimestamp, type V, type VList } from '../value.js';
-import { arith, as, pure, register } from './registry.js';
+import { arith, pure, register } from './registry.js';
 
 const hex = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 const utf8 = new TextEncoder();
@@ -49,10 +49,10 @@ function verifySecp256k1(args: V[], prehash: boolean): boolean {
 register({
   APPEND_TEXT: pure(2, (a) => (a[0] as string) + (a[1] as string)),
   EXPLODE_TEXT: pure(1, (a) => listFromArray(T.explode(a[0] as string))),
-  IMPLODE_TEXT: pure(1, (a) => (listToArray(as<VList>(a[0] as V)) as string[]).join('')),
+  IMPLODE_TEXT: pure(1, (a) => (listToArray(a[0] as VList) as string[]).join('')),
   TEXT_TO_CODE_POINTS: pure(1, (a) => listFromArray(T.codePoints(a[0] as string).map((c) => BigInt(c)))),
   CODE_POINTS_TO_TEXT: pure(1, (a) => {
-    const cps = listToArray(as<VList>(a[0] as V)) as bigint[];
+    const cps = listToArray(a[0] as VList) as bigint[];
     for (const cp of cps) if (!T.validCodePoint(cp)) throw new EngineError('Internal', `invalid code point 0x${cp.toString(16)}.`);
     return String.fromCodePoint(...cps.map(Number));
   }),
@@ -78,7 +78,7 @@ register({
   PARTY_TO_TEXT: pure(1, (a) => a[0] as string),
   TEXT_TO_PARTY: pure(1, (a) => (T.isPartyString(a[0] as string) ? new VSome(a[0] as string) : NONE)),
   DATE_TO_TEXT: pure(1, (a) => T.dateToText(a[0] as number)),
-  TIMESTAMP_TO_TEXT: pure(1, (a) => T.timestampToText(as<VTimestamp>(a[0] as V).micros)),
+  TIMESTAMP_TO_TEXT: pure(1, (a) => T.timestampToText((a[0] as VTimestamp).micros)),
   // always None in ledger code (spec "ContractId functions")
   CONTRACT_ID_TO_TEXT: pure(1, () => NONE),
 
@@ -87,7 +87,7 @@ register({
     const d = a[0] as bigint;
     return d >= BigInt(T.MIN_DATE) && d <= BigInt(T.MAX_DATE) ? Number(d) : undefined;
   }),
-  TIMESTAMP_TO_UNIX_MICROSECONDS: pure(1, (a) => as<VTimestamp>(a[0] as V).micros),
+  TIMESTAMP_TO_UNIX_MICROSECONDS: pure(1, (a) => (a[0] as VTimestamp).micros),
   UNIX_MICROSECONDS_TO_TIMESTAMP: arith('UNIX_MICROSECONDS_TO_TIMESTAMP', 1, (a) => {
     const us = a[0] as bigint;
     return us >= T.MIN_TIMESTAMP && us <= T.MAX_TIMESTAMP ? new VTimestamp(us) : undefined;
