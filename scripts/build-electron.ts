@@ -2,6 +2,8 @@
  * Bundles the Electron shell with esbuild:
  *   electron/main.ts    → dist/electron/main.cjs     (Node, CJS, everything bundled except Electron and native modules)
  *   electron/preload.ts → dist/electron/preload.cjs  (sandboxed preload: one self-contained file, requires only 'electron')
+ *   src/simulator/packages/dar-worker.ts → dist/electron/dar-worker.cjs (the simulator's DAR reader thread; found
+ *                         beside main.cjs at run time and unpacked from the asar archive, see electron-builder.yml)
  *
  * The package is "type": "module", so the bundles use the .cjs extension to be loaded as CommonJS.
  * `import.meta.url` (used by src/ to find package.json and resources) is defined from `__filename`
@@ -63,6 +65,12 @@ export async function buildElectron(options: BuildElectronOptions = {}): Promise
     }),
     build({
       ...commonOptions(outDir, minify),
+      entryPoints: { 'dar-worker': path.join(ROOT, 'src/simulator/packages/dar-worker.ts') },
+      platform: 'node',
+      target: 'node20',
+    }),
+    build({
+      ...commonOptions(outDir, minify),
       entryPoints: { preload: path.join(ROOT, 'electron/preload.ts') },
       // 'browser': a sandboxed preload has no Node built-ins, so importing one must fail the build.
       platform: 'browser',
@@ -74,7 +82,7 @@ export async function buildElectron(options: BuildElectronOptions = {}): Promise
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   buildElectron().then(
-    () => console.log('built dist/electron/main.cjs and dist/electron/preload.cjs'),
+    () => console.log('built dist/electron/main.cjs, preload.cjs and dar-worker.cjs'),
     (err: unknown) => {
       console.error(`electron build failed: ${err instanceof Error ? err.message : String(err)}`);
       process.exit(1);

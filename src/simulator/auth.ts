@@ -14,6 +14,8 @@ import { CantonError } from './errors.js';
 import type { IdpStore } from './store/idps.js';
 
 export const DEFAULT_USER = 'participant_admin';
+/** The user LocalNet's participants have and the official wallet SDK's LocalNet settings act as. */
+export const LOCALNET_USER = 'ledger-api-user';
 
 export type AuthResult =
   | {

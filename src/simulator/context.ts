@@ -18,6 +18,11 @@ export interface SimContext {
   events: EventEmitter;
   version: string;
   registry: PackageRegistry;
+  /**
+   * Users that exist with the ParticipantAdmin right until stored otherwise: `participant_admin`, and in demo mode
+   * (no authentication) LocalNet's `ledger-api-user`, so clients configured for LocalNet work unchanged.
+   */
+  implicitAdmins: string[];
   /** Open WebSocket streams (for /simulator/admin/streams). */
   streams: Map<number, StreamInfo>;
   /** RFC 3339 time of the latest update (or now when the ledger is empty). */

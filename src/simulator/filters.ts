@@ -50,13 +50,18 @@ function resolveFilters(f: FiltersInput, registry: PackageRegistry): PartyFilter
       const t = registry.template(idf.TemplateFilter.value.templateId);
       pf.templates.set(t.key, (pf.templates.get(t.key) ?? false) || (idf.TemplateFilter.value.includeCreatedEventBlob ?? false));
     } else {
+      // `#name:M:E` covers every interface of that family (as Canton resolves package-name references); an event
+      // then shows the view of the member its template implements
       const v = idf.InterfaceFilter.value;
-      const i = registry.iface(v.interfaceId);
-      const prev = pf.interfaces.get(i.interfaceId);
-      pf.interfaces.set(i.interfaceId, {
-        view: (prev?.view ?? false) || (v.includeInterfaceView ?? false),
-        blob: (prev?.blob ?? false) || (v.includeCreatedEventBlob ?? false),
-      });
+      const family = registry.interfacesFor(v.interfaceId);
+      if (family.length === 0) registry.iface(v.interfaceId); // throws the right error
+      for (const i of family) {
+        const prev = pf.interfaces.get(i.interfaceId);
+        pf.interfaces.set(i.interfaceId, {
+          view: (prev?.view ?? false) || (v.includeInterfaceView ?? false),
+          blob: (prev?.blob ?? false) || (v.includeCreatedEventBlob ?? false),
+        });
+      }
     }
   }
   return pf;

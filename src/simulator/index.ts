@@ -2,6 +2,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EventEmitter } from 'node:events';
+import { DEFAULT_USER, LOCALNET_USER } from './auth.js';
 import { parseAuthConfig } from './auth-config.js';
 import type { SimAuthConfig } from './auth-config.js';
 import { loadJwksFile } from './auth-jwt.js';
@@ -88,6 +89,7 @@ export function openSimContext(opts: Pick<SimulatorOptions, 'dataDir' | 'reset' 
     events: new EventEmitter(),
     version: SIMULATOR_LEDGER_API_VERSION,
     registry: new PackageRegistry(),
+    implicitAdmins: [DEFAULT_USER],
     streams: new Map(),
     lastRecordTime() {
       const t = store.lastRecordTimeMicros();
@@ -109,6 +111,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
     );
   const faultInjection = fi.data;
   const { sim, db } = openSimContext(opts);
+  if (authConfig.mode === 'none') sim.implicitAdmins.push(LOCALNET_USER);
   const participantId = sim.participantId;
   const router = new Router();
   const ledger = registerAllRoutes(router, sim);

@@ -46,9 +46,17 @@ export function createdEvent(
   }
   if (match.blob) ev.createdEventBlob = createdEventBlob(node);
   if (match.views.length > 0) {
-    const t = registry.templateOf(node.packageName, node.qualifiedName);
+    const t = registry.templateOfNode(node);
     ev.interfaceViews = match.views.map((iid) => {
       const impl = t ? registry.implementation(t, iid) : undefined;
+      if (t?.uploaded)
+        return {
+          interfaceId: iid,
+          viewStatus: {
+            code: 12,
+            message: `The view of ${iid} for uploaded template ${t.templateId} is not computed: the simulator does not interpret Daml`,
+          },
+        };
       if (!t || !impl) return { interfaceId: iid, viewStatus: { code: 5, message: `Template does not implement ${iid}` } };
       return {
         interfaceId: iid,

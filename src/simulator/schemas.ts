@@ -3,6 +3,15 @@ import { z } from 'zod';
 
 export const offsetSchema = z.number().int();
 
+/**
+ * An optional string field. As in Canton, whose JSON API maps onto proto3 (where an empty string is the field's
+ * default, i.e. absent), `""` means the same as leaving the field out, e.g. `synchronizerId: ""` in `POST /v2/parties`.
+ */
+export const optionalString = z
+  .string()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+
 const DurationSchema = z.object({ seconds: z.number().int(), nanos: z.number().int() });
 
 const TemplateFilterSchema = z.object({
@@ -94,10 +103,10 @@ export const DeduplicationPeriodSchema = z.union([
 ]);
 
 export const DisclosedContractSchema = z.object({
-  templateId: z.string().optional(),
-  contractId: z.string().optional(),
+  templateId: optionalString,
+  contractId: optionalString,
   createdEventBlob: z.string(),
-  synchronizerId: z.string().optional(),
+  synchronizerId: optionalString,
 });
 export type DisclosedContractInput = z.infer<typeof DisclosedContractSchema>;
 
@@ -105,15 +114,15 @@ export const JsCommandsSchema = z.object({
   commands: z.array(CommandSchema),
   commandId: z.string(),
   actAs: z.array(z.string()),
-  userId: z.string().optional(),
+  userId: optionalString,
   readAs: z.array(z.string()).optional(),
-  workflowId: z.string().optional(),
+  workflowId: optionalString,
   deduplicationPeriod: DeduplicationPeriodSchema.optional(),
-  minLedgerTimeAbs: z.string().optional(),
+  minLedgerTimeAbs: optionalString,
   minLedgerTimeRel: DurationSchema.optional(),
-  submissionId: z.string().optional(),
+  submissionId: optionalString,
   disclosedContracts: z.array(DisclosedContractSchema).optional(),
-  synchronizerId: z.string().optional(),
+  synchronizerId: optionalString,
   packageIdSelectionPreference: z.array(z.string()).optional(),
   prefetchContractKeys: z.array(z.unknown()).optional(),
   tapsMaxPasses: z.number().int().optional(),
@@ -126,11 +135,11 @@ export const SubmitAndWaitForTransactionSchema = z.object({
 });
 
 export const ReassignmentCommandsSchema = z.object({
-  workflowId: z.string().optional(),
-  userId: z.string().optional(),
+  workflowId: optionalString,
+  userId: optionalString,
   commandId: z.string(),
   submitter: z.string(),
-  submissionId: z.string().optional(),
+  submissionId: optionalString,
   commands: z.array(
     z.object({
       command: z.union([
@@ -150,7 +159,7 @@ export const SubmitAndWaitForReassignmentSchema = z.object({
 });
 
 export const CompletionStreamRequestSchema = z.object({
-  userId: z.string().optional(),
+  userId: optionalString,
   parties: z.array(z.string()),
   beginExclusive: offsetSchema.optional(),
 });
@@ -175,7 +184,7 @@ export const GetUpdatesPageRequestSchema = z.object({
   maxPageSize: z.number().int().optional(),
   updateFormat: UpdateFormatSchema,
   descendingOrder: z.boolean().optional(),
-  pageToken: z.string().optional(),
+  pageToken: optionalString,
 });
 
 export const GetUpdateByOffsetSchema = z.object({ offset: offsetSchema, updateFormat: UpdateFormatSchema });
@@ -196,7 +205,7 @@ export const GetActiveContractsRequestSchema = z.object({
   verbose: z.boolean().optional(),
   activeAtOffset: offsetSchema,
   eventFormat: EventFormatSchema.optional(),
-  streamContinuationToken: z.string().optional(),
+  streamContinuationToken: optionalString,
 });
 export type GetActiveContractsRequestInput = z.infer<typeof GetActiveContractsRequestSchema>;
 
@@ -204,39 +213,39 @@ export const GetActiveContractsPageRequestSchema = z.object({
   activeAtOffset: offsetSchema.optional(),
   eventFormat: EventFormatSchema,
   maxPageSize: z.number().int().optional(),
-  pageToken: z.string().optional(),
+  pageToken: optionalString,
 });
 
 export const GetEventsByContractIdSchema = z.object({ contractId: z.string(), eventFormat: EventFormatSchema });
 export const GetContractRequestSchema = z.object({ contractId: z.string(), queryingParties: z.array(z.string()).optional() });
 
 export const AllocatePartyRequestSchema = z.object({
-  partyIdHint: z.string().optional(),
-  localMetadata: z.object({ resourceVersion: z.string().optional(), annotations: z.record(z.string(), z.string()).optional() }).optional(),
-  identityProviderId: z.string().optional(),
-  synchronizerId: z.string().optional(),
-  userId: z.string().optional(),
+  partyIdHint: optionalString,
+  localMetadata: z.object({ resourceVersion: optionalString, annotations: z.record(z.string(), z.string()).optional() }).optional(),
+  identityProviderId: optionalString,
+  synchronizerId: optionalString,
+  userId: optionalString,
 });
 
 export const AdminAdvanceTimeSchema = z.object({
   /** Micro-seconds, seconds, or an ISO duration-free absolute time. */
   seconds: z.number().optional(),
   micros: z.number().int().optional(),
-  to: z.string().optional(),
+  to: optionalString,
 });
 export const AdminPruneSchema = z.object({ pruneUpTo: offsetSchema });
 
 const ObjectMetaSchema = z.object({
-  resourceVersion: z.string().optional(),
+  resourceVersion: optionalString,
   annotations: z.record(z.string(), z.string()).optional(),
 });
 
 export const UserSchema = z.object({
   id: z.string(),
-  primaryParty: z.string().optional(),
+  primaryParty: optionalString,
   isDeactivated: z.boolean().optional(),
   metadata: ObjectMetaSchema.optional(),
-  identityProviderId: z.string().optional(),
+  identityProviderId: optionalString,
   primaryPartyAuthentication: z.boolean().optional(),
 });
 
@@ -264,7 +273,7 @@ export const UpdateUserRequestSchema = z.object({
 export const UserRightsRequestSchema = z.object({
   userId: z.string(),
   rights: z.array(RightSchema).optional(),
-  identityProviderId: z.string().optional(),
+  identityProviderId: optionalString,
 });
 
 export const UpdatePartyDetailsRequestSchema = z.object({
@@ -272,15 +281,15 @@ export const UpdatePartyDetailsRequestSchema = z.object({
     party: z.string(),
     isLocal: z.boolean().optional(),
     localMetadata: ObjectMetaSchema.optional(),
-    identityProviderId: z.string().optional(),
+    identityProviderId: optionalString,
   }),
   updateMask: z.object({ paths: z.array(z.string()).optional() }),
 });
 
 export const GetPreferredPackagesRequestSchema = z.object({
   packageVettingRequirements: z.array(z.object({ parties: z.array(z.string()), packageName: z.string() })),
-  synchronizerId: z.string().optional(),
-  vettingValidAt: z.string().optional(),
+  synchronizerId: optionalString,
+  vettingValidAt: optionalString,
 });
 
 export const ListVettedPackagesRequestSchema = z.object({
@@ -290,7 +299,7 @@ export const ListVettedPackagesRequestSchema = z.object({
   topologyStateFilter: z
     .object({ participantIds: z.array(z.string()).optional(), synchronizerIds: z.array(z.string()).optional() })
     .optional(),
-  pageToken: z.string().optional(),
+  pageToken: optionalString,
   pageSize: z.number().int().optional(),
 });
 
@@ -315,26 +324,26 @@ export const AllocateExternalPartySchema = z.object({
   synchronizer: z.string(),
   onboardingTransactions: z.array(z.object({ transaction: z.string(), signatures: z.array(SignatureSchema).optional() })),
   multiHashSignatures: z.array(SignatureSchema).optional(),
-  identityProviderId: z.string().optional(),
+  identityProviderId: optionalString,
   waitForAllocation: z.boolean().optional(),
-  userId: z.string().optional(),
+  userId: optionalString,
 });
 
 const HashingSchemeSchema = z.enum(['HASHING_SCHEME_VERSION_UNSPECIFIED', 'HASHING_SCHEME_VERSION_V2', 'HASHING_SCHEME_VERSION_V3']);
 
 export const JsPrepareSubmissionRequestSchema = z.object({
-  userId: z.string().optional(),
+  userId: optionalString,
   commandId: z.string(),
   commands: JsCommandsSchema.shape.commands,
   minLedgerTime: z.unknown().optional(),
   actAs: z.array(z.string()),
   readAs: z.array(z.string()).optional(),
   disclosedContracts: z.array(DisclosedContractSchema).optional(),
-  synchronizerId: z.string().optional(),
+  synchronizerId: optionalString,
   packageIdSelectionPreference: z.array(z.string()).optional(),
   verboseHashing: z.boolean().optional(),
   prefetchContractKeys: z.array(z.unknown()).optional(),
-  maxRecordTime: z.string().optional(),
+  maxRecordTime: optionalString,
   estimateTrafficCost: z.unknown().optional(),
   tapsMaxPasses: z.number().int().optional(),
   hashingSchemeVersion: HashingSchemeSchema.optional(),
@@ -348,7 +357,7 @@ export const JsExecuteSubmissionRequestSchema = z.object({
   }),
   deduplicationPeriod: DeduplicationPeriodSchema.optional(),
   submissionId: z.string(),
-  userId: z.string().optional(),
+  userId: optionalString,
   hashingSchemeVersion: HashingSchemeSchema,
   minLedgerTime: z.unknown().optional(),
   transactionFormat: TransactionFormatSchema.optional(),

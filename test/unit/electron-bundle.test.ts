@@ -13,8 +13,10 @@ import { createRequire, isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
+import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildElectron, MAIN_EXTERNALS } from '../../scripts/build-electron.js';
+import { referenceDir } from '../integration/simulator/helpers.js';
 import {
   ClientMessageSchema,
   ELECTRON_CANCEL,
@@ -248,6 +250,28 @@ describe('main bundle', () => {
     expect(offending).toEqual([]);
     expect(requiresIn(mainCode)).toContain('electron');
     expect(requiresIn(mainCode)).toContain('better-sqlite3');
+  });
+});
+
+describe('DAR reader worker bundle', () => {
+  it('requires only Node built-ins and reads a real DAR when run as a worker thread', async () => {
+    const file = path.join(outDir, 'dar-worker.cjs');
+    const code = readFileSync(file, 'utf8');
+    expect(requiresIn(code).filter((id) => id === null || !isBuiltin(id))).toEqual([]);
+    const bytes = readFileSync(path.join(referenceDir, 'dars', 'splice-util-0.1.7.dar'));
+    const worker = new Worker(file);
+    try {
+      const res = await new Promise<{ ok: boolean; dar?: { main: { name: string } } }>((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+        const copy = new Uint8Array(bytes).slice();
+        worker.postMessage({ id: 1, bytes: copy.buffer }, [copy.buffer]);
+      });
+      expect(res.ok).toBe(true);
+      expect(res.dar?.main.name).toBe('splice-util');
+    } finally {
+      await worker.terminate();
+    }
   });
 });
 

@@ -96,7 +96,7 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
     const row = env.store.contract(cid);
     if (!row || row.archivedOffset !== null || row.unassignedId !== null) return notFound();
     if (!stakeholdersOf(row.node).some((p) => visibleTo.has(p)) && !env.disclosed?.has(cid)) return notFound();
-    const template = env.registry.templateOf(row.node.packageName, row.node.qualifiedName);
+    const template = env.registry.templateOfNode(row.node);
     if (!template) return notFound();
     useSynchronizer(row.synchronizerId);
     inputs.add(cid);
@@ -109,7 +109,7 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
       .split('.')
       .reduce<LfValue>((v, k) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? ((v as LfRecord)[k] ?? null) : null), rec);
   const partiesOf = (exprs: PartyExpr[], contract: LfRecord, arg: LfRecord): string[] =>
-    sorted(exprs.flatMap((e) => partiesIn('contract' in e ? fieldAt(contract, e.contract) : arg[e.argument])));
+    sorted(exprs.flatMap((e) => partiesIn('contract' in e ? fieldAt(contract, e.contract) : fieldAt(arg, e.argument))));
 
   const authorize = (required: string[], authorizers: Set<string>, what: string): void => {
     const missing = required.filter((p) => !authorizers.has(p));
@@ -137,9 +137,10 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
         },
       );
     const generic = template.uploaded?.stakeholders(args, authorizers);
-    const signatories = generic?.signatories ?? sorted(template.def.signatories.flatMap((f) => partiesIn(args[f])));
+    const signatories = generic?.signatories ?? sorted(template.def.signatories.flatMap((f) => partiesIn(fieldAt(args, f))));
     const observers =
-      generic?.observers ?? sorted(template.def.observers.flatMap((f) => partiesIn(args[f]))).filter((p) => !signatories.includes(p));
+      generic?.observers ??
+      sorted(template.def.observers.flatMap((f) => partiesIn(fieldAt(args, f)))).filter((p) => !signatories.includes(p));
     if (signatories.length === 0) throw new CantonError('DAML_INTERPRETATION_ERROR', 'A contract needs at least one signatory');
     requireKnown([...signatories, ...observers]);
     authorize(signatories, authorizers, `create ${template.qualifiedName}`);
@@ -205,7 +206,7 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
     if (depth > MAX_DEPTH) throw new CantonError('DAML_INTERPRETATION_ERROR', 'Maximum choice nesting depth exceeded');
     if (nodes.length >= MAX_NODES) throw new CantonError('DAML_INTERPRETATION_ERROR', 'Transaction too large');
     const choice: ChoiceDef | undefined = viaInterface
-      ? viaInterface.def.choices?.find((ch) => ch.name === choiceName)
+      ? env.registry.interfaceChoice(viaInterface, choiceName)
       : env.registry.choice(c.template, choiceName);
     if (!choice)
       throw new CantonError(
@@ -213,8 +214,10 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
         `Couldn't find requested choice ${choiceName} for ${viaInterface ? `interface ${viaInterface.interfaceId}` : `template ${c.template.templateId}`}`,
         { context: { choice: choiceName, templateId: viaInterface?.interfaceId ?? c.template.templateId } },
       );
-    // through an interface, the choice sees the interface view of the contract
+    // through an interface, controllers and observers are read from the interface view; the body is the template's
     let subject = c.args;
+    let view: LfRecord | undefined;
+    let body = choice.body;
     if (viaInterface) {
       const impl = env.registry.implementation(c.template, viaInterface.interfaceId);
       if (!impl)
@@ -223,7 +226,9 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
           `Interpretation error: Error: contract ${c.node.contractId} (${c.template.templateId}) does not implement interface ${viaInterface.interfaceId}`,
           { context: { contractId: c.node.contractId, interfaceId: viaInterface.interfaceId } },
         );
-      subject = impl.view(c.args);
+      view = impl.view(c.args);
+      subject = view;
+      body = impl.choices?.[choice.name] ?? choice.body;
     }
     const arg = normalizeRecord(choice.argument, rawArg ?? (choice.argument.length === 0 ? {} : rawArg), 'choiceArgument');
     const controllers = choice.name === 'Archive' && !viaInterface ? c.node.signatories : partiesOf(choice.controllers, subject, arg);
@@ -259,11 +264,13 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
       if (!c.local) archivedPre.push(c.node.contractId);
     }
     const bodyAuthorizers = new Set([...c.node.signatories, ...controllers]);
-    const result = choice.body({
+    const result = body({
       self: c.node.contractId,
-      contract: subject,
+      contract: c.args,
+      ...(view ? { view } : {}),
       arg,
       actors: controllers,
+      ledgerTime: env.effectiveAt,
       create: (tpl, args) => doCreate(resolveLocal(c.template, tpl), args, bodyAuthorizers, witnesses),
       exercise: (cid, ch, a) =>
         doExercise(lookup(cid, new Set([...bodyAuthorizers, ...readers])), ch, a, bodyAuthorizers, witnesses, depth + 1),
@@ -285,7 +292,7 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
   };
 
   const resolveLocal = (from: ResolvedTemplate, qn: string): ResolvedTemplate => {
-    const t = env.registry.templateOf(from.pkg.def.name, qn);
+    const t = env.registry.templateIn(from.pkg, qn);
     if (!t) throw new CantonError('DAML_INTERPRETATION_ERROR', `Unknown template ${qn} in package ${from.pkg.def.name}`);
     return t;
   };
@@ -295,8 +302,9 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
   const checkTemplate = (c: ActiveContract, templateId: string): ResolvedInterface | undefined => {
     const t = env.registry.findTemplate(templateId);
     if (!t) {
-      const i = env.registry.findInterface(templateId);
-      if (i) return i;
+      // an interface: for `#name` ids the family member the contract's template implements
+      const family = env.registry.interfacesFor(templateId);
+      if (family.length > 0) return env.registry.interfaceOfTemplate(templateId, c.template) ?? family[0];
       env.registry.template(templateId); // throws the right error
       return undefined;
     }
@@ -317,7 +325,7 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
         doCreate(env.registry.template(cmd.templateId), cmd.createArguments, topAuth, []);
         break;
       case 'exercise': {
-        if (!env.registry.findInterface(cmd.templateId)) env.registry.template(cmd.templateId);
+        if (env.registry.interfacesFor(cmd.templateId).length === 0) env.registry.template(cmd.templateId);
         const c = lookup(cmd.contractId, readers);
         const viaInterface = checkTemplate(c, cmd.templateId);
         doExercise(c, cmd.choice, cmd.choiceArgument, topAuth, [], 0, viaInterface);

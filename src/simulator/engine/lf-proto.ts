@@ -12,18 +12,25 @@ export function identifier(packageId: string, qualifiedName: string): Identifier
   return { packageId, moduleName: qualifiedName.slice(0, i), entityName: qualifiedName.slice(i + 1) };
 }
 
-export function encodeRecord(packageId: string, recordName: string, fields: FieldDef[], value: LfValue): Value {
+/** Package id of a built-in package by name (the home of record and variant types defined in another package). */
+export type PackageIdOf = (packageName: string) => string;
+
+export function encodeRecord(packageId: string, recordName: string, fields: FieldDef[], value: LfValue, idOf?: PackageIdOf): Value {
   const rec = (value ?? {}) as Record<string, LfValue>;
   return v({
     oneofKind: 'record',
     record: {
       recordId: identifier(packageId, recordName),
-      fields: fields.map((f) => ({ label: f.name, value: encodeValue(packageId, f.type, rec[f.name] ?? null) })),
+      fields: fields.map((f) => ({ label: f.name, value: encodeValue(packageId, f.type, rec[f.name] ?? null, idOf) })),
     },
   });
 }
 
-export function encodeValue(packageId: string, type: FieldType, value: LfValue): Value {
+/** Values of types defined in another built-in package carry that package's id (and so do the values inside them). */
+const homeOf = (packageId: string, pkg: string | undefined, idOf: PackageIdOf | undefined): string =>
+  pkg !== undefined && idOf !== undefined ? idOf(pkg) : packageId;
+
+export function encodeValue(packageId: string, type: FieldType, value: LfValue, idOf?: PackageIdOf): Value {
   switch (type.kind) {
     case 'Party':
       return v({ oneofKind: 'party', party: String(value) });
@@ -46,7 +53,7 @@ export function encodeValue(packageId: string, type: FieldType, value: LfValue):
     case 'List':
       return v({
         oneofKind: 'list',
-        list: { elements: ((value as LfValue[] | null) ?? []).map((e) => encodeValue(packageId, type.elem, e)) },
+        list: { elements: ((value as LfValue[] | null) ?? []).map((e) => encodeValue(packageId, type.elem, e, idOf)) },
       });
     case 'Optional': {
       if (value === null) return v({ oneofKind: 'optional', optional: {} });
@@ -55,32 +62,44 @@ export function encodeValue(packageId: string, type: FieldType, value: LfValue):
         return v({
           oneofKind: 'optional',
           optional: {
-            value: inner.length === 0 ? v({ oneofKind: 'optional', optional: {} }) : encodeValue(packageId, type.elem, inner[0] ?? null),
+            value:
+              inner.length === 0 ? v({ oneofKind: 'optional', optional: {} }) : encodeValue(packageId, type.elem, inner[0] ?? null, idOf),
           },
         });
       }
-      return v({ oneofKind: 'optional', optional: { value: encodeValue(packageId, type.elem, value) } });
+      return v({ oneofKind: 'optional', optional: { value: encodeValue(packageId, type.elem, value, idOf) } });
     }
     case 'TextMap': {
       const entries = Object.entries((value ?? {}) as { [k: string]: LfValue }).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
       return v({
         oneofKind: 'textMap',
-        textMap: { entries: entries.map(([key, x]) => ({ key, value: encodeValue(packageId, type.elem, x) })) },
+        textMap: { entries: entries.map(([key, x]) => ({ key, value: encodeValue(packageId, type.elem, x, idOf) })) },
       });
     }
+    case 'GenMap':
+      return v({
+        oneofKind: 'genMap',
+        genMap: {
+          entries: ((value as LfValue[][] | null) ?? []).map(([k, x]) => ({
+            key: encodeValue(packageId, type.key, k ?? null, idOf),
+            value: encodeValue(packageId, type.value, x ?? null, idOf),
+          })),
+        },
+      });
     case 'Variant': {
+      const home = homeOf(packageId, type.package, idOf);
       const o = (value ?? {}) as { tag?: string; value?: LfValue };
       const c = type.constructors.find((x) => x.name === o.tag);
       return v({
         oneofKind: 'variant',
         variant: {
-          variantId: identifier(packageId, type.name),
+          variantId: identifier(home, type.name),
           constructor: String(o.tag ?? ''),
-          value: c ? encodeValue(packageId, c.type, o.value ?? null) : v({ oneofKind: 'unit', unit: {} }),
+          value: c ? encodeValue(home, c.type, o.value ?? null, idOf) : v({ oneofKind: 'unit', unit: {} }),
         },
       });
     }
     case 'Record':
-      return encodeRecord(packageId, type.name, type.fields, value);
+      return encodeRecord(homeOf(packageId, type.package, idOf), type.name, type.fields, value, idOf);
   }
 }

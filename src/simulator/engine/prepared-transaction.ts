@@ -33,14 +33,19 @@ function childrenOf(nodes: TxNode[], index: number): number[] {
   return out;
 }
 
+const idOfBuiltin =
+  (registry: PackageRegistry) =>
+  (name: string): string =>
+    registry.builtinId(name);
+
 function createProto(node: CreatedNode, registry: PackageRegistry): Create {
-  const t = registry.templateOf(node.packageName, node.qualifiedName);
+  const t = registry.templateOfNode(node);
   return {
     lfVersion: LF_VERSION,
     contractId: node.contractId,
     packageName: node.packageName,
     templateId: identifier(node.packageId, node.qualifiedName),
-    argument: encodeRecord(node.packageId, node.qualifiedName, t?.def.fields ?? [], node.createArgument),
+    argument: encodeRecord(node.packageId, node.qualifiedName, t?.def.fields ?? [], node.createArgument, idOfBuiltin(registry)),
     signatories: node.signatories,
     stakeholders: stakeholdersOf(node),
   };
@@ -63,9 +68,9 @@ export function buildPreparedTransaction(nodes: TxNode[], meta: PreparedMeta, re
         nodeId: String(n.nodeId),
         versionedNode: { oneofKind: 'v1', v1: { nodeType: { oneofKind: 'create', create: createProto(n, registry) } } },
       };
-    const t = registry.templateOf(n.packageName, n.qualifiedName);
+    const t = registry.templateOfNode(n);
     const iface = n.interfaceId ? registry.findInterface(n.interfaceId) : undefined;
-    const choice = iface ? iface.def.choices?.find((c) => c.name === n.choice) : t ? registry.choice(t, n.choice) : undefined;
+    const choice = iface ? registry.interfaceChoice(iface, n.choice) : t ? registry.choice(t, n.choice) : undefined;
     const choiceModule = iface ? iface.qualifiedName.split(':')[0] : n.qualifiedName.split(':')[0];
     return {
       nodeId: String(n.nodeId),
@@ -84,10 +89,21 @@ export function buildPreparedTransaction(nodes: TxNode[], meta: PreparedMeta, re
               actingParties: n.actingParties,
               ...(iface ? { interfaceId: identifier(iface.pkg.id, iface.qualifiedName) } : {}),
               choiceId: n.choice,
-              chosenValue: encodeRecord(n.packageId, `${choiceModule ?? ''}:${n.choice}`, choice?.argument ?? [], n.choiceArgument),
+              chosenValue: encodeRecord(
+                iface?.pkg.id ?? n.packageId,
+                `${choiceModule ?? ''}:${n.choice}`,
+                choice?.argument ?? [],
+                n.choiceArgument,
+                idOfBuiltin(registry),
+              ),
               consuming: n.consuming,
               children: childrenOf(nodes, i).map(String),
-              exerciseResult: encodeValue(n.packageId, choice?.returnType ?? { kind: 'Unit' }, n.exerciseResult),
+              exerciseResult: encodeValue(
+                iface?.pkg.id ?? n.packageId,
+                choice?.returnType ?? { kind: 'Unit' },
+                n.exerciseResult,
+                idOfBuiltin(registry),
+              ),
               choiceObservers: n.choiceObservers ?? [],
             },
           },

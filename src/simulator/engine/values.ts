@@ -82,6 +82,13 @@ export function normalizeValue(type: FieldType, v: unknown, path: string): LfVal
       for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = normalizeValue(type.elem, x, `${path}.${k}`);
       return out;
     }
+    case 'GenMap': {
+      if (!Array.isArray(v)) bad(path, `expected a GenMap (list of [key, value] pairs), got ${describe(v)}`);
+      return v.map((pair, i) => {
+        if (!Array.isArray(pair) || pair.length !== 2) bad(`${path}[${i}]`, `expected a [key, value] pair, got ${describe(pair)}`);
+        return [normalizeValue(type.key, pair[0], `${path}[${i}][0]`), normalizeValue(type.value, pair[1], `${path}[${i}][1]`)];
+      });
+    }
     case 'Variant': {
       const o = v as { tag?: unknown; value?: unknown } | null;
       if (typeof o !== 'object' || o === null || typeof o.tag !== 'string')

@@ -1,22 +1,29 @@
 /**
  * Resolves template / interface identifiers (`<package-id>:M:E` or `#<package-name>:M:E`) to built-in definitions or to
- * templates of uploaded Daml-LF packages, and holds the participant's package vetting state per synchronizer.
+ * templates and interfaces of uploaded Daml-LF packages, and holds the participant's package vetting state per
+ * synchronizer (`registry-vetting.ts`).
  *
- * Built-in packages (TypeScript, `demo.ts`) keep their full behaviour. A template of an uploaded package resolves to a
- * `ResolvedTemplate` with `uploaded` set: the interpreter then uses its generic create behaviour (LF-typed argument
- * check, stakeholders from the arguments) and only `Archive` can be exercised (see `uploaded.ts`).
+ * Built-in packages (TypeScript, `demo.ts`, the token-standard APIs, the wallet's Splice packages) keep their full
+ * behaviour. A template of an uploaded package resolves to a `ResolvedTemplate` with `uploaded` set: the interpreter
+ * then uses its generic create behaviour (LF-typed argument check, stakeholders from the arguments) and only `Archive`
+ * can be exercised (see `uploaded.ts`).
+ *
+ * Built-in and uploaded packages coexist (see the simulator README, "Built-in and uploaded packages"):
+ * - a package is found by its id, so a stored contract always runs with the package that created it;
+ * - `#name:M:E` names a family: every known package of that name defining `M:E`. A create picks the highest version
+ *   vetted somewhere, an uploaded package winning over a built-in one of the same version (built-ins give way);
+ *   an exercise runs the target contract's own template; an interface filter covers every interface of the family,
+ *   and an interface exercise uses the family member that the contract's template implements.
  */
 import { compareVersions, PackageIndex, readDalf } from '../../daml-lf/index.js';
-import type { PackageSummary } from '../../daml-lf/index.js';
+import type { Interface as LfInterface, PackageSummary } from '../../daml-lf/index.js';
 import { CantonError } from '../errors.js';
-import type { PackageStore, StoredPackage, VettingBounds } from '../store/packages.js';
-import { demoPackage } from './demo.js';
-import { amuletPackage } from '../wallet/package.js';
-import { mergeDelegationPackage } from '../wallet/merge-delegation.js';
+import type { PackageStore, StoredPackage } from '../store/packages.js';
+import { builtinPackages } from './builtins.js';
 import { archiveOf } from './lf.js';
-import { tokenStandardPackages } from './token-standard.js';
 import type { ChoiceDef, InterfaceDef, InterfaceImpl, PackageDef, TemplateDef } from './types.js';
 import { toFieldDefs, uploadedBehaviour, type UploadedTemplateBehaviour } from './uploaded.js';
+import { VettingState } from './registry-vetting.js';
 
 export interface ResolvedPackage {
   /** Package id: SHA-256 of the Daml-LF archive payload (`archive`). */
@@ -39,7 +46,7 @@ export interface ResolvedTemplate {
   templateId: string;
   /** `<package-name>:Module:Entity`, stable across package versions. */
   key: string;
-  /** Interface ids (package-id form) the template implements. */
+  /** Interface ids (package-id form) the template implements; for built-ins in the order of `def.implements`. */
   implementedInterfaces: string[];
   /** Set for templates of uploaded packages: generic create behaviour instead of the TypeScript definition. */
   uploaded?: UploadedTemplateBehaviour;
@@ -51,6 +58,8 @@ export interface ResolvedInterface {
   qualifiedName: string;
   interfaceId: string;
   key: string;
+  /** The LF interface, for interfaces of uploaded packages (whose choices the simulator cannot run). */
+  uploaded?: LfInterface;
 }
 
 /** Archive: implicit consuming choice controlled by the signatories. */
@@ -68,47 +77,54 @@ export const ARCHIVE_CHOICE: ChoiceDef = {
 const UTILITY_PACKAGE_NAMES = new Set(['daml-prim', 'daml-stdlib', 'ghc-stdlib']);
 export const isUtilityPackage = (name: string): boolean => name === '' || UTILITY_PACKAGE_NAMES.has(name);
 
-const withinBounds = (b: VettingBounds, at: string | undefined): boolean => {
-  if (at === undefined) return true;
-  const t = Date.parse(at);
-  if (b.validFrom !== null && t < Date.parse(b.validFrom)) return false;
-  if (b.validUntil !== null && t >= Date.parse(b.validUntil)) return false;
-  return true;
+/** `a` is preferred over `b`: higher version, or the same version and `a` uploaded while `b` is built in. */
+export const prefers = (a: ResolvedPackage, b: ResolvedPackage): boolean => {
+  const c = compareVersions(a.def.version, b.def.version);
+  return c > 0 || (c === 0 && a.uploaded && !b.uploaded);
 };
 
-export class PackageRegistry {
+const pushTo = <T>(m: Map<string, T[]>, k: string, v: T): void => {
+  const xs = m.get(k);
+  if (xs) xs.push(v);
+  else m.set(k, [v]);
+};
+
+const ID_SHAPE = /^[^:]+:[^:]+:[^:]+$/;
+
+export class PackageRegistry extends VettingState {
   private readonly builtins: ResolvedPackage[];
   private readonly uploadedPkgs: ResolvedPackage[] = [];
   private readonly byId = new Map<string, ResolvedPackage>();
-  private readonly templates = new Map<string, ResolvedTemplate>();
-  private readonly interfaces = new Map<string, ResolvedInterface>();
-  /** Uploaded templates by `<package-id>:Module:Entity`. */
-  private readonly uploadedTemplates = new Map<string, ResolvedTemplate>();
+  /** Every template by `<package-id>:Module:Entity`. */
+  private readonly templatesById = new Map<string, ResolvedTemplate>();
+  /** Template families by `<package-name>:Module:Entity`. */
+  private readonly templateFamilies = new Map<string, ResolvedTemplate[]>();
+  /** Built-in templates by `<package-name>:Module:Entity` (contracts stored under an earlier built-in package id). */
+  private readonly builtinTemplates = new Map<string, ResolvedTemplate>();
+  private readonly interfacesById = new Map<string, ResolvedInterface>();
+  private readonly interfaceFamilies = new Map<string, ResolvedInterface[]>();
   readonly index = new PackageIndex();
-  private store: PackageStore | undefined;
-  /** synchronizer id → vetted package id → bounds. Undefined until a store is attached (then: everything vetted). */
-  private vettingState: Map<string, Map<string, VettingBounds>> | undefined;
-  private serials = new Map<string, number>();
 
   /**
-   * Built-in packages in dependency order: a template may implement an interface of a package listed before its own
-   * (`#package-name:Module:Entity`), e.g. the token-standard APIs implemented by `splice-amulet`.
+   * Built-in packages in dependency order: a definition may refer to types and interfaces of a package listed before
+   * its own (`#package-name:Module:Entity`), e.g. the token-standard APIs implemented by `splice-amulet`.
    */
-  constructor(defs: PackageDef[] = [demoPackage, ...tokenStandardPackages, amuletPackage, mergeDelegationPackage]) {
+  constructor(defs: PackageDef[] = builtinPackages()) {
+    super();
     const idByName = new Map<string, string>();
     this.builtins = defs.map((def) => {
-      const a = archiveOf(def, (ref) => this.resolveInterfaceRef(ref, idByName));
+      const a = archiveOf(def, (name) => {
+        const id = idByName.get(name);
+        if (!id) throw new Error(`built-in package ${def.name}: package ${name} is not defined by an earlier built-in package`);
+        return id;
+      });
       idByName.set(def.name, a.packageId);
       return { id: a.packageId, def, archive: a.bytes, summary: readDalf(a.bytes), uploaded: false };
     });
     for (const pkg of this.builtins) {
       this.byId.set(pkg.id, pkg);
       this.index.add(pkg.summary);
-      for (const i of pkg.def.interfaces) {
-        const qn = `${i.module}:${i.entity}`;
-        const ri: ResolvedInterface = { pkg, def: i, qualifiedName: qn, interfaceId: `${pkg.id}:${qn}`, key: `${pkg.def.name}:${qn}` };
-        this.interfaces.set(ri.key, ri);
-      }
+      for (const i of pkg.def.interfaces) this.addInterface(pkg, i);
       for (const t of pkg.def.templates) {
         const qn = `${t.module}:${t.entity}`;
         const rt: ResolvedTemplate = {
@@ -117,33 +133,47 @@ export class PackageRegistry {
           qualifiedName: qn,
           templateId: `${pkg.id}:${qn}`,
           key: `${pkg.def.name}:${qn}`,
-          implementedInterfaces: t.implements.map((impl) => this.interfaceIdOf(pkg, impl)),
+          implementedInterfaces: t.implements.map((impl) => this.builtinInterfaceId(pkg, impl, idByName)),
         };
-        this.templates.set(rt.key, rt);
+        this.addTemplate(rt);
+        this.builtinTemplates.set(rt.key, rt);
       }
     }
   }
 
-  /** `pkgId:Module:Entity` of an `InterfaceImpl.interface` reference, given the ids of the packages defined so far. */
-  private resolveInterfaceRef(ref: string, idByName: Map<string, string>): string {
-    if (!ref.startsWith('#')) return ref;
-    const [name, mod, ent] = ref.slice(1).split(':');
-    const id = name ? idByName.get(name) : undefined;
-    if (!id || !mod || !ent) throw new Error(`built-in package: interface ${ref} is not defined by an earlier built-in package`);
-    return `${id}:${mod}:${ent}`;
+  private addTemplate(rt: ResolvedTemplate): void {
+    this.templatesById.set(rt.templateId, rt);
+    pushTo(this.templateFamilies, rt.key, rt);
   }
 
-  /** The interface id (package-id form) an implementation refers to. */
-  private interfaceIdOf(pkg: ResolvedPackage, impl: InterfaceImpl): string {
+  private addInterface(pkg: ResolvedPackage, def: InterfaceDef, lf?: LfInterface): void {
+    const qn = `${def.module}:${def.entity}`;
+    const ri: ResolvedInterface = {
+      pkg,
+      def,
+      qualifiedName: qn,
+      interfaceId: `${pkg.id}:${qn}`,
+      key: `${pkg.def.name}:${qn}`,
+      ...(lf ? { uploaded: lf } : {}),
+    };
+    this.interfacesById.set(ri.interfaceId, ri);
+    pushTo(this.interfaceFamilies, ri.key, ri);
+  }
+
+  /** The interface id (package-id form) a built-in implementation refers to: its own package or an earlier built-in. */
+  private builtinInterfaceId(pkg: ResolvedPackage, impl: InterfaceImpl, idByName: Map<string, string>): string {
     if (!impl.interface.startsWith('#')) return `${pkg.id}:${impl.interface}`;
-    const i = this.findInterface(impl.interface);
-    if (!i) throw new Error(`built-in package ${pkg.def.name}: unknown interface ${impl.interface}`);
-    return i.interfaceId;
+    const [name, mod, ent] = impl.interface.slice(1).split(':');
+    const id = name ? idByName.get(name) : undefined;
+    if (!id || !mod || !ent) throw new Error(`built-in package ${pkg.def.name}: unknown interface ${impl.interface}`);
+    return `${id}:${mod}:${ent}`;
   }
 
   /** The template's implementation of interface `interfaceId` (package-id form), if it implements it. */
   implementation(t: ResolvedTemplate, interfaceId: string): InterfaceImpl | undefined {
-    return t.def.implements.find((impl) => this.interfaceIdOf(t.pkg, impl) === interfaceId);
+    if (t.uploaded) return undefined;
+    const i = t.implementedInterfaces.indexOf(interfaceId);
+    return i < 0 ? undefined : t.def.implements[i];
   }
 
   /** Built-in packages first, then uploaded ones in upload order. */
@@ -155,34 +185,32 @@ export class PackageRegistry {
     return this.byId.get(id);
   }
 
-  isBuiltinName(name: string): boolean {
-    return this.builtins.some((p) => p.def.name === name);
+  /** The id of the built-in package `name` (the simulator's own apps address their templates by it). */
+  builtinId(name: string): string {
+    const p = this.builtins.find((b) => b.def.name === name);
+    if (!p) throw new Error(`no built-in package ${name}`);
+    return p.id;
   }
 
   /**
-   * Loads uploaded packages and the vetting state from the store. Built-in packages seen for the first time are vetted
-   * on every synchronizer (so un-vetting a built-in package survives restarts).
+   * Command template ids of the simulator's own apps: `#<built-in name>:M:E` becomes `<built-in id>:M:E`, so an uploaded
+   * package of the same name (e.g. the real `splice-amulet`) never takes over the built-in behaviour they rely on.
    */
-  attachStore(store: PackageStore, synchronizerIds: string[]): void {
-    this.store = store;
-    store.transaction(() => {
-      const fresh = store.markBuiltinsSeen(this.builtins.map((p) => p.id));
-      if (fresh.length === 0) return;
-      const state = store.vetting();
-      const serials = store.serials();
-      for (const s of synchronizerIds) {
-        const m = state.get(s) ?? new Map<string, VettingBounds>();
-        for (const id of fresh) m.set(id, { validFrom: null, validUntil: null });
-        store.writeVetting(s, m, (serials.get(s) ?? 0) + 1);
-      }
-    });
-    for (const p of store.packages()) this.addUploaded(p);
-    this.vettingState = store.vetting();
-    this.serials = store.serials();
+  pinBuiltin(templateId: string): string {
+    if (!templateId.startsWith('#')) return templateId;
+    const i = templateId.indexOf(':');
+    const p = this.builtins.find((b) => b.def.name === templateId.slice(1, i));
+    return p ? `${p.id}${templateId.slice(i)}` : templateId;
   }
 
-  get packageStore(): PackageStore | undefined {
-    return this.store;
+  /** Loads uploaded packages and the vetting state from the store (built-ins seen for the first time get vetted). */
+  attachStore(store: PackageStore, synchronizerIds: string[]): void {
+    this.attachVetting(
+      store,
+      synchronizerIds,
+      this.builtins.map((p) => p.id),
+    );
+    for (const p of store.packages()) this.addUploaded(p);
   }
 
   /** Registers a stored uploaded package (after its upload committed). */
@@ -198,7 +226,12 @@ export class PackageRegistry {
       summary: s,
       uploaded: true,
     };
-    for (const m of s.modules)
+    for (const m of s.modules) {
+      for (const i of m.interfaces) {
+        const def: InterfaceDef = { module: m.name, entity: i.name, view: { name: i.qualifiedName, fields: [] }, choices: [] };
+        pkg.def.interfaces.push(def);
+        this.addInterface(pkg, def, i);
+      }
       for (const t of m.templates) {
         const def: TemplateDef = {
           module: m.name,
@@ -210,7 +243,7 @@ export class PackageRegistry {
           implements: [],
         };
         templates.push(def);
-        const rt: ResolvedTemplate = {
+        this.addTemplate({
           pkg,
           def,
           qualifiedName: t.qualifiedName,
@@ -218,51 +251,16 @@ export class PackageRegistry {
           key: `${s.name}:${t.qualifiedName}`,
           implementedInterfaces: t.implements,
           uploaded: uploadedBehaviour(this.index, s, t),
-        };
-        this.uploadedTemplates.set(rt.templateId, rt);
+        });
       }
+    }
     this.byId.set(p.packageId, pkg);
     this.uploadedPkgs.push(pkg);
   }
 
-  // ---------------------------------------------------------------------------------------------
-  // Vetting
-  // ---------------------------------------------------------------------------------------------
-
-  /** Vetted packages (id → bounds) on a synchronizer. Without a store every known package is vetted everywhere. */
-  vetted(synchronizerId: string): Map<string, VettingBounds> {
-    if (!this.vettingState) return new Map(this.packages.map((p) => [p.id, { validFrom: null, validUntil: null }]));
-    return new Map(this.vettingState.get(synchronizerId) ?? []);
-  }
-
-  serial(synchronizerId: string): number {
-    if (!this.vettingState) return 1;
-    return this.serials.get(synchronizerId) ?? 0;
-  }
-
-  isVetted(packageId: string, synchronizerId: string, at?: string): boolean {
-    const b = this.vetted(synchronizerId).get(packageId);
-    return b !== undefined && withinBounds(b, at);
-  }
-
-  /** Persists a new vetting state for one synchronizer (caller runs inside a store transaction). */
-  writeVetting(synchronizerId: string, state: Map<string, VettingBounds>): number {
-    if (!this.store || !this.vettingState) throw new Error('package store not attached');
-    const serial = this.serial(synchronizerId) + 1;
-    this.store.writeVetting(synchronizerId, state, serial);
-    return serial;
-  }
-
-  /** Re-reads the vetting state after a committed change. */
-  reloadVetting(): void {
-    if (!this.store) return;
-    this.vettingState = this.store.vetting();
-    this.serials = this.store.serials();
-  }
-
   /**
-   * The highest-versioned package named `name` vetted on `synchronizerId` at `at` (for preferred packages and
-   * `#name` references). `filter` restricts the candidates (e.g. packages that define a template).
+   * The highest-versioned package named `name` vetted on `synchronizerId` at `at` (preferred packages); on equal
+   * versions an uploaded package wins over a built-in one. `filter` restricts the candidates.
    */
   preferred(
     name: string,
@@ -273,68 +271,54 @@ export class PackageRegistry {
     let best: ResolvedPackage | undefined;
     for (const p of this.packages) {
       if (p.def.name !== name || !filter(p) || !this.isVetted(p.id, synchronizerId, at)) continue;
-      if (!best || compareVersions(p.def.version, best.def.version) > 0) best = p;
+      if (!best || prefers(p, best)) best = p;
     }
     return best;
   }
 
-  /**
-   * Fails like Canton's routing when a transaction uses a package that is not vetted on its synchronizer.
-   * Called by the interpreter with the package ids of the transaction's nodes.
-   */
+  /** Fails like Canton's routing when a transaction uses a package that is not vetted on its synchronizer. */
   checkVetted(packageIds: Iterable<string>, synchronizerId: string, at: string): void {
-    const missing = [...new Set(packageIds)].filter((id) => !this.isVetted(id, synchronizerId, at)).sort();
-    if (missing.length === 0) return;
-    const names = missing.map((id) => {
-      const p = this.byId.get(id);
-      return p ? `${id} (${p.def.name} ${p.def.version})` : id;
-    });
-    throw new CantonError(
-      'NO_SYNCHRONIZER_FOR_SUBMISSION',
-      `No valid synchronizer for submission found. Reasons: ${synchronizerId}: packages not vetted by participant: ${names.join(', ')}`,
-      { context: { synchronizerId, unvettedPackages: missing.join(',') } },
-    );
+    this.checkVettedWith(packageIds, synchronizerId, at, (id) => this.byId.get(id));
   }
 
   // ---------------------------------------------------------------------------------------------
   // Templates and interfaces
   // ---------------------------------------------------------------------------------------------
 
-  /** Uploaded template `qn` of package name `name`: the highest version vetted somewhere, else the highest known. */
-  private uploadedByName(name: string, qn: string): ResolvedTemplate | undefined {
-    const candidates = this.uploadedPkgs.filter((p) => p.def.name === name && this.uploadedTemplates.has(`${p.id}:${qn}`));
-    if (candidates.length === 0) return undefined;
-    const syncs = this.vettingState ? [...this.vettingState.keys()] : [];
-    const vetted = candidates.filter((p) => !this.vettingState || syncs.some((s) => this.isVetted(p.id, s)));
-    const pool = vetted.length > 0 ? vetted : candidates;
-    const best = pool.reduce((a, b) => (compareVersions(b.def.version, a.def.version) > 0 ? b : a));
-    return this.uploadedTemplates.get(`${best.id}:${qn}`);
+  /** Of a family, the member vetted somewhere with the highest version (uploaded before built-in), else the highest. */
+  private pick<T extends { pkg: ResolvedPackage }>(family: T[] | undefined): T | undefined {
+    if (!family || family.length === 0) return undefined;
+    const vetted = family.filter((x) => this.isVettedAnywhere(x.pkg.id));
+    const pool = vetted.length > 0 ? vetted : family;
+    return pool.reduce((a, b) => (prefers(b.pkg, a.pkg) ? b : a));
   }
 
-  /** Splits an identifier into (package name key, qualified name) or returns undefined when malformed. */
-  private parseId(id: string): { pkgName: string; qn: string; pkgId?: string } | undefined {
-    const parts = id.split(':');
-    if (parts.length !== 3 || parts.some((p) => p.length === 0)) return undefined;
-    const [pkgRef, mod, ent] = parts as [string, string, string];
-    if (pkgRef.startsWith('#')) return { pkgName: pkgRef.slice(1), qn: `${mod}:${ent}` };
-    const pkg = this.byId.get(pkgRef);
-    if (pkg === undefined) return { pkgName: `?${pkgRef}`, qn: `${mod}:${ent}` };
-    return { pkgName: pkg.def.name, qn: `${mod}:${ent}`, ...(pkg.uploaded ? { pkgId: pkg.id } : {}) };
-  }
-
+  /** A template by `<package-id>:M:E`, or the preferred member of the `#name:M:E` family. */
   findTemplate(id: string): ResolvedTemplate | undefined {
-    const p = this.parseId(id);
-    if (!p) return undefined;
-    if (p.pkgId !== undefined) return this.uploadedTemplates.get(`${p.pkgId}:${p.qn}`);
-    return this.templates.get(`${p.pkgName}:${p.qn}`) ?? this.uploadedByName(p.pkgName, p.qn);
+    if (!ID_SHAPE.test(id)) return undefined;
+    if (id.startsWith('#')) return this.pick(this.templateFamilies.get(id.slice(1)));
+    return this.templatesById.get(id);
   }
+
+  /** Every interface an id names: the one of `<package-id>:M:E`, or all of the `#name:M:E` family. */
+  interfacesFor(id: string): ResolvedInterface[] {
+    if (!ID_SHAPE.test(id)) return [];
+    if (id.startsWith('#')) return this.interfaceFamilies.get(id.slice(1)) ?? [];
+    const i = this.interfacesById.get(id);
+    return i ? [i] : [];
+  }
+
   findInterface(id: string): ResolvedInterface | undefined {
-    const p = this.parseId(id);
-    return p ? this.interfaces.get(`${p.pkgName}:${p.qn}`) : undefined;
+    return id.startsWith('#') ? this.pick(this.interfacesFor(id)) : this.interfacesFor(id)[0];
+  }
+
+  /** The interface named by `id` that template `t` implements (for `#name` ids: the family member it implements). */
+  interfaceOfTemplate(id: string, t: ResolvedTemplate): ResolvedInterface | undefined {
+    return this.interfacesFor(id).find((i) => t.implementedInterfaces.includes(i.interfaceId));
   }
 
   template(id: string): ResolvedTemplate {
-    if (!/^[^:]+:[^:]+:[^:]+$/.test(id))
+    if (!ID_SHAPE.test(id))
       throw new CantonError('INVALID_ARGUMENT', `Invalid template id '${id}': expected <package-id or #package-name>:<module>:<entity>`, {
         context: { templateId: id },
       });
@@ -343,35 +327,52 @@ export class PackageRegistry {
     return t;
   }
   iface(id: string): ResolvedInterface {
-    if (!/^[^:]+:[^:]+:[^:]+$/.test(id))
-      throw new CantonError('INVALID_ARGUMENT', `Invalid interface id '${id}'`, { context: { interfaceId: id } });
+    if (!ID_SHAPE.test(id)) throw new CantonError('INVALID_ARGUMENT', `Invalid interface id '${id}'`, { context: { interfaceId: id } });
     const i = this.findInterface(id);
     if (!i) throw new CantonError('TEMPLATES_OR_INTERFACES_NOT_FOUND', `Interface not found: ${id}`, { context: { interfaceId: id } });
     return i;
   }
-  /** Template by its stored package name + qualified name. */
-  templateOf(packageName: string, qualifiedName: string): ResolvedTemplate | undefined {
-    return this.templates.get(`${packageName}:${qualifiedName}`) ?? this.uploadedByName(packageName, qualifiedName);
+
+  /**
+   * The template of a stored node: the package that created it; for a built-in package id of an earlier simulator
+   * version, today's built-in template of the same name.
+   */
+  templateOfNode(n: { packageId: string; packageName: string; qualifiedName: string }): ResolvedTemplate | undefined {
+    return this.templatesById.get(`${n.packageId}:${n.qualifiedName}`) ?? this.builtinTemplates.get(`${n.packageName}:${n.qualifiedName}`);
   }
+
+  /** Template `qn` of the same package (what a choice body creates). */
+  templateIn(pkg: ResolvedPackage, qn: string): ResolvedTemplate | undefined {
+    return this.templatesById.get(`${pkg.id}:${qn}`);
+  }
+
   /**
    * A choice of a template. For uploaded templates only `Archive` runs; their other choices fail with
-   * `UNSUPPORTED_OPERATION` (the simulator does not interpret Daml).
+   * `UNIMPLEMENTED` (the simulator does not interpret Daml).
    */
   choice(t: ResolvedTemplate, name: string): ChoiceDef | undefined {
     if (name === 'Archive') return ARCHIVE_CHOICE;
     if (t.uploaded) {
       const lf = t.pkg.summary.modules.flatMap((m) => m.templates).find((x) => x.qualifiedName === t.qualifiedName);
-      if (lf?.choices.some((c) => c.name === name))
-        throw new CantonError(
-          'UNIMPLEMENTED',
-          `Choice ${name} of uploaded template ${t.templateId} cannot be exercised: the simulator does not interpret Daml, so templates of uploaded packages support only create and Archive`,
-          { context: { templateId: t.templateId, choice: name } },
-        );
+      if (lf?.choices.some((c) => c.name === name)) throw notInterpreted(`template ${t.templateId}`, name);
       return undefined;
     }
     return t.def.choices.find((c) => c.name === name);
   }
-  interfaceByQn(pkg: ResolvedPackage, qn: string): ResolvedInterface | undefined {
-    return this.interfaces.get(`${pkg.def.name}:${qn}`);
+
+  /** A choice of an interface; an uploaded interface's choices fail with `UNIMPLEMENTED`. */
+  interfaceChoice(i: ResolvedInterface, name: string): ChoiceDef | undefined {
+    if (i.uploaded) {
+      if (i.uploaded.choices.some((c) => c.name === name)) throw notInterpreted(`interface ${i.interfaceId}`, name);
+      return undefined;
+    }
+    return i.def.choices?.find((c) => c.name === name);
   }
 }
+
+const notInterpreted = (what: string, choice: string): CantonError =>
+  new CantonError(
+    'UNIMPLEMENTED',
+    `Choice ${choice} of uploaded ${what} cannot be exercised: the simulator does not interpret Daml, so templates of uploaded packages support only create and Archive`,
+    { context: { [what.startsWith('template') ? 'templateId' : 'interfaceId']: what.split(' ')[1] ?? what, choice } },
+  );

@@ -14,13 +14,20 @@ export type FieldType =
   | { kind: 'Time' }
   | { kind: 'Date' }
   | { kind: 'Unit' }
+  /** `template`: `Module:Entity` of this package, or `#package-name:Module:Entity` of an earlier built-in package. */
   | { kind: 'ContractId'; template?: string }
   | { kind: 'List'; elem: FieldType }
   | { kind: 'Optional'; elem: FieldType }
   | { kind: 'TextMap'; elem: FieldType }
-  /** A variant: JSON `{ tag, value }` with `tag` one of the constructors (each with its argument type). */
-  | { kind: 'Variant'; name: string; constructors: FieldDef[] }
-  | { kind: 'Record'; name: string; fields: FieldDef[] };
+  /** JSON: a list of `[key, value]` pairs. */
+  | { kind: 'GenMap'; key: FieldType; value: FieldType }
+  /**
+   * A variant: JSON `{ tag, value }` with `tag` one of the constructors (each with its argument type). `package`: the
+   * built-in package defining the type when it is not the package using it. A recursive type refers to itself by
+   * object identity (e.g. the token standard's `AnyValue`).
+   */
+  | { kind: 'Variant'; name: string; package?: string; constructors: FieldDef[] }
+  | { kind: 'Record'; name: string; package?: string; fields: FieldDef[] };
 
 export interface FieldDef {
   name: string;
@@ -29,15 +36,23 @@ export interface FieldDef {
 
 export type LfRecord = { [k: string]: LfValue };
 
-/** A party expression: a Party or [Party] field of the contract (a dotted path reaches nested record fields) or of the choice argument. */
+/**
+ * A party expression: a Party or [Party] field of the contract (for interface choices: of the interface view) or of
+ * the choice argument; a dotted path reaches nested record fields (`transfer.receiver`).
+ */
 export type PartyExpr = { contract: string } | { argument: string };
 
 export interface ChoiceContext {
   /** Contract id of the exercised contract. */
   self: string;
+  /** The contract's create arguments (through an interface too). */
   contract: LfRecord;
+  /** The interface view, when the choice is exercised through an interface. */
+  view?: LfRecord;
   arg: LfRecord;
   actors: string[];
+  /** The transaction's ledger effective time (RFC 3339), for deadline checks. */
+  ledgerTime: string;
   /** Create a contract of a template of the same package (`Module:Entity`). Returns the contract id. */
   create(template: string, args: LfRecord): string;
   exercise(contractId: string, choice: string, arg: LfRecord): LfValue;
@@ -66,12 +81,15 @@ export interface InterfaceImpl {
    */
   interface: string;
   view: (contract: LfRecord) => LfRecord;
+  /** The template's bodies of the interface's choices (`ctx.contract`: the template's arguments, `ctx.view`: the view). */
+  choices?: Record<string, ChoiceDef['body']>;
 }
 
 export interface TemplateDef {
   module: string;
   entity: string;
   fields: FieldDef[];
+  /** Party / [Party] fields (dotted paths reach nested record fields, e.g. `transfer.sender`). */
   signatories: string[];
   observers: string[];
   key?: { fields: string[]; maintainers: string[] };
@@ -87,8 +105,8 @@ export interface InterfaceDef {
   entity: string;
   view: { name: string; fields: FieldDef[] };
   /**
-   * Interface choices: exercised with the interface id as `templateId`. Party expressions with
-   * `contract` refer to fields of the interface view; `ctx.contract` is the view.
+   * Interface choices: exercised with the interface id as `templateId`. Party expressions with `contract` refer to
+   * fields of the interface view; the body is the implementing template's (`InterfaceImpl.choices`), else this one.
    */
   choices?: ChoiceDef[];
 }
@@ -98,4 +116,6 @@ export interface PackageDef {
   version: string;
   templates: TemplateDef[];
   interfaces: InterfaceDef[];
+  /** Named records and variants the package defines besides those its templates and interfaces reach. */
+  types?: FieldType[];
 }

@@ -9,12 +9,13 @@
  * failure leaves the participant unchanged. Uploading the same DAR again is a no-op (and re-vets with vetAllPackages).
  */
 import type { IncomingMessage } from 'node:http';
-import { checkUpgrade, compareVersions, DamlLfError, readDar } from '../../daml-lf/index.js';
+import { checkUpgrade, compareVersions, DamlLfError } from '../../daml-lf/index.js';
 import type { Dar, DamlLfErrorCode, PackageSummary } from '../../daml-lf/index.js';
 import { microsToIso } from '../clock.js';
 import type { SimContext } from '../context.js';
 import { CantonError, DecodeError } from '../errors.js';
 import type { ErrorCode } from '../errors.js';
+import { darDecoder, DarDecoderError } from '../packages/dar-decoder.js';
 import { isUtilityPackage } from '../packages/registry.js';
 import type { RequestCtx, Router } from '../router.js';
 import { ok } from '../router.js';
@@ -45,12 +46,21 @@ const PARSE_CODES: Partial<Record<DamlLfErrorCode, ErrorCode>> = {
   MALFORMED_PACKAGE: 'DAR_PARSE_ERROR',
 };
 
-/** Reads a DAR; reader failures become INVALID_DAR (container), DAR_PARSE_ERROR (archives) or ZIP_BOMB. */
-export function parseDar(bytes: Uint8Array): Dar {
+/**
+ * Reads a DAR in the DAR reader's worker thread (off the event loop); reader failures become INVALID_DAR (container),
+ * DAR_PARSE_ERROR (archives) or ZIP_BOMB, a reader that runs out of time or memory INVALID_DAR / ZIP_BOMB.
+ */
+export async function parseDar(bytes: Uint8Array): Promise<Dar> {
   if (bytes.length === 0) throw new CantonError('INVALID_DAR', 'The DAR is empty', { context: { damlLfCode: 'NOT_A_ZIP' } });
   try {
-    return readDar(bytes);
+    return await darDecoder().decode(bytes);
   } catch (e) {
+    if (e instanceof DarDecoderError) {
+      if (e.kind === 'unavailable') throw new CantonError('INTERNAL', e.message);
+      throw new CantonError(e.kind === 'timeout' ? 'INVALID_DAR' : 'ZIP_BOMB', `Invalid DAR: ${e.message}`, {
+        context: { reader: e.kind },
+      });
+    }
     if (!(e instanceof DamlLfError)) throw e;
     const context: Record<string, string> = { damlLfCode: e.code };
     for (const [k, v] of Object.entries(e.details)) if (typeof v === 'string' || typeof v === 'number') context[k] = String(v);
@@ -73,11 +83,15 @@ function targetSynchronizers(sim: SimContext, synchronizerId: string | null): st
   return [synchronizerId];
 }
 
-/** Summaries of the packages vetted on a synchronizer. */
+/**
+ * Summaries of the uploaded packages vetted on a synchronizer. Built-in packages take no part in upgrade checks: their
+ * behaviour is TypeScript and their archives only mirror its signatures, so a real package of the same name (e.g. the
+ * real `splice-amulet`, or the token-standard APIs a DAR bundles) is neither an upgrade of them nor checked against them.
+ */
 export function vettedSummaries(sim: SimContext, synchronizerId: string): PackageSummary[] {
   return [...sim.registry.vetted(synchronizerId).keys()].flatMap((id) => {
     const p = sim.registry.package(id);
-    return p ? [p.summary] : [];
+    return p?.uploaded ? [p.summary] : [];
   });
 }
 
@@ -88,13 +102,7 @@ export function vettedSummaries(sim: SimContext, synchronizerId: string): Packag
 export function checkUpgrades(sim: SimContext, pkgs: PackageSummary[], vetted: PackageSummary[], synchronizerId: string): void {
   const pool = new Map<string, PackageSummary>(vetted.map((p) => [p.packageId, p]));
   for (const pkg of pkgs) {
-    if (isUtilityPackage(pkg.name)) continue;
-    if (sim.registry.isBuiltinName(pkg.name) && !sim.registry.package(pkg.packageId))
-      throw new CantonError(
-        'NOT_VALID_UPGRADE_PACKAGE',
-        `Package ${pkg.packageId} (${pkg.name} ${pkg.version}) uses the name of the simulator's built-in package ${pkg.name}, whose behaviour is TypeScript; uploads cannot upgrade it`,
-        { context: { uploadedPackage: `${pkg.packageId} (${pkg.name} v${pkg.version})` } },
-      );
+    if (isUtilityPackage(pkg.name) || sim.registry.package(pkg.packageId)?.uploaded === false) continue;
     const same = [...pool.values()].filter((q) => q.name === pkg.name && q.packageId !== pkg.packageId);
     const lower = same.filter((q) => compareVersions(q.version, pkg.version) < 0).sort((a, b) => compareVersions(b.version, a.version))[0];
     const higher = same.filter((q) => compareVersions(q.version, pkg.version) > 0).sort((a, b) => compareVersions(a.version, b.version))[0];
@@ -121,8 +129,8 @@ export function checkUpgrades(sim: SimContext, pkgs: PackageSummary[], vetted: P
   }
 }
 
-function plan(sim: SimContext, bytes: Uint8Array, vetOn: string[]): Plan {
-  const dar = parseDar(bytes);
+/** The checks of an upload, against the current state: run synchronously right before the commit. */
+function plan(sim: SimContext, dar: Dar, vetOn: string[]): Plan {
   const inDar = new Set(dar.packages.map((p) => p.packageId));
   for (const p of dar.packages) {
     const missing = p.dependencies.filter((d) => !inDar.has(d) && !sim.registry.package(d));
@@ -135,7 +143,8 @@ function plan(sim: SimContext, bytes: Uint8Array, vetOn: string[]): Plan {
   }
   for (const p of dar.packages) {
     if (p.name === '' || sim.registry.package(p.packageId)) continue;
-    const clash = sim.registry.packages.find((q) => q.def.name === p.name && q.def.version === p.version);
+    // built-in packages give way: only uploaded packages claim a name and version
+    const clash = sim.registry.packages.find((q) => q.uploaded && q.def.name === p.name && q.def.version === p.version);
     if (clash)
       throw new CantonError(
         'KNOWN_PACKAGE_VERSION',
@@ -143,7 +152,8 @@ function plan(sim: SimContext, bytes: Uint8Array, vetOn: string[]): Plan {
         { context: { uploadedPackage: p.packageId, existingPackage: clash.id, packageVersion: p.version } },
       );
   }
-  for (const s of vetOn) checkUpgrades(sim, dar.packages, [...vettedSummaries(sim, s), ...dar.packages], s);
+  const uploadable = dar.packages.filter((p) => sim.registry.package(p.packageId)?.uploaded !== false);
+  for (const s of vetOn) checkUpgrades(sim, uploadable, [...vettedSummaries(sim, s), ...uploadable], s);
   return { dar, fresh: dar.packages.filter((p) => !sim.registry.package(p.packageId)), vetOn };
 }
 
@@ -160,7 +170,8 @@ export function registerDarRoutes(router: Router, sim: SimContext): void {
     const vetAll = flag(ctx, 'vetAllPackages', true);
     const syncs = targetSynchronizers(sim, ctx.query.get('synchronizerId'));
     const bytes = await readBytes(ctx.req);
-    const p = plan(sim, bytes, vetAll ? syncs : []);
+    const dar = await parseDar(bytes);
+    const p = plan(sim, dar, vetAll ? syncs : []);
     const store = sim.registry.packageStore;
     if (!store) throw new CantonError('INTERNAL', 'package store not attached');
     const now = microsToIso(sim.clock.nowMicros());
@@ -213,7 +224,7 @@ export function registerDarRoutes(router: Router, sim: SimContext): void {
   router.add('POST', '/v2/dars/validate', async (ctx) => {
     const syncs = targetSynchronizers(sim, ctx.query.get('synchronizerId'));
     const bytes = await readBytes(ctx.req);
-    plan(sim, bytes, syncs);
+    plan(sim, await parseDar(bytes), syncs);
     return { status: 200, empty: true };
   });
 }

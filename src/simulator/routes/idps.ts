@@ -5,6 +5,7 @@
  */
 import type { v3_5 } from '@canton-network/core-ledger-client-types';
 import { z } from 'zod';
+import { optionalString } from '../schemas.js';
 import type { SimContext } from '../context.js';
 import { CantonError, ErrorCategory, Grpc } from '../errors.js';
 import type { RequestCtx, Router } from '../router.js';
@@ -73,7 +74,7 @@ const IdpConfigSchema = z.object({
   isDeactivated: z.boolean().optional(),
   issuer: z.string(),
   jwksUrl: z.string(),
-  audience: z.string().optional(),
+  audience: optionalString,
 });
 const CreateIdpRequestSchema = z.object({ identityProviderConfig: IdpConfigSchema });
 const UpdateIdpRequestSchema = z.object({

@@ -12,7 +12,7 @@ import { decodeJson } from '../http.js';
 import type { ResolvedPackage } from '../packages/registry.js';
 import type { RequestCtx, Router } from '../router.js';
 import { ok } from '../router.js';
-import { GetPreferredPackagesRequestSchema, ListVettedPackagesRequestSchema } from '../schemas.js';
+import { GetPreferredPackagesRequestSchema, ListVettedPackagesRequestSchema, optionalString } from '../schemas.js';
 import { PackageStore } from '../store/packages.js';
 import type { VettingBounds } from '../store/packages.js';
 import { body } from './common.js';
@@ -20,7 +20,7 @@ import { checkUpgrades, registerDarRoutes } from './dars.js';
 
 type S = v3_5.components['schemas'];
 
-const RefSchema = z.object({ packageId: z.string().optional(), packageName: z.string().optional(), packageVersion: z.string().optional() });
+const RefSchema = z.object({ packageId: optionalString, packageName: optionalString, packageVersion: optionalString });
 const UpdateVettedPackagesRequestSchema = z.object({
   changes: z.array(
     z.object({
@@ -32,8 +32,8 @@ const UpdateVettedPackagesRequestSchema = z.object({
             Vet: z.object({
               value: z.object({
                 packages: z.array(RefSchema),
-                newValidFromInclusive: z.string().optional(),
-                newValidUntilExclusive: z.string().optional(),
+                newValidFromInclusive: optionalString,
+                newValidUntilExclusive: optionalString,
               }),
             }),
           }),
@@ -42,7 +42,7 @@ const UpdateVettedPackagesRequestSchema = z.object({
     }),
   ),
   dryRun: z.boolean().optional(),
-  synchronizerId: z.string().optional(),
+  synchronizerId: optionalString,
   expectedTopologySerial: z
     .object({
       serial: z
@@ -223,9 +223,16 @@ export function registerPackageRoutes(router: Router, sim: SimContext): void {
         throw new CantonError('INVALID_ARGUMENT', `Package reference ${text} needs a packageId or a packageName`, {
           context: { reference: text },
         });
-      const found = sim.registry.packages.filter(
+      const matching = sim.registry.packages.filter(
         (p) => (id === '' || p.id === id) && (name === '' || p.def.name === name) && (version === '' || p.def.version === version),
       );
+      // by name: a built-in package gives way to an uploaded one of the same name and version
+      const found =
+        id !== ''
+          ? matching
+          : matching.filter(
+              (p) => p.uploaded || !matching.some((q) => q.uploaded && q.def.name === p.def.name && q.def.version === p.def.version),
+            );
       if (found.length === 0)
         throw new CantonError(
           'TOPOLOGY_CANNOT_VET_DUE_TO_MISSING_PACKAGES',
@@ -316,12 +323,14 @@ export function registerPackageRoutes(router: Router, sim: SimContext): void {
         );
     }
     if (!force.has(FORCE_INCOMPATIBLE) && newlyVetted.size > 0) {
-      const pkgs = [...newlyVetted].map((id) => sim.registry.package(id)?.summary).filter((x) => x !== undefined);
-      // compare with what is vetted after the change (packages unvetted by the same request do not count)
-      const kept = [...state.keys()].flatMap((id) => {
+      // uploaded packages only: built-ins take no part in upgrade checks (see vettedSummaries)
+      const uploadedSummary = (id: string) => {
         const p = sim.registry.package(id);
-        return p ? [p.summary] : [];
-      });
+        return p?.uploaded ? [p.summary] : [];
+      };
+      const pkgs = [...newlyVetted].flatMap(uploadedSummary);
+      // compare with what is vetted after the change (packages unvetted by the same request do not count)
+      const kept = [...state.keys()].flatMap(uploadedSummary);
       checkUpgrades(sim, pkgs, kept, sync);
     }
     const changed = state.size !== before.size || [...state].some(([id, b]) => JSON.stringify(before.get(id)) !== JSON.stringify(b));

@@ -6,6 +6,7 @@
  */
 import type { v3_5 } from '@canton-network/core-ledger-client-types';
 import { z } from 'zod';
+import { optionalString } from '../schemas.js';
 import { DEFAULT_USER } from '../auth.js';
 import type { SimContext } from '../context.js';
 import { CantonError } from '../errors.js';
@@ -20,8 +21,8 @@ type S = v3_5.components['schemas'];
 
 const UpdateUserIdpRequestSchema = z.object({
   userId: z.string(),
-  sourceIdentityProviderId: z.string().optional(),
-  targetIdentityProviderId: z.string().optional(),
+  sourceIdentityProviderId: optionalString,
+  targetIdentityProviderId: optionalString,
 });
 
 /** The stored user record as the user routes keep it; only `user.identityProviderId` is changed here. */

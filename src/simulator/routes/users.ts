@@ -1,9 +1,8 @@
 /**
  * User management (users and rights) stored in SQLite. Demo mode: every authenticated user acts as an
- * administrator; `participant_admin` always exists with the ParticipantAdmin right.
+ * administrator; `participant_admin` (and in demo mode `ledger-api-user`) exist with the ParticipantAdmin right.
  */
 import type { v3_5 } from '@canton-network/core-ledger-client-types';
-import { DEFAULT_USER } from '../auth.js';
 import type { SimContext } from '../context.js';
 import { CantonError, DecodeError, partyNotKnown } from '../errors.js';
 import { canonicalJson } from '../packages/canonical.js';
@@ -23,14 +22,14 @@ export interface StoredUser {
 
 const USER_ID_RE = /^[a-z0-9@^$.!`\-#+'~_|:()]{1,128}$/;
 
-const builtinAdmin = (): StoredUser => ({
-  user: { id: DEFAULT_USER, isDeactivated: false, metadata: { resourceVersion: '0', annotations: {} }, identityProviderId: '' },
+const builtinAdmin = (id: string): StoredUser => ({
+  user: { id, isDeactivated: false, metadata: { resourceVersion: '0', annotations: {} }, identityProviderId: '' },
   rights: [{ kind: { ParticipantAdmin: { value: {} } } }],
 });
 
-/** A user and its rights as stored (`participant_admin` exists implicitly until it is stored). */
+/** A user and its rights as stored (the implicit admins exist until they are stored). */
 export function loadUser(sim: SimContext, id: string): StoredUser | undefined {
-  return sim.store.userGet<StoredUser>(id) ?? (id === DEFAULT_USER ? builtinAdmin() : undefined);
+  return sim.store.userGet<StoredUser>(id) ?? (sim.implicitAdmins.includes(id) ? builtinAdmin(id) : undefined);
 }
 
 /** The user record for an authenticated id (users unknown to the store are served as admins in demo mode). */
@@ -116,7 +115,8 @@ export function registerUserRoutes(router: Router, sim: SimContext): void {
       ? decodeToken(token, (v): v is { u: string } => typeof v === 'object' && v !== null && typeof (v as { u: unknown }).u === 'string').u
       : '';
     const stored = sim.store.userList<StoredUser>();
-    const all = (stored.some((u) => u.user.id === DEFAULT_USER) ? stored : [builtinAdmin(), ...stored])
+    const implicit = sim.implicitAdmins.filter((id) => !stored.some((u) => u.user.id === id)).map(builtinAdmin);
+    const all = [...implicit, ...stored]
       .map((u) => u.user)
       // an IdentityProviderAdmin sees only the users of its own identity provider (authz.ts sets the scope)
       .filter((u) => ctx.idpScope === undefined || (u.identityProviderId ?? '') === ctx.idpScope)

@@ -3,6 +3,7 @@
  * and traffic purchases. Every state change is a command submitted through the ledger writer (so it is a transaction in
  * `/v2/updates`); the app keeps only tracking ids and its transaction log in its own tables (`wallet_*`).
  */
+import { pinCommands } from './pin.js';
 import { randomUUID } from 'node:crypto';
 import { microsToIso } from '../clock.js';
 import type { SimContext } from '../context.js';
@@ -655,9 +656,12 @@ export class WalletApp implements WalletCore {
    */
   submit(actAs: string[], commands: unknown[]): SubmitResult {
     const res = this.writer.submitCommands(
-      { commandId: `wallet-${randomUUID()}`, actAs, commands, workflowId: 'validator-wallet' } as Parameters<
-        LedgerWriter['submitCommands']
-      >[0],
+      {
+        commandId: `wallet-${randomUUID()}`,
+        actAs,
+        commands: pinCommands(this.sim.registry, commands),
+        workflowId: 'validator-wallet',
+      } as Parameters<LedgerWriter['submitCommands']>[0],
       this.config.validatorWalletUser,
     );
     if (actAs.some((p) => p !== this.dso))

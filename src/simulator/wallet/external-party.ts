@@ -8,6 +8,7 @@
  * signature against the keys registered for the party at onboarding. The Splice endpoints use hex for hashes,
  * signatures and keys; the JSON API uses base64 — the conversion happens here.
  */
+import { pinCommands } from './pin.js';
 import { randomUUID } from 'node:crypto';
 import { PreparedTransaction } from '@canton-network/core-ledger-proto';
 import { Enums_ParticipantPermission } from '@canton-network/core-ledger-proto';
@@ -340,7 +341,7 @@ export class ExternalPartyWallet {
   ): Promise<{ transaction: string; tx_hash: string; preparedB64: string }> {
     const req = {
       commandId: `validator-external-${randomUUID()}`,
-      commands,
+      commands: pinCommands(this.sim.registry, commands),
       actAs: [party],
       userId: this.app.config.validatorWalletUser,
       synchronizerId: this.sim.synchronizers[0].id,

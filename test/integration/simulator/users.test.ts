@@ -50,7 +50,12 @@ describe('user management', () => {
       primaryParty: alice,
     });
     const list = await call(sim.url, 'GET', '/v2/users');
-    expect((list.json as { users: { id: string }[] }).users.map((u) => u.id)).toEqual(['alice-user', 'participant_admin']);
+    // demo mode: the implicit admins participant_admin and (as on LocalNet) ledger-api-user
+    expect((list.json as { users: { id: string }[] }).users.map((u) => u.id)).toEqual([
+      'alice-user',
+      'ledger-api-user',
+      'participant_admin',
+    ]);
     const del = await call(sim.url, 'DELETE', '/v2/users/{user-id}', { path: '/v2/users/alice-user' });
     expect(del.status).toBe(200);
     const gone = await call(sim.url, 'GET', '/v2/users/{user-id}', { path: '/v2/users/alice-user' });

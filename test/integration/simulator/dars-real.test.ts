@@ -1,0 +1,192 @@
+/**
+ * The real Splice DARs (../shared/reference/dars) against the simulator over HTTP: every DAR uploads with exactly the
+ * package ids its DALFs declare (including the token-standard API packages, which share name and version with the
+ * simulator's built-in look-alikes), uploading it again changes nothing, splice-amulet 0.1.22 validates as an upgrade
+ * of 0.1.21, everything is vetted and can be unvetted; the built-in wallet and token standard keep working next to
+ * them, and DAR decoding runs off the event loop. The folder must exist (the test fails otherwise).
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOLDING_INTERFACE_ID } from '@canton-network/core-token-standard';
+import { readArchive, readDar } from '../../../src/daml-lf/index.js';
+import type { Dar } from '../../../src/daml-lf/index.js';
+import { acs, acsCreated, call, referenceDir } from './helpers.js';
+import { errorCode, postBytes } from './dars-helpers.js';
+import { onboard, startTestSim, wok } from './wallet-helpers.js';
+import type { TestSim } from './wallet-helpers.js';
+
+const DARS = path.join(referenceDir, 'dars');
+const darFiles = (): string[] => readdirSync(DARS).filter((f) => f.endsWith('.dar'));
+const darBytes = (f: string): Uint8Array => new Uint8Array(readFileSync(path.join(DARS, f)));
+/** Decoded once, before the simulator (same process) starts: decoding all of them blocks for seconds. */
+const decoded = new Map<string, Dar>();
+const dar = (f: string): Dar => decoded.get(f) ?? (decoded.set(f, readDar(darBytes(f))).get(f) as Dar);
+
+interface VettedList {
+  vettedPackages: { synchronizerId: string; topologySerial: number; packages: { packageId: string }[] }[];
+}
+const vetting = async (base: string): Promise<VettedList> =>
+  (await call(base, 'POST', '/v2/package-vetting/list', { body: {} })).json as VettedList;
+const packageIds = async (base: string): Promise<string[]> =>
+  ((await call(base, 'GET', '/v2/packages')).json as { packageIds: string[] }).packageIds;
+
+let sim: TestSim;
+beforeAll(async () => {
+  for (const f of darFiles()) dar(f);
+  sim = await startTestSim();
+});
+afterAll(async () => {
+  await sim.dispose();
+});
+
+describe('real Splice DARs in the simulator', () => {
+  it('the reference folder holds the real DARs', () => {
+    expect(darFiles().length).toBeGreaterThanOrEqual(11);
+    expect(darFiles()).toContain('splice-amulet-0.1.21.dar');
+  });
+
+  it('validate, then upload every DAR with its real package ids; the archives are served byte for byte', async () => {
+    // 0.1.22 first: uploading 0.1.21 afterwards checks the pair in the other direction
+    const files = darFiles().sort((a, b) => (a.includes('0.1.22') ? -1 : b.includes('0.1.22') ? 1 : a < b ? -1 : 1));
+    for (const f of files) {
+      const bytes = darBytes(f);
+      const v = await postBytes(sim.url, '/v2/dars/validate', bytes);
+      expect(v.status, `${f}: ${v.text}`).toBe(200);
+      const r = await postBytes(sim.url, '/v2/dars', bytes);
+      expect(r.status, `${f}: ${r.text}`).toBe(200);
+    }
+    const known = new Set(await packageIds(sim.url));
+    let checked = 0;
+    for (const f of files) {
+      for (const a of dar(f).archives) {
+        expect(known.has(a.packageId), `${f}: ${a.path}`).toBe(true);
+        const res = await fetch(`${sim.url}/v2/packages/${a.packageId}`);
+        const served = new Uint8Array(await res.arrayBuffer());
+        expect(createHash('sha256').update(readArchive(served).payload).digest('hex')).toBe(a.packageId);
+        expect(Buffer.from(served).equals(Buffer.from(a.bytes))).toBe(true);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+  });
+
+  it('uploading the same DARs again is idempotent (same packages, same vetting serials)', async () => {
+    const ids = await packageIds(sim.url);
+    const before = await vetting(sim.url);
+    for (const f of darFiles()) expect((await postBytes(sim.url, '/v2/dars', darBytes(f))).status, f).toBe(200);
+    expect(await packageIds(sim.url)).toEqual(ids);
+    expect((await vetting(sim.url)).vettedPackages.map((s) => s.topologySerial)).toEqual(
+      before.vettedPackages.map((s) => s.topologySerial),
+    );
+  });
+
+  it('every package of every DAR is vetted on both synchronizers; the real token-standard packages are the preferred ones', async () => {
+    const vp = (await vetting(sim.url)).vettedPackages;
+    expect(vp).toHaveLength(2);
+    for (const s of vp) {
+      const ids = new Set(s.packages.map((p) => p.packageId));
+      for (const f of darFiles()) for (const p of dar(f).packages) expect(ids.has(p.packageId), `${f} ${p.name}`).toBe(true);
+    }
+    const holdingDar = dar('splice-api-token-holding-v1-1.0.0.dar');
+    const alice = (
+      (await call(sim.url, 'POST', '/v2/parties', { body: { partyIdHint: 'RealDarAlice', synchronizerId: '' } })).json as {
+        partyDetails: { party: string };
+      }
+    ).partyDetails.party;
+    const pref = await call(sim.url, 'POST', '/v2/interactive-submission/preferred-packages', {
+      body: { packageVettingRequirements: [{ packageName: 'splice-api-token-holding-v1', parties: [alice] }] },
+    });
+    expect(pref.status).toBe(200);
+    expect((pref.json as { packageReferences: { packageId: string }[] }).packageReferences[0]?.packageId).toBe(holdingDar.main.packageId);
+  });
+
+  it('splice-amulet 0.1.22 is a valid upgrade of 0.1.21: unvet 0.1.22 (and splice-wallet, which needs it), vet both again', async () => {
+    const v22 = dar('splice-amulet-0.1.22.dar').main;
+    const v21 = dar('splice-amulet-0.1.21.dar').main;
+    // 0.1.22 and every package that depends on it, transitively (splice-wallet 0.1.23 among them)
+    const all = darFiles().flatMap((f) => dar(f).packages);
+    const group = new Set([v22.packageId]);
+    for (let grew = true; grew;) {
+      grew = false;
+      for (const p of all)
+        if (!group.has(p.packageId) && p.dependencies.some((d) => group.has(d))) {
+          group.add(p.packageId);
+          grew = true;
+        }
+    }
+    expect(group.has(dar('splice-wallet-0.1.23.dar').main.packageId)).toBe(true);
+    expect([v21.name, v21.version, v22.name, v22.version]).toEqual(['splice-amulet', '0.1.21', 'splice-amulet', '0.1.22']);
+    const sync = (await vetting(sim.url)).vettedPackages[0]?.synchronizerId as string;
+    const change = async (op: 'Vet' | 'Unvet', dryRun = false) =>
+      call(sim.url, 'POST', '/v2/package-vetting/update', {
+        body: {
+          synchronizerId: sync,
+          dryRun,
+          changes: [{ operation: { [op]: { value: { packages: [...group].map((packageId) => ({ packageId })) } } } }],
+        },
+      });
+    const unvet = await change('Unvet');
+    expect(unvet.status, unvet.text).toBe(200);
+    expect((await vetting(sim.url)).vettedPackages.find((s) => s.synchronizerId === sync)?.packages.map((p) => p.packageId)).not.toContain(
+      v22.packageId,
+    );
+    // vetting 0.1.22 next to 0.1.21 runs the upgrade check; a dry run changes nothing
+    const dry = await change('Vet', true);
+    expect(dry.status, dry.text).toBe(200);
+    const vet = await change('Vet');
+    expect(vet.status, vet.text).toBe(200);
+    expect((await postBytes(sim.url, '/v2/dars/validate', darBytes('splice-amulet-0.1.22.dar'))).status).toBe(200);
+  });
+
+  it('a corrupted real DAR is refused with a clear reason and changes nothing', async () => {
+    const before = await packageIds(sim.url);
+    const bytes = darBytes('splice-util-0.1.7.dar');
+    const cut = await postBytes(sim.url, '/v2/dars', bytes.slice(0, Math.floor(bytes.length / 2)));
+    expect(cut.status).toBe(400);
+    expect(errorCode(cut)).toBe('INVALID_DAR');
+    expect((cut.json as { cause: string }).cause).toMatch(/zip/i);
+    expect(await packageIds(sim.url)).toEqual(before);
+  });
+
+  it('the built-in wallet and token standard keep working after the real Splice DARs were uploaded', async () => {
+    const party = await onboard(sim.url, 'realdar-user');
+    await wok(sim.url, 'realdar-user', 'POST', '/v0/wallet/tap', { body: { amount: '25' } });
+    const balance = await wok(sim.url, 'realdar-user', 'GET', '/v0/wallet/balance');
+    expect(Number(balance.effective_unlocked_qty)).toBeGreaterThan(24);
+    // `#splice-api-token-holding-v1:…` now names the built-in and the real interface: the amulet shows its view
+    const events = acsCreated(
+      await acs(sim.url, {
+        filtersByParty: {
+          [party]: {
+            cumulative: [
+              { identifierFilter: { InterfaceFilter: { value: { interfaceId: HOLDING_INTERFACE_ID, includeInterfaceView: true } } } },
+            ],
+          },
+        },
+      }),
+    );
+    expect(events).toHaveLength(1);
+    const view = events[0]?.interfaceViews?.[0] as { viewStatus: { code: number }; viewValue: { amount: string } };
+    expect(view.viewStatus.code).toBe(0);
+    expect(view.viewValue.amount).toBe('25.0000000000');
+  });
+
+  it('decodes DARs off the event loop: the simulator answers other requests while it reads large DARs', async () => {
+    const big = darBytes('splice-amulet-0.1.21.dar');
+    let uploadsDone = 0;
+    const uploads = [0, 1, 2].map(() =>
+      postBytes(sim.url, '/v2/dars/validate', big).then((r) => {
+        uploadsDone++;
+        return r;
+      }),
+    );
+    // the first answer to a cheap request arrives while the three DARs are still being read
+    const res = await fetch(`${sim.url}/livez`);
+    expect(res.status).toBe(200);
+    const doneWhenAnswered = uploadsDone;
+    for (const r of await Promise.all(uploads)) expect(r.status).toBe(200);
+    expect(doneWhenAnswered).toBeLessThan(3);
+  });
+});
