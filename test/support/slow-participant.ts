@@ -31,6 +31,11 @@ export interface SlowOptions {
   /** Passed on per tick (default 2 KiB every 100 ms). */
   bytesPerTick?: number;
   tickMs?: number;
+  /**
+   * After passing on this many bytes of a slowed answer, hold the rest until the console closes the connection:
+   * a participant stalled mid-answer, so a test can cancel without racing the answer's end however slow the machine.
+   */
+  holdAfterBytes?: number;
 }
 
 export async function startSlowParticipant(target: string, opts: SlowOptions): Promise<SlowParticipant> {
@@ -62,8 +67,11 @@ export async function startSlowParticipant(target: string, opts: SlowOptions): P
             clearInterval(timer);
             return;
           }
-          const piece = (answer.read(bytesPerTick) ??
-            (answer.readableLength > 0 ? answer.read(answer.readableLength) : null)) as Buffer | null;
+          const hold = opts.holdAfterBytes;
+          if (hold !== undefined && read.bytesSent >= hold) return;
+          const want = hold === undefined ? bytesPerTick : Math.min(bytesPerTick, hold - read.bytesSent);
+          const piece = (answer.read(want) ??
+            (answer.readableLength > 0 ? answer.read(Math.min(answer.readableLength, want)) : null)) as Buffer | null;
           if (piece) {
             res.write(piece);
             read.bytesSent += piece.length;
