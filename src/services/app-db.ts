@@ -81,6 +81,16 @@ const MIGRATIONS: string[] = [
   // Entries written before the key existed keep a NULL mac (the key records from which entry it authenticates).
   `ALTER TABLE signing_audit ADD COLUMN mac TEXT;
    ALTER TABLE signing_audit_head ADD COLUMN mac TEXT;`,
+  // Daml-LF archives whose package id the console verified (SHA-256 of the payload), for describing transactions to sign
+  // (also on an air-gapped machine). Content-addressed: a row never changes.
+  `CREATE TABLE verified_packages (
+     package_id TEXT PRIMARY KEY,
+     name TEXT NOT NULL,
+     version TEXT NOT NULL,
+     archive BLOB NOT NULL,
+     source TEXT NOT NULL CHECK (source IN ('participant', 'signing-request', 'import')),
+     added_at TEXT NOT NULL
+   );`,
 ];
 
 export function openAppDb(dataDir: string): AppDb {

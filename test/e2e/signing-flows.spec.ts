@@ -154,11 +154,18 @@ test('compose, verify, sign and execute a create and a transfer; the transaction
   await page.getByTestId('prepare-button').click();
   await expect(page.getByTestId('tx-summary')).toBeVisible();
   await expect(page.getByTestId('verified-banner')).toContainText('matches the participant’s');
-  await expect(page.getByTestId('blind-warning')).toBeVisible();
-  await expect(page.getByTestId('amount').first()).toContainText('42.5');
-  await expect(page.getByTestId('confirm-button')).toBeDisabled();
-  await shoot(page, 'review-blind');
-  await page.getByTestId('blind-word').fill('BLIND');
+  // described field by field from the package the participant served (its id verified here): no blind prompt
+  await expect(page.getByTestId('tx-mode')).toHaveText('Described field by field');
+  await expect(page.getByTestId('blind-warning')).toHaveCount(0);
+  await expect(page.getByTestId('blind-word')).toHaveCount(0);
+  const args = page.getByTestId('tx-node-argument').first();
+  for (const field of ['issuer', 'owner', 'currency', 'amount', 'observers'])
+    await expect(args.locator(`tr[data-label="${field}"]`)).toHaveCount(1);
+  await expect(args.locator('tr[data-label="amount"]')).toContainText('42.5');
+  await expect(args.locator('tr[data-label="amount"]')).toContainText('Numeric 10');
+  await expect(args.locator('tr[data-label="owner"]')).toContainText('E2EBob::');
+  await expect(page.getByTestId('tx-packages')).toContainText('simulator-demo');
+  await shoot(page, 'review-described');
   await page.getByTestId('confirm-button').click();
   await expect(page.getByTestId('execution-result')).toBeVisible();
   await expect(page.getByTestId('result-update-id')).not.toBeEmpty();
@@ -189,8 +196,10 @@ test('compose, verify, sign and execute a create and a transfer; the transaction
   await page.getByTestId('prepare-button').click();
   await expect(page.getByTestId('tx-summary')).toContainText('Iou_Transfer');
   await expect(page.getByTestId('tx-summary')).toContainText('consuming');
+  // the transfer names the new owner, in the headline and field by field
+  await expect(page.getByTestId('tx-headline')).toContainText('newOwner E2EBob::');
+  await expect(page.getByTestId('tx-node-argument').first().locator('tr[data-label="newOwner"]')).toContainText('E2EBob::');
   await page.getByLabel('Execute and wait — waits for the commit (update id and offset)').check();
-  await page.getByTestId('blind-word').fill('BLIND');
   await page.getByTestId('confirm-button').click();
   await expect(page.getByTestId('result-offset')).toHaveText(/^\d+$/);
   await expect(page.getByTestId('result-events')).toContainText('Iou_Transfer');
@@ -304,8 +313,10 @@ test('offline round trip between two consoles: request out, verified and signed 
   await expect(off.getByTestId('tx-summary')).toBeVisible();
   expect(await off.getByTestId('hash-hex').textContent()).toBe(hashOnline);
   await expect(off.getByTestId('request-details')).toContainText('on this machine');
+  // the air-gapped console verified the packages the request carries and describes the create with them
+  await expect(off.getByTestId('tx-mode')).toHaveText('Described field by field');
+  await expect(off.getByTestId('tx-node-argument').first().locator('tr[data-label="currency"]')).toContainText('CHF');
   await shoot(off, 'offline-review');
-  await off.getByTestId('blind-word').fill('BLIND');
   const response = await download(off, () => off.getByTestId('confirm-button').click());
   expect(response.name).toMatch(/^signature-response-.*\.json$/);
   await expect(off.getByTestId('qr-code')).toBeVisible();
@@ -487,7 +498,6 @@ test('k-of-n: onboard a 2-of-3 party with three local keys and sign for it', asy
     .getByLabel(/Create arguments/)
     .fill(JSON.stringify({ issuer: board, owner: board, currency: 'EUR', amount: '2', observers: [] }));
   await page.getByTestId('prepare-button').click();
-  await page.getByTestId('blind-word').fill('BLIND');
   await page.getByTestId('confirm-button').click();
   await expect(page.getByTestId('execution-result')).toBeVisible();
   await expect(page.getByTestId('result-events')).toContainText('created');

@@ -71,3 +71,26 @@ export function profileLabel(profile: { name: string; kind: 'demo' | 'remote' })
   if (profile.kind !== 'demo' || /embedded simulator/i.test(profile.name)) return profile.name;
   return `${profile.name} (embedded simulator)`;
 }
+
+/**
+ * A Daml decimal (Numeric/Decimal text) as the console shows amounts everywhere: exact (no floating point), trailing
+ * zeros dropped, thousands grouped, a true minus sign — "1,250.5", "25", "−0.0001". Text that is not a decimal is
+ * returned unchanged.
+ */
+export function formatDecimal(value: string): string {
+  const m = /^([+-]?)(\d+)(?:\.(\d*))?$/.exec(value.trim());
+  if (!m) return value;
+  const int = (m[2] ?? '0').replace(/^0+(?=\d)/, '');
+  const frac = (m[3] ?? '').replace(/0+$/, '');
+  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const zero = /^0*$/.test(int) && frac === '';
+  return `${m[1] === '-' && !zero ? '−' : ''}${grouped}${frac ? `.${frac}` : ''}`;
+}
+
+/** Local date and time with seconds, the one date format of the console: "2026-11-23 14:03:07". */
+export function dateTimeText(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso === '' ? '—' : iso;
+  const p = (n: number) => n.toString().padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}

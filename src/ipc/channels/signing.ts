@@ -74,9 +74,63 @@ export const TopologySummaryWireSchema = z.object({
 });
 export type TopologySummaryWire = z.infer<typeof TopologySummaryWireSchema>;
 
+/** One value of a described transaction (rows indented by depth; see services/signing/describe/rows.ts). */
+export const ValueRowSchema = z.object({
+  depth: z.number().int().min(0),
+  label: z.string(),
+  type: z.string().nullable(),
+  kind: z.enum(['record', 'variant', 'enum', 'list', 'optional', 'textMap', 'genMap', 'scalar', 'numeric', 'party', 'contractId', 'none']),
+  text: z.string(),
+  party: z.string().nullable(),
+  contractId: z.string().nullable(),
+  template: z.string().nullable(),
+  scale: z.number().int().nullable(),
+});
+export type ValueRow = z.infer<typeof ValueRowSchema>;
+
+export const DescribedNodeWireSchema = z.object({
+  nodeId: z.string(),
+  depth: z.number().int().min(0),
+  kind: z.enum(['create', 'exercise', 'fetch', 'rollback']),
+  rolledBack: z.boolean(),
+  templateId: z.string().nullable(),
+  template: z.string().nullable(),
+  interfaceId: z.string().nullable(),
+  choice: z.string().nullable(),
+  contractId: z.string().nullable(),
+  consuming: z.boolean(),
+  actingParties: z.array(z.string()),
+  signatories: z.array(z.string()),
+  observers: z.array(z.string()),
+  argument: z.array(ValueRowSchema),
+  result: z.array(ValueRowSchema),
+});
+export type DescribedNodeWire = z.infer<typeof DescribedNodeWireSchema>;
+
+export const TransactionDescriptionWireSchema = z.object({
+  nodes: z.array(DescribedNodeWireSchema),
+  inputs: z.array(
+    z.object({
+      contractId: z.string(),
+      templateId: z.string(),
+      template: z.string(),
+      createdAt: z.string(),
+      signatories: z.array(z.string()),
+      argument: z.array(ValueRowSchema),
+    }),
+  ),
+  /** The verified packages (SHA-256 of the archive = package id) whose types described the transaction. */
+  packages: z.array(z.object({ packageId: z.string(), name: z.string(), version: z.string() })),
+  missingPackages: z.array(z.string()),
+  problems: z.array(z.string()),
+  complete: z.boolean(),
+});
+export type TransactionDescriptionWire = z.infer<typeof TransactionDescriptionWireSchema>;
+
 export const TransactionSummaryWireSchema = z.object({
   headline: z.string(),
-  mode: z.enum(['clear', 'blind']),
+  /** clear: a recognised intent; described: typed field by field by verified packages; blind: not fully decodable. */
+  mode: z.enum(['clear', 'described', 'blind']),
   hashBase64: z.string(),
   hashHex: z.string(),
   hashingSchemeVersion: z.string(),
@@ -116,6 +170,7 @@ export const TransactionSummaryWireSchema = z.object({
   clearSign: z
     .object({ kind: z.string(), title: z.string(), fields: z.array(z.object({ label: z.string(), value: z.string() })) })
     .nullable(),
+  description: TransactionDescriptionWireSchema,
   warnings: z.array(z.string()),
 });
 export type TransactionSummaryWire = z.infer<typeof TransactionSummaryWireSchema>;

@@ -3,7 +3,7 @@
  * services becomes an answer (a `Refusal` value) with exactly one audit entry.
  */
 import type { LedgerClient } from '../ledger-client.js';
-import { SigningRefusal, type SigningServices } from '../signing/index.js';
+import { SigningRefusal, type PackageFetcher, type SigningServices, type TypeSource } from '../signing/index.js';
 import type { Refusal } from '../../ipc/channels/signing.js';
 
 /** Typed by the operator to confirm a blind (hash-only) signature. */
@@ -17,6 +17,16 @@ export interface FlowContext {
   svc: SigningServices;
   /** The active participant; throws when none is configured (the air-gapped console never calls it). */
   client: () => LedgerClient;
+}
+
+/** Archives of packages not verified yet come from the active participant (the signing services verify their ids). */
+export function packageFetcher(ctx: FlowContext): PackageFetcher {
+  return (packageId) => ctx.client().getBytes(`/v2/packages/${encodeURIComponent(packageId)}`);
+}
+
+/** The verified packages, and the participant for those missing. */
+export function typeSource(ctx: FlowContext): TypeSource {
+  return { packages: ctx.svc.packages, fetch: packageFetcher(ctx) };
 }
 
 /** What a refusal raised outside the signing service (verification, file checks) is audited as. */

@@ -5,7 +5,7 @@
 import { ConsoleError } from '../../ipc/errors.js';
 import { createSigningRequest, SignatureCollector, type PrepareResponse, type SigningServices } from '../signing/index.js';
 import type { ExecuteMode, ExecutionResult } from '../../ipc/channels/signing.js';
-import { refusals, type FlowContext, type Outcome, type RefusalAudit } from './context.js';
+import { refusals, typeSource, type FlowContext, type Outcome, type RefusalAudit } from './context.js';
 import { executePrepared } from './execute.js';
 import type { OnlineSigningFlow } from './online-signing.js';
 
@@ -54,6 +54,7 @@ export class OfflineRequestFlow {
         participantId,
         ttlMs: req.ttlMinutes * 60_000,
         note: s.summary.headline.slice(0, 500),
+        types: typeSource(this.ctx),
       });
       const entry: OfflineRequest = {
         requestId: request.requestId,

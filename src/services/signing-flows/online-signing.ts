@@ -16,7 +16,15 @@ import {
 } from '../signing/index.js';
 import type { ComposeCommand, ExecuteMode, ExecutionResult, TransactionSummaryWire } from '../../ipc/channels/signing.js';
 import { buildCommand } from './compose.js';
-import { BLIND_CONFIRMATION_WORD, refusals, SESSION_TTL_MS, type FlowContext, type Outcome, type RefusalAudit } from './context.js';
+import {
+  BLIND_CONFIRMATION_WORD,
+  packageFetcher,
+  refusals,
+  SESSION_TTL_MS,
+  type FlowContext,
+  type Outcome,
+  type RefusalAudit,
+} from './context.js';
 import { executePrepared } from './execute.js';
 import { policyWire, summaryWire, type PolicyWire } from './wire.js';
 
@@ -96,10 +104,16 @@ export class OnlineSigningFlow {
           preparedTransactionHash: parsed.data.preparedTransactionHash,
           hashingSchemeVersion: parsed.data.hashingSchemeVersion,
         };
-        const preview = await this.svc.signing.preview({ fingerprint, party, prepared, channel: 'online' });
+        const preview = await this.svc.signing.preview({
+          fingerprint,
+          party,
+          prepared,
+          channel: 'online',
+          fetchPackage: packageFetcher(this.ctx),
+        });
         if (!preview.policy.allowed && preview.policy.reason !== 'POLICY_OFFLINE_ONLY') {
           // Sign through the service so the refusal is decided and audited by it (it will refuse).
-          await this.svc.signing.sign({ fingerprint, party, prepared, channel: 'online' });
+          await this.svc.signing.sign({ fingerprint, party, prepared, channel: 'online', fetchPackage: packageFetcher(this.ctx) });
           throw new ConsoleError('INTERNAL', 'The signing policy refused the preview but allowed the signature');
         }
         this.gc();
@@ -145,6 +159,7 @@ export class OnlineSigningFlow {
           prepared: s.prepared,
           acknowledgeBlind: s.summary.mode === 'blind' && req.blindConfirmation?.trim() === BLIND_CONFIRMATION_WORD,
           channel: 'online',
+          fetchPackage: packageFetcher(this.ctx),
         }),
       );
       if ('status' in signed) return signed;

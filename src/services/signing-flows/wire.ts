@@ -1,6 +1,7 @@
 /** The wire shapes of signing summaries (what the renderer is shown): transaction, topology, clear-sign fields, policy. */
 import { clearSignWire, type PolicyDecision, type TopologySummary, type TransactionSummary } from '../signing/index.js';
 import type { TopologySummaryWire, TransactionSummaryWire } from '../../ipc/channels/signing.js';
+import { descriptionWire } from './description-wire.js';
 
 export type PolicyWire = { allowed: boolean; reason: string | null; message: string | null };
 export function policyWire(p: PolicyDecision): PolicyWire {
@@ -61,6 +62,7 @@ export function summaryWire(s: TransactionSummary): TransactionSummaryWire {
     parties: s.parties,
     amounts: s.amounts.map((a) => ({ nodeId: a.nodeId, path: a.path, value: a.value })),
     clearSign: s.clearSign ? clearSignWire(s.clearSign) : null,
+    description: descriptionWire(s),
     warnings: s.warnings,
   };
 }

@@ -11,6 +11,7 @@ import { KeyStore, type KeyBackend } from './key-store.js';
 import { OfflineSigner } from './offline-signer.js';
 import { PolicyStore } from './policy.js';
 import { SigningService } from './signing-service.js';
+import { VerifiedPackages } from './verified-packages.js';
 
 export * from './errors.js';
 export { cantonFingerprint, externalPartyId, partyNamespace } from './fingerprint.js';
@@ -36,7 +37,14 @@ export {
   type ExportVerification,
 } from './audit-log.js';
 export { AuditKey, auditKeyAccount } from './audit-key.js';
-export { verifyPreparedTransaction, PrepareResponseSchema, type PrepareResponse, type TransactionSummary } from './prepared-transaction.js';
+export {
+  verifyPreparedTransaction,
+  PrepareResponseSchema,
+  type PrepareResponse,
+  type TransactionSummary,
+  type TypeSource,
+} from './prepared-transaction.js';
+export { VerifiedPackages, PackageVerificationError, type PackageFetcher, type PackageSource } from './verified-packages.js';
 export { clearSignWire, type ClearSign, type ClearSignWire } from './clear-sign/index.js';
 export { verifyTopology, GenerateTopologyResponseSchema, type GenerateTopologyResponse, type TopologySummary } from './topology.js';
 export {
@@ -66,6 +74,9 @@ export {
   importSignatureResponse,
   SignatureCollector,
   SigningRequestV1Schema,
+  SigningRequestV2Schema,
+  SigningRequestSchema,
+  carriedArchives,
   SignatureResponseV1Schema,
   type SigningRequest,
   type SignatureResponse,
@@ -89,6 +100,7 @@ export interface SigningServices {
   audit: AuditLog;
   signing: SigningService;
   offline: OfflineSigner;
+  packages: VerifiedPackages;
 }
 
 /** Wires the services on one console database. `backends` e.g. `{ 'os-keychain': new KeychainSecretStore('canton-console') }`. */
@@ -102,6 +114,7 @@ export function createSigningServices(
   const keys = new KeyStore(db, backends, defaultBackend);
   const policies = new PolicyStore(db);
   const audit = new AuditLog(db, { key: opts.auditKey ?? null });
-  const signing = new SigningService(keys, policies, audit);
-  return { keys, policies, audit, signing, offline: new OfflineSigner(keys, signing, audit) };
+  const packages = new VerifiedPackages(db);
+  const signing = new SigningService(keys, policies, audit, packages);
+  return { keys, policies, audit, signing, offline: new OfflineSigner(keys, signing, audit, packages), packages };
 }

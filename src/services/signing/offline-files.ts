@@ -1,18 +1,21 @@
 /**
  * Offline (air-gapped) signing file formats, versioned and zod-validated:
  *  - signing request: prepare response + party + signer keys (k-of-n) + participant + validity window, with a
- *    digest (SHA-256 of the canonical JSON of everything else) so edits are detected;
+ *    digest (SHA-256 of the canonical JSON of everything else) so edits are detected; version 2 adds the Daml-LF
+ *    archives (gzip, base64) whose types describe the transaction, so the air-gapped signer can describe it field by
+ *    field — it verifies each archive's package id itself (SHA-256 of the payload) and keeps them;
  *  - signature response: the request's id and digest, the party, and JSON API `Signature`s.
  * Import refuses schema errors, unknown versions, expired requests, wrong party/key, digest mismatches and bad signatures.
  */
 import { randomUUID } from 'node:crypto';
 import * as ed from '@noble/ed25519';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { z } from 'zod';
-import { fromBase64, sha256Hex } from './bytes.js';
+import { fromBase64, sha256Hex, toBase64 } from './bytes.js';
 import { canonicalJson } from './canonical-json.js';
 import { SigningRefusal } from './errors.js';
 import { cantonFingerprint, FINGERPRINT_PATTERN } from './fingerprint.js';
-import { PrepareResponseSchema, verifyPreparedTransaction, type PrepareResponse } from './prepared-transaction.js';
+import { PrepareResponseSchema, verifyPreparedTransaction, type PrepareResponse, type TypeSource } from './prepared-transaction.js';
 import { SIGNATURE_FORMAT, SIGNING_ALGORITHM, type JsonPartySignatures, type JsonSignature } from './signing-service.js';
 
 export const SIGNING_REQUEST_FORMAT = 'canton-console/signing-request' as const;
@@ -38,7 +41,21 @@ const RequestBodyV1Schema = z.object({
   note: z.string().max(500).optional(),
 });
 export const SigningRequestV1Schema = RequestBodyV1Schema.extend({ digest: z.string().regex(/^[0-9a-f]{64}$/) });
-export type SigningRequest = z.infer<typeof SigningRequestV1Schema>;
+/** A Daml-LF archive (.dalf) carried by a request: gzip, then base64. */
+export const CarriedPackageSchema = z.object({
+  packageId: z.string().regex(/^[0-9a-f]{64}$/, 'A package id is 64 hex digits'),
+  archiveGzipBase64: z.string().min(1),
+});
+export type CarriedPackage = z.infer<typeof CarriedPackageSchema>;
+export const SigningRequestV2Schema = RequestBodyV1Schema.extend({
+  version: z.literal(2),
+  packages: z.array(CarriedPackageSchema).max(200),
+  digest: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export const SigningRequestSchema = z.discriminatedUnion('version', [SigningRequestV1Schema, SigningRequestV2Schema]);
+export type SigningRequest = z.infer<typeof SigningRequestSchema>;
+/** A carried archive inflates to at most this (the largest Splice package is under 2 MB). */
+const MAX_ARCHIVE_BYTES = 64 * 1024 * 1024;
 export type Signer = z.infer<typeof SignerSchema>;
 
 export const JsonSignatureSchema = z.object({
@@ -74,11 +91,18 @@ export interface CreateSigningRequestInput {
   ttlMs?: number;
   note?: string;
   now?: Date;
+  /** The verified packages (and the participant to fetch missing ones from): the request carries those that describe the transaction. */
+  types?: TypeSource;
 }
 
 /** Online side: verifies the prepared transaction, then writes the request (returns the object and its file text). */
 export async function createSigningRequest(input: CreateSigningRequestInput): Promise<{ request: SigningRequest; text: string }> {
-  await verifyPreparedTransaction(input.prepared, input.party);
+  const { summary } = await verifyPreparedTransaction(input.prepared, input.party, input.types);
+  const packages: CarriedPackage[] = [];
+  for (const p of summary.packages) {
+    const bytes = input.types?.packages.archive(p.packageId);
+    if (bytes) packages.push({ packageId: p.packageId, archiveGzipBase64: toBase64(gzipSync(bytes, { level: 6 })) });
+  }
   for (const s of input.signers) await checkSigner(s);
   const threshold = input.threshold ?? 1;
   const unique = new Set(input.signers.map((s) => s.fingerprint));
@@ -89,7 +113,7 @@ export async function createSigningRequest(input: CreateSigningRequestInput): Pr
   const now = input.now ?? new Date();
   const body = {
     format: SIGNING_REQUEST_FORMAT as typeof SIGNING_REQUEST_FORMAT,
-    version: 1 as const,
+    version: 2 as const,
     requestId: randomUUID(),
     createdAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + (input.ttlMs ?? 3_600_000)).toISOString(),
@@ -103,16 +127,17 @@ export async function createSigningRequest(input: CreateSigningRequestInput): Pr
       hashingSchemeVersion: input.prepared.hashingSchemeVersion,
     },
     ...(input.note ? { note: input.note } : {}),
+    packages,
   };
-  const request = SigningRequestV1Schema.parse({ ...body, digest: requestDigest(body) });
+  const request = SigningRequestSchema.parse({ ...body, digest: requestDigest(body) });
   return { request, text: JSON.stringify(request, null, 2) + '\n' };
 }
 
 /** Either side: parses and checks a request file (schema, version, digest, signers, validity window). */
 export async function parseSigningRequest(text: string, now: Date = new Date()): Promise<SigningRequest> {
   const json = parseJson(text, 'signing request');
-  checkHeader(json, SIGNING_REQUEST_FORMAT, 'signing request');
-  const parsed = SigningRequestV1Schema.safeParse(json);
+  checkHeader(json, SIGNING_REQUEST_FORMAT, 'signing request', [1, 2]);
+  const parsed = SigningRequestSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new SigningRefusal(
@@ -294,14 +319,33 @@ export function parseJson(text: string, what: string): unknown {
   }
 }
 
-export function checkHeader(json: unknown, format: string, what: string): void {
+export function checkHeader(json: unknown, format: string, what: string, versions: readonly number[] = [1]): void {
   const h = z.object({ format: z.string(), version: z.number() }).safeParse(json);
   if (!h.success || h.data.format !== format) throw new SigningRefusal('BAD_REQUEST', 'NOT_A_VALID_FILE', `Not a ${what} file`);
-  if (h.data.version !== 1) {
+  if (!versions.includes(h.data.version)) {
     throw new SigningRefusal(
       'BAD_REQUEST',
       'UNKNOWN_FILE_VERSION',
-      `${what[0]!.toUpperCase()}${what.slice(1)} version ${h.data.version} is not supported (supports 1)`,
+      `${what[0]!.toUpperCase()}${what.slice(1)} version ${h.data.version} is not supported (supports ${versions.join(', ')})`,
     );
   }
+}
+
+/** The archives a request carries, inflated (their package ids are not verified here: `VerifiedPackages.add` does). */
+export function carriedArchives(request: SigningRequest): Array<{ packageId: string; bytes: Uint8Array }> {
+  if (request.version === 1) return [];
+  return request.packages.map((p) => {
+    try {
+      const gz = fromBase64(p.archiveGzipBase64, `package ${p.packageId}`);
+      // bounded while inflating, so a crafted file cannot exhaust memory
+      const bytes = new Uint8Array(gunzipSync(gz, { maxOutputLength: MAX_ARCHIVE_BYTES }));
+      return { packageId: p.packageId, bytes };
+    } catch (err) {
+      throw new SigningRefusal(
+        'BAD_REQUEST',
+        'NOT_A_VALID_FILE',
+        `The request's package ${p.packageId} is not a gzip-compressed archive: ${(err as Error).message}`,
+      );
+    }
+  });
 }

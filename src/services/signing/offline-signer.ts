@@ -6,7 +6,14 @@ import { ConsoleError } from '../../ipc/errors.js';
 import type { AuditLog } from './audit-log.js';
 import { SigningRefusal } from './errors.js';
 import type { KeyStore } from './key-store.js';
-import { createSignatureResponse, parseSigningRequest, type SignatureResponse, type SigningRequest } from './offline-files.js';
+import {
+  carriedArchives,
+  createSignatureResponse,
+  parseSigningRequest,
+  type SignatureResponse,
+  type SigningRequest,
+} from './offline-files.js';
+import type { VerifiedPackages } from './verified-packages.js';
 import type { PreviewResult, SigningService } from './signing-service.js';
 import {
   createOnboardingResponse,
@@ -23,6 +30,8 @@ export interface OfflineInspection {
   localSigners: string[];
   /** Verification and policy for the first local signer (null when none is local). */
   preview: PreviewResult | null;
+  /** Packages the request carried that this machine verified and keeps (ids it already held are not listed). */
+  packagesAdded: string[];
 }
 
 export class OfflineSigner {
@@ -30,16 +39,40 @@ export class OfflineSigner {
     private readonly keys: KeyStore,
     private readonly signing: SigningService,
     private readonly audit: AuditLog,
+    private readonly packages: VerifiedPackages,
   ) {}
+
+  /**
+   * Verifies and keeps the archives a request carries: each must hash to the package id it is listed under. A request
+   * with a wrong archive is refused as a whole — it was altered, or made by something that mislabels packages.
+   */
+  private importPackages(request: SigningRequest): string[] {
+    const added: string[] = [];
+    for (const a of carriedArchives(request)) {
+      if (this.packages.has(a.packageId)) continue;
+      try {
+        this.packages.add(a.bytes, 'signing-request', a.packageId);
+      } catch (err) {
+        throw new SigningRefusal(
+          'BAD_REQUEST',
+          'NOT_A_VALID_FILE',
+          `The request's package ${a.packageId} does not verify: ${(err as Error).message}`,
+        );
+      }
+      added.push(a.packageId);
+    }
+    return added;
+  }
 
   async inspect(text: string, now: Date = new Date()): Promise<OfflineInspection> {
     const request = await parseSigningRequest(text, now);
+    const packagesAdded = this.importPackages(request);
     const localSigners = this.localSigners(request);
     const first = localSigners[0];
     const preview = first
       ? await this.signing.preview({ fingerprint: first, party: request.party, prepared: request.prepared, channel: 'offline' })
       : null;
-    return { request, localSigners, preview };
+    return { request, localSigners, preview, packagesAdded };
   }
 
   /** Signs with every requested local key (or those chosen); any refusal is audited and thrown, nothing is written. */
@@ -51,6 +84,7 @@ export class OfflineSigner {
     let request: SigningRequest;
     try {
       request = await parseSigningRequest(text, now);
+      this.importPackages(request);
     } catch (err) {
       this.auditRefusal(err, peek(text));
       throw err;

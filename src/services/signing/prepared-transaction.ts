@@ -6,11 +6,15 @@
 import { decodePreparedTransaction, hashPreparedTransaction } from '@canton-network/core-tx-visualizer';
 import type { PreparedTransaction } from '@canton-network/core-ledger-proto';
 import { z } from 'zod';
+import { PackageIndex } from '../../daml-lf/index.js';
 import { equalBytes, fromBase64, toHex } from './bytes.js';
 import { describeClearSign, recognise, type ClearSign } from './clear-sign/index.js';
+import { describeTransaction, type TransactionDescription } from './describe/describe-transaction.js';
+import { genericHeadline } from './describe/headline.js';
 import { SigningRefusal } from './errors.js';
 import { summarise, type TransactionFacts } from './transaction-summary.js';
 import { VerificationMemo } from './verification-memo.js';
+import type { PackageFetcher, VerifiedPackages } from './verified-packages.js';
 
 /** The JSON API `JsPrepareSubmissionResponse` fields we need (others, e.g. hashingDetails, are ignored). */
 export const PrepareResponseSchema = z.object({
@@ -28,10 +32,24 @@ export interface TransactionSummary extends TransactionFacts {
   hashHex: string;
   hashingSchemeVersion: typeof SUPPORTED_HASHING_SCHEME;
   signingParty: string;
-  mode: 'clear' | 'blind';
+  /**
+   * clear: a recogniser states its intent (and every value is typed); described: every value is typed by verified
+   * packages; blind: some value could not be typed (its package is unavailable or it does not fit its type).
+   */
+  mode: 'clear' | 'described' | 'blind';
   clearSign: ClearSign | null;
   /** One line for lists, audit entries and confirmations. */
   headline: string;
+  /** Every node and input contract, field by field. */
+  description: TransactionDescription;
+  /** The verified packages whose types the description used. */
+  packages: Array<{ packageId: string; name: string; version: string }>;
+}
+
+/** Where the types of a transaction's packages come from: the verified store, and the participant when online. */
+export interface TypeSource {
+  packages: VerifiedPackages;
+  fetch?: PackageFetcher | undefined;
 }
 
 export interface VerifiedTransaction {
@@ -42,10 +60,16 @@ export interface VerifiedTransaction {
 const memo = new VerificationMemo<VerifiedTransaction>();
 
 /** Verifies (or reuses the verification of the byte-identical input, see verification-memo.ts); callers get their own copy. */
-export async function verifyPreparedTransaction(input: PrepareResponse, signingParty: string): Promise<VerifiedTransaction> {
+export async function verifyPreparedTransaction(
+  input: PrepareResponse,
+  signingParty: string,
+  types?: TypeSource,
+): Promise<VerifiedTransaction> {
   const parsed = PrepareResponseSchema.safeParse(input);
   const key = parsed.success
     ? VerificationMemo.key([
+        // a description depends on the packages at hand: each store remembers its own verifications
+        types?.packages.instanceId ?? 'no-types',
         signingParty,
         parsed.data.hashingSchemeVersion,
         parsed.data.preparedTransactionHash,
@@ -54,12 +78,13 @@ export async function verifyPreparedTransaction(input: PrepareResponse, signingP
     : null;
   const known = key ? memo.get(key) : undefined;
   if (known) return structuredClone(known);
-  const verified = await verifyUncached(input, signingParty);
-  if (key) memo.set(key, structuredClone(verified));
+  const verified = await verifyUncached(input, signingParty, types);
+  // a description that lacked packages may be complete once they can be fetched: only complete ones are remembered
+  if (key && verified.summary.description.missingPackages.length === 0) memo.set(key, structuredClone(verified));
   return verified;
 }
 
-async function verifyUncached(input: PrepareResponse, signingParty: string): Promise<VerifiedTransaction> {
+async function verifyUncached(input: PrepareResponse, signingParty: string, types?: TypeSource): Promise<VerifiedTransaction> {
   const parsed = PrepareResponseSchema.safeParse(input);
   if (!parsed.success) {
     throw new SigningRefusal('BAD_REQUEST', 'UNDECODABLE_TRANSACTION', `Not a prepare response: ${parsed.error.issues[0]?.message}`);
@@ -113,7 +138,8 @@ async function verifyUncached(input: PrepareResponse, signingParty: string): Pro
       `The hash the participant asked to sign (${toHex(claimed)}) is not the hash of the transaction it sent (${toHex(recomputed)}); refusing to sign`,
     );
   }
-  const facts = summarise(tx, signingParty);
+  const { typed, description, failures } = await describeWithTypes(tx, types);
+  const facts = summarise(typed, signingParty);
   if (!facts.actAs.includes(signingParty)) {
     throw new SigningRefusal(
       'FORBIDDEN',
@@ -121,21 +147,32 @@ async function verifyUncached(input: PrepareResponse, signingParty: string): Pro
       `${signingParty} is not a submitter of this transaction (it acts as ${facts.actAs.join(', ') || 'nobody'}); refusing to sign`,
     );
   }
-  const recognition = recognise(tx, signingParty);
-  const warnings = [...facts.warnings, ...recognition.warnings];
-  if (!recognition.clearSign) {
+  const warnings = [...facts.warnings];
+  // recognisers read fields by name: only names the verified packages gave count, never the participant's own labels
+  const recognition = description.complete ? recognise(typed, signingParty) : { clearSign: null, warnings: [] };
+  warnings.push(...recognition.warnings);
+  const mode = recognition.clearSign ? 'clear' : description.complete ? 'described' : 'blind';
+  if (mode === 'blind') {
+    const why: string[] = [];
+    if (description.missingPackages.length > 0) {
+      const reasons = new Map(failures.map((f) => [f.packageId, f.reason]));
+      why.push(
+        `the types of ${description.missingPackages.length === 1 ? 'package' : 'packages'} ${description.missingPackages
+          .map((p) => `${p}${reasons.has(p) ? ` (${reasons.get(p)})` : ''}`)
+          .join(', ')} could not be obtained and verified`,
+      );
+    }
+    if (description.problems.length > 0) why.push(`values do not fit their package types: ${description.problems.slice(0, 5).join('; ')}`);
     warnings.unshift(
-      'Blind signing: this transaction is not one the console can describe field by field. Check the hash and the details before signing.',
+      `Blind signing: ${why.join('; ') || 'the transaction cannot be described'}. Values without verified types are shown as the participant labelled them. Check the hash and the details before signing.`,
     );
   }
   const hashBase64 = Buffer.from(recomputed).toString('base64');
   const headline = recognition.clearSign
     ? describeClearSign(recognition.clearSign)
-    : `Blind signature over ${hashBase64}: ${facts.exercises
-        .filter((e) => e.root)
-        .map((e) => `${e.choice} on ${e.templateQualified}`)
-        .concat(facts.created.filter((c) => c.root).map((c) => `create ${c.templateQualified}`))
-        .join('; ')}`;
+    : mode === 'described'
+      ? genericHeadline(description.nodes)
+      : `Blind signature over ${hashBase64}: ${genericHeadline(description.nodes)}`;
   return {
     hash: recomputed,
     summary: {
@@ -145,9 +182,42 @@ async function verifyUncached(input: PrepareResponse, signingParty: string): Pro
       hashHex: toHex(recomputed),
       hashingSchemeVersion: SUPPORTED_HASHING_SCHEME,
       signingParty,
-      mode: recognition.clearSign ? 'clear' : 'blind',
+      mode,
       clearSign: recognition.clearSign,
       headline,
+      description,
+      packages: description.usedPackages.map((id) => {
+        const s = types?.packages.summary(id);
+        return { packageId: id, name: s?.name ?? '', version: s?.version ?? '' };
+      }),
     },
   };
+}
+
+/** Rounds of fetching: each round adds the packages the previous description found it needed. */
+const MAX_TYPE_ROUNDS = 8;
+
+/**
+ * Describes a copy of `tx` with the types of the packages it needs, loading them round by round (a package's types
+ * may refer to further packages). The copy's record labels are the packages' field names.
+ */
+async function describeWithTypes(
+  tx: PreparedTransaction,
+  types: TypeSource | undefined,
+): Promise<{ typed: PreparedTransaction; description: TransactionDescription; failures: Array<{ packageId: string; reason: string }> }> {
+  const index = new PackageIndex();
+  const failures: Array<{ packageId: string; reason: string }> = [];
+  const failed = new Set<string>();
+  for (let round = 0; ; round++) {
+    const typed = structuredClone(tx);
+    const description = describeTransaction(typed, index);
+    const wanted = description.missingPackages.filter((p) => !failed.has(p));
+    if (!types || wanted.length === 0 || round >= MAX_TYPE_ROUNDS) return { typed, description, failures };
+    const loaded = await types.packages.load(wanted, types.fetch);
+    for (const p of loaded.packages) index.add(p);
+    for (const f of loaded.failures) {
+      failed.add(f.packageId);
+      failures.push(f);
+    }
+  }
 }

@@ -10,7 +10,8 @@ import { partyNamespace } from './fingerprint.js';
 import type { AuditLog, AuditInput } from './audit-log.js';
 import type { KeyMetadata, KeyStore, OpenedKey } from './key-store.js';
 import { evaluatePolicy, type Channel, type PolicyDecision, type PolicyStore } from './policy.js';
-import { verifyPreparedTransaction, type PrepareResponse, type TransactionSummary } from './prepared-transaction.js';
+import { verifyPreparedTransaction, type PrepareResponse, type TransactionSummary, type TypeSource } from './prepared-transaction.js';
+import type { PackageFetcher, VerifiedPackages } from './verified-packages.js';
 import { verifyTopology, type GenerateTopologyResponse, type TopologySummary } from './topology.js';
 
 type Schemas = v3_5.components['schemas'];
@@ -31,6 +32,8 @@ export interface SignPreparedRequest {
   acknowledgeBlind?: boolean;
   /** 'offline' only when the request came from an offline signing-request file. Default 'online'. */
   channel?: Channel;
+  /** Fetches the archives of packages the console has not verified yet (the participant's `GET /v2/packages/{id}`). */
+  fetchPackage?: PackageFetcher;
 }
 export interface SignPreparedResult {
   summary: TransactionSummary;
@@ -62,12 +65,18 @@ export class SigningService {
     private readonly keys: KeyStore,
     private readonly policies: PolicyStore,
     private readonly audit: AuditLog,
+    /** Verified Daml-LF packages: the types that describe a transaction field by field. */
+    readonly packages: VerifiedPackages,
   ) {}
+
+  private types(fetch: PackageFetcher | undefined): TypeSource {
+    return { packages: this.packages, fetch };
+  }
 
   /** Verifies and evaluates the policy without signing or auditing (for the confirmation screen). */
   async preview(req: Omit<SignPreparedRequest, 'acknowledgeBlind'>): Promise<PreviewResult> {
     this.checkKeyAndParty(req.fingerprint, req.party);
-    const { summary } = await verifyPreparedTransaction(req.prepared, req.party);
+    const { summary } = await verifyPreparedTransaction(req.prepared, req.party, this.types(req.fetchPackage));
     return { summary, policy: evaluatePolicy(this.policies.get(req.fingerprint), summary, req.channel ?? 'online') };
   }
 
@@ -82,7 +91,7 @@ export class SigningService {
       // unless verification and policy pass, and the seed is zeroised either way (finally below).
       opening = this.keys.open(req.fingerprint);
       opening.catch(() => undefined);
-      const verified = await verifyPreparedTransaction(req.prepared, req.party);
+      const verified = await verifyPreparedTransaction(req.prepared, req.party, this.types(req.fetchPackage));
       summary = verified.summary;
       const decision = evaluatePolicy(this.policies.get(req.fingerprint), summary, channel);
       if (!decision.allowed) throw new SigningRefusal('FORBIDDEN', decision.reason, decision.message);

@@ -78,6 +78,10 @@ export class ExternalWallet {
 
   constructor(private readonly d: ExternalWalletDeps) {}
 
+  /** Archives of packages not verified yet come from the participant (the signing services verify their ids). */
+  private readonly fetchPackage = (packageId: string): Promise<Uint8Array> =>
+    this.d.ledger().getBytes(`/v2/packages/${encodeURIComponent(packageId)}`);
+
   private admin(): ValidatorClient {
     return this.d.wallet.adminClient();
   }
@@ -232,7 +236,13 @@ export class ExternalWallet {
     };
     const audit = { fingerprint, party, hash: prepared.preparedTransactionHash.slice(0, 200) };
     return this.refusals(async () => {
-      const preview = await this.d.signing.signing.preview({ fingerprint, party, prepared, channel: 'online' });
+      const preview = await this.d.signing.signing.preview({
+        fingerprint,
+        party,
+        prepared,
+        channel: 'online',
+        fetchPackage: this.fetchPackage,
+      });
       this.gc();
       const sessionId = randomUUID();
       this.sessions.set(sessionId, {
@@ -270,6 +280,7 @@ export class ExternalWallet {
         prepared: s.prepared,
         acknowledgeBlind: s.blind && req.blindConfirmation?.trim() === BLIND_CONFIRMATION_WORD,
         channel: 'online',
+        fetchPackage: this.fetchPackage,
       }),
     );
     if ('status' in signed) return signed;
@@ -291,6 +302,7 @@ export class ExternalWallet {
         participantId,
         ttlMs: req.ttlMinutes * 60_000,
         note: s.kind === 'send' ? 'Preapproved transfer (validator submit-send)' : 'Transfer preapproval setup (validator submit-accept)',
+        types: { packages: this.d.signing.packages, fetch: this.fetchPackage },
       });
       this.requests.set(request.requestId, { ...s, collector: new SignatureCollector(request), submitted: false });
       return {

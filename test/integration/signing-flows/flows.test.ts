@@ -12,7 +12,8 @@ import { Entry } from '@napi-rs/keyring';
 import { startConsoleApp, type ConsoleApp } from '../../../src/app/console-app.js';
 import type { Response, ChannelName, Request } from '../../../src/ipc/contract.js';
 import { secretAccount } from '../../../src/services/signing/key-store.js';
-import { createSigningRequest } from '../../../src/services/signing/index.js';
+import { createSigningRequest, type SigningRequest } from '../../../src/services/signing/index.js';
+import { requestDigest } from '../../../src/services/signing/offline-files.js';
 import { TAMPER_KINDS as FAULT_KINDS } from '../../../src/simulator/fault-injection.js';
 
 const IOU = '#simulator-demo:Demo.Iou:Iou';
@@ -138,12 +139,22 @@ describe('signing flows through the contract', () => {
     if (create.status !== 'verified') throw new Error(create.message);
     expect(create.summary.created[0]).toMatchObject({ root: true, template: expect.stringContaining('Demo.Iou:Iou') });
     expect(create.summary.amounts.map((a) => Number(a.value))).toContain(12.5);
-    expect(create.summary.mode).toBe('blind');
-    const executed = await call(online, 'signing.confirm', {
-      sessionId: create.sessionId,
-      mode: 'executeAndWaitForTransaction',
-      blindConfirmation: 'BLIND',
-    });
+    // described field by field from the package the participant served (its id verified): no blind signature
+    expect(create.summary.mode).toBe('described');
+    expect(create.summary.headline).toMatch(/^Create Demo.Iou:Iou: issuer flows-treasury::1220[0-9a-f]{4}…, owner FlowsBob::/);
+    const args = create.summary.description.nodes[0]!.argument;
+    expect(args[0]).toMatchObject({ depth: 0, label: 'arguments', kind: 'record', type: 'Demo.Iou:Iou' });
+    expect(args.slice(1).map((r) => [r.label, r.kind, r.type])).toEqual(
+      expect.arrayContaining([
+        ['issuer', 'party', 'Party'],
+        ['owner', 'party', 'Party'],
+        ['currency', 'scalar', 'Text'],
+        ['amount', 'numeric', 'Numeric 10'],
+      ]),
+    );
+    expect(args.find((r) => r.label === 'amount')).toMatchObject({ text: '12.5000000000', scale: 10 });
+    expect(create.summary.description.packages).toEqual([expect.objectContaining({ name: 'simulator-demo' })]);
+    const executed = await call(online, 'signing.confirm', { sessionId: create.sessionId, mode: 'executeAndWaitForTransaction' });
     if (executed.status !== 'executed') throw new Error(executed.message);
     expect(executed.updateId).toMatch(/\S/);
     expect(executed.offset).toBeGreaterThan(0);
@@ -165,11 +176,8 @@ describe('signing flows through the contract', () => {
     expect(transfer.summary.exercises[0]).toMatchObject({ choice: 'Iou_Transfer', root: true, consuming: true, contractId: iou });
     expect(transfer.summary.consumed.map((c) => c.contractId)).toEqual([iou]);
     expect(transfer.summary.inputs.map((c) => c.contractId)).toEqual([iou]);
-    const waited = await call(online, 'signing.confirm', {
-      sessionId: transfer.sessionId,
-      mode: 'executeAndWait',
-      blindConfirmation: 'BLIND',
-    });
+    expect(transfer.summary.headline).toContain(`newOwner FlowsBob::`);
+    const waited = await call(online, 'signing.confirm', { sessionId: transfer.sessionId, mode: 'executeAndWait' });
     if (waited.status !== 'executed') throw new Error(waited.message);
     expect(waited.events.some((e) => e.kind === 'exercised' && e.choice === 'Iou_Transfer')).toBe(true);
 
@@ -183,20 +191,12 @@ describe('signing flows through the contract', () => {
       },
     });
     if (third.status !== 'verified') throw new Error(third.message);
-    const fire = await call(online, 'signing.confirm', { sessionId: third.sessionId, mode: 'execute', blindConfirmation: 'BLIND' });
+    const fire = await call(online, 'signing.confirm', { sessionId: third.sessionId, mode: 'execute' });
     expect(fire).toMatchObject({ status: 'executed', mode: 'execute', updateId: null });
   });
 
-  it('refuses a blind signature without the typed confirmation word, and refuses what the policy forbids', async () => {
+  it('refuses what the policy forbids, audited', async () => {
     const args = JSON.stringify({ issuer: party, owner: bob, currency: 'USD', amount: '500', observers: [] });
-    const p = await call(online, 'signing.prepare', {
-      party,
-      fingerprint: key.fingerprint,
-      command: { kind: 'create', templateId: IOU, argumentsJson: args },
-    });
-    if (p.status !== 'verified') throw new Error(p.message);
-    const noWord = await call(online, 'signing.confirm', { sessionId: p.sessionId, mode: 'executeAndWait', blindConfirmation: 'yes' });
-    expect(noWord).toMatchObject({ status: 'refused', reason: 'BLIND_NOT_ACKNOWLEDGED' });
 
     await call(online, 'signing.policy.set', {
       fingerprint: key.fingerprint,
@@ -217,7 +217,6 @@ describe('signing flows through the contract', () => {
     expect(over).toMatchObject({ status: 'refused', reason: 'POLICY_AMOUNT' });
     const audit = (await call(online, 'signing.audit.list', {})).records;
     expect(audit[0]).toMatchObject({ decision: 'refused', reason: 'POLICY_AMOUNT', party });
-    expect(audit.some((r) => r.reason === 'BLIND_NOT_ACKNOWLEDGED')).toBe(true);
     await call(online, 'signing.policy.set', {
       fingerprint: key.fingerprint,
       policy: {
@@ -331,10 +330,27 @@ describe('signing flows through the contract', () => {
 
     // air-gapped: no profile, no network
     await callError(airGapped, 'dashboard.snapshot', {});
+    // an old (version 1) request carries no packages: the air-gapped console cannot type it, and asks for the blind word
+    const v1 = JSON.parse(req.text) as SigningRequest & Record<string, unknown>;
+    v1.version = 1;
+    delete v1.packages;
+    v1.digest = requestDigest(v1);
+    const v1Text = JSON.stringify(v1);
+    const blind = await call(airGapped, 'signing.offline.inspect', { text: v1Text });
+    expect(blind).toMatchObject({ status: 'verified', summary: { mode: 'blind' } });
+    expect(await call(airGapped, 'signing.offline.sign', { text: v1Text, blindConfirmation: 'yes' })).toMatchObject({
+      status: 'refused',
+      reason: 'BLIND_NOT_ACKNOWLEDGED',
+    });
+    // the request itself carries the package: verified by the air-gapped console, kept, the transfer described
     const ins = await call(airGapped, 'signing.offline.inspect', { text: req.text });
     if (ins.status !== 'verified') throw new Error(ins.message);
     expect(ins.summary?.hashBase64).toBe(p.summary.hashBase64);
     expect(ins.summary?.exercises[0]?.choice).toBe('Iou_Transfer');
+    expect(ins.summary?.mode).toBe('described');
+    expect(ins.summary?.description.nodes[0]?.argument.find((r) => r.label === 'newOwner')).toMatchObject({ kind: 'party', party: bob });
+    // from now on it knows the package: the old request is described too
+    expect(await call(airGapped, 'signing.offline.inspect', { text: v1Text })).toMatchObject({ summary: { mode: 'described' } });
 
     const altered = req.text.replace(/"expiresAt": "[^"]+"/, '"expiresAt": "2099-01-01T00:00:00.000Z"');
     expect(await call(airGapped, 'signing.offline.inspect', { text: altered })).toMatchObject({
@@ -345,7 +361,7 @@ describe('signing flows through the contract', () => {
       status: 'refused',
       reason: 'DIGEST_MISMATCH',
     });
-    const signed = await call(airGapped, 'signing.offline.sign', { text: req.text, blindConfirmation: 'BLIND' });
+    const signed = await call(airGapped, 'signing.offline.sign', { text: req.text });
     if (signed.status !== 'signed') throw new Error(signed.message);
     expect(signed.signedBy).toEqual([key.fingerprint]);
 

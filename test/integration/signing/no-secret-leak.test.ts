@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Entry } from '@napi-rs/keyring';
 import { openAppDb, type AppDb } from '../../../src/services/app-db.js';
+import { referenceTypes } from '../../support/reference-packages.js';
 import { KeychainSecretStore } from '../../../src/services/secret-store.js';
 import { KeyStore, secretAccount } from '../../../src/services/signing/key-store.js';
 import { AuditLog } from '../../../src/services/signing/audit-log.js';
@@ -89,7 +90,9 @@ describe('private key material', { timeout: 90_000 }, () => {
     const keys = new KeyStore(db, { 'os-keychain': new KeychainSecretStore(SERVICE) });
     const audit = new AuditLog(db);
     const policies = new PolicyStore(db);
-    const service = new SigningService(keys, policies, audit);
+    const types = referenceTypes(db);
+    const fetchPackage = types.fetch!;
+    const service = new SigningService(keys, policies, audit, types.packages);
     const k = (await capture(keys.create('Leak test key')))!;
     created.add(k.fingerprint);
     const party = externalPartyId('leak', k.fingerprint);
@@ -100,10 +103,11 @@ describe('private key material', { timeout: 90_000 }, () => {
     await capture(policies.set(k.fingerprint, { maxAmountPerTransaction: '1000' }));
 
     const good = await prepareResponse(tokenTransfer({ sender: party, receiver: BOB, amount: '5.0' }));
-    await capture(service.preview({ fingerprint: k.fingerprint, party, prepared: good }));
-    await capture(service.sign({ fingerprint: k.fingerprint, party, prepared: good }));
+    await capture(service.preview({ fingerprint: k.fingerprint, party, prepared: good, fetchPackage }));
+    await capture(service.sign({ fingerprint: k.fingerprint, party, prepared: good, fetchPackage }));
     await capture(
       service.sign({
+        fetchPackage,
         fingerprint: k.fingerprint,
         party,
         prepared: await prepareResponse(iouSplit({ owner: party, amount: '1.0', counterparty: BOB })),
@@ -112,6 +116,7 @@ describe('private key material', { timeout: 90_000 }, () => {
     );
     await capture(
       service.sign({
+        fetchPackage,
         fingerprint: k.fingerprint,
         party,
         prepared: await tampered(tokenTransfer({ sender: party, receiver: BOB, amount: '5.0' }), (tx) => (tx.metadata!.mediatorGroup = 3)),
@@ -119,6 +124,7 @@ describe('private key material', { timeout: 90_000 }, () => {
     );
     await capture(
       service.sign({
+        fetchPackage,
         fingerprint: k.fingerprint,
         party,
         prepared: await prepareResponse(tokenTransfer({ sender: party, receiver: BOB, amount: '5000.0' })),
@@ -138,9 +144,10 @@ describe('private key material', { timeout: 90_000 }, () => {
         party,
         signers: [{ fingerprint: k.fingerprint, publicKeyBase64: k.publicKeyBase64 }],
         participantId: PARTICIPANT,
+        types,
       }),
     ))!;
-    const offline = new OfflineSigner(keys, service, audit);
+    const offline = new OfflineSigner(keys, service, audit, types.packages);
     await capture(offline.inspect(req.text));
     const resp = (await capture(offline.sign(req.text)))!;
     await capture(importSignatureResponse(req.request, resp.text));

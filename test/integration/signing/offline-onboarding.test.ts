@@ -11,6 +11,7 @@ import path from 'node:path';
 import * as ed from '@noble/ed25519';
 import { Entry } from '@napi-rs/keyring';
 import { openAppDb, type AppDb } from '../../../src/services/app-db.js';
+import { VerifiedPackages } from '../../../src/services/signing/verified-packages.js';
 import { KeychainSecretStore } from '../../../src/services/secret-store.js';
 import { KeyStore, secretAccount, type KeyMetadata } from '../../../src/services/signing/key-store.js';
 import { AuditLog } from '../../../src/services/signing/audit-log.js';
@@ -43,7 +44,12 @@ beforeEach(async () => {
   db = openAppDb(dir);
   keys = new KeyStore(db, { 'os-keychain': new KeychainSecretStore(SERVICE) });
   audit = new AuditLog(db);
-  signer = new OfflineSigner(keys, new SigningService(keys, new PolicyStore(db), audit), audit);
+  signer = new OfflineSigner(
+    keys,
+    new SigningService(keys, new PolicyStore(db), audit, new VerifiedPackages(db)),
+    audit,
+    new VerifiedPackages(db),
+  );
   key = await keys.create('Cold onboarding key');
   created.add(key.fingerprint);
   partyId = externalPartyId('cold-treasury', key.fingerprint);

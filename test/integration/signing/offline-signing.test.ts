@@ -1,11 +1,17 @@
-/** Offline signing: request file → air-gapped signer (real keychain) → response file → import; k-of-n collection. */
+/**
+ * Offline signing: request file → air-gapped signer (real keychain) → response file → import; k-of-n collection.
+ * The online machine has the participant's packages (the real Splice DARs); the air-gapped one starts with none and
+ * describes the transaction from the packages the request carries, verifying each package id itself.
+ */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import * as ed from '@noble/ed25519';
 import { Entry } from '@napi-rs/keyring';
 import { openAppDb, type AppDb } from '../../../src/services/app-db.js';
+import { VerifiedPackages } from '../../../src/services/signing/verified-packages.js';
 import { KeychainSecretStore } from '../../../src/services/secret-store.js';
 import { KeyStore, secretAccount, type KeyMetadata } from '../../../src/services/signing/key-store.js';
 import { AuditLog } from '../../../src/services/signing/audit-log.js';
@@ -22,12 +28,17 @@ import {
 } from '../../../src/services/signing/offline-files.js';
 import { externalPartyId } from '../../../src/services/signing/fingerprint.js';
 import { PARTICIPANT, prepareResponse, tampered, tokenTransfer } from '../../unit/signing/fixtures.js';
+import { REAL, referenceArchives, referenceTypes } from '../../support/reference-packages.js';
+import type { TypeSource } from '../../../src/services/signing/prepared-transaction.js';
 import { assertMatchesSchema } from './spec.js';
 
 const SERVICE = `canton-console-test-offline-${process.pid}-${Date.now()}`;
 const BOB = 'bob::1220' + '22'.repeat(32);
 let dir: string;
 let db: AppDb;
+let onlineDb: AppDb;
+let onlineTypes: TypeSource;
+let offlinePackages: VerifiedPackages;
 let keys: KeyStore;
 let audit: AuditLog;
 let signer: OfflineSigner;
@@ -38,15 +49,19 @@ const created = new Set<string>();
 beforeEach(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'offline-'));
   db = openAppDb(dir);
+  onlineDb = openAppDb(path.join(dir, 'online-machine'));
+  onlineTypes = referenceTypes(onlineDb);
   keys = new KeyStore(db, { 'os-keychain': new KeychainSecretStore(SERVICE) });
   audit = new AuditLog(db);
-  signer = new OfflineSigner(keys, new SigningService(keys, new PolicyStore(db), audit), audit);
+  offlinePackages = new VerifiedPackages(db);
+  signer = new OfflineSigner(keys, new SigningService(keys, new PolicyStore(db), audit, offlinePackages), audit, offlinePackages);
   k1 = await keys.create('Cold key 1');
   created.add(k1.fingerprint);
   party = externalPartyId('treasury', k1.fingerprint);
 });
 afterEach(() => {
   db.close();
+  onlineDb.close();
   rmSync(dir, { recursive: true, force: true });
 });
 afterAll(() => {
@@ -64,6 +79,7 @@ async function newRequest(o: { signers?: KeyMetadata[]; threshold?: number; ttlM
     participantId: PARTICIPANT,
     ...(o.ttlMs !== undefined ? { ttlMs: o.ttlMs } : {}),
     ...(o.now ? { now: o.now } : {}),
+    types: onlineTypes,
   });
 }
 const edit = (r: SigningRequest, fn: (j: Record<string, unknown>) => void): string => {
@@ -80,13 +96,21 @@ describe('offline signing', () => {
     const { request, text } = await newRequest();
     expect(JSON.parse(text)).toMatchObject({
       format: 'canton-console/signing-request',
-      version: 1,
+      version: 2,
       party,
       participantId: PARTICIPANT,
       threshold: 1,
     });
+    // the request carries the packages that describe it; the air-gapped machine had none of them
+    expect(request.version === 2 && request.packages.map((p) => p.packageId)).toEqual(
+      expect.arrayContaining([REAL.amulet, REAL.tokenTransferInstruction]),
+    );
+    expect(offlinePackages.has(REAL.amulet)).toBe(false);
     const inspection = await signer.inspect(text);
     expect(inspection.localSigners).toEqual([k1.fingerprint]);
+    expect(inspection.packagesAdded).toEqual(expect.arrayContaining([REAL.amulet, REAL.tokenTransferInstruction]));
+    expect(offlinePackages.has(REAL.amulet)).toBe(true);
+    expect(inspection.preview?.summary.mode).toBe('clear');
     expect(inspection.preview?.summary.headline).toBe(`Transfer 42.0 Amulet from ${party} to ${BOB}`);
 
     const out = await signer.sign(text);
@@ -111,6 +135,33 @@ describe('offline signing', () => {
     assertMatchesSchema('PartySignatures', collector.partySignatures());
   });
 
+  it('describes from the carried packages only what verifies: a package under a wrong id refuses the request', async () => {
+    const { request } = await newRequest();
+    if (request.version !== 2) throw new Error('expected a version 2 request');
+    // another real archive listed under the amulet package's id, digest recomputed: only the package check can catch it
+    const impostor = referenceArchives().get(REAL.wallet)!;
+    const forged = edit(request, (j) => {
+      const pkgs = j.packages as Array<{ packageId: string; archiveGzipBase64: string }>;
+      const i = pkgs.findIndex((p) => p.packageId === REAL.amulet);
+      pkgs[i]!.archiveGzipBase64 = gzipSync(impostor).toString('base64');
+      withDigest(j);
+    });
+    await expect(signer.inspect(forged)).rejects.toMatchObject({
+      reason: 'NOT_A_VALID_FILE',
+      message: expect.stringMatching(new RegExp(`package ${REAL.amulet} does not verify: the archive's payload hashes to ${REAL.wallet}`)),
+    });
+    await expect(signer.sign(forged)).rejects.toMatchObject({ reason: 'NOT_A_VALID_FILE' });
+    expect(offlinePackages.has(REAL.amulet)).toBe(false);
+    // a version 1 request (no packages) on a machine without them: blind, and signing needs the acknowledgement
+    const v1 = edit(request, (j) => {
+      j.version = 1;
+      delete j.packages;
+      withDigest(j);
+    });
+    expect((await signer.inspect(v1)).preview?.summary.mode).toBe('blind');
+    await expect(signer.sign(v1)).rejects.toMatchObject({ reason: 'BLIND_NOT_ACKNOWLEDGED' });
+  });
+
   it('refuses on the offline machine: expired, not yet valid, altered, wrong version, invalid, wrong key, wrong party — each audited', async () => {
     const { request, text } = await newRequest({ ttlMs: 60_000 });
     const later = new Date(Date.now() + 120_000);
@@ -130,7 +181,7 @@ describe('offline signing', () => {
         }),
       ),
     ).rejects.toMatchObject({ reason: 'HASH_MISMATCH' });
-    await expect(signer.sign(edit(request, (j) => (j.version = 2)))).rejects.toMatchObject({ reason: 'UNKNOWN_FILE_VERSION' });
+    await expect(signer.sign(edit(request, (j) => (j.version = 3)))).rejects.toMatchObject({ reason: 'UNKNOWN_FILE_VERSION' });
     await expect(signer.sign(edit(request, (j) => delete j.party))).rejects.toMatchObject({
       reason: 'NOT_A_VALID_FILE',
       message: expect.stringContaining('party'),

@@ -6,6 +6,8 @@ import path from 'node:path';
 import * as ed from '@noble/ed25519';
 import { Entry } from '@napi-rs/keyring';
 import { openAppDb, type AppDb } from '../../../src/services/app-db.js';
+import type { PackageFetcher } from '../../../src/services/signing/verified-packages.js';
+import { referenceTypes } from '../../support/reference-packages.js';
 import { KeychainSecretStore } from '../../../src/services/secret-store.js';
 import { KeyStore, secretAccount, type KeyMetadata } from '../../../src/services/signing/key-store.js';
 import { AuditLog } from '../../../src/services/signing/audit-log.js';
@@ -35,6 +37,8 @@ let keys: KeyStore;
 let policies: PolicyStore;
 let audit: AuditLog;
 let service: SigningService;
+/** The reference participant's packages (real Splice DARs), fetched and verified by the service's store. */
+let fetchPackage: PackageFetcher;
 let key: KeyMetadata;
 let alice: string;
 const created = new Set<string>();
@@ -45,7 +49,9 @@ beforeEach(async () => {
   keys = new KeyStore(db, { 'os-keychain': new KeychainSecretStore(SERVICE) });
   policies = new PolicyStore(db);
   audit = new AuditLog(db);
-  service = new SigningService(keys, policies, audit);
+  const types = referenceTypes(db);
+  fetchPackage = types.fetch!;
+  service = new SigningService(keys, policies, audit, types.packages);
   key = await keys.create('Alice hot key');
   created.add(key.fingerprint);
   alice = externalPartyId('alice', key.fingerprint);
@@ -63,7 +69,7 @@ const lastAudit = () => audit.list({ limit: 1 })[0]!.entry;
 describe('SigningService.sign', () => {
   it('signs the verified hash and returns execute-ready, spec-conformant party signatures', async () => {
     const prep = await prepareResponse(tokenTransfer({ sender: alice, receiver: BOB, amount: '25.5', memo: 'rent' }));
-    const res = await service.sign({ fingerprint: key.fingerprint, party: alice, prepared: prep });
+    const res = await service.sign({ fetchPackage, fingerprint: key.fingerprint, party: alice, prepared: prep });
     expect(res.signature).toEqual({
       format: 'SIGNATURE_FORMAT_CONCAT',
       signature: expect.any(String),
@@ -96,11 +102,11 @@ describe('SigningService.sign', () => {
 
   it('requires an explicit acknowledgement before a blind signature', async () => {
     const prep = await prepareResponse(iouSplit({ owner: alice, amount: '5.0', counterparty: BOB }));
-    await expect(service.sign({ fingerprint: key.fingerprint, party: alice, prepared: prep })).rejects.toMatchObject({
+    await expect(service.sign({ fetchPackage, fingerprint: key.fingerprint, party: alice, prepared: prep })).rejects.toMatchObject({
       reason: 'BLIND_NOT_ACKNOWLEDGED',
     });
     expect(lastAudit()).toMatchObject({ decision: 'refused', reason: 'BLIND_NOT_ACKNOWLEDGED', hash: prep.preparedTransactionHash });
-    const res = await service.sign({ fingerprint: key.fingerprint, party: alice, prepared: prep, acknowledgeBlind: true });
+    const res = await service.sign({ fetchPackage, fingerprint: key.fingerprint, party: alice, prepared: prep, acknowledgeBlind: true });
     expect(res.summary.mode).toBe('blind');
     expect(lastAudit()).toMatchObject({ decision: 'signed', message: 'blind signature (acknowledged)' });
   });
@@ -117,22 +123,24 @@ describe('SigningService.sign', () => {
         }
       }
     });
-    await expect(service.sign({ fingerprint: key.fingerprint, party: alice, prepared: tamperedAmount })).rejects.toMatchObject({
+    await expect(
+      service.sign({ fetchPackage, fingerprint: key.fingerprint, party: alice, prepared: tamperedAmount }),
+    ).rejects.toMatchObject({
       reason: 'HASH_MISMATCH',
     });
     expect(lastAudit()).toMatchObject({ decision: 'refused', reason: 'HASH_MISMATCH', hash: tamperedAmount.preparedTransactionHash });
 
     const notSubmitter = await prepareResponse(tokenTransfer({ sender: BOB, receiver: alice, amount: '1.0' }));
     keys.attachParty(key.fingerprint, BOB); // even with the party attached, the transaction must act as it
-    await expect(service.sign({ fingerprint: key.fingerprint, party: alice, prepared: notSubmitter })).rejects.toMatchObject({
+    await expect(service.sign({ fetchPackage, fingerprint: key.fingerprint, party: alice, prepared: notSubmitter })).rejects.toMatchObject({
       reason: 'PARTY_NOT_SUBMITTER',
     });
     const forMallory = await prepareResponse(tokenTransfer({ sender: MALLORY, receiver: BOB, amount: '1.0' }));
-    await expect(service.sign({ fingerprint: key.fingerprint, party: MALLORY, prepared: forMallory })).rejects.toMatchObject({
+    await expect(service.sign({ fetchPackage, fingerprint: key.fingerprint, party: MALLORY, prepared: forMallory })).rejects.toMatchObject({
       reason: 'PARTY_NOT_ATTACHED',
     });
     await expect(
-      service.sign({ fingerprint: '1220' + 'ee'.repeat(32), party: alice, prepared: await prepareResponse(honest) }),
+      service.sign({ fetchPackage, fingerprint: '1220' + 'ee'.repeat(32), party: alice, prepared: await prepareResponse(honest) }),
     ).rejects.toMatchObject({ reason: 'WRONG_KEY', code: 'NOT_FOUND' });
     const reasons = audit.list().map((r) => [r.entry.decision, r.entry.reason]);
     expect(reasons).toEqual([
@@ -149,7 +157,7 @@ describe('signing policy', () => {
   const sign = (
     prepared: Awaited<ReturnType<typeof prepareResponse>>,
     extra: { acknowledgeBlind?: boolean; channel?: 'online' | 'offline' } = {},
-  ) => service.sign({ fingerprint: key.fingerprint, party: alice, prepared, ...extra });
+  ) => service.sign({ fetchPackage, fingerprint: key.fingerprint, party: alice, prepared, ...extra });
 
   it('enforces allowed templates and choices', async () => {
     policies.set(key.fingerprint, {
@@ -187,7 +195,7 @@ describe('signing policy', () => {
     ).rejects.toMatchObject({
       reason: 'POLICY_AMOUNT',
     });
-    // blind: every party and every amount in the transaction counts
+    // not recognised (here also blind: its package is unknown): every party and every amount in the transaction counts
     await expect(
       sign(await prepareResponse(iouSplit({ owner: alice, amount: '5.0', counterparty: MALLORY })), { acknowledgeBlind: true }),
     ).rejects.toMatchObject({
@@ -222,6 +230,7 @@ describe('signing policy', () => {
     expect(() => policies.set('1220' + '00'.repeat(32), {})).toThrow(/No signing key/);
     policies.set(key.fingerprint, { maxAmountPerTransaction: '10' });
     const p = await service.preview({
+      fetchPackage,
       fingerprint: key.fingerprint,
       party: alice,
       prepared: await prepareResponse(tokenTransfer({ sender: alice, receiver: BOB, amount: '11' })),

@@ -113,10 +113,22 @@ describe('signing against the simulator', () => {
       reason: 'HASH_MISMATCH',
     });
 
-    const preview = await svc.signing.preview({ fingerprint: key.fingerprint, party: ext, prepared });
+    // without a participant to fetch the package from, nothing is known about its types: blind
+    const offline = await svc.signing.preview({ fingerprint: key.fingerprint, party: ext, prepared });
+    expect(offline.summary.mode).toBe('blind');
+    expect(offline.summary.description.missingPackages).toHaveLength(1);
+
+    // with the participant: the package is fetched, its id verified, and the transfer described field by field
+    const fetchPackage = async (id: string) => new Uint8Array(await (await fetch(`${sim.url}/v2/packages/${id}`)).arrayBuffer());
+    const preview = await svc.signing.preview({ fingerprint: key.fingerprint, party: ext, prepared, fetchPackage });
     expect(preview.summary.exercises[0]).toMatchObject({ choice: 'Iou_Transfer', root: true, actingParties: [ext] });
-    expect(preview.summary.mode).toBe('blind');
-    const signed = await svc.signing.sign({ fingerprint: key.fingerprint, party: ext, prepared, acknowledgeBlind: true });
+    expect(preview.summary.mode).toBe('described');
+    expect(preview.summary.headline).toContain('Iou_Transfer on Demo.Iou:Iou');
+    expect(preview.summary.headline).toContain('newOwner E2EBob::');
+    const root = preview.summary.description.nodes[0]!;
+    expect(root.argument).toMatchObject({ kind: 'record', fields: [{ name: 'newOwner', value: { kind: 'party', party: bob } }] });
+    expect(svc.packages.has(preview.summary.packages[0]!.packageId)).toBe(true);
+    const signed = await svc.signing.sign({ fingerprint: key.fingerprint, party: ext, prepared });
     const exec = await post(
       '/v2/interactive-submission/executeAndWait',
       executeSubmissionRequest(prepared, signed.partySignatures, { submissionId: `e2e-sub-${process.pid}` }),

@@ -20,11 +20,12 @@ import {
   timestamp,
   tokenTransfer,
 } from '../../unit/signing/fixtures.js';
+import { featuredAppProxies, REAL } from '../../support/reference-packages.js';
 
-const PROXY_PKG = '7f0e1d2c3b4a59687766554433221100ffeeddccbbaa99887766554433221100';
-const TOKEN_API_PKG = '55ba4deb0ad4662c4168b39859738a0e91388d252286480c7331b3f71a517281';
-const AMULET_PKG = 'a5b055492fb8f08b2e7bc0fc94da6da50c39c2e1d7f24cd5ea8db12fc87c1332';
-const FEATURED_API_PKG = '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
+const PROXY_PKG = featuredAppProxies.packageId;
+const TOKEN_API_PKG = REAL.tokenTransferInstruction;
+const AMULET_PKG = REAL.amulet;
+const FEATURED_API_PKG = '7804375fe5e4c6d5afe067bd314c42fe0b7d005a1300019c73154dd939da4dda'; // splice-api-featured-app-v1
 
 export const WALLET_USER_PROXY = id(PROXY_PKG, 'Splice.Util.FeaturedApp.WalletUserProxy', 'WalletUserProxy');
 const INSTRUCTION_IFACE = id(TOKEN_API_PKG, 'Splice.Api.Token.TransferInstructionV1', 'TransferInstruction');

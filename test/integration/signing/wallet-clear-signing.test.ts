@@ -2,9 +2,14 @@
  * Clear signing of the wallet choices an external party signs: Splice `WalletUserProxy` choices (proxied token
  * transfer, proxied instruction choices, public fetch) and the token standard's TransferInstruction_Accept / _Reject
  * / _Withdraw — verified from real protobuf prepared transactions hashed by the official library, shown field by
- * field (the wire the Signing view renders), and used by the signing policy. Lookalikes stay blind with a warning.
+ * field (the wire the Signing view renders), and used by the signing policy. Lookalikes are described but not clear-signed with a warning.
  */
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openAppDb } from '../../../src/services/app-db.js';
+import { referenceTypes } from '../../support/reference-packages.js';
 import { numeric } from '../../unit/signing/fixtures.js';
 import { prepareResponse } from '../../unit/signing/fixtures.js';
 import { verifyPreparedTransaction } from '../../../src/services/signing/prepared-transaction.js';
@@ -16,6 +21,14 @@ const ALICE = 'alice::1220' + '11'.repeat(32);
 const BOB = 'bob::1220' + '22'.repeat(32);
 const PROVIDER = 'wallet-provider::1220' + '77'.repeat(32);
 
+const dbDir = mkdtempSync(path.join(os.tmpdir(), 'wallet-clear-types-'));
+const db = openAppDb(dbDir);
+const types = referenceTypes(db);
+afterAll(() => {
+  db.close();
+  rmSync(dbDir, { recursive: true, force: true });
+});
+
 const fieldsOf = (w: ReturnType<typeof clearSignWire>) => Object.fromEntries(w.fields.map((f) => [f.label, f.value]));
 
 describe('clear signing of wallet choices', () => {
@@ -23,6 +36,7 @@ describe('clear signing of wallet choices', () => {
     const { summary } = await verifyPreparedTransaction(
       await prepareResponse(proxyTransfer({ sender: ALICE, receiver: BOB, amount: '42.5', provider: PROVIDER, memo: 'rent' })),
       ALICE,
+      types,
     );
     expect(summary.mode).toBe('clear');
     expect(summary.clearSign).toMatchObject({
@@ -52,10 +66,10 @@ describe('clear signing of wallet choices', () => {
         if (transfer?.sum.oneofKind === 'record') transfer.sum.record.fields.find((f) => f.label === 'amount')!.value = numeric('1000.0');
       },
     });
-    const { summary } = await verifyPreparedTransaction(await prepareResponse(lying), ALICE);
-    expect(summary.mode).toBe('blind');
+    const { summary } = await verifyPreparedTransaction(await prepareResponse(lying), ALICE, types);
+    expect(summary.mode).toBe('described');
     expect(summary.warnings).toContain('The transaction does not contain the TransferFactory_Transfer the proxy choice names');
-    // policy on a blind transaction looks at every amount: the real 1000 is over a limit of 10
+    // policy on a transaction no recogniser states looks at every amount: the real 1000 is over a limit of 10
     expect(evaluatePolicy({ ...DEFAULT_POLICY, maxAmountPerTransaction: '10' }, summary, 'online')).toMatchObject({
       allowed: false,
       reason: 'POLICY_AMOUNT',
@@ -64,6 +78,7 @@ describe('clear signing of wallet choices', () => {
     const forBob = await verifyPreparedTransaction(
       await prepareResponse(proxyTransfer({ sender: BOB, receiver: ALICE, amount: '1.0', provider: PROVIDER })),
       BOB,
+      types,
     );
     expect(forBob.summary.mode).toBe('clear');
     // signed by Alice although the proxy choice is Bob's: not a submitter at all → refused outright
@@ -71,6 +86,7 @@ describe('clear signing of wallet choices', () => {
       verifyPreparedTransaction(
         await prepareResponse(proxyTransfer({ sender: BOB, receiver: ALICE, amount: '1.0', provider: PROVIDER })),
         ALICE,
+        types,
       ),
     ).rejects.toMatchObject({ reason: 'PARTY_NOT_SUBMITTER' });
   });
@@ -92,7 +108,7 @@ describe('clear signing of wallet choices', () => {
           memo: 'invoice 12',
           ...(provider ? { provider } : {}),
         });
-        const { summary } = await verifyPreparedTransaction(await prepareResponse(tx), actor);
+        const { summary } = await verifyPreparedTransaction(await prepareResponse(tx), actor, types);
         expect(summary.mode, JSON.stringify(summary.warnings)).toBe('clear');
         expect(summary.clearSign).toMatchObject({
           kind: 'transfer-instruction',
@@ -115,21 +131,23 @@ describe('clear signing of wallet choices', () => {
     }
   }
 
-  it('instruction choices: wrong role, unreadable transfer and a missing proxied exercise stay blind', async () => {
+  it('instruction choices: wrong role, unreadable transfer and a missing proxied exercise are described but not clear-signed', async () => {
     // a sender cannot accept, a receiver cannot withdraw
     const accept = await verifyPreparedTransaction(
       await prepareResponse(
         instructionChoice({ choice: 'TransferInstruction_Accept', actor: ALICE, sender: ALICE, receiver: BOB, amount: '1.0' }),
       ),
       ALICE,
+      types,
     );
-    expect(accept.summary.mode).toBe('blind');
+    expect(accept.summary.mode).toBe('described');
     expect(accept.summary.warnings.join(' ')).toMatch(/Only the receiver/);
     const withdraw = await verifyPreparedTransaction(
       await prepareResponse(
         instructionChoice({ choice: 'TransferInstruction_Withdraw', actor: BOB, sender: ALICE, receiver: BOB, amount: '1.0' }),
       ),
       BOB,
+      types,
     );
     expect(withdraw.summary.warnings.join(' ')).toMatch(/Only the sender/);
     // the instruction contract is not among the inputs: nothing to describe the transfer with
@@ -145,8 +163,9 @@ describe('clear signing of wallet choices', () => {
         }),
       ),
       BOB,
+      types,
     );
-    expect(unreadable.summary.mode).toBe('blind');
+    expect(unreadable.summary.mode).toBe('described');
     expect(unreadable.summary.warnings.join(' ')).toMatch(/not readable from its contract/);
     // a proxy choice whose proxied exercise is not in the transaction
     const tx = instructionChoice({
@@ -162,8 +181,8 @@ describe('clear signing of wallet choices', () => {
       root.versionedNode.v1.nodeType.exercise.children = ['1'];
     tx.transaction!.nodes = tx.transaction!.nodes.slice(0, 2);
     tx.transaction!.nodeSeeds = tx.transaction!.nodeSeeds.slice(0, 2);
-    const missing = await verifyPreparedTransaction(await prepareResponse(tx), BOB);
-    expect(missing.summary.mode).toBe('blind');
+    const missing = await verifyPreparedTransaction(await prepareResponse(tx), BOB, types);
+    expect(missing.summary.mode).toBe('described');
     expect(missing.summary.warnings).toContain('The transaction does not contain the TransferInstruction_Reject the proxy choice names');
   });
 
@@ -171,6 +190,7 @@ describe('clear signing of wallet choices', () => {
     const { summary } = await verifyPreparedTransaction(
       await prepareResponse(proxyPublicFetch({ actor: ALICE, provider: PROVIDER })),
       ALICE,
+      types,
     );
     expect(summary.clearSign).toMatchObject({ kind: 'proxy-public-fetch', actor: ALICE, provider: PROVIDER });
     expect(clearSignWire(summary.clearSign!).title).toBe('Read wallet proxy (no ledger change)');
@@ -182,6 +202,7 @@ describe('clear signing of wallet choices', () => {
       await verifyPreparedTransaction(
         await prepareResponse(proxyTransfer({ sender: ALICE, receiver: BOB, amount: '5.0', provider: PROVIDER })),
         ALICE,
+        types,
       )
     ).summary;
     expect(evaluatePolicy({ ...DEFAULT_POLICY, allowedCounterparties: [BOB] }, proxied, 'online')).toMatchObject({
@@ -198,6 +219,7 @@ describe('clear signing of wallet choices', () => {
           instructionChoice({ choice: 'TransferInstruction_Accept', actor: BOB, sender: ALICE, receiver: BOB, amount: '50.0' }),
         ),
         BOB,
+        types,
       )
     ).summary;
     expect(evaluatePolicy(limit, accept, 'online')).toMatchObject({ allowed: false, reason: 'POLICY_AMOUNT' });
@@ -207,6 +229,7 @@ describe('clear signing of wallet choices', () => {
           instructionChoice({ choice: 'TransferInstruction_Reject', actor: BOB, sender: ALICE, receiver: BOB, amount: '50.0' }),
         ),
         BOB,
+        types,
       )
     ).summary;
     expect(evaluatePolicy(limit, reject, 'online')).toMatchObject({ allowed: true });

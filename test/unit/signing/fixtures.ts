@@ -17,6 +17,7 @@ import {
   type Value,
 } from '@canton-network/core-ledger-proto';
 import { computeMultiHashForTopology, computeSha256CantonHash, hashPreparedTransaction } from '@canton-network/core-tx-visualizer';
+import { encodeArchive, type Type } from '../../../src/daml-lf/index.js';
 
 export const DSO = 'DSO::1220' + 'd5'.repeat(32);
 export const VALIDATOR = 'validator-1::1220' + 'a1'.repeat(32);
@@ -44,9 +45,9 @@ export const record = (fields: Record<string, Value>, recordId?: Identifier): Va
 });
 
 export const id = (packageId: string, moduleName: string, entityName: string): Identifier => ({ packageId, moduleName, entityName });
-const SPLICE_AMULET_PKG = 'a5b055492fb8f08b2e7bc0fc94da6da50c39c2e1d7f24cd5ea8db12fc87c1332';
+const SPLICE_AMULET_PKG = 'fb10433a48c24f30076a7aee03a3e314b7ab02fe9a22e2069e3af92d2b6ac88a'; // splice-amulet 0.1.22
 const TOKEN_API_PKG = '55ba4deb0ad4662c4168b39859738a0e91388d252286480c7331b3f71a517281';
-const WALLET_PKG = 'c9f5ba7ea5e4ba6a8d4c58b3c8f0e18f1a4a3b4b5c7e2f0d3a4b6c8d9e0f1a2b';
+const WALLET_PKG = '727c0fb9711d59b506fbb3cff2342e55eb583bb88682a946220525c304feca4a'; // splice-wallet 0.1.23
 export const contractId = (): string => '00' + randomBytes(32).toString('hex') + 'ca101220' + randomBytes(32).toString('hex');
 const seed = () => new Uint8Array(randomBytes(32));
 
@@ -304,9 +305,43 @@ export function preapprovalProposal(o: { receiver: string; provider: string }): 
   return prepared([o.receiver], ['0'], nodes);
 }
 
-/** An application transaction the console does not recognise (blind signing). */
-export function iouSplit(o: { owner: string; amount: string; counterparty: string }): PreparedTransaction {
-  const iou = id('1f' + '00'.repeat(31), 'MyApp.Iou', 'Iou');
+const N10: Type = { kind: 'prim', prim: 'Numeric', args: [{ kind: 'nat', value: 10 }] };
+const PARTY_T: Type = { kind: 'prim', prim: 'Party', args: [] };
+/** A small application package (a real LF archive) with the Iou the `iouSplit` fixture uses. */
+export const myAppPackage = encodeArchive({
+  name: 'my-app',
+  version: '1.0.0',
+  modules: [
+    {
+      name: 'MyApp.Iou',
+      templates: [
+        {
+          name: 'Iou',
+          fields: [
+            { name: 'owner', type: PARTY_T },
+            { name: 'amount', type: N10 },
+          ],
+          choices: [
+            {
+              name: 'Iou_Split',
+              argFields: [
+                { name: 'splitAmount', type: N10 },
+                { name: 'newOwner', type: PARTY_T },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  ],
+});
+
+/**
+ * An application transaction no recogniser states: described field by field when the types of `packageId` are
+ * available (`myAppPackage`), blind otherwise (the default id names no package anyone has).
+ */
+export function iouSplit(o: { owner: string; amount: string; counterparty: string; packageId?: string }): PreparedTransaction {
+  const iou = id(o.packageId ?? '1f' + '00'.repeat(31), 'MyApp.Iou', 'Iou');
   const nodes = [
     exercise('0', {
       packageName: 'my-app',

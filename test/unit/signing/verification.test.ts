@@ -1,17 +1,23 @@
 /** Prepared-transaction and topology verification against real protobuf fixtures hashed by the official library. */
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import * as ed from '@noble/ed25519';
 import { Enums_ParticipantPermission, PreparedTransaction, type Value } from '@canton-network/core-ledger-proto';
 import { hashPreparedTransaction, parsePreparedTransaction } from '@canton-network/core-tx-visualizer';
 import { verifyPreparedTransaction } from '../../../src/services/signing/prepared-transaction.js';
 import { verifyTopology } from '../../../src/services/signing/topology.js';
 import { cantonFingerprint } from '../../../src/services/signing/fingerprint.js';
+import { openAppDb } from '../../../src/services/app-db.js';
+import { referenceTypes } from '../../support/reference-packages.js';
 import {
   amuletTransfer,
   DSO,
   encode,
   iouSplit,
   multiHashOf,
+  myAppPackage,
   party,
   preapprovalProposal,
   prepareResponse,
@@ -25,6 +31,16 @@ import {
 const ALICE = 'alice::1220' + '11'.repeat(32);
 const BOB = 'bob::1220' + '22'.repeat(32);
 const MALLORY = 'mallory::1220' + '66'.repeat(32);
+
+// the real Splice packages (and the test app's), fetched and verified as from a participant
+const dbDir = mkdtempSync(path.join(os.tmpdir(), 'verification-types-'));
+const db = openAppDb(dbDir);
+const types = referenceTypes(db);
+types.packages.add(myAppPackage.bytes, 'import');
+afterAll(() => {
+  db.close();
+  rmSync(dbDir, { recursive: true, force: true });
+});
 
 function exerciseOf(tx: PreparedTransaction, nodeId: string) {
   const n = tx.transaction!.nodes.find((x) => x.nodeId === nodeId)!;
@@ -50,7 +66,7 @@ describe('prepared transaction verification', () => {
   it('agrees with the official library on the hash and clear-signs a token-standard transfer', async () => {
     const tx = tokenTransfer({ sender: ALICE, receiver: BOB, amount: '25.5', memo: 'invoice 42' });
     const prep = await prepareResponse(tx);
-    const { summary, hash } = await verifyPreparedTransaction(prep, ALICE);
+    const { summary, hash } = await verifyPreparedTransaction(prep, ALICE, types);
     expect(Buffer.from(hash).toString('base64')).toBe(await hashPreparedTransaction(prep.preparedTransaction, 'base64'));
     expect(summary.hashHex).toBe(await hashPreparedTransaction(prep.preparedTransaction, 'hex'));
     expect(summary.mode).toBe('clear');
@@ -85,6 +101,7 @@ describe('prepared transaction verification', () => {
     const { summary } = await verifyPreparedTransaction(
       await prepareResponse(amuletTransfer({ sender: ALICE, receiver: BOB, amount: '10.0', description: 'rent' })),
       ALICE,
+      types,
     );
     expect(summary.clearSign).toEqual({
       kind: 'amulet-transfer',
@@ -104,6 +121,7 @@ describe('prepared transaction verification', () => {
     const { summary } = await verifyPreparedTransaction(
       await prepareResponse(preapprovalProposal({ receiver: ALICE, provider: VALIDATOR })),
       ALICE,
+      types,
     );
     expect(summary.clearSign).toEqual({
       kind: 'transfer-preapproval-proposal',
@@ -121,19 +139,87 @@ describe('prepared transaction verification', () => {
     const { summary } = await verifyPreparedTransaction(
       await prepareResponse(iouSplit({ owner: ALICE, amount: '5.0', counterparty: BOB })),
       ALICE,
+      types,
     );
     expect(summary.mode).toBe('blind');
     expect(summary.clearSign).toBeNull();
-    expect(summary.warnings[0]).toMatch(/^Blind signing/);
-    expect(summary.headline).toBe(`Blind signature over ${summary.hashBase64}: Iou_Split on MyApp.Iou:Iou`);
+    expect(summary.warnings[0]).toMatch(/^Blind signing: the types of package 1f0{62} \(the reference participant has no package/);
+    expect(summary.headline).toMatch(
+      new RegExp(`^Blind signature over ${summary.hashBase64.replace(/[+/]/g, '.')}: Iou_Split on MyApp.Iou:Iou `),
+    );
     expect(summary.amounts.map((a) => a.value)).toEqual(['5.0', '5.0', '1.0']);
+    // still described from its own shape, marked untyped
+    expect(summary.description.nodes[0]!.argument).toMatchObject({ kind: 'record', type: null });
+  });
+
+  it('describes an application transaction field by field from its verified package (no recogniser needed)', async () => {
+    const tx = iouSplit({ owner: ALICE, amount: '5.0', counterparty: BOB, packageId: myAppPackage.packageId });
+    const { summary } = await verifyPreparedTransaction(await prepareResponse(tx), ALICE, types);
+    expect(summary.mode).toBe('described');
+    expect(summary.warnings).toEqual([]);
+    expect(summary.headline).toMatch(/^Iou_Split on MyApp.Iou:Iou [0-9a-f]{10}…: splitAmount 5, newOwner bob::12202222…$/);
+    expect(summary.description.nodes.map((n) => [n.kind, n.depth, n.choice ?? n.templateId?.split(':').slice(1).join(':')])).toEqual([
+      ['exercise', 0, 'Iou_Split'],
+      ['create', 1, 'MyApp.Iou:Iou'],
+      ['create', 1, 'MyApp.Iou:Iou'],
+    ]);
+    expect(summary.description.nodes[0]!.argument).toEqual({
+      kind: 'record',
+      type: 'MyApp.Iou:Iou_Split',
+      fields: [
+        { name: 'splitAmount', value: { kind: 'numeric', type: 'Numeric 10', value: '5.0', scale: 10 } },
+        { name: 'newOwner', value: { kind: 'party', type: 'Party', party: BOB } },
+      ],
+    });
+    expect(summary.packages).toEqual([{ packageId: myAppPackage.packageId, name: 'my-app', version: '1.0.0' }]);
+  });
+
+  it('names the fields of an unlabelled transaction (as Canton sends them) from the packages, and still recognises it', async () => {
+    const tx = tokenTransfer({ sender: ALICE, receiver: BOB, amount: '7.25' });
+    const strip = (v: Value | undefined): void => {
+      if (v?.sum.oneofKind === 'record') {
+        for (const f of v.sum.record.fields) {
+          f.label = '';
+          strip(f.value);
+        }
+      } else if (v?.sum.oneofKind === 'list') v.sum.list.elements.forEach(strip);
+      else if (v?.sum.oneofKind === 'optional') strip(v.sum.optional.value);
+    };
+    for (const n of tx.transaction!.nodes)
+      if (n.versionedNode.oneofKind === 'v1') {
+        const t = n.versionedNode.v1.nodeType;
+        if (t.oneofKind === 'exercise') strip(t.exercise.chosenValue);
+        if (t.oneofKind === 'create') strip(t.create.argument);
+      }
+    const { summary } = await verifyPreparedTransaction(await prepareResponse(tx), ALICE, types);
+    expect(summary.mode).toBe('clear');
+    expect(summary.clearSign).toMatchObject({ kind: 'token-transfer', sender: ALICE, receiver: BOB, amount: '7.25' });
+    expect(summary.amounts).toContainEqual(expect.objectContaining({ path: 'TransferFactory_Transfer.transfer.amount', value: '7.25' }));
+  });
+
+  it('does not trust labels that contradict the package: swapped sender/receiver labels make it blind, not a transfer to the wrong party', async () => {
+    const tx = tokenTransfer({ sender: ALICE, receiver: MALLORY, amount: '50.0' });
+    const transfer = exerciseOf(tx, '0').chosenValue!;
+    const t = transfer.sum.oneofKind === 'record' ? transfer.sum.record.fields.find((f) => f.label === 'transfer')!.value! : null;
+    if (t?.sum.oneofKind !== 'record') throw new Error('fixture');
+    // what a lying participant sends: MALLORY still in the receiver position, but labelled as if ALICE were
+    const [s0, r0] = t.sum.record.fields;
+    s0!.label = 'receiver';
+    r0!.label = 'sender';
+    const { summary } = await verifyPreparedTransaction(await prepareResponse(tx), ALICE, types);
+    expect(summary.mode).toBe('blind');
+    expect(summary.clearSign).toBeNull();
+    expect(summary.description.problems[0]).toMatch(
+      /field 1 of Splice.Api.Token.TransferInstructionV1:Transfer is labelled “receiver”.*names it “sender”/,
+    );
   });
 
   it('does not clear-sign a transfer whose sender is someone else', async () => {
     const tx = tokenTransfer({ sender: BOB, receiver: MALLORY, amount: '1.0' });
     tx.metadata!.submitterInfo!.actAs = [ALICE, BOB];
-    const { summary } = await verifyPreparedTransaction(await prepareResponse(tx), ALICE);
-    expect(summary.mode).toBe('blind');
+    const { summary } = await verifyPreparedTransaction(await prepareResponse(tx), ALICE, types);
+    expect(summary.mode).toBe('described');
+    expect(summary.clearSign).toBeNull();
     expect(summary.warnings).toContain(`The transfer’s sender ${BOB} is not the signing party`);
   });
 
@@ -142,35 +228,37 @@ describe('prepared transaction verification', () => {
 
     it('changed amount', async () => {
       const prep = await tampered(base(), (tx) => setField(exerciseOf(tx, '0').chosenValue, ['transfer', 'amount'], numeric('2550.0')));
-      await expect(verifyPreparedTransaction(prep, ALICE)).rejects.toMatchObject({ reason: 'HASH_MISMATCH', code: 'FORBIDDEN' });
+      await expect(verifyPreparedTransaction(prep, ALICE, types)).rejects.toMatchObject({ reason: 'HASH_MISMATCH', code: 'FORBIDDEN' });
     });
     it('changed receiver party', async () => {
       const prep = await tampered(base(), (tx) => setField(exerciseOf(tx, '0').chosenValue, ['transfer', 'receiver'], party(MALLORY)));
-      await expect(verifyPreparedTransaction(prep, ALICE)).rejects.toMatchObject({ reason: 'HASH_MISMATCH' });
+      await expect(verifyPreparedTransaction(prep, ALICE, types)).rejects.toMatchObject({ reason: 'HASH_MISMATCH' });
     });
     it('changed owner of a created contract deep in the tree', async () => {
       const prep = await tampered(base(), (tx) => setField(createOf(tx, '2').argument, ['owner'], party(MALLORY)));
-      await expect(verifyPreparedTransaction(prep, ALICE)).rejects.toMatchObject({ reason: 'HASH_MISMATCH' });
+      await expect(verifyPreparedTransaction(prep, ALICE, types)).rejects.toMatchObject({ reason: 'HASH_MISMATCH' });
     });
     it('changed submitter (metadata)', async () => {
       const prep = await tampered(base(), (tx) => {
         tx.metadata!.submitterInfo!.actAs = [ALICE, MALLORY];
       });
-      await expect(verifyPreparedTransaction(prep, ALICE)).rejects.toMatchObject({ reason: 'HASH_MISMATCH' });
+      await expect(verifyPreparedTransaction(prep, ALICE, types)).rejects.toMatchObject({ reason: 'HASH_MISMATCH' });
     });
     it('changed input contract', async () => {
       const prep = await tampered(base(), (tx) => {
         tx.metadata!.inputContracts[0]!.createdAt += 1n;
       });
-      await expect(verifyPreparedTransaction(prep, ALICE)).rejects.toMatchObject({ reason: 'HASH_MISMATCH' });
+      await expect(verifyPreparedTransaction(prep, ALICE, types)).rejects.toMatchObject({ reason: 'HASH_MISMATCH' });
     });
     it('swapped hash (the hash of another transaction)', async () => {
       const honest = await prepareResponse(base());
       const other = await prepareResponse(tokenTransfer({ sender: ALICE, receiver: MALLORY, amount: '25.5' }));
       await expect(
-        verifyPreparedTransaction({ ...honest, preparedTransactionHash: other.preparedTransactionHash }, ALICE),
+        verifyPreparedTransaction({ ...honest, preparedTransactionHash: other.preparedTransactionHash }, ALICE, types),
       ).rejects.toMatchObject({ reason: 'HASH_MISMATCH', message: expect.stringMatching(/refusing to sign/) });
-      await expect(verifyPreparedTransaction({ ...other, preparedTransaction: honest.preparedTransaction }, ALICE)).rejects.toMatchObject({
+      await expect(
+        verifyPreparedTransaction({ ...other, preparedTransaction: honest.preparedTransaction }, ALICE, types),
+      ).rejects.toMatchObject({
         reason: 'HASH_MISMATCH',
       });
     });
@@ -180,26 +268,32 @@ describe('prepared transaction verification', () => {
       for (const pos of [40, 200, bytes.length - 20]) {
         const b = Buffer.from(bytes);
         b[pos] = b[pos]! ^ 0x01;
-        await expect(verifyPreparedTransaction({ ...prep, preparedTransaction: b.toString('base64') }, ALICE)).rejects.toMatchObject({
-          reason: expect.stringMatching(/HASH_MISMATCH|UNDECODABLE_TRANSACTION/),
-        });
+        await expect(verifyPreparedTransaction({ ...prep, preparedTransaction: b.toString('base64') }, ALICE, types)).rejects.toMatchObject(
+          {
+            reason: expect.stringMatching(/HASH_MISMATCH|UNDECODABLE_TRANSACTION/),
+          },
+        );
       }
     });
     it('garbage, truncated hash, unsupported hashing scheme, missing fields', async () => {
       const prep = await prepareResponse(base());
-      await expect(verifyPreparedTransaction({ ...prep, preparedTransaction: '!!!' }, ALICE)).rejects.toMatchObject({
+      await expect(verifyPreparedTransaction({ ...prep, preparedTransaction: '!!!' }, ALICE, types)).rejects.toMatchObject({
         reason: 'UNDECODABLE_TRANSACTION',
       });
-      await expect(verifyPreparedTransaction({ ...prep, preparedTransaction: 'AAAA' }, ALICE)).rejects.toMatchObject({
+      await expect(verifyPreparedTransaction({ ...prep, preparedTransaction: 'AAAA' }, ALICE, types)).rejects.toMatchObject({
         reason: 'UNDECODABLE_TRANSACTION',
       });
       await expect(
-        verifyPreparedTransaction({ ...prep, preparedTransactionHash: prep.preparedTransactionHash.slice(0, 20) }, ALICE),
+        verifyPreparedTransaction({ ...prep, preparedTransactionHash: prep.preparedTransactionHash.slice(0, 20) }, ALICE, types),
       ).rejects.toMatchObject({ reason: 'HASH_MISMATCH' });
-      await expect(verifyPreparedTransaction({ ...prep, hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V3' }, ALICE)).rejects.toMatchObject({
+      await expect(
+        verifyPreparedTransaction({ ...prep, hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V3' }, ALICE, types),
+      ).rejects.toMatchObject({
         reason: 'UNSUPPORTED_HASHING_SCHEME',
       });
-      await expect(verifyPreparedTransaction({ preparedTransaction: prep.preparedTransaction } as never, ALICE)).rejects.toMatchObject({
+      await expect(
+        verifyPreparedTransaction({ preparedTransaction: prep.preparedTransaction } as never, ALICE, types),
+      ).rejects.toMatchObject({
         reason: 'UNDECODABLE_TRANSACTION',
       });
     });
@@ -207,7 +301,7 @@ describe('prepared transaction verification', () => {
 
   it('refuses when the signing party is not a submitter', async () => {
     const prep = await prepareResponse(tokenTransfer({ sender: BOB, receiver: ALICE, amount: '1.0' }));
-    await expect(verifyPreparedTransaction(prep, ALICE)).rejects.toMatchObject({
+    await expect(verifyPreparedTransaction(prep, ALICE, types)).rejects.toMatchObject({
       reason: 'PARTY_NOT_SUBMITTER',
       message: expect.stringContaining(`acts as ${BOB}`),
     });
@@ -224,7 +318,7 @@ describe('prepared transaction verification', () => {
     const prep = { ...honest, preparedTransaction: encode(copy) };
     // the library hashes only what is reachable from the roots, so the hash still matches ...
     expect(await hashPreparedTransaction(prep.preparedTransaction, 'base64')).toBe(honest.preparedTransactionHash);
-    const { summary } = await verifyPreparedTransaction(prep, ALICE);
+    const { summary } = await verifyPreparedTransaction(prep, ALICE, types);
     // ... and the summary never shows the stray node as an effect
     expect(summary.created.map((c) => c.templateQualified)).not.toContain('MyApp.Iou:Iou');
     expect(summary.amounts.map((a) => a.value)).not.toContain('999.0');
