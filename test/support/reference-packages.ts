@@ -47,10 +47,9 @@ export function referenceTypes(db: AppDb, extra: Uint8Array[] = [featuredAppProx
   for (const bytes of extra) packages.add(bytes, 'import');
   return {
     packages,
-    fetch: async (id) => {
+    fetch: (id) => {
       const bytes = byId.get(id);
-      if (!bytes) throw new Error(`the reference participant has no package ${id}`);
-      return bytes;
+      return bytes ? Promise.resolve(bytes) : Promise.reject(new Error(`the reference participant has no package ${id}`));
     },
   };
 }
