@@ -28,11 +28,14 @@ export function openDatabase(dataDir: string, reset: boolean): Db {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   migrateFromV1(db);
-  db.exec(DDL);
-  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get('schema_version') as { value: string } | undefined;
-  if (!row) db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('schema_version', String(SCHEMA_VERSION));
-  else if (Number(row.value) !== SCHEMA_VERSION)
-    throw new Error(`Unsupported simulator database schema ${row.value} in ${dataDir} (expected ${SCHEMA_VERSION}); use --reset`);
+  // One transaction: a new data dir's CREATE statements cost one fsync together instead of one each.
+  db.transaction(() => {
+    db.exec(DDL);
+    const row = db.prepare('SELECT value FROM meta WHERE key = ?').get('schema_version') as { value: string } | undefined;
+    if (!row) db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('schema_version', String(SCHEMA_VERSION));
+    else if (Number(row.value) !== SCHEMA_VERSION)
+      throw new Error(`Unsupported simulator database schema ${row.value} in ${dataDir} (expected ${SCHEMA_VERSION}); use --reset`);
+  }).immediate();
   return db;
 }
 
