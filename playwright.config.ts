@@ -12,6 +12,8 @@ export const CHROMIUM_ARGS = [
 
 export default defineConfig({
   testDir: 'test/e2e',
+  // The console process each spec starts runs the prebuilt browser-host bundle: build it once, first.
+  globalSetup: './test/support/global-setup.ts',
   timeout: 60_000,
   expect: { timeout: 10_000 },
   workers: 2,

@@ -1,4 +1,4 @@
-/** Browser host entry: console services + embedded simulator + renderer served on loopback. */
+/** The browser host: console services + embedded simulator + renderer served on loopback (entry: host-main.ts). */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startConsoleApp } from '../app/console-app.js';
@@ -55,11 +55,4 @@ export async function runHost(argv: string[]): Promise<void> {
   };
   process.once('SIGINT', () => void shutdown());
   process.once('SIGTERM', () => void shutdown());
-}
-
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  runHost(process.argv.slice(2)).catch((err: unknown) => {
-    process.stderr.write(`console host failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(1);
-  });
 }

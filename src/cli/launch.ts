@@ -1,8 +1,9 @@
 /**
  * `npm start`: builds what is stale, then launches Electron when its binary is present, otherwise
- * the browser host in demo mode.
+ * the browser host in demo mode. Runs as the prebuilt bundle dist/cli/launch.cjs (scripts/run.mjs); the
+ * renderer and Electron builds are the build scripts themselves, run through tsx only when stale.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,17 +28,22 @@ function isStale(output: string, inputs: string[]): boolean {
   return inputs.some((dir) => newestMtime(path.join(ROOT, dir)) > built);
 }
 
+/** Runs a build script of scripts/ (TypeScript, through tsx); its output goes to stderr, stdout stays ours. */
+function runBuild([script, ...args]: [string, ...string[]], what: string): void {
+  process.stderr.write(`building ${what}…\n`);
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', script), ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', process.stderr, 'inherit'],
+  });
+  if (r.status !== 0) throw new Error(`building ${what} failed (scripts/${script} exited ${r.status ?? r.signal ?? 'abnormally'})`);
+}
+
 async function main() {
   const args = process.argv.slice(2);
-  const { buildRenderer } = await import('../../scripts/build.js');
-  if (isStale(path.join(ROOT, 'dist/renderer/index.html'), ['renderer', 'src/ipc'])) {
-    process.stdout.write('building renderer…\n');
-    await buildRenderer();
-  }
+  if (isStale(path.join(ROOT, 'dist/renderer/index.html'), ['renderer', 'src/ipc'])) runBuild(['build.ts', 'renderer'], 'the renderer');
   const electron = electronBinary(ROOT);
   if (electron) {
-    const { buildElectron } = await import('../../scripts/build-electron.js');
-    if (isStale(path.join(ROOT, 'dist/electron/main.cjs'), ['electron', 'src'])) await buildElectron();
+    if (isStale(path.join(ROOT, 'dist/electron/main.cjs'), ['electron', 'src'])) runBuild(['build-electron.ts'], 'the Electron bundles');
     const child = spawn(electron, [ROOT, ...args], { stdio: 'inherit' });
     child.on('exit', (code) => process.exit(code ?? 0));
     return;

@@ -37,7 +37,8 @@ interface Status {
 // the simulator-only admin endpoints and deliberately non-conformant answers are not in the OpenAPI spec
 const call = (base: string, method: string, p: string, opts: { body?: unknown } = {}) =>
   specCall(base, method, p, { ...opts, validate: false });
-const cli = path.join(repoRoot, 'src/cli/sim.ts');
+/** `npm run sim`'s command: the prebuilt bundle (test/support/global-setup.ts built it). */
+const cli = path.join(repoRoot, 'scripts/run.mjs');
 const decode = (b64: string) => PreparedTransaction.fromBinary(Buffer.from(b64, 'base64'));
 
 describe('simulator fault injection (prepare answers)', () => {
@@ -184,7 +185,7 @@ describe('simulator fault injection (prepare answers)', () => {
   });
 
   it('takes the kinds from the CLI flag, and names an unknown kind (exit 2, nothing started)', async () => {
-    const bad = spawnSync(process.execPath, ['--import', 'tsx', cli, '--data', makeTempDir(), '--fault-inject-prepare', 'hash,amout'], {
+    const bad = spawnSync(process.execPath, [cli, 'sim', '--data', makeTempDir(), '--fault-inject-prepare', 'hash,amout'], {
       cwd: repoRoot,
       encoding: 'utf8',
       timeout: 20_000,
@@ -196,7 +197,7 @@ describe('simulator fault injection (prepare answers)', () => {
 
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', cli, '--data', makeTempDir(), '--port', '0', '--fault-inject-prepare', 'hash,input-dropped'],
+      [cli, 'sim', '--data', makeTempDir(), '--port', '0', '--fault-inject-prepare', 'hash,input-dropped'],
       { cwd: repoRoot },
     );
     try {

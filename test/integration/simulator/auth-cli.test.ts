@@ -9,9 +9,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { bearer, hsToken, SECRET, send } from './auth-helpers.js';
 import { makeTempDir, repoRoot } from './helpers.js';
 
-const cli = path.join(repoRoot, 'src/cli/sim.ts');
+/** `npm run sim`'s command: the prebuilt bundle (test/support/global-setup.ts built it). */
+const cli = path.join(repoRoot, 'scripts/run.mjs');
 const run = (args: string[]) =>
-  spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 20_000 });
+  spawnSync(process.execPath, [cli, 'sim', ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 20_000 });
 
 describe('sim CLI auth flags', () => {
   const dir = makeTempDir('sim-auth-cli-');
@@ -51,7 +52,7 @@ describe('sim CLI auth flags', () => {
     writeFileSync(secretFile, `${SECRET}\n`);
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', cli, '--port', '0', '--data', path.join(dir, 'data'), '--auth-hs256-secret-file', secretFile],
+      [cli, 'sim', '--port', '0', '--data', path.join(dir, 'data'), '--auth-hs256-secret-file', secretFile],
       {
         cwd: repoRoot,
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -12,7 +12,7 @@ import { call, createIou, makeTempDir, repoRoot, wildcard } from './helpers.js';
 
 function startProcess(dataDir: string): Promise<{ proc: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'src/cli/sim.ts'), '--port', '0', '--data', dataDir], {
+    const proc = spawn(process.execPath, [path.join(repoRoot, 'scripts/run.mjs'), 'sim', '--port', '0', '--data', dataDir], {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,0 +1,146 @@
+/**
+ * Start-up benchmark: `npx tsx bench/startup/run.ts [--n 10]`. Not part of `npm test`.
+ *
+ * Whole processes, timed from spawn to the line a user waits for, with a fresh data directory each time:
+ *   - `npm run sim -- --port 0 --data DIR` → `listening on …` (target < 500 ms)
+ *   - `npm start` (browser host, no Electron binary here) → `Console ready: …` (target < 1.5 s)
+ * Baselines, same run, interleaved: the same entry points transpiled at run time by tsx (what the npm scripts ran
+ * before the prebuilt bundles), and the bundles without npm in front (`node scripts/run.mjs …`, to show what npm
+ * itself costs). The bundles are built and the V8 code cache written before the first timed run ("warm" start).
+ * Exits 1 when a target is missed.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureCliBundles } from '../../scripts/cli-bundle.mjs';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const nIndex = process.argv.indexOf('--n');
+const N = nIndex >= 0 ? Number(process.argv[nIndex + 1]) : 10;
+
+interface Variant {
+  name: string;
+  command: string;
+  args: (dataDir: string) => string[];
+  env?: (dataDir: string) => Record<string, string>;
+  ready: RegExp;
+}
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const tsx = path.join(repo, 'node_modules/.bin/tsx');
+const simArgs = (d: string) => ['--port', '0', '--data', d];
+const hostEnv = (d: string) => ({ CONSOLE_DATA_DIR: d });
+
+const groups: { title: string; target: number; variants: Variant[] }[] = [
+  {
+    title: 'npm run sim → listening',
+    target: 500,
+    variants: [
+      { name: 'npm run sim (bundle)', command: npm, args: (d) => ['run', '-s', 'sim', '--', ...simArgs(d)], ready: /^listening on / },
+      {
+        name: 'node scripts/run.mjs sim',
+        command: process.execPath,
+        args: (d) => ['scripts/run.mjs', 'sim', ...simArgs(d)],
+        ready: /^listening on /,
+      },
+      { name: 'baseline: tsx src/cli/sim.ts', command: tsx, args: (d) => ['src/cli/sim.ts', ...simArgs(d)], ready: /^listening on / },
+    ],
+  },
+  {
+    title: 'npm start → Console ready',
+    target: 1500,
+    variants: [
+      { name: 'npm start (bundle)', command: npm, args: () => ['start', '-s'], env: hostEnv, ready: /^Console ready: / },
+      {
+        name: 'node scripts/run.mjs launch',
+        command: process.execPath,
+        args: () => ['scripts/run.mjs', 'launch'],
+        env: hostEnv,
+        ready: /^Console ready: /,
+      },
+      { name: 'baseline: tsx src/cli/launch.ts', command: tsx, args: () => ['src/cli/launch.ts'], env: hostEnv, ready: /^Console ready: / },
+    ],
+  },
+];
+
+/** Milliseconds from spawn to the ready line on stdout; the process group is then stopped. */
+function timeOnce(v: Variant): Promise<number> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-startup-'));
+  const t0 = performance.now();
+  const child = spawn(v.command, v.args(dataDir), {
+    cwd: repo,
+    env: { ...process.env, ...(v.env?.(dataDir) ?? {}) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  return new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => finish(new Error(`${v.name}: not ready within 60 s\n${out}\n${err}`)), 60_000);
+    const finish = (result: number | Error) => {
+      clearTimeout(timer);
+      child.stdout.removeAllListeners('data');
+      child.removeAllListeners('exit');
+      const done = () => {
+        rmSync(dataDir, { recursive: true, force: true });
+        if (result instanceof Error) reject(result);
+        else resolve(result);
+      };
+      if (child.exitCode !== null || child.signalCode !== null) {
+        done();
+        return;
+      }
+      child.once('exit', done);
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+    };
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.split('\n').some((line) => v.ready.test(line))) finish(performance.now() - t0);
+    });
+    child.once('exit', (code) => finish(new Error(`${v.name}: exited ${code} before ready\n${out}\n${err}`)));
+  });
+}
+
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? Number.NaN;
+};
+const ms = (x: number) => `${Math.round(x).toLocaleString('en-US')} ms`;
+
+await ensureCliBundles();
+console.log(
+  `start-up, ${N} runs per variant (interleaved), Node ${process.version}, load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
+let failed = false;
+for (const group of groups) {
+  // One untimed run each: builds nothing (fresh bundles) but writes the V8 code cache and warms the file cache.
+  for (const v of group.variants) await timeOnce(v);
+  const times = new Map<string, number[]>(group.variants.map((v) => [v.name, []]));
+  for (let i = 0; i < N; i++) for (const v of group.variants) times.get(v.name)?.push(await timeOnce(v));
+  const baseline = quantile(times.get(group.variants[2]?.name ?? '') ?? [], 0.5);
+  console.log(`\n${group.title} (target < ${ms(group.target)})`);
+  console.log('| variant | p50 | p90 | vs baseline |');
+  console.log('| --- | ---: | ---: | ---: |');
+  for (const v of group.variants) {
+    const xs = times.get(v.name) ?? [];
+    const p50 = quantile(xs, 0.5);
+    console.log(`| ${v.name} | ${ms(p50)} | ${ms(quantile(xs, 0.9))} | ${(baseline / p50).toFixed(2)}× faster |`);
+  }
+  const headline = quantile(times.get(group.variants[0]?.name ?? '') ?? [], 0.5);
+  const pass = headline < group.target;
+  if (!pass) failed = true;
+  console.log(`${pass ? 'PASS' : 'FAIL'}: ${group.variants[0]?.name} p50 ${ms(headline)} (target < ${ms(group.target)})`);
+}
+console.log(
+  `\nload average after: ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
+process.exit(failed ? 1 : 0);

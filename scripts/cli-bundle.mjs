@@ -1,0 +1,138 @@
+/**
+ * Prebuilt bundles for the command-line entry points (`npm run sim`, `npm start`, the browser host), so they
+ * start without transpiling TypeScript at run time. Plain JavaScript on purpose: `scripts/run.mjs` loads this
+ * before anything is built.
+ *
+ *   src/cli/sim.ts    → dist/cli/sim.cjs
+ *   src/cli/launch.ts → dist/cli/launch.cjs
+ *   src/cli/host-main.ts → dist/cli/host.cjs
+ *
+ * Everything is bundled except the native modules (better-sqlite3, @napi-rs/keyring) and the build tools the
+ * launcher loads only when something is stale (vite, esbuild). dist/cli sits two folders deep like src/cli, and
+ * `import.meta.url` is the bundle's own URL, so the sources' `new URL('../../package.json', import.meta.url)`
+ * lookups and the DAR worker beside the bundle resolve as they do for dist/electron.
+ *
+ * Freshness: `dist/cli/bundles.json` records when the build started and every local source file esbuild read
+ * (its metafile). A bundle is stale when one of those files, package-lock.json, tsconfig.json or this file is
+ * newer, or gone. A file the sources do not import yet cannot change the bundle until an imported file changes.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const OUT_DIR = path.join(ROOT, 'dist/cli');
+const MANIFEST = path.join(OUT_DIR, 'bundles.json');
+
+/** Entry points by bundle name. */
+export const ENTRIES = {
+  sim: 'src/cli/sim.ts',
+  launch: 'src/cli/launch.ts',
+  host: 'src/cli/host-main.ts',
+};
+
+/** Worker threads are separate bundles beside the entry bundles; each is found next to its caller's bundle. */
+const WORKERS = {
+  // The simulator's DAR reader (src/simulator/packages/dar-decoder.ts looks for dar-worker.cjs beside the bundle).
+  'dar-worker': 'src/simulator/packages/dar-worker.ts',
+};
+
+/** Loaded at run time from node_modules: native code, and the build tools used only when something is stale. */
+export const CLI_EXTERNALS = ['better-sqlite3', '@napi-rs/keyring', 'electron', 'vite', 'esbuild'];
+
+/** Files whose change invalidates every bundle even though esbuild does not list them as inputs. */
+const ALWAYS = ['package-lock.json', 'tsconfig.json', 'scripts/cli-bundle.mjs'];
+
+const IMPORT_META_URL = '__consoleImportMetaUrl';
+
+/**
+ * Why bundles described by `manifest` must be rebuilt, or null when they are fresh. `mtimeOf(rel)` gives a file's
+ * modification time (ms) relative to the checkout, or null when it does not exist.
+ */
+export function staleReasonFor(manifest, root, mtimeOf) {
+  if (manifest === null) return 'not built yet';
+  if (manifest.root !== root) return 'built in another checkout';
+  for (const name of [...Object.keys(ENTRIES), ...manifest.workers]) {
+    if (mtimeOf(`dist/cli/${name}.cjs`) === null) return `dist/cli/${name}.cjs is missing`;
+  }
+  for (const [name, rel] of Object.entries(WORKERS)) {
+    if (!manifest.workers.includes(name) && mtimeOf(rel) !== null) return `${rel} is new`;
+  }
+  for (const rel of [...ALWAYS, ...manifest.inputs]) {
+    const mtime = mtimeOf(rel);
+    if (mtime === null) return `${rel} is gone`;
+    if (mtime > manifest.builtAt) return `${rel} changed`;
+  }
+  return null;
+}
+
+/** Why the bundles must be rebuilt, or null when they are fresh. Cheap: one stat per source file. */
+export function staleReason() {
+  let manifest;
+  try {
+    manifest = JSON.parse(readFileSync(MANIFEST, 'utf8'));
+  } catch {
+    manifest = null;
+  }
+  return staleReasonFor(manifest, ROOT, (rel) => {
+    try {
+      return statSync(path.join(ROOT, rel)).mtimeMs;
+    } catch {
+      return null;
+    }
+  });
+}
+
+/**
+ * Builds every CLI bundle (one esbuild run, so shared modules are parsed once). Outputs are written beside their
+ * final names and renamed, so a process loading a bundle while another rebuilds never reads half a file.
+ */
+export async function buildCliBundles() {
+  const { build } = await import('esbuild');
+  const builtAt = Date.now();
+  const workers = Object.fromEntries(Object.entries(WORKERS).filter(([, rel]) => existsSync(path.join(ROOT, rel))));
+  const result = await build({
+    absWorkingDir: ROOT,
+    entryPoints: Object.fromEntries(Object.entries({ ...ENTRIES, ...workers }).map(([name, rel]) => [name, path.join(ROOT, rel)])),
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    outdir: OUT_DIR,
+    outExtension: { '.js': '.cjs' },
+    external: CLI_EXTERNALS,
+    sourcemap: 'linked',
+    // Smaller source parses faster; names stay readable in stack traces.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    legalComments: 'none',
+    metafile: true,
+    write: false,
+    logLevel: 'silent',
+    logOverride: { 'empty-import-meta': 'error' },
+    define: {
+      'import.meta.url': IMPORT_META_URL,
+      'import.meta.dirname': '__dirname',
+      'import.meta.filename': '__filename',
+    },
+    banner: { js: `"use strict";const ${IMPORT_META_URL}=require("node:url").pathToFileURL(__filename).href;` },
+  });
+  mkdirSync(OUT_DIR, { recursive: true });
+  const suffix = `.${process.pid}.tmp`;
+  for (const file of result.outputFiles) writeFileSync(file.path + suffix, file.contents);
+  for (const file of result.outputFiles) renameSync(file.path + suffix, file.path);
+  const inputs = Object.keys(result.metafile.inputs)
+    .filter((f) => !f.startsWith('node_modules/') && !f.includes('/node_modules/'))
+    .sort();
+  const manifest = { root: ROOT, builtAt, workers: Object.keys(workers), inputs };
+  writeFileSync(MANIFEST + suffix, JSON.stringify(manifest, null, 1));
+  renameSync(MANIFEST + suffix, MANIFEST);
+}
+
+/** Builds the bundles when they are stale; says so on stderr (stdout's first line belongs to the command). */
+export async function ensureCliBundles() {
+  const reason = staleReason();
+  if (reason === null) return;
+  process.stderr.write(`building dist/cli (${reason})…\n`);
+  await buildCliBundles();
+}
