@@ -2,7 +2,7 @@
  * Secrets (bearer tokens now, signing keys later) live only in the OS keychain. One interface,
  * the OS keychain as default backend through @napi-rs/keyring (maintained, N-API prebuilt).
  */
-import { AsyncEntry, Entry } from '@napi-rs/keyring';
+import { AsyncEntry } from '@napi-rs/keyring';
 import { ConsoleError } from '../ipc/errors.js';
 
 export interface SecretStore {
@@ -19,32 +19,61 @@ function keychainError(op: string, err: unknown): ConsoleError {
   return new ConsoleError('KEYCHAIN_UNAVAILABLE', `OS keychain ${op} failed: ${detail}${hint}`);
 }
 
+/** The user said no to the keychain's unlock prompt: asking again at once would only prompt again. */
+const promptDismissed = (err: unknown): boolean => err instanceof Error && /prompt was dismissed/i.test(err.message);
+
+const MAX_KEPT_ENTRIES = 32;
+
 export class KeychainSecretStore implements SecretStore {
+  /**
+   * One entry per account, kept for the life of the store. Constructing an entry opens a Secret Service connection
+   * and an encrypted session (on Linux: D-Bus Hello, OpenSession with a Diffie-Hellman exchange — ~6–7 ms, most of
+   * what a signature used to cost); a kept entry reuses both, so a read is one SearchItems + GetSecret round trip
+   * (~0.7 ms). The item is still looked up and read from the keychain at every call: nothing secret is cached here.
+   */
+  private readonly entries = new Map<string, AsyncEntry>();
+
   constructor(private readonly service: string) {}
 
   async get(account: string): Promise<string | null> {
-    try {
-      // async: the Secret Service round trip (several ms over D-Bus) runs off the main thread, so it neither blocks
-      // the event loop nor keeps a signature from overlapping the key read with verification
-      return (await new AsyncEntry(this.service, account).getPassword()) ?? null;
-    } catch (err) {
-      throw keychainError('read', err);
-    }
+    // async: the Secret Service round trip runs off the main thread, so it neither blocks the event loop nor keeps a
+    // signature from overlapping the key read with verification
+    return (await this.withEntry(account, 'read', (e) => e.getPassword())) ?? null;
   }
 
   async set(account: string, secret: string): Promise<void> {
-    try {
-      new Entry(this.service, account).setPassword(secret);
-    } catch (err) {
-      throw keychainError('write', err);
-    }
+    await this.withEntry(account, 'write', (e) => e.setPassword(secret));
   }
 
   async delete(account: string): Promise<boolean> {
+    const deleted = await this.withEntry(account, 'delete', (e) => e.deletePassword());
+    this.entries.delete(account);
+    return deleted;
+  }
+
+  /**
+   * Runs `op` on the account's kept entry. When a kept entry fails (the keyring daemon restarted, its session is
+   * gone), it is dropped and the operation retried once on a new entry, which opens a new session.
+   */
+  private async withEntry<T>(account: string, what: string, op: (e: AsyncEntry) => Promise<T>): Promise<T> {
+    const kept = this.entries.get(account);
+    if (kept) {
+      try {
+        return await op(kept);
+      } catch (err) {
+        this.entries.delete(account);
+        if (promptDismissed(err)) throw keychainError(what, err);
+      }
+    }
     try {
-      return new Entry(this.service, account).deletePassword();
+      const entry = new AsyncEntry(this.service, account);
+      const result = await op(entry);
+      this.entries.set(account, entry);
+      // each kept entry holds a D-Bus connection: keep the most recently opened few (keys and profile tokens)
+      if (this.entries.size > MAX_KEPT_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
+      return result;
     } catch (err) {
-      throw keychainError('delete', err);
+      throw keychainError(what, err);
     }
   }
 }
