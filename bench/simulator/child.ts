@@ -1,6 +1,6 @@
 /**
  * Benchmark child process: starts the simulator on a data dir and reports how long `startSimulator`
- * took. `node --import tsx bench/simulator/child.ts --data DIR [--limit N]`; prints one JSON line
+ * took. `node --import tsx bench/simulator/child.ts --data DIR [--limit N] [--no-group-commit]`; prints one JSON line
  * `{"url","startMs","pid"}`, then serves until SIGTERM.
  */
 import { performance } from 'node:perf_hooks';
@@ -15,7 +15,7 @@ const t0 = performance.now();
 const sim = await startSimulator({
   dataDir: arg('--data') as string,
   port: 0,
-  settings: { httpListMaxElementsLimit: Number(arg('--limit') ?? 200) },
+  settings: { httpListMaxElementsLimit: Number(arg('--limit') ?? 200), groupCommit: !process.argv.includes('--no-group-commit') },
 });
 const startMs = performance.now() - t0;
 process.stdout.write(`${JSON.stringify({ url: sim.url, startMs, pid: process.pid, uptimeMs: process.uptime() * 1000 })}\n`);

@@ -157,7 +157,7 @@ export class InteractiveSubmission {
         context: { field: 'preparedTransaction', preparedTransactionHash: hash },
       });
     // commit exactly what was prepared and signed — the commands are not interpreted again
-    const result = this.writer.commitPrepared(commands, user, {
+    const result = await this.writer.executePrepared(commands, user, {
       nodes: stored.nodes,
       inputs: stored.inputs,
       archived: stored.archived,

@@ -23,6 +23,7 @@ import { createdEventBlob } from './projection.js';
 import { sha256Hex } from './ids.js';
 import type { DisclosedContractInput, JsCommandsInput, ReassignmentCommandsInput } from './schemas.js';
 import type { PartyRow } from './store/ledger-store.js';
+import { GroupCommitter, type CommitBody } from './group-commit.js';
 
 export interface AllocatePartyInput {
   partyIdHint?: string;
@@ -42,6 +43,15 @@ export interface RejectedResult {
   rejected: true;
   offset: number;
   error: CantonError;
+}
+
+/** A prepared transaction as stored at prepare time, committed as it is by `executePrepared`. */
+export interface PreparedForCommit {
+  nodes: TxNode[];
+  inputs: string[];
+  archived: string[];
+  synchronizerId: string;
+  effectiveAt: string;
 }
 
 /** Canton's default ledger-time / record-time tolerance (60 s). */
@@ -76,7 +86,11 @@ const dedupKey = (userId: string, commandId: string, actAs: string[]): string =>
   sha256Hex(JSON.stringify([userId, commandId, [...new Set(actAs)].sort()]));
 
 export class LedgerWriter {
-  constructor(private readonly sim: SimContext) {}
+  private readonly group: GroupCommitter;
+
+  constructor(private readonly sim: SimContext) {
+    this.group = new GroupCommitter(sim);
+  }
 
   /** Allocates a local party and records a TopologyTransaction (ParticipantAuthorizationAdded). */
   allocateParty(input: AllocatePartyInput): PartyRow {
@@ -162,10 +176,24 @@ export class LedgerWriter {
    * Runs `fn` inside one durable transaction; `fn` returns the result and the last offset it wrote
    * (undefined when it wrote no update). Subscribers are notified after the commit.
    */
-  commit<T>(fn: () => { result: T; offset: number | undefined }): T {
+  commit<T>(fn: CommitBody<T>): T {
     const { result, offset } = this.sim.store.tx(fn);
     if (offset !== undefined) this.sim.events.emit('commit', offset);
     return result;
+  }
+
+  /**
+   * The same, for callers that can wait: the body joins the next group commit (group-commit.ts), sharing one
+   * transaction and one fsync with what arrives together; resolves once durable. With the `groupCommit` setting off,
+   * the body is committed on its own at once (as `commit`).
+   */
+  commitDurably<T>(fn: CommitBody<T>): Promise<T> {
+    if (this.sim.settings.groupCommit) return this.group.commit(fn);
+    try {
+      return Promise.resolve(this.commit(fn));
+    } catch (err) {
+      return Promise.reject(err);
+    }
   }
 
   /** Checks a submission's fields, parties and synchronizer (shared by submit and prepare). */
@@ -380,6 +408,29 @@ export class LedgerWriter {
   submitCommands(cmds: JsCommandsInput, authenticatedUser: string): SubmitResult;
   submitCommands(cmds: JsCommandsInput, authenticatedUser: string, opts: { rejectAsCompletion: true }): SubmitResult | RejectedResult;
   submitCommands(cmds: JsCommandsInput, authenticatedUser: string, opts?: { rejectAsCompletion: true }): SubmitResult | RejectedResult {
+    return this.commit(this.submission(cmds, authenticatedUser, opts));
+  }
+
+  /** `submitCommands` through the group commit (`commitDurably`): resolves once the transaction is durable. */
+  submit(cmds: JsCommandsInput, authenticatedUser: string): Promise<SubmitResult>;
+  submit(cmds: JsCommandsInput, authenticatedUser: string, opts: { rejectAsCompletion: true }): Promise<SubmitResult | RejectedResult>;
+  submit(cmds: JsCommandsInput, authenticatedUser: string, opts?: { rejectAsCompletion: true }): Promise<SubmitResult | RejectedResult> {
+    try {
+      return this.commitDurably(this.submission(cmds, authenticatedUser, opts));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /**
+   * Validates a submission (outside the transaction) and returns the commit body that deduplicates, interprets and
+   * writes it (inside the transaction, after what was committed before it).
+   */
+  private submission(
+    cmds: JsCommandsInput,
+    authenticatedUser: string,
+    opts: { rejectAsCompletion: true } | undefined,
+  ): CommitBody<SubmitResult | RejectedResult> {
     const sim = this.sim;
     const userId = cmds.userId && cmds.userId.length > 0 ? cmds.userId : authenticatedUser;
     this.validateSubmission(cmds);
@@ -388,7 +439,7 @@ export class LedgerWriter {
     const key = dedupKey(userId, cmds.commandId, cmds.actAs);
     const dedupMicros = this.dedupPeriodOf(cmds);
 
-    return this.commit<SubmitResult | RejectedResult>(() => {
+    return () => {
       const now = sim.clock.nowMicros();
       this.checkDuplicate(cmds, key, dedupMicros, now);
       const offset = sim.store.ledgerEnd() + 1;
@@ -410,24 +461,29 @@ export class LedgerWriter {
         const r = this.writeRejection(cmds, userId, dedupMicros, now, err);
         return { result: r, offset: r.offset };
       }
-    });
+    };
   }
 
   /**
    * Commits a prepared (interactive) transaction exactly as prepared: its nodes, arguments and
    * contract ids (relative ids from prepare get their suffix here, as on Canton), after checking that
    * its input contracts are still active (else LOCAL_VERDICT_INACTIVE_CONTRACTS) and its keys still free.
+   * Through the group commit (`commitDurably`): resolves once the transaction is durable.
    */
-  commitPrepared(
-    cmds: JsCommandsInput,
-    authenticatedUser: string,
-    prepared: { nodes: TxNode[]; inputs: string[]; archived: string[]; synchronizerId: string; effectiveAt: string },
-  ): SubmitResult {
+  executePrepared(cmds: JsCommandsInput, authenticatedUser: string, prepared: PreparedForCommit): Promise<SubmitResult> {
+    try {
+      return this.commitDurably(this.preparedCommit(cmds, authenticatedUser, prepared));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  private preparedCommit(cmds: JsCommandsInput, authenticatedUser: string, prepared: PreparedForCommit): CommitBody<SubmitResult> {
     const sim = this.sim;
     const userId = cmds.userId && cmds.userId.length > 0 ? cmds.userId : authenticatedUser;
     const key = dedupKey(userId, cmds.commandId, cmds.actAs);
     const dedupMicros = this.dedupPeriodOf(cmds);
-    return this.commit(() => {
+    return () => {
       const now = sim.clock.nowMicros();
       this.checkDuplicate(cmds, key, dedupMicros, now);
       const inactive = prepared.inputs.filter((cid) => {
@@ -470,11 +526,24 @@ export class LedgerWriter {
         }
       const result = { nodes, created, archived: prepared.archived, synchronizerId: prepared.synchronizerId };
       return { result: this.writeTransaction(cmds, userId, key, dedupMicros, offset, now, prepared.effectiveAt, result), offset };
-    });
+    };
   }
 
   /** Unassign / assign commands (one per submission, as Canton requires). */
   submitReassignment(rc: ReassignmentCommandsInput, authenticatedUser: string): StoredReassignment {
+    return this.commit(this.reassignment(rc, authenticatedUser));
+  }
+
+  /** `submitReassignment` through the group commit (`commitDurably`): resolves once the transaction is durable. */
+  reassign(rc: ReassignmentCommandsInput, authenticatedUser: string): Promise<StoredReassignment> {
+    try {
+      return this.commitDurably(this.reassignment(rc, authenticatedUser));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  private reassignment(rc: ReassignmentCommandsInput, authenticatedUser: string): CommitBody<StoredReassignment> {
     const sim = this.sim;
     const userId = rc.userId && rc.userId.length > 0 ? rc.userId : authenticatedUser;
     if (rc.commands.length !== 1)
@@ -492,7 +561,7 @@ export class LedgerWriter {
     if (v.source === v.target)
       throw new CantonError('INVALID_ARGUMENT', 'Source and target synchronizer must differ', { context: { source: v.source } });
 
-    return this.commit(() => {
+    return () => {
       const now = sim.clock.nowMicros();
       const recordTime = microsToIso(now);
       const offset = sim.store.nextOffset();
@@ -602,6 +671,6 @@ export class LedgerWriter {
         deduplicationDurationMicros: 0,
       });
       return { result: update, offset };
-    });
+    };
   }
 }

@@ -10,6 +10,11 @@ export interface SimulatorSettings {
   maxPartiesPageSize: number;
   /** Participant `max-identity-provider-configs`: creating one more fails with TOO_MANY_IDENTITY_PROVIDER_CONFIGS. */
   maxIdentityProviderConfigs: number;
+  /**
+   * Commands that arrive together share one durable transaction and one fsync (group-commit.ts); off: one
+   * transaction per command (the benchmark's same-run baseline).
+   */
+  groupCommit: boolean;
 }
 
 export const defaultSettings = (): SimulatorSettings => ({
@@ -19,4 +24,5 @@ export const defaultSettings = (): SimulatorSettings => ({
   maxUsersPageSize: 1000,
   maxPartiesPageSize: 10000,
   maxIdentityProviderConfigs: 10,
+  groupCommit: true,
 });

@@ -63,7 +63,7 @@ export function completionVisible(c: StoredCompletion, parties: Set<string>, use
 export function registerCommandRoutes(router: Router, sim: SimContext, writer: LedgerWriter): void {
   router.add('POST', '/v2/commands/submit-and-wait', async (ctx) => {
     const cmds = await body(ctx, JsCommandsSchema);
-    const r = writer.submitCommands(cmds, ctx.user);
+    const r = await writer.submit(cmds, ctx.user);
     const res: S['SubmitAndWaitResponse'] = { updateId: r.updateId, completionOffset: r.offset };
     return ok(res);
   });
@@ -73,7 +73,7 @@ export function registerCommandRoutes(router: Router, sim: SimContext, writer: L
     const tf: ResolvedTransactionFormat = req.transactionFormat
       ? resolveTransactionFormat(req.transactionFormat, sim.registry)
       : { shape: 'ACS_DELTA', events: wildcardFormat(req.commands.actAs) };
-    const r = writer.submitCommands(req.commands, ctx.user);
+    const r = await writer.submit(req.commands, ctx.user);
     const res: S['JsSubmitAndWaitForTransactionResponse'] = {
       transaction: projectTransaction(r.tx, tf, sim.registry) ?? emptyTransaction(r.tx),
     };
@@ -82,7 +82,7 @@ export function registerCommandRoutes(router: Router, sim: SimContext, writer: L
 
   router.add('POST', '/v2/commands/submit-and-wait-for-transaction-tree', async (ctx) => {
     const cmds = await body(ctx, JsCommandsSchema);
-    const r = writer.submitCommands(cmds, ctx.user);
+    const r = await writer.submit(cmds, ctx.user);
     const tree = projectTree(r.tx, wildcardFormat(cmds.actAs), sim.registry);
     const res: S['JsSubmitAndWaitForTransactionTreeResponse'] = {
       transactionTree: tree ?? {
@@ -101,7 +101,7 @@ export function registerCommandRoutes(router: Router, sim: SimContext, writer: L
   router.add('POST', '/v2/commands/async/submit', async (ctx) => {
     const cmds = await body(ctx, JsCommandsSchema);
     // accepted once validated and not a duplicate; later failures become failed completions
-    writer.submitCommands(cmds, ctx.user, { rejectAsCompletion: true });
+    await writer.submit(cmds, ctx.user, { rejectAsCompletion: true });
     const res: S['SubmitResponse'] = {};
     return ok(res);
   });
@@ -109,7 +109,7 @@ export function registerCommandRoutes(router: Router, sim: SimContext, writer: L
   router.add('POST', '/v2/commands/submit-and-wait-for-reassignment', async (ctx) => {
     const req = await body(ctx, SubmitAndWaitForReassignmentSchema);
     const fmt = req.eventFormat ? resolveEventFormat(req.eventFormat, sim.registry) : wildcardFormat([req.reassignmentCommands.submitter]);
-    const r = writer.submitReassignment(req.reassignmentCommands, ctx.user);
+    const r = await writer.reassign(req.reassignmentCommands, ctx.user);
     const projected = projectReassignment(r, fmt, sim.registry);
     const res: S['JsSubmitAndWaitForReassignmentResponse'] = {
       reassignment: projected ?? {
@@ -126,7 +126,7 @@ export function registerCommandRoutes(router: Router, sim: SimContext, writer: L
 
   router.add('POST', '/v2/commands/async/submit-reassignment', async (ctx) => {
     const req = await body(ctx, SubmitReassignmentSchema);
-    writer.submitReassignment(req.reassignmentCommands, ctx.user);
+    await writer.reassign(req.reassignmentCommands, ctx.user);
     const res: S['SubmitReassignmentResponse'] = {};
     return ok(res);
   });

@@ -46,6 +46,8 @@ export interface UpdateRow {
   frags: string | Buffer | null;
 }
 
+export type GroupOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
 export interface PartyRow {
   party: string;
   offset: number;
@@ -171,6 +173,30 @@ export class LedgerStore implements PartyIds {
   /** Run `fn` in one SQLite transaction (IMMEDIATE); committed (and fsynced) when it returns. */
   tx<T>(fn: () => T): T {
     return this.db.transaction(fn).immediate();
+  }
+
+  /**
+   * Group commit: runs every `fn` in one SQLite transaction (IMMEDIATE), each in its own savepoint, so one that
+   * throws is rolled back alone (offsets it allocated included) and the others still commit; one COMMIT — one fsync —
+   * for all. Returns each outcome, in order, once that COMMIT returned (durable); throws, with nothing committed,
+   * when the transaction itself fails.
+   */
+  txGroup<T>(fns: ReadonlyArray<() => T>): Array<GroupOutcome<T>> {
+    const one = this.db.transaction((fn: () => T) => fn());
+    return this.db
+      .transaction(() =>
+        fns.map((fn): GroupOutcome<T> => {
+          // an error that made SQLite roll back the whole transaction (e.g. SQLITE_FULL) must not let the
+          // remaining functions run outside it, in autocommit: fail the group instead
+          if (!this.db.inTransaction) throw new Error('The group transaction was rolled back by SQLite');
+          try {
+            return { ok: true, value: one(fn) };
+          } catch (error) {
+            return { ok: false, error };
+          }
+        }),
+      )
+      .immediate();
   }
 
   ledgerEnd(): number {

@@ -1,6 +1,8 @@
 /**
- * Crash safety: a real simulator process is SIGKILLed while commands are being submitted. After a
- * restart every acknowledged command is on the ledger exactly once, and offsets are gap-free.
+ * Crash safety under group commit: a real simulator process is SIGKILLed at 20 points while 16 clients submit
+ * concurrently (so commands are grouped, one transaction and one fsync per group), some of them commands that fail
+ * inside their group. After the restarts every acknowledged command is on the ledger exactly once, no failed one is,
+ * and the offsets are gap-free and strictly increasing.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -8,7 +10,10 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
-import { call, createIou, makeTempDir, repoRoot, wildcard } from './helpers.js';
+import { call, createIou, exercise, IOU, makeTempDir, repoRoot, wildcard } from './helpers.js';
+
+const KILLS = 20;
+const CLIENTS = 16;
 
 function startProcess(dataDir: string): Promise<{ proc: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
@@ -18,7 +23,7 @@ function startProcess(dataDir: string): Promise<{ proc: ChildProcess; url: strin
     });
     let stderr = '';
     proc.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => reject(new Error(`simulator did not start: ${stderr}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`simulator did not start: ${stderr}`)), 60_000);
     const rl = createInterface({ input: proc.stdout as NodeJS.ReadableStream });
     rl.once('line', (line) => {
       clearTimeout(timer);
@@ -33,7 +38,7 @@ function startProcess(dataDir: string): Promise<{ proc: ChildProcess; url: strin
 const killed = (proc: ChildProcess): Promise<void> =>
   new Promise((r) => (proc.exitCode !== null || proc.signalCode !== null ? r() : proc.once('exit', () => r())));
 
-describe('crash safety (SIGKILL during submissions)', () => {
+describe('crash safety (SIGKILL during concurrent, group-committed submissions)', () => {
   const dir = makeTempDir('sim-crash-');
   const procs: ChildProcess[] = [];
   afterAll(async () => {
@@ -45,49 +50,71 @@ describe('crash safety (SIGKILL during submissions)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('keeps every acknowledged command exactly once with gap-free offsets', async () => {
-    const first = await startProcess(dir);
-    procs.push(first.proc);
-    const alloc = await call(first.url, 'POST', '/v2/parties', { body: { partyIdHint: 'Crash' } });
+  it(`keeps every acknowledged command exactly once with gap-free offsets across ${KILLS} kills`, async () => {
+    let current = await startProcess(dir);
+    procs.push(current.proc);
+    const alloc = await call(current.url, 'POST', '/v2/parties', { body: { partyIdHint: 'Crash' } });
     const party = (alloc.json as { partyDetails: { party: string } }).partyDetails.party;
 
-    const acknowledged = new Set<string>();
+    const acknowledged = new Map<string, number>(); // command id → completion offset
     const attempted = new Set<string>();
-    let stop = false;
+    const mustFail = new Set<string>();
+    const unexpected: string[] = [];
     let n = 0;
-    const worker = async (): Promise<void> => {
-      while (!stop) {
-        const commandId = `crash-${++n}`;
-        attempted.add(commandId);
-        try {
-          const res = await fetch(`${first.url}/v2/commands/submit-and-wait`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ commandId, actAs: [party], commands: [createIou(party, party, '1')] }),
-          });
-          if (res.status === 200) acknowledged.add(commandId);
-          else await res.text();
-        } catch {
-          return; // connection died with the process
+    for (let kill = 0; kill < KILLS; kill++) {
+      const { url, proc } = current;
+      let stop = false;
+      let acksThisRound = 0;
+      const worker = async (): Promise<void> => {
+        while (!stop) {
+          const k = ++n;
+          const commandId = `crash-${k}`;
+          // every 5th command fails inside its group (an exercise on a contract that does not exist)
+          const failing = k % 5 === 0;
+          (failing ? mustFail : attempted).add(commandId);
+          const command = failing
+            ? exercise(IOU, `00${'ab'.repeat(32)}`, 'Iou_Transfer', { newOwner: party })
+            : createIou(party, party, '1');
+          try {
+            const res = await fetch(`${url}/v2/commands/submit-and-wait`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ commandId, actAs: [party], commands: [command] }),
+            });
+            const text = await res.text();
+            if (res.status === 200 && !failing) {
+              acknowledged.set(commandId, (JSON.parse(text) as { completionOffset: number }).completionOffset);
+              acksThisRound++;
+            } else if (res.status !== 404 || !failing) unexpected.push(`${commandId}: ${res.status} ${text.slice(0, 200)}`);
+          } catch {
+            return; // connection died with the process
+          }
         }
-      }
-    };
-    const workers = [worker(), worker(), worker(), worker()];
-    while (acknowledged.size < 40) await new Promise((r) => setTimeout(r, 5));
-    first.proc.kill('SIGKILL');
-    stop = true;
-    await killed(first.proc);
-    await Promise.all(workers);
+      };
+      const workers = Array.from({ length: CLIENTS }, worker);
+      // kill points spread over the first groups of a run: after 1..37 acknowledgments
+      const killAfter = 1 + ((kill * 11) % 37);
+      while (acksThisRound < killAfter) await new Promise((r) => setTimeout(r, 1));
+      proc.kill('SIGKILL');
+      stop = true;
+      await killed(proc);
+      await Promise.all(workers);
+      current = await startProcess(dir);
+      procs.push(current.proc);
+      // everything acknowledged before the kill is below the ledger end after the restart
+      const end = ((await call(current.url, 'GET', '/v2/state/ledger-end')).json as { offset: number }).offset;
+      expect(end).toBeGreaterThanOrEqual(Math.max(...acknowledged.values()));
+    }
 
-    const second = await startProcess(dir);
-    procs.push(second.proc);
-    const end = ((await call(second.url, 'GET', '/v2/state/ledger-end')).json as { offset: number }).offset;
-    const pages: { update: Record<string, { value: { offset: number; commandId?: string } }> }[] = [];
+    expect(unexpected).toEqual([]); // creates succeed, the failing command fails (404) and only it
+    const { url } = current;
+    const end = ((await call(url, 'GET', '/v2/state/ledger-end')).json as { offset: number }).offset;
+    const updates: { update: Record<string, { value: { offset: number; commandId?: string } }> }[] = [];
     let token: string | undefined;
     do {
-      const r = await call(second.url, 'POST', '/v2/updates/get-updates-page', {
+      const r = await call(url, 'POST', '/v2/updates/get-updates-page', {
         body: {
-          maxPageSize: 100,
+          maxPageSize: 200,
           ...(token ? { pageToken: token } : {}),
           updateFormat: {
             includeTransactions: { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: wildcard(party) },
@@ -95,25 +122,32 @@ describe('crash safety (SIGKILL during submissions)', () => {
           },
         },
       });
-      const body = r.json as { updates: typeof pages; nextPageToken?: string };
-      pages.push(...body.updates);
+      const body = r.json as { updates: typeof updates; nextPageToken?: string };
+      updates.push(...body.updates);
       token = body.nextPageToken;
     } while (token);
-    const offsets = pages.map((u) => (Object.values(u.update)[0] as { value: { offset: number } }).value.offset);
-    expect(offsets).toEqual(Array.from({ length: end }, (_, i) => i + 1)); // gap-free, strictly increasing
-    const commandIds = pages.flatMap((u) => (u.update.Transaction?.value.commandId ? [u.update.Transaction.value.commandId] : []));
-    expect(new Set(commandIds).size).toBe(commandIds.length); // at most once
-    for (const id of acknowledged) expect(commandIds).toContain(id); // acknowledged ⇒ durable
-    for (const id of commandIds) expect(attempted.has(id)).toBe(true);
+    const offsets = updates.map((u) => (Object.values(u.update)[0] as { value: { offset: number } }).value.offset);
+    expect(offsets).toEqual(Array.from({ length: end }, (_, i) => i + 1)); // gap-free, strictly increasing, no duplicates
+    const byCommand = new Map<string, number>();
+    for (const u of updates) {
+      const tx = u.update.Transaction?.value;
+      if (!tx?.commandId) continue;
+      expect(byCommand.has(tx.commandId)).toBe(false); // at most once
+      byCommand.set(tx.commandId, tx.offset);
+    }
+    expect(acknowledged.size).toBeGreaterThanOrEqual(KILLS);
+    for (const [id, offset] of acknowledged) expect(byCommand.get(id)).toBe(offset); // acknowledged ⇒ durable, where acknowledged
+    for (const id of byCommand.keys()) expect(attempted.has(id)).toBe(true); // nothing failed or invented
+    for (const id of mustFail) expect(byCommand.has(id)).toBe(false);
 
     // resubmitting an acknowledged command is a duplicate
-    const some = [...acknowledged][0] as string;
-    const dup = await call(second.url, 'POST', '/v2/commands/submit-and-wait', {
+    const some = [...acknowledged.keys()][0] as string;
+    const dup = await call(url, 'POST', '/v2/commands/submit-and-wait', {
       body: { commandId: some, actAs: [party], commands: [createIou(party, party, '1')] },
     });
     expect(dup.status).toBe(409);
-    second.proc.kill('SIGTERM');
-    await killed(second.proc);
-    expect(second.proc.exitCode).toBe(0);
-  }, 60_000);
+    current.proc.kill('SIGTERM');
+    await killed(current.proc);
+    expect(current.proc.exitCode).toBe(0);
+  }, 300_000);
 });

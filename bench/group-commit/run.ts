@@ -1,0 +1,167 @@
+/**
+ * Group commit benchmark: `npx tsx bench/group-commit/run.ts [--clients 16] [--n 600] [--rounds 3] [--burn N]`.
+ * Not part of `npm test`.
+ *
+ * submit-and-wait creates (one Iou each) against the simulator in a child process (bench/simulator/child.ts), from
+ * one client doing them one after another and from `--clients` concurrent clients (each one after another, keep-alive
+ * connections). Same run, interleaved round by round: the same simulator with group commit off (`groupCommit: false`,
+ * one transaction and one fsync per command, as before) — the baseline. Both use WAL with synchronous=FULL.
+ * Targets: with group commit, N clients ≥ 4 × one client of the same run, and one client not slower than with group
+ * commit off (≥ 0.95×, the noise between rounds). Exit 1 when missed. Prints the load average before and after.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { loadAverage, startBurners } from '../support/cpu-burner.js';
+
+const arg = (name: string, dflt: number): number =>
+  process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : dflt;
+const CLIENTS = arg('--clients', 16);
+const N = arg('--n', 600);
+const ROUNDS = arg('--rounds', 3);
+const BURN = arg('--burn', 0);
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '../..');
+
+interface Sim {
+  url: string;
+  proc: ChildProcess;
+}
+
+function startChild(dataDir: string, groupCommit: boolean): Promise<Sim> {
+  return new Promise((resolve, reject) => {
+    const args = ['--import', 'tsx', path.join(repo, 'bench/simulator/child.ts'), '--data', dataDir];
+    if (!groupCommit) args.push('--no-group-commit');
+    const proc = spawn(process.execPath, args, { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'] });
+    proc.once('exit', (code) => reject(new Error(`simulator child exited (${code})`)));
+    createInterface({ input: proc.stdout! }).once('line', (line) => resolve({ url: (JSON.parse(line) as { url: string }).url, proc }));
+  });
+}
+
+async function stopChild(sim: Sim): Promise<void> {
+  await new Promise<void>((resolve) => {
+    sim.proc.removeAllListeners('exit');
+    sim.proc.once('exit', () => resolve());
+    sim.proc.kill('SIGTERM');
+  });
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+function post(url: string, body: unknown): Promise<{ status: number; text: string }> {
+  const data = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+async function allocate(sim: Sim, hint: string): Promise<string> {
+  const r = await post(`${sim.url}/v2/parties`, { partyIdHint: hint });
+  if (r.status !== 200) throw new Error(`allocate: ${r.status} ${r.text}`);
+  return (JSON.parse(r.text) as { partyDetails: { party: string } }).partyDetails.party;
+}
+
+let seq = 0;
+/** `count` creates from `clients` concurrent clients; returns commands per second. */
+async function run(sim: Sim, party: string, clients: number, count: number): Promise<number> {
+  const per = Math.ceil(count / clients);
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      for (let k = 0; k < per; k++) {
+        const r = await post(`${sim.url}/v2/commands/submit-and-wait`, {
+          commandId: `gc-${process.pid}-${++seq}`,
+          actAs: [party],
+          commands: [
+            {
+              CreateCommand: {
+                templateId: '#simulator-demo:Demo.Iou:Iou',
+                createArguments: { issuer: party, owner: party, currency: 'USD', amount: '1', observers: [] },
+              },
+            },
+          ],
+        });
+        if (r.status !== 200) throw new Error(`submit-and-wait: ${r.status} ${r.text.slice(0, 300)}`);
+      }
+    }),
+  );
+  return (per * clients * 1000) / (performance.now() - t0);
+}
+
+const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function main(): Promise<void> {
+  const burners = await startBurners(BURN);
+  const loadBefore = loadAverage();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'group-commit-bench-'));
+  const sims: Record<'on' | 'off', Sim> = {
+    on: await startChild(path.join(dir, 'on'), true),
+    off: await startChild(path.join(dir, 'off'), false),
+  };
+  try {
+    const parties = { on: await allocate(sims.on, 'GroupOn'), off: await allocate(sims.off, 'GroupOff') };
+    const rates = { on1: [] as number[], onN: [] as number[], off1: [] as number[], offN: [] as number[] };
+    for (const mode of ['on', 'off'] as const) {
+      await run(sims[mode], parties[mode], 1, 50); // warm-up
+      await run(sims[mode], parties[mode], CLIENTS, 100);
+    }
+    for (let r = 0; r < ROUNDS; r++) {
+      rates.off1.push(await run(sims.off, parties.off, 1, N / 2));
+      rates.on1.push(await run(sims.on, parties.on, 1, N / 2));
+      rates.offN.push(await run(sims.off, parties.off, CLIENTS, N * 2));
+      rates.onN.push(await run(sims.on, parties.on, CLIENTS, N * 2));
+      console.log(
+        `round ${r + 1}: 1 client ${fmt(rates.on1[r]!)} cmd/s (off ${fmt(rates.off1[r]!)}), ` +
+          `${CLIENTS} clients ${fmt(rates.onN[r]!)} cmd/s (off ${fmt(rates.offN[r]!)}), load ${loadAverage()}`,
+      );
+    }
+    const on1 = median(rates.on1);
+    const onN = median(rates.onN);
+    const off1 = median(rates.off1);
+    const offN = median(rates.offN);
+    const scale = onN / on1;
+    const single = on1 / off1;
+    console.log(
+      `\ngroup commit bench: ${ROUNDS} rounds (median), ${N / 2} sequential / ${N * 2} concurrent creates per round, ` +
+        `node ${process.version}, ${BURN} CPU burner(s), load average ${loadBefore} at start, ${loadAverage()} at end`,
+    );
+    console.log('| submit-and-wait (create) | group commit | group commit off (baseline, same run) | ratio |');
+    console.log('| --- | ---: | ---: | ---: |');
+    console.log(`| 1 client, sequential | ${fmt(on1)} cmd/s | ${fmt(off1)} cmd/s | ${fmt(single, 2)}× |`);
+    console.log(`| ${CLIENTS} concurrent clients | ${fmt(onN)} cmd/s | ${fmt(offN)} cmd/s | ${fmt(onN / offN, 2)}× |`);
+    console.log(`| ${CLIENTS} clients ÷ 1 client | **${fmt(scale, 2)}×** | ${fmt(offN / off1, 2)}× | |`);
+    const ok = scale >= 4 && single >= 0.95;
+    console.log(
+      `\n${CLIENTS} clients ${fmt(scale, 2)}× one client (target ≥ 4×); one client ${fmt(single, 2)}× group commit off (target ≥ 0.95×): ${ok ? 'PASS' : 'FAIL'}`,
+    );
+    if (!ok) process.exitCode = 1;
+  } finally {
+    await stopChild(sims.on);
+    await stopChild(sims.off);
+    agent.destroy();
+    await burners.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
