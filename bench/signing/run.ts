@@ -33,6 +33,7 @@ import {
 } from '../../src/services/signing/index.js';
 import { verifyPreparedTransaction } from '../../src/services/signing/prepared-transaction.js';
 import { SigningFlows } from '../../src/services/signing-flows/index.js';
+import { publicKeyEd25519, signEd25519 } from '../../src/services/signing/ed25519-sync.js';
 import { loadAverage, startBurners } from '../support/cpu-burner.js';
 
 const arg = (name: string): string | undefined => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
@@ -193,8 +194,8 @@ async function main(): Promise<void> {
     const seed = ed.utils.randomSecretKey();
     const hash = new Uint8Array(32).fill(7);
     await time('re-verification (memo hit: byte-identical input)', N, () => verifyPreparedTransaction(raw, party));
-    await time('Ed25519 signature (@noble/ed25519)', N, () => ed.signAsync(hash, seed));
-    await time('public-key check of the read seed', N, () => ed.getPublicKeyAsync(seed));
+    await time('Ed25519 signature (@noble/ed25519, SHA-512 by node:crypto)', N, () => signEd25519(hash, seed));
+    await time('public-key check of the read seed', N, () => publicKeyEd25519(seed));
     await time('audit append (SQLite, synchronous=FULL)', N, (i) =>
       svc.audit.append({
         decision: 'refused',

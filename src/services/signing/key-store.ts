@@ -11,6 +11,7 @@ import { ConsoleError } from '../../ipc/errors.js';
 import { equalBytes, fromBase64, toBase64, toHex, wipe } from './bytes.js';
 import { cantonFingerprint, FINGERPRINT_PATTERN } from './fingerprint.js';
 import { UnlockWindow } from './unlock-window.js';
+import { publicKeyEd25519, signEd25519 } from './ed25519-sync.js';
 
 export const KeyBackendSchema = z.enum(['os-keychain', 'encrypted-file']);
 export type KeyBackend = z.infer<typeof KeyBackendSchema>;
@@ -155,7 +156,7 @@ export class KeyStore {
   async open(fingerprint: string): Promise<OpenedKey> {
     const sign = async (seed: Uint8Array, hash: Uint8Array) => {
       if (hash.length < 16 || hash.length > 64) throw new ConsoleError('BAD_REQUEST', 'A hash to sign has 16 to 64 bytes');
-      return ed.signAsync(hash, seed);
+      return signEd25519(hash, seed);
     };
     if (this.window.unlockedUntil(fingerprint)) {
       return {
@@ -251,7 +252,7 @@ export class KeyStore {
       throw new ConsoleError('INTERNAL', `The stored private key of ${fingerprint} has an unknown format`);
     }
     const seed = fromBase64(stored.slice(SECRET_PREFIX.length), 'stored key');
-    const publicKey = await ed.getPublicKeyAsync(seed);
+    const publicKey = seed.length === 32 ? publicKeyEd25519(seed) : new Uint8Array(0);
     if (seed.length !== 32 || !equalBytes(publicKey, this.publicKey(fingerprint))) {
       wipe(seed);
       throw new ConsoleError('INTERNAL', `The stored private key does not belong to ${fingerprint}`);
