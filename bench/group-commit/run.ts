@@ -1,5 +1,5 @@
 /**
- * Group commit benchmark: `npx tsx bench/group-commit/run.ts [--clients 16] [--n 600] [--rounds 3] [--burn N]`.
+ * Group commit benchmark: `npx tsx bench/group-commit/run.ts [--clients 16] [--n 600] [--rounds 5] [--burn N]`.
  * Not part of `npm test`.
  *
  * submit-and-wait creates (one Iou each) against the simulator in a child process (bench/simulator/child.ts), from
@@ -23,7 +23,7 @@ const arg = (name: string, dflt: number): number =>
   process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : dflt;
 const CLIENTS = arg('--clients', 16);
 const N = arg('--n', 600);
-const ROUNDS = arg('--rounds', 3);
+const ROUNDS = arg('--rounds', 5);
 const BURN = arg('--burn', 0);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');

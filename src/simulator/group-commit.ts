@@ -3,8 +3,8 @@
  *
  * A change is queued with the function that writes it (a commit body: it runs inside the transaction, allocates its
  * offsets and returns its result and last offset). The queue is flushed once the event loop has taken in what has
- * arrived (setImmediate): every body queued by then runs in one transaction, each in its own savepoint
- * (`LedgerStore.txGroup`), so one that throws is rolled back alone and fails alone. Commands that arrive while a
+ * arrived (setImmediate): every body queued by then runs in one transaction (`LedgerStore.txGroup`); one that
+ * throws is rolled back alone (savepoints) and fails alone. Commands that arrive while a
  * group is being written and fsynced (the flush is synchronous) queue up and form the next group, so the group size
  * follows the load: one client gets a transaction per command, as before, and N clients share one fsync.
  *
@@ -13,7 +13,10 @@
  */
 import type { SimContext } from './context.js';
 
-/** Runs inside the transaction; `offset` is the last offset it wrote, undefined when it wrote no update. */
+/**
+ * Runs inside the transaction; `offset` is the last offset it wrote, undefined when it wrote no update. It may run
+ * twice (`LedgerStore.txGroup` reruns a group in which one failed): no effects outside the transaction.
+ */
 export type CommitBody<T> = () => { result: T; offset: number | undefined };
 
 interface Queued {
