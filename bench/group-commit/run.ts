@@ -39,7 +39,7 @@ function startChild(dataDir: string, groupCommit: boolean): Promise<Sim> {
     if (!groupCommit) args.push('--no-group-commit');
     const proc = spawn(process.execPath, args, { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'] });
     proc.once('exit', (code) => reject(new Error(`simulator child exited (${code})`)));
-    createInterface({ input: proc.stdout! }).once('line', (line) => resolve({ url: (JSON.parse(line) as { url: string }).url, proc }));
+    createInterface({ input: proc.stdout }).once('line', (line) => resolve({ url: (JSON.parse(line) as { url: string }).url, proc }));
   });
 }
 
@@ -105,7 +105,7 @@ async function run(sim: Sim, party: string, clients: number, count: number): Pro
 }
 
 const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 async function main(): Promise<void> {
   const burners = await startBurners(BURN);
@@ -123,13 +123,17 @@ async function main(): Promise<void> {
       await run(sims[mode], parties[mode], CLIENTS, 100);
     }
     for (let r = 0; r < ROUNDS; r++) {
-      rates.off1.push(await run(sims.off, parties.off, 1, N / 2));
-      rates.on1.push(await run(sims.on, parties.on, 1, N / 2));
-      rates.offN.push(await run(sims.off, parties.off, CLIENTS, N * 2));
-      rates.onN.push(await run(sims.on, parties.on, CLIENTS, N * 2));
+      const off1 = await run(sims.off, parties.off, 1, N / 2);
+      const on1 = await run(sims.on, parties.on, 1, N / 2);
+      const offN = await run(sims.off, parties.off, CLIENTS, N * 2);
+      const onN = await run(sims.on, parties.on, CLIENTS, N * 2);
+      rates.off1.push(off1);
+      rates.on1.push(on1);
+      rates.offN.push(offN);
+      rates.onN.push(onN);
       console.log(
-        `round ${r + 1}: 1 client ${fmt(rates.on1[r]!)} cmd/s (off ${fmt(rates.off1[r]!)}), ` +
-          `${CLIENTS} clients ${fmt(rates.onN[r]!)} cmd/s (off ${fmt(rates.offN[r]!)}), load ${loadAverage()}`,
+        `round ${r + 1}: 1 client ${fmt(on1)} cmd/s (off ${fmt(off1)}), ` +
+          `${CLIENTS} clients ${fmt(onN)} cmd/s (off ${fmt(offN)}), load ${loadAverage()}`,
       );
     }
     const on1 = median(rates.on1);

@@ -173,7 +173,7 @@ async function main(): Promise<void> {
 
     // the sign stage's parts, one by one (same run, after the rounds)
     const parts: Array<[string, number[]]> = [];
-    const time = async (label: string, n: number, fn: (i: number) => Promise<unknown> | unknown) => {
+    const time = async (label: string, n: number, fn: (i: number) => unknown) => {
       const xs: number[] = [];
       for (let i = 0; i < n; i++) {
         const t0 = performance.now();

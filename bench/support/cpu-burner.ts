@@ -21,7 +21,10 @@ export async function startBurners(n: number, maxWaitMs = 120_000): Promise<Burn
       procs.map(
         (p) =>
           new Promise<void>((resolve) => {
-            if (p.exitCode !== null || p.signalCode !== null) return resolve();
+            if (p.exitCode !== null || p.signalCode !== null) {
+              resolve();
+              return;
+            }
             p.once('exit', () => resolve());
             p.kill('SIGKILL');
           }),
@@ -30,7 +33,7 @@ export async function startBurners(n: number, maxWaitMs = 120_000): Promise<Burn
   };
   process.once('exit', () => procs.forEach((p) => p.kill('SIGKILL')));
   const until = Date.now() + maxWaitMs;
-  while (n > 0 && os.loadavg()[0]! < n && Date.now() < until) await new Promise((r) => setTimeout(r, 1000));
+  while (n > 0 && (os.loadavg()[0] ?? 0) < n && Date.now() < until) await new Promise((r) => setTimeout(r, 1000));
   return { count: n, stop };
 }
 
