@@ -35,15 +35,21 @@ export interface ResolvedUpdateFormat {
   topologyParties?: string[];
 }
 
+/**
+ * One party's cumulative filter. No entries, or only `Empty` entries, is the default wildcard; an
+ * `Empty` entry next to other filters adds nothing (as Canton's FormatValidator.validateFilters).
+ */
 function resolveFilters(f: FiltersInput, registry: PackageRegistry): PartyFilter {
   const pf: PartyFilter = { wildcard: false, wildcardBlob: false, templates: new Map(), interfaces: new Map() };
   const cumulative = f.cumulative ?? [];
-  if (cumulative.length === 0) pf.wildcard = true;
+  if (cumulative.every((c) => !c.identifierFilter || 'Empty' in c.identifierFilter)) {
+    pf.wildcard = true;
+    return pf;
+  }
   for (const c of cumulative) {
     const idf = c.identifierFilter;
-    if (!idf || 'Empty' in idf) {
-      pf.wildcard = true;
-    } else if ('WildcardFilter' in idf) {
+    if (!idf || 'Empty' in idf) continue;
+    if ('WildcardFilter' in idf) {
       pf.wildcard = true;
       pf.wildcardBlob ||= idf.WildcardFilter.value.includeCreatedEventBlob ?? false;
     } else if ('TemplateFilter' in idf) {
@@ -75,7 +81,7 @@ export function resolveEventFormat(ef: EventFormatInput, registry: PackageRegist
   }
   const any = ef.filtersForAnyParty ? resolveFilters(ef.filtersForAnyParty, registry) : undefined;
   if (byParty.size === 0 && !any)
-    throw new CantonError('INVALID_ARGUMENT', 'The event format must name parties in filtersByParty or set filtersForAnyParty', {
+    throw new CantonError('INVALID_ARGUMENT', 'filtersByParty and filtersForAnyParty cannot be empty simultaneously', {
       context: { field: 'filtersByParty' },
     });
   return { byParty, any, verbose: ef.verbose ?? false };
@@ -106,29 +112,43 @@ export function resolveUpdateFormat(uf: UpdateFormatInput, registry: PackageRegi
 }
 
 /**
- * Legacy `filter` + `verbose` versus `updateFormat`: exactly one must be given. Legacy requests get
- * transactions in the given shape (flat: ACS delta, trees: ledger effects) and reassignments.
+ * Legacy `filter` + `verbose` versus `updateFormat`, as Canton's JSON API converts them
+ * (JsUpdateService.toGetUpdatesRequest / JsUpdateServiceConverters.toUpdateFormat): exactly one of
+ * `filter` and `updateFormat`; `verbose: true` with `updateFormat` is refused (the spec: "if defined
+ * update_format must be unset"; Canton cannot tell `false` from unset). A legacy request gets
+ * transactions in the endpoint's shape (flats: ACS delta; trees: ledger effects, every party filter
+ * widened to a wildcard — "all party keys used as wildcard filters") and reassignments with the same
+ * format, and no topology events: the spec's default names the filter's parties, but no Canton
+ * release sets `includeTopologyEvents` for a legacy request, so neither does the simulator.
  */
 export function updateFormatOfRequest(req: GetUpdatesRequestInput, registry: PackageRegistry, legacyShape: Shape): ResolvedUpdateFormat {
+  const refuse = (message: string): CantonError => new CantonError('INVALID_ARGUMENT', message, { context: { field: 'updateFormat' } });
   if (req.filter !== undefined && req.updateFormat !== undefined)
-    throw new CantonError(
-      'INVALID_ARGUMENT',
-      'Both filter/verbose and update_format is specified. Please use either backwards compatible arguments (filter and verbose) or update_format, but not both.',
-      {
-        context: { field: 'updateFormat' },
-      },
+    throw refuse(
+      'Both update_format and filter are set. Please use either backwards compatible arguments (filter and verbose) or update_format, but not both.',
+    );
+  if (req.updateFormat !== undefined && req.verbose === true)
+    throw refuse(
+      'Both update_format and verbose are set. Please use either backwards compatible arguments (filter and verbose) or update_format, but not both.',
     );
   if (req.updateFormat !== undefined) return resolveUpdateFormat(req.updateFormat, registry);
   if (req.filter === undefined)
-    throw new CantonError(
-      'MISSING_FIELD',
+    throw refuse(
       'Either filter/verbose or update_format is required. Please use either backwards compatible arguments (filter and verbose) or update_format.',
-      {
-        context: { field: 'updateFormat' },
-      },
     );
-  const events = resolveEventFormat({ ...req.filter, verbose: req.verbose ?? false }, registry);
+  const resolved = resolveEventFormat({ ...req.filter, verbose: req.verbose ?? false }, registry);
+  const events = legacyShape === 'LEDGER_EFFECTS' ? widenToWildcard(resolved) : resolved;
   return { transactions: { shape: legacyShape, events }, reassignments: events };
+}
+
+/** Every party filter (and the any-party filter) with a wildcard added, its other entries kept for blobs and views. */
+export function widenToWildcard(fmt: ResolvedEventFormat): ResolvedEventFormat {
+  const widen = (pf: PartyFilter): PartyFilter => (pf.wildcard ? pf : { ...pf, wildcard: true });
+  return {
+    byParty: new Map([...fmt.byParty].map(([p, pf]) => [p, widen(pf)])),
+    any: fmt.any ? widen(fmt.any) : undefined,
+    verbose: fmt.verbose,
+  };
 }
 
 /** Wildcard (all templates) for each of `parties`. */
@@ -140,46 +160,52 @@ export function wildcardFormat(parties: string[]): ResolvedEventFormat {
   };
 }
 
-/** Which of `candidates` the format selects for an event of `templateKey` implementing `interfaces`. */
+/** What a format renders for an event it selects. */
 export interface Match {
+  /** witnessParties: the requested parties among the candidates (all candidates for any-party formats) */
   parties: string[];
   blob: boolean;
-  /** interface ids whose views are requested */
+  /** interface ids whose views are requested: the views of a created event, the implementedInterfaces of a consuming one */
   views: string[];
 }
 
+const selects = (pf: PartyFilter, templateKey: string, interfaces: readonly string[]): boolean =>
+  pf.wildcard || pf.templates.has(templateKey) || interfaces.some((i) => pf.interfaces.has(i));
+
+/**
+ * Whether `fmt` selects an event of `templateKey` (implementing `interfaces`) whose candidate parties
+ * are `candidates` (stakeholders for ACS-delta shapes, witnesses for ledger effects), and how it is
+ * rendered — as Canton does:
+ * - selected when some candidate's filter, or the any-party filter, selects the template;
+ * - witnessParties are the candidates among all parties of `filtersByParty`, whichever party's filter
+ *   selected the event (TemplatePartiesFilter.allFilterParties), or all candidates with an any-party filter;
+ * - the blob and the interface views accumulate over the filters of those witness parties and the
+ *   any-party filter (EventProjectionProperties.render).
+ */
 export function matchEvent(fmt: ResolvedEventFormat, candidates: string[], templateKey: string, interfaces: string[]): Match | undefined {
-  const parties = new Set<string>();
+  let selected = fmt.any !== undefined && selects(fmt.any, templateKey, interfaces);
+  for (let k = 0; k < candidates.length && !selected; k++) {
+    const pf = fmt.byParty.get(candidates[k] as string);
+    if (pf !== undefined && selects(pf, templateKey, interfaces)) selected = true;
+  }
+  if (!selected) return undefined;
+  const parties = [...new Set(fmt.any ? candidates : candidates.filter((p) => fmt.byParty.has(p)))].sort();
   let blob = false;
   const views = new Set<string>();
-  const apply = (pf: PartyFilter, ps: string[]): void => {
-    let hit = false;
-    if (pf.wildcard) {
-      hit = true;
-      blob ||= pf.wildcardBlob;
-    }
-    const tb = pf.templates.get(templateKey);
-    if (tb !== undefined) {
-      hit = true;
-      blob ||= tb;
-    }
+  const render = (pf: PartyFilter | undefined): void => {
+    if (pf === undefined) return;
+    if (pf.wildcard && pf.wildcardBlob) blob = true;
+    if (pf.templates.get(templateKey) === true) blob = true;
     for (const i of interfaces) {
       const o = pf.interfaces.get(i);
-      if (o) {
-        hit = true;
-        blob ||= o.blob;
-        if (o.view) views.add(i);
-      }
+      if (!o) continue;
+      blob ||= o.blob;
+      if (o.view) views.add(i);
     }
-    if (hit) for (const p of ps) parties.add(p);
   };
-  if (fmt.any) apply(fmt.any, candidates);
-  for (const p of candidates) {
-    const pf = fmt.byParty.get(p);
-    if (pf) apply(pf, [p]);
-  }
-  if (parties.size === 0) return undefined;
-  return { parties: [...parties].sort(), blob, views: [...views].sort() };
+  for (const p of parties) render(fmt.byParty.get(p));
+  render(fmt.any);
+  return { parties, blob, views: [...views].sort() };
 }
 
 /** Parties a format reads as (for commandId visibility etc.); undefined = any party. */

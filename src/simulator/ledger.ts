@@ -612,6 +612,8 @@ export class LedgerWriter {
           target: u.target,
           counter,
           reassignmentId,
+          submitter: rc.submitter,
+          ...(rc.workflowId ? { workflowId: rc.workflowId } : {}),
         });
       } else {
         const a = cmd.AssignCommand.value;
@@ -656,6 +658,8 @@ export class LedgerWriter {
           target: a.target,
           counter: c.reassignmentCounter,
           reassignmentId: a.reassignmentId,
+          submitter: rc.submitter,
+          ...(rc.workflowId ? { workflowId: rc.workflowId } : {}),
         });
       }
       sim.store.insertUpdate(update, now);

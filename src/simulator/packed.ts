@@ -16,7 +16,10 @@
  * h1 range, h2 range, commandId range, #actAs, actAs ids…, #nodes, per node: flags, nodeId, b, m, e,
  * template-key range, interfaces range, #stakeholders, ids…, #witnesses, ids…. Ranges are in UTF-16
  * code units, relative to the text after `;`. A create's event fields are [b, e); an exercise's
- * archived-event fields are [b, m), its exercised-event fields [b, e).
+ * archived-event fields are [b, m), its exercised-event fields [b, e). [b, m) ends with
+ * `,"implementedInterfaces":` and the template's interfaces (the interfaces range); reads cut that off
+ * and write the interfaces the request's interface filters matched (matchEvent `views`), which
+ * depend on the request.
  */
 import type { Match, ResolvedEventFormat, ResolvedTransactionFormat } from './filters.js';
 import { matchEvent } from './filters.js';
@@ -236,9 +239,14 @@ export class PackedFormat {
 interface PlannedEvent {
   kind: 'c' | 'a' | 'e';
   nodeId: number;
-  /** the event's fields: text[b, e) */
+  /** the event's fields: text[b, e); of an exercise, text[b, cut) + implementedInterfaces + text[m, e) */
   b: number;
   e: number;
+  /** exercise: end of the fields before the stored implementedInterfaces, and where the exercised-event fields go on */
+  cut?: number;
+  m?: number;
+  /** exercise: the implementedInterfaces JSON of this event */
+  ifaces?: string;
   witnesses: string;
   acsDelta: boolean;
   /** complete event JSON when it cannot be spliced (created-event blob / interface views) */
@@ -302,11 +310,13 @@ export function planPacked(
     const exercise = (flags & EXERCISE) !== 0;
     const consuming = (flags & CONSUMING) !== 0;
     const transient = (flags & TRANSIENT) !== 0;
+    // an exercise's [b, m) ends with the stored `,"implementedInterfaces":[…]` (see the header comment)
+    const cut = exercise ? m - IFACES_KEY.length - ((ints[node + 8] as number) - (ints[node + 7] as number)) : m;
     if (tf.shape === 'ACS_DELTA') {
       if (transient || (exercise && !consuming)) continue;
       const seen = pf.see(packed, base, node, sAt, nS);
       if (!seen) continue;
-      if (exercise) events.push({ kind: 'a', nodeId, b, e: m, witnesses: seen.witnesses, acsDelta: true });
+      if (exercise) events.push({ kind: 'a', nodeId, b, e: m, cut, m, ifaces: viewsJson(seen), witnesses: seen.witnesses, acsDelta: true });
       else {
         const json = viaNode(seen, full, k, offset, true, registry);
         events.push({ kind: 'c', nodeId, b, e, witnesses: seen.witnesses, acsDelta: true, ...(json !== undefined ? { json } : {}) });
@@ -316,7 +326,18 @@ export function planPacked(
       if (!seen) continue;
       let inDelta = false;
       if (!transient) for (let x = sAt; x < sAt + nS && !inDelta; x++) if (seen.pids.includes(ints[x] as number)) inDelta = true;
-      if (exercise) events.push({ kind: 'e', nodeId, b, e, witnesses: seen.witnesses, acsDelta: inDelta && consuming });
+      if (exercise)
+        events.push({
+          kind: 'e',
+          nodeId,
+          b,
+          e,
+          cut,
+          m,
+          ifaces: consuming ? viewsJson(seen) : '[]',
+          witnesses: seen.witnesses,
+          acsDelta: inDelta && consuming,
+        });
       else {
         const json = viaNode(seen, full, k, offset, inDelta, registry);
         events.push({ kind: 'c', nodeId, b, e, witnesses: seen.witnesses, acsDelta: inDelta, ...(json !== undefined ? { json } : {}) });
@@ -335,14 +356,33 @@ export function planPacked(
   };
 }
 
+const IFACES_KEY = ',"implementedInterfaces":';
+
+/** implementedInterfaces of an archived / consuming exercised event: the interfaces whose views the filters request. */
+function viewsJson(seen: Seen): string {
+  const views = seen.match?.views;
+  return views === undefined || views.length === 0 ? '[]' : JSON.stringify(views);
+}
+
 function writeEvent(out: JsonOut, plan: PackedPlan, ev: PlannedEvent): void {
   if (ev.json !== undefined) {
     out.str(ev.json);
     return;
   }
-  const fields = plan.text.slice(ev.b, ev.e);
-  if (ev.kind === 'a') out.str(`{"offset":${plan.offset},"nodeId":${ev.nodeId},${fields},"witnessParties":${ev.witnesses}}`);
-  else out.str(`{"offset":${plan.offset},"nodeId":${ev.nodeId},${fields},"witnessParties":${ev.witnesses},"acsDelta":${ev.acsDelta}}`);
+  const t = plan.text;
+  if (ev.kind === 'c')
+    out.str(
+      `{"offset":${plan.offset},"nodeId":${ev.nodeId},${t.slice(ev.b, ev.e)},"witnessParties":${ev.witnesses},"acsDelta":${ev.acsDelta}}`,
+    );
+  else if (ev.kind === 'a')
+    out.str(
+      `{"offset":${plan.offset},"nodeId":${ev.nodeId},${t.slice(ev.b, ev.cut)}${IFACES_KEY}${ev.ifaces},"witnessParties":${ev.witnesses}}`,
+    );
+  else
+    out.str(
+      `{"offset":${plan.offset},"nodeId":${ev.nodeId},${t.slice(ev.b, ev.cut)}${IFACES_KEY}${ev.ifaces}${t.slice(ev.m, ev.e)}` +
+        `,"witnessParties":${ev.witnesses},"acsDelta":${ev.acsDelta}}`,
+    );
 }
 
 /** Writes `{"Transaction":{"value":…}}` or `{"TransactionTree":{"value":…}}` for a plan. */

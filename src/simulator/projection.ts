@@ -83,7 +83,9 @@ function exercisedEvent(node: ExercisedNode, offset: number, match: Match, acsDe
     lastDescendantNodeId: node.lastDescendantNodeId,
     exerciseResult: node.exerciseResult,
     packageName: node.packageName,
-    implementedInterfaces: node.implementedInterfaces,
+    // "If the event is consuming, the interfaces implemented by the target template that have been matched from the
+    // interface filter query. Populated only in case interface filters with include_interface_view set."
+    implementedInterfaces: node.consuming ? match.views : [],
     acsDelta,
   };
   if (node.interfaceId) ev.interfaceId = node.interfaceId;
@@ -118,7 +120,9 @@ function transactionEvents(tx: StoredTransaction, tf: ResolvedTransactionFormat,
               templateId: templateIdOf(n),
               witnessParties: m.parties,
               packageName: n.packageName,
-              implementedInterfaces: n.implementedInterfaces,
+              // "The interfaces implemented by the target template that have been matched from the interface filter query.
+              // Populated only in case interface filters with include_interface_view set."
+              implementedInterfaces: m.views,
             },
           });
       }
@@ -192,7 +196,9 @@ export function projectReassignment(
   const e = r.event;
   let event: S['JsReassignmentEvent'];
   if (e.type === 'unassign') {
-    const m = matchEvent(fmt, e.stakeholders, `${e.packageName}:${e.templateId.split(':').slice(1).join(':')}`, []);
+    // template and interface filters select an unassignment as they select the contract's create
+    const interfaces = registry.findTemplate(e.templateId)?.implementedInterfaces ?? [];
+    const m = matchEvent(fmt, e.stakeholders, `${e.packageName}:${e.templateId.split(':').slice(1).join(':')}`, interfaces);
     if (!m) return undefined;
     event = {
       JsUnassignedEvent: {

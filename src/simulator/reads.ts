@@ -12,7 +12,7 @@ import { PackedFormat, isPacked, planPacked, writePacked } from './packed.js';
 import type { StoredTransaction } from './model.js';
 import type { JsonOut, SplicedRow } from './splice.js';
 import { planTransaction, writeTransaction } from './splice.js';
-import type { UpdateRow } from './store/ledger-store.js';
+import type { ReassignmentRow, UpdateRow } from './store/ledger-store.js';
 
 type S = v3_5.components['schemas'];
 
@@ -117,6 +117,13 @@ export function checkActiveAt(sim: SimContext, activeAtOffset: number): void {
     });
 }
 
+/**
+ * One ACS entry. JsActiveContract.createdEvent: "The event as it appeared in the context of its last
+ * update (i.e. daml transaction or reassignment). In particular, the last offset, node_id pair is
+ * preserved"; JsIncompleteUnassigned.createdEvent: the same for "its last activation update … before
+ * the unassigned_event"; workflowId "corresponds to the contract_entry" (Canton ACSReader: the
+ * activation's, for an incomplete unassignment the unassignment's).
+ */
 function acsEntry(
   sim: SimContext,
   c: ContractRow,
@@ -126,21 +133,37 @@ function acsEntry(
   const n = c.node;
   const m = matchEvent(fmt, stakeholdersOf(n), `${n.packageName}:${n.qualifiedName}`, n.implementedInterfaces);
   if (!m) return undefined;
-  const ev = createdEvent(n, c.createdOffset, m, true, sim.registry);
   // Location at `atOffset`: the latest reassignment at or before it (none: where it was created).
   const everReassigned = c.reassignmentCounter > 0 || c.unassignedId !== null;
   const last = everReassigned ? sim.store.lastReassignment(c.contractId, atOffset) : undefined;
-  let entry: S['JsContractEntry'];
+  /** submitter and workflow id of a reassignment (rows written before the history kept them: from the update, unless pruned) */
+  const detailsOf = (r: ReassignmentRow): { submitter?: string; workflowId?: string } => {
+    if (r.submitter !== undefined) return r;
+    const u = sim.store.updateByOffset(r.offset);
+    return u?.kind === 'reassignment' ? { submitter: u.event.submitter, ...(u.workflowId ? { workflowId: u.workflowId } : {}) } : {};
+  };
+  /** The created event as of an activation: the create, or an assignment (its offset, node 0). */
+  const activatedBy = (assign: ReassignmentRow | undefined): S['CreatedEvent'] =>
+    assign?.type === 'assign'
+      ? createdEvent({ ...n, nodeId: 0 }, assign.offset, m, true, sim.registry)
+      : createdEvent(n, c.createdOffset, m, true, sim.registry);
+  const withWorkflow = (workflowId: string | null | undefined, entry: S['JsContractEntry']): S['JsGetActiveContractsResponse'] => ({
+    ...(workflowId ? { workflowId } : {}),
+    contractEntry: entry,
+  });
   if (last?.type === 'unassign') {
-    entry = {
+    const un = detailsOf(last);
+    const activation = last.offset > 1 ? sim.store.lastReassignment(c.contractId, last.offset - 1) : undefined;
+    return withWorkflow(un.workflowId, {
       JsIncompleteUnassigned: {
-        createdEvent: ev,
+        createdEvent: activatedBy(activation),
         unassignedEvent: {
           reassignmentId: last.reassignmentId,
           contractId: c.contractId,
           templateId: `${n.packageId}:${n.qualifiedName}`,
           source: last.source,
           target: last.target,
+          ...(un.submitter ? { submitter: un.submitter } : {}),
           reassignmentCounter: last.counter,
           witnessParties: m.parties,
           packageName: n.packageName,
@@ -148,15 +171,21 @@ function acsEntry(
           nodeId: 0,
         },
       },
-    };
-  } else if (last?.type === 'assign') {
-    entry = { JsActiveContract: { createdEvent: ev, synchronizerId: last.target, reassignmentCounter: last.counter } };
-  } else {
-    // before its first reassignment a contract is on the synchronizer it was created on (that one's source)
-    const createdOn = everReassigned ? (sim.store.firstReassignment(c.contractId)?.source ?? c.synchronizerId) : c.synchronizerId;
-    entry = { JsActiveContract: { createdEvent: ev, synchronizerId: createdOn, reassignmentCounter: 0 } };
+    });
   }
-  return { ...(c.workflowId ? { workflowId: c.workflowId } : {}), contractEntry: entry };
+  if (last?.type === 'assign')
+    return withWorkflow(detailsOf(last).workflowId, {
+      JsActiveContract: { createdEvent: activatedBy(last), synchronizerId: last.target, reassignmentCounter: last.counter },
+    });
+  return withWorkflow(c.workflowId, {
+    JsActiveContract: { createdEvent: activatedBy(undefined), synchronizerId: creationSynchronizer(sim, c), reassignmentCounter: 0 },
+  });
+}
+
+/** The synchronizer a contract was created on (a reassigned contract's row names its current one). */
+export function creationSynchronizer(sim: SimContext, c: ContractRow): string {
+  const everReassigned = c.reassignmentCounter > 0 || c.unassignedId !== null;
+  return everReassigned ? (sim.store.firstReassignment(c.contractId)?.source ?? c.synchronizerId) : c.synchronizerId;
 }
 
 /**

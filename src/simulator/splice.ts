@@ -324,6 +324,12 @@ export function planTransaction(
   return { row, meta, events, tree, showCommandId: meta.cmd !== undefined && showCommandId(meta.a, tf.events) };
 }
 
+/**
+ * An exercise's archived-event fragment ends with `,"implementedInterfaces":` and the template's
+ * interfaces; reads write the interfaces the request's filters matched instead (matchEvent `views`).
+ */
+const IFACES_KEY = ',"implementedInterfaces":';
+
 function writeEvent(out: JsonOut, plan: TransactionPlan, e: PlannedEvent): void {
   if (e.json !== undefined) {
     out.str(e.json);
@@ -335,13 +341,17 @@ function writeEvent(out: JsonOut, plan: TransactionPlan, e: PlannedEvent): void 
   if (e.kind === 'c') {
     out.bytes(f.subarray(n.b, n.e));
     out.str(`,"witnessParties":${JSON.stringify(e.m.parties)},"acsDelta":${e.acsDelta}}`);
-  } else if (e.kind === 'a') {
-    out.bytes(f.subarray(n.b, n.m));
-    out.str(`,"witnessParties":${JSON.stringify(e.m.parties)}}`);
-  } else {
-    out.bytes(f.subarray(n.b, n.m));
+    return;
+  }
+  const m = n.m as number;
+  const cut = m - Buffer.byteLength(IFACES_KEY + JSON.stringify(n.i));
+  const ifaces = e.kind === 'a' || n.c === 1 ? JSON.stringify(e.m.views) : '[]';
+  out.bytes(f.subarray(n.b, cut));
+  out.str(`${IFACES_KEY}${ifaces}`);
+  if (e.kind === 'a') out.str(`,"witnessParties":${JSON.stringify(e.m.parties)}}`);
+  else {
     out.str(',');
-    out.bytes(f.subarray(n.m, n.e));
+    out.bytes(f.subarray(m, n.e));
     out.str(`,"witnessParties":${JSON.stringify(e.m.parties)},"acsDelta":${e.acsDelta}}`);
   }
 }

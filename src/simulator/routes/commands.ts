@@ -156,7 +156,9 @@ export function registerCommandRoutes(router: Router, sim: SimContext, writer: L
       if (cap.strict) throw tooMany(sim);
       return out;
     }
-    if (out.length < cap.take && end > beginExclusive)
+    // like the update lists (and the WebSocket stream): a checkpoint only when the last completion is before the end
+    const last = (out.at(-1)?.completionResponse as { Completion?: { value: { offset: number } } } | undefined)?.Completion?.value.offset;
+    if (out.length < cap.take && end > beginExclusive && (last ?? beginExclusive) < end)
       out.push({ completionResponse: { OffsetCheckpoint: { value: { offset: end, synchronizerTimes: synchronizerTimes(sim) } } } });
     return out;
   };

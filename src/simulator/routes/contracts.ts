@@ -7,7 +7,7 @@ import { matchEvent, resolveEventFormat } from '../filters.js';
 import type { GetActiveContractsRequestInput } from '../schemas.js';
 import { stakeholdersOf } from '../model.js';
 import { createdEvent } from '../projection.js';
-import { activeContracts, checkActiveAt, scanActiveContracts } from '../reads.js';
+import { activeContracts, checkActiveAt, creationSynchronizer, scanActiveContracts } from '../reads.js';
 import type { Router } from '../router.js';
 import { ok } from '../router.js';
 import {
@@ -21,18 +21,26 @@ import { body, decodeToken, encodeToken, limitParam, listCap, tooMany } from './
 
 type S = v3_5.components['schemas'];
 
+/**
+ * Legacy `filter` + `verbose` versus `eventFormat`, as Canton's JSON API converts them
+ * (JsStateService.toGetActiveContractsRequest): exactly one of `filter` and `eventFormat`; `verbose:
+ * true` with `eventFormat` is refused ("Optional, if specified event_format must be unset").
+ */
 export function acsFormatOf(sim: SimContext, req: GetActiveContractsRequestInput): ResolvedEventFormat {
+  const refuse = (message: string): CantonError => new CantonError('INVALID_ARGUMENT', message, { context: { field: 'eventFormat' } });
   if (req.filter !== undefined && req.eventFormat !== undefined)
-    throw new CantonError(
-      'INVALID_ARGUMENT',
-      'Both filter/verbose and event_format is specified. Please use either backwards compatible arguments (filter and verbose) or event_format, but not both.',
-      {
-        context: { field: 'eventFormat' },
-      },
+    throw refuse(
+      'Both event_format and filter are set. Please use either backwards compatible arguments (filter and verbose) or event_format, but not both.',
+    );
+  if (req.eventFormat !== undefined && req.verbose === true)
+    throw refuse(
+      'Both event_format and verbose are set. Please use either backwards compatible arguments (filter and verbose) or event_format, but not both.',
     );
   if (req.eventFormat) return resolveEventFormat(req.eventFormat, sim.registry);
   if (req.filter) return resolveEventFormat({ ...req.filter, verbose: req.verbose ?? false }, sim.registry);
-  throw new CantonError('MISSING_FIELD', 'Either filter/verbose or event_format is required', { context: { field: 'eventFormat' } });
+  throw refuse(
+    'Either filter/verbose or event_format is required. Please use either backwards compatible arguments (filter and verbose) or event_format.',
+  );
 }
 
 export function registerContractRoutes(router: Router, sim: SimContext): void {
@@ -105,8 +113,9 @@ export function registerContractRoutes(router: Router, sim: SimContext): void {
     const n = c.node;
     const m = matchEvent(fmt, stakeholdersOf(n), `${n.packageName}:${n.qualifiedName}`, n.implementedInterfaces);
     if (!m) throw notFound();
+    // JsCreated.synchronizerId: "The synchronizer which sequenced the creation of the contract"
     const res: S['JsGetEventsByContractIdResponse'] = {
-      created: { createdEvent: createdEvent(n, c.createdOffset, m, true, sim.registry), synchronizerId: c.synchronizerId },
+      created: { createdEvent: createdEvent(n, c.createdOffset, m, true, sim.registry), synchronizerId: creationSynchronizer(sim, c) },
     };
     if (c.archivedOffset !== null) {
       const u = sim.store.updateByOffset(c.archivedOffset);
@@ -120,7 +129,7 @@ export function registerContractRoutes(router: Router, sim: SimContext): void {
           templateId: `${n.packageId}:${n.qualifiedName}`,
           witnessParties: m.parties,
           packageName: n.packageName,
-          implementedInterfaces: n.implementedInterfaces,
+          implementedInterfaces: m.views,
         },
         synchronizerId: u?.synchronizerId ?? c.synchronizerId,
       };

@@ -147,9 +147,12 @@ function partiesQuery(ctx: RequestCtx): string[] {
     .filter((p) => p.length > 0);
 }
 
+/** Legacy pointwise lookups: a wildcard for each requesting party (Canton getUpdateFormatForPointwiseQueries). */
 function legacyFormat(parties: string[]): ResolvedEventFormat {
   if (parties.length === 0)
-    throw new CantonError('MISSING_FIELD', 'requestingParties / parties must not be empty', { context: { field: 'parties' } });
+    throw new CantonError('INVALID_ARGUMENT', 'filtersByParty and filtersForAnyParty cannot be empty simultaneously', {
+      context: { field: 'parties' },
+    });
   return wildcardFormat(parties);
 }
 
@@ -202,11 +205,21 @@ export function registerUpdateRoutes(router: Router, sim: SimContext): void {
     req: { requestingParties?: string[] | undefined; transactionFormat?: Parameters<typeof resolveTransactionFormat>[0] | undefined },
     ctx: Record<string, string>,
   ): S['JsGetTransactionResponse'] => {
-    if (req.transactionFormat && req.requestingParties && req.requestingParties.length > 0)
-      throw new CantonError('INVALID_ARGUMENT', 'Use either requestingParties or transactionFormat, not both');
+    // as Canton's JSON API (JsUpdateService.getUpdateFormatForFlatQueries)
+    const parties = req.requestingParties ?? [];
+    if (req.transactionFormat && parties.length > 0)
+      throw new CantonError(
+        'INVALID_ARGUMENT',
+        'Both transaction_format and requesting_parties are set. Please use either backwards compatible arguments (requesting_parties) or transaction_format but not both.',
+      );
+    if (!req.transactionFormat && parties.length === 0)
+      throw new CantonError(
+        'INVALID_ARGUMENT',
+        'Either transaction_format or requesting_parties is required. Please use either backwards compatible arguments (requesting_parties) or transaction_format.',
+      );
     const tf = req.transactionFormat
       ? resolveTransactionFormat(req.transactionFormat, sim.registry)
-      : { shape: 'ACS_DELTA' as const, events: legacyFormat(req.requestingParties ?? []) };
+      : { shape: 'ACS_DELTA' as const, events: legacyFormat(parties) };
     const t = u.kind === 'transaction' ? projectTransaction(u, tf, sim.registry) : undefined;
     if (!t) throw updateNotFound(ctx.updateId ?? `offset ${ctx.offset}`, ctx);
     return { transaction: t };

@@ -64,6 +64,9 @@ export interface ReassignmentRow {
   target: string;
   counter: number;
   reassignmentId: string;
+  /** absent in rows written before these columns existed */
+  submitter?: string;
+  workflowId?: string;
 }
 
 function toReassignment(row: unknown): ReassignmentRow | undefined {
@@ -76,6 +79,8 @@ function toReassignment(row: unknown): ReassignmentRow | undefined {
         target: string;
         counter: number;
         reassignment_id: string;
+        submitter: string | null;
+        workflow_id: string | null;
       }
     | undefined;
   return r
@@ -87,6 +92,8 @@ function toReassignment(row: unknown): ReassignmentRow | undefined {
         target: r.target,
         counter: r.counter,
         reassignmentId: r.reassignment_id,
+        ...(r.submitter !== null ? { submitter: r.submitter } : {}),
+        ...(r.workflow_id !== null ? { workflowId: r.workflow_id } : {}),
       }
     : undefined;
 }
@@ -142,7 +149,7 @@ export class LedgerStore implements PartyIds {
       contractByReassignment: db.prepare('SELECT * FROM contracts WHERE unassigned_id = ?'),
       deleteArchivedUpTo: db.prepare('DELETE FROM contracts WHERE archived_offset IS NOT NULL AND archived_offset <= ?'),
       insertReassignment: db.prepare(
-        'INSERT INTO reassignments (contract_id, offset, type, source, target, counter, reassignment_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO reassignments (contract_id, offset, type, source, target, counter, reassignment_id, submitter, workflow_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       firstReassignment: db.prepare('SELECT * FROM reassignments WHERE contract_id = ? ORDER BY offset ASC LIMIT 1'),
       lastReassignment: db.prepare('SELECT * FROM reassignments WHERE contract_id = ? AND offset <= ? ORDER BY offset DESC LIMIT 1'),
@@ -339,7 +346,17 @@ export class LedgerStore implements PartyIds {
   }
 
   insertReassignment(r: ReassignmentRow): void {
-    this.s.insertReassignment.run(r.contractId, r.offset, r.type, r.source, r.target, r.counter, r.reassignmentId);
+    this.s.insertReassignment.run(
+      r.contractId,
+      r.offset,
+      r.type,
+      r.source,
+      r.target,
+      r.counter,
+      r.reassignmentId,
+      r.submitter ?? null,
+      r.workflowId ?? null,
+    );
   }
   /** The latest reassignment of a contract at or before `atOffset`. */
   lastReassignment(contractId: string, atOffset: number): ReassignmentRow | undefined {

@@ -31,12 +31,19 @@ export function openDatabase(dataDir: string, reset: boolean): Db {
   // One transaction: a new data dir's CREATE statements cost one fsync together instead of one each.
   db.transaction(() => {
     db.exec(DDL);
+    addColumns(db, 'reassignments', ['submitter TEXT', 'workflow_id TEXT']);
     const row = db.prepare('SELECT value FROM meta WHERE key = ?').get('schema_version') as { value: string } | undefined;
     if (!row) db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('schema_version', String(SCHEMA_VERSION));
     else if (Number(row.value) !== SCHEMA_VERSION)
       throw new Error(`Unsupported simulator database schema ${row.value} in ${dataDir} (expected ${SCHEMA_VERSION}); use --reset`);
   }).immediate();
   return db;
+}
+
+/** Additive, nullable columns of schema 2 that data dirs written before they existed lack. */
+function addColumns(db: Db, table: string, columns: string[]): void {
+  const have = new Set((db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name));
+  for (const c of columns) if (!have.has(c.split(' ')[0] as string)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${c}`);
 }
 
 /**

@@ -65,7 +65,8 @@ CREATE TABLE IF NOT EXISTS dedup (
   submission_id TEXT,
   update_id     TEXT NOT NULL
 );
--- Reassignment history per contract (for the ACS at past offsets).
+-- Reassignment history per contract (for the ACS at past offsets). submitter and workflow_id (added
+-- to schema 2 later, NULL in older rows) keep what ACS entries show after the reassignment update is pruned.
 CREATE TABLE IF NOT EXISTS reassignments (
   contract_id     TEXT NOT NULL,
   offset          INTEGER NOT NULL,
@@ -74,6 +75,8 @@ CREATE TABLE IF NOT EXISTS reassignments (
   target          TEXT NOT NULL,
   counter         INTEGER NOT NULL,
   reassignment_id TEXT NOT NULL,
+  submitter       TEXT,
+  workflow_id     TEXT,
   PRIMARY KEY (contract_id, offset)
 );
 CREATE TABLE IF NOT EXISTS parties (

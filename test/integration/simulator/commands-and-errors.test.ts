@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allocate, call, cantonError, createIou, ledgerEnd, nextCommandId, startTestSim, updates, wildcard } from './helpers.js';
+import { allocate, call, cantonError, createIou, ledgerEnd, nextCommandId, startTestSim, submitTx, updates, wildcard } from './helpers.js';
 import type { TestSim } from './helpers.js';
 
 const jwt = (payload: object): string =>
@@ -47,7 +47,7 @@ describe('commands, deduplication, completions and error shapes', () => {
     expect(byOffset.status).toBe(200);
   });
 
-  it('reports completions (with checkpoint) for the submitting parties only', async () => {
+  it('reports completions for the submitting parties only, with a checkpoint when the last one is before the ledger end', async () => {
     const commandId = nextCommandId('compl');
     await call(sim.url, 'POST', '/v2/commands/async/submit', {
       body: { commandId, actAs: [alice], commands: [createIou(alice, alice, '2')], workflowId: 'wf-1' },
@@ -58,7 +58,12 @@ describe('commands, deduplication, completions and error shapes', () => {
     const completions = items.filter((i) => 'Completion' in i.completionResponse).map((i) => i.completionResponse.Completion?.value);
     expect(completions.map((c) => c?.commandId)).toContain(commandId);
     expect(completions.every((c) => c?.commandId !== undefined)).toBe(true);
-    expect(Object.keys(items.at(-1)?.completionResponse ?? {})).toEqual(['OffsetCheckpoint']);
+    // the last completion is at the ledger end: no checkpoint after it (as the update lists and the WebSocket stream)
+    expect(Object.keys(items.at(-1)?.completionResponse ?? {})).toEqual(['Completion']);
+    await submitTx(sim.url, [bank], [createIou(bank, bank, '1')]);
+    const later = (await call(sim.url, 'POST', '/v2/commands/completions', { body: { parties: [alice], beginExclusive: 0 } }))
+      .json as typeof items;
+    expect(Object.keys(later.at(-1)?.completionResponse ?? {})).toEqual(['OffsetCheckpoint']);
     const other = await call(sim.url, 'POST', '/v2/commands/completions', {
       body: { parties: [alice], beginExclusive: 0, userId: 'someone-else' },
     });

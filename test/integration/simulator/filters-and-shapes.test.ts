@@ -159,9 +159,10 @@ describe('event filters, transaction shapes and witness rules', () => {
     });
     expect(bothGiven.status).toBe(400);
     expect(cantonError(bothGiven).code).toBe('INVALID_ARGUMENT');
+    // Canton's JSON API (JsUpdateService.toGetUpdatesRequest) answers INVALID_ARGUMENT "Either filter/verbose or update_format is required"
     const none = await updates(sim.url, { beginExclusive: 0 });
     expect(none.status).toBe(400);
-    expect(cantonError(none).code).toBe('MISSING_FIELD');
+    expect(cantonError(none).code).toBe('INVALID_ARGUMENT');
     const legacy = await updates(sim.url, { beginExclusive: 0, filter: wildcard(bob), verbose: true });
     expect(legacy.status).toBe(200);
     const kinds = (legacy.json as { update: Record<string, unknown> }[]).map((u) => Object.keys(u.update)[0]);
