@@ -4,7 +4,7 @@ import type { SimContext } from './context.js';
 import { CantonError } from './errors.js';
 import type { ResolvedEventFormat } from './filters.js';
 import { matchEvent } from './filters.js';
-import type { ContractRow, StoredCompletion, StoredUpdate } from './model.js';
+import type { ContractRow, StoredCompletion } from './model.js';
 import { stakeholdersOf } from './model.js';
 import { createdEvent, projectUpdate, projectUpdateTree } from './projection.js';
 import type { ResolvedTransactionFormat, ResolvedUpdateFormat } from './filters.js';

@@ -28,11 +28,14 @@ const TRANSACTIONS = Number(process.env.STREAM_MODEL_TRANSACTIONS ?? 1000);
 describe('update streams against the model of the spec', () => {
   const seed = seedOfRun();
   const rng = new Prng(seed);
-  let sim: TestSim;
-  let ctx: CheckContext;
-  let formats: NamedFormat[];
-  let everyone: string[];
   const t0 = Date.now();
+  let sim: TestSim | undefined;
+  let state: { sim: TestSim; ctx: CheckContext; formats: NamedFormat[]; everyone: string[] } | undefined;
+  /** What the scenario built (every check fails when it did not run). */
+  const built = (): { sim: TestSim; ctx: CheckContext; formats: NamedFormat[]; everyone: string[] } => {
+    if (!state) throw new Error(`[seed ${seed}] the scenario did not run`);
+    return state;
+  };
   const withSeed = async (what: string, fn: () => Promise<void>): Promise<void> => {
     try {
       await fn();
@@ -43,14 +46,15 @@ describe('update streams against the model of the spec', () => {
 
   beforeAll(async () => {
     console.log(`stream model: seed ${seed} (STREAM_MODEL_SEED=${seed} reproduces this run)`);
-    sim = await startTestSim({ settings: { httpListMaxElementsLimit: 100_000 } });
-    const participantId = ((await call(sim.url, 'GET', '/v2/parties/participant-id')).json as { participantId: string }).participantId;
+    const s = await startTestSim({ settings: { httpListMaxElementsLimit: 100_000 } });
+    sim = s;
+    const participantId = ((await call(s.url, 'GET', '/v2/parties/participant-id')).json as { participantId: string }).participantId;
     const syncs = (
-      (await call(sim.url, 'GET', '/v2/state/connected-synchronizers')).json as { connectedSynchronizers: { synchronizerId: string }[] }
-    ).connectedSynchronizers.map((s) => s.synchronizerId);
+      (await call(s.url, 'GET', '/v2/state/connected-synchronizers')).json as { connectedSynchronizers: { synchronizerId: string }[] }
+    ).connectedSynchronizers.map((x) => x.synchronizerId);
     const ledger = new ModelLedger(participantId, syncs);
     const opaques = new OpaqueValues();
-    const sub = new Submitter(sim.url, ledger, opaques);
+    const sub = new Submitter(s.url, ledger, opaques);
     await withSeed('scenario', async () => {
       const core: string[] = [];
       for (const hint of ['Bank', 'Alice', 'Bob', 'Carol', 'Dave']) core.push(await sub.allocate(hint));
@@ -58,45 +62,54 @@ describe('update streams against the model of the spec', () => {
       const runner = new ScenarioRunner(rng, sub, { core, nobody });
       await runner.run(TRANSACTIONS);
       const late = ledger.parties.filter((p) => !core.includes(p) && p !== nobody);
-      everyone = ledger.parties;
-      formats = eventFormats(rng, ledger.packageId, { core, nobody, late }, 6);
       console.log(
         `stream model: ${ledger.updates.size} updates (${TRANSACTIONS} transactions), ${ledger.contracts.size} contracts, ledger end ${ledger.ledgerEnd}, ` +
           `steps ${JSON.stringify(runner.counts)}, ${Math.round((Date.now() - t0) / 1000)} s`,
       );
+      state = {
+        sim: s,
+        ctx: { base: s.url, ledger, rng, opaques, stats: { 'submission answers compared': sub.submissions } },
+        formats: eventFormats(rng, ledger.packageId, { core, nobody, late }, 6),
+        everyone: ledger.parties,
+      };
     });
-    ctx = { base: sim.url, ledger, rng, opaques, stats: { 'submission answers compared': sub.submissions } };
   }, 300_000);
 
   afterAll(async () => {
-    if (ctx) console.log(`stream model: compared ${JSON.stringify(ctx.stats)} in ${Math.round((Date.now() - t0) / 1000)} s`);
+    if (state) console.log(`stream model: compared ${JSON.stringify(state.ctx.stats)} in ${Math.round((Date.now() - t0) / 1000)} s`);
     await sim?.dispose();
   });
 
   it('update lists and streams (HTTP, WebSocket, flats, trees, pages, descending) match the model', async () => {
+    const { ctx, formats } = built();
     for (const [i, nf] of formats.entries()) await withSeed(nf.name, () => checkUpdateLists(ctx, nf, i));
   }, 300_000);
 
   it('update, transaction and tree lookups by offset and by id match the model', async () => {
+    const { ctx, formats } = built();
     for (const nf of formats) await withSeed(nf.name, () => checkPointwise(ctx, nf, 14));
   }, 300_000);
 
   it('the active contract set (HTTP, WebSocket, pages, legacy filter) matches the model at several offsets', async () => {
+    const { ctx, formats } = built();
     for (const nf of formats) await withSeed(nf.name, () => checkAcs(ctx, nf));
   }, 300_000);
 
   it('events by contract id match the model', async () => {
+    const { ctx, formats } = built();
     for (const nf of formats) await withSeed(nf.name, () => checkEventsByContractId(ctx, nf, 12));
   }, 300_000);
 
   it('completions (both endpoints, HTTP and WebSocket) match the model', async () => {
+    const { ctx, everyone } = built();
     await withSeed('completions', () => checkCompletions(ctx, everyone));
   }, 300_000);
 
   it('after pruning: reads from the pruned range fail, the rest still matches the model', async () => {
+    const { sim: s, ctx, formats, everyone } = built();
     const ledger = ctx.ledger;
     const pruneTo = Math.floor(ledger.ledgerEnd * 0.6);
-    const r = await call(sim.url, 'POST', '/simulator/admin/prune', { body: { pruneUpTo: pruneTo }, validate: false });
+    const r = await call(s.url, 'POST', '/simulator/admin/prune', { body: { pruneUpTo: pruneTo }, validate: false });
     expect(r.status).toBe(200);
     ledger.prunedUpTo = pruneTo;
     await withSeed('pruned', async () => {
@@ -106,19 +119,18 @@ describe('update streams against the model of the spec', () => {
         beginExclusive: pruneTo - 1,
         updateFormat: { includeTransactions: { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: { filtersForAnyParty: {} } } },
       };
-      const e1 = await call(sim.url, 'POST', '/v2/updates', { body: from });
-      expect(cantonError(e1).code).toBe('PARTICIPANT_PRUNED_DATA_ACCESSED');
-      expect((await wsError(sim.url, '/v2/updates', from)).code).toBe('PARTICIPANT_PRUNED_DATA_ACCESSED');
+      expect(cantonError(await call(s.url, 'POST', '/v2/updates', { body: from })).code).toBe('PARTICIPANT_PRUNED_DATA_ACCESSED');
+      expect((await wsError(s.url, '/v2/updates', from)).code).toBe('PARTICIPANT_PRUNED_DATA_ACCESSED');
       // GetActiveContractsRequest.activeAtOffset: "Must be greater than or equal to the last pruning offset."
-      const e2 = await call(sim.url, 'POST', '/v2/state/active-contracts', {
+      const acsBelow = await call(s.url, 'POST', '/v2/state/active-contracts', {
         body: { activeAtOffset: pruneTo - 1, eventFormat: { filtersForAnyParty: {} } },
       });
-      expect(cantonError(e2).code).toBe('PARTICIPANT_PRUNED_DATA_ACCESSED');
+      expect(cantonError(acsBelow).code).toBe('PARTICIPANT_PRUNED_DATA_ACCESSED');
       // GetCompletionsRequest.beginExclusive: "If the ledger has been pruned, this parameter must be specified and greater than the pruning offset."
-      const e3 = await call(sim.url, 'POST', '/v2/commands/command-completions', {
+      const completionsBelow = await call(s.url, 'POST', '/v2/commands/command-completions', {
         body: { parties: everyone, beginExclusive: pruneTo - 1 },
       });
-      expect(cantonError(e3).code).toBe('PARTICIPANT_PRUNED_DATA_ACCESSED');
+      expect(cantonError(completionsBelow).code).toBe('PARTICIPANT_PRUNED_DATA_ACCESSED');
       const some = formats.filter((_, i) => i % 4 === 0);
       for (const [i, nf] of some.entries()) {
         await checkUpdateLists(ctx, nf, i);

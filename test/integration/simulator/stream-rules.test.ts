@@ -68,8 +68,8 @@ describe('stream rules fixed by issue #19', () => {
     const iou = (await submitTx(sim.url, [bank], [createIou(bank, alice, '10')])).created[0]?.contractId as string;
     await submitTx(sim.url, [alice], [exercise(IOU, iou, 'Iou_Describe')]);
     const transfer = await submitTx(sim.url, [alice], [exercise(IOU, iou, 'Iou_Transfer', { newOwner: bob })]);
-    const assetId =
-      String(events(await at(transfer.offset, shape('ACS_DELTA', wildcard(alice))))[0]?.templateId).split(':')[0] + ':Demo.Asset:Asset';
+    const packageId = String(events(await at(transfer.offset, shape('ACS_DELTA', wildcard(alice))))[0]?.templateId).split(':')[0] ?? '';
+    const assetId = `${packageId}:Demo.Asset:Asset`;
     const archived = async (f: unknown): Promise<unknown> =>
       events(await at(transfer.offset, shape('ACS_DELTA', { filtersByParty: { [alice]: f } })))[0]?.implementedInterfaces;
     expect(await archived({})).toEqual([]);

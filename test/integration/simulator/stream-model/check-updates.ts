@@ -10,7 +10,6 @@ import type { NamedFormat } from './formats.js';
 import { partiesOf } from './formats.js';
 import type { Prng } from './prng.js';
 import { assertSame, post, splitCheckpoint, wsRead } from './readers.js';
-import type { WsChannel } from './readers.js';
 import type { EventFormatJson, UpdateFormatModel } from './rules-filter.js';
 import { eventFormatOf } from './rules-filter.js';
 import { expectTransaction, expectTree, expectUpdate } from './rules-project.js';
@@ -66,7 +65,7 @@ async function checkList(
   const descending = request.descendingOrder === true;
   const expected = expectUpdateList(ledger, uf, tree, begin, end, descending);
   const label = `${what} ${ws ? 'WS' : 'POST'} ${route} ${JSON.stringify(request).slice(0, 900)}`;
-  const answer = ws ? await wsRead(ctx.base, route as WsChannel, request) : ((await post(ctx.base, route, request)) as unknown[]);
+  const answer = ws ? await wsRead(ctx.base, route, request) : ((await post(ctx.base, route, request)) as unknown[]);
   const items = splitCheckpoint(answer, 'update', expected.checkpoint, ledger, label);
   assertSame(label, expected.items, items, ctx.opaques);
   count(ctx, `${ws ? 'WS' : 'HTTP'} ${route}`);

@@ -24,7 +24,7 @@ export class OpaqueValues {
 }
 
 const show = (v: unknown): string => {
-  const s = JSON.stringify(v);
+  const s = JSON.stringify(v) as string | undefined;
   return s === undefined ? 'undefined' : s.length > 200 ? `${s.slice(0, 200)}…` : s;
 };
 

@@ -19,6 +19,12 @@ export const PACKAGE_NAME = 'simulator-demo';
 
 const sortedUnique = (xs: Iterable<string>): string[] => [...new Set(xs)].sort();
 
+/** A JSON value that must be a string (arguments, answers); anything else is a bug in the scenario or the answer. */
+export function str(v: Json | undefined): string {
+  if (typeof v !== 'string') throw new Error(`expected a string, got ${JSON.stringify(v)}`);
+  return v;
+}
+
 /** Numeric 10 as the JSON API prints it: a decimal string with exactly 10 fractional digits. */
 export function numeric(units: bigint): string {
   const neg = units < 0n;
@@ -30,13 +36,13 @@ export function numeric(units: bigint): string {
 export const UNIT = 10_000_000_000n;
 
 export function signatories(t: TemplateName, a: Args): string[] {
-  return sortedUnique([String(t === 'Account' ? a.bank : a.issuer)]);
+  return sortedUnique([str(t === 'Account' ? a.bank : a.issuer)]);
 }
 
 /** "The observers for this contract … This field never contains parties that are signatories." (CreatedEvent.observers) */
 export function observers(t: TemplateName, a: Args): string[] {
   const sigs = signatories(t, a);
-  const raw = t === 'Account' ? [String(a.holder)] : t === 'Iou' ? [String(a.owner), ...(a.observers as string[])] : [String(a.owner)];
+  const raw = t === 'Account' ? [str(a.holder)] : t === 'Iou' ? [str(a.owner), ...(a.observers as string[])] : [str(a.owner)];
   return sortedUnique(raw).filter((p) => !sigs.includes(p));
 }
 
@@ -48,10 +54,9 @@ export function contractKey(t: TemplateName, a: Args): Json | undefined {
 
 /** The Asset view of a contract (README: view `{owner, description, amount}`). */
 export function assetView(t: TemplateName, a: Args): Args {
-  if (t === 'Iou')
-    return { owner: a.owner as string, description: `${String(a.amount)} ${String(a.currency)}`, amount: a.amount as string };
+  if (t === 'Iou') return { owner: a.owner as string, description: `${str(a.amount)} ${str(a.currency)}`, amount: a.amount as string };
   if (t === 'Account')
-    return { owner: a.holder as string, description: `account ${String(a.accountId)} (${String(a.label)})`, amount: numeric(0n) };
+    return { owner: a.holder as string, description: `account ${str(a.accountId)} (${str(a.label)})`, amount: numeric(0n) };
   throw new Error(`${t} does not implement Asset`);
 }
 
@@ -175,23 +180,24 @@ const unit = (): Json => ({});
 /** The demo choices (README table; bodies as described there). */
 function choiceSpec(c: ContractRef, choice: string, arg: Args, other?: ContractRef): ChoiceSpec {
   const a = c.args;
-  const owner = String(a.owner);
+  /** Iou and IouProposal only */
+  const owner = (): string => str(a.owner);
   if (choice === 'Archive') return { consuming: true, actors: signatories(c.template, a), argument: {}, body: () => unit };
   if (choice === 'Asset_Describe') {
-    const viewer = String(arg.viewer);
+    const viewer = str(arg.viewer);
     const v = assetView(c.template, a);
     return {
       consuming: false,
       actors: [viewer],
       argument: { viewer },
-      body: () => () => `${String(v.description)} (${String(v.amount)}) owned by ${String(v.owner)}`,
+      body: () => () => `${str(v.description)} (${str(v.amount)}) owned by ${str(v.owner)}`,
     };
   }
   switch (`${c.template}.${choice}`) {
     case 'Iou.Iou_Transfer':
       return {
         consuming: true,
-        actors: [owner],
+        actors: [owner()],
         argument: { newOwner: arg.newOwner as string },
         body: (tx, w) => {
           const n = tx.create('Iou', { ...a, owner: arg.newOwner as string, observers: [] }, w);
@@ -201,11 +207,11 @@ function choiceSpec(c: ContractRef, choice: string, arg: Args, other?: ContractR
     case 'Iou.Iou_Split':
       return {
         consuming: true,
-        actors: [owner],
+        actors: [owner()],
         argument: { splitAmount: arg.splitAmount as string },
         body: (tx, w) => {
-          const total = toUnits(String(a.amount));
-          const split = toUnits(String(arg.splitAmount));
+          const total = toUnits(str(a.amount));
+          const split = toUnits(str(arg.splitAmount));
           const s = tx.create('Iou', { ...a, amount: numeric(split) }, w);
           const r = tx.create('Iou', { ...a, amount: numeric(total - split) }, w);
           return () => ({ splitCid: cidOf(s), restCid: cidOf(r) });
@@ -214,22 +220,22 @@ function choiceSpec(c: ContractRef, choice: string, arg: Args, other?: ContractR
     case 'Iou.Iou_Merge':
       return {
         consuming: true,
-        actors: [owner],
+        actors: [owner()],
         argument: { otherCid: arg.otherCid as string },
         body: (tx, w) => {
           if (!other) throw new Error('Iou_Merge needs the other contract');
           tx.exercise(other, 'Archive', {}, w);
-          const sum = toUnits(String(a.amount)) + toUnits(String(other.args.amount));
+          const sum = toUnits(str(a.amount)) + toUnits(str(other.args.amount));
           const m = tx.create('Iou', { ...a, amount: numeric(sum) }, w);
           return () => cidOf(m);
         },
       };
     case 'Iou.Iou_AddObserver': {
       const obs = a.observers as string[];
-      const n = String(arg.newObserver);
+      const n = str(arg.newObserver);
       return {
         consuming: true,
-        actors: [owner],
+        actors: [owner()],
         argument: { newObserver: n },
         body: (tx, w) => {
           const c2 = tx.create('Iou', { ...a, observers: obs.includes(n) ? obs : [...obs, n] }, w);
@@ -240,32 +246,32 @@ function choiceSpec(c: ContractRef, choice: string, arg: Args, other?: ContractR
     case 'Iou.Iou_Describe':
       return {
         consuming: false,
-        actors: [owner],
+        actors: [owner()],
         argument: {},
-        body: () => () => `${String(a.amount)} ${String(a.currency)} issued by ${String(a.issuer)}`,
+        body: () => () => `${str(a.amount)} ${str(a.currency)} issued by ${str(a.issuer)}`,
       };
     case 'IouProposal.IouProposal_Accept':
       return {
         consuming: true,
-        actors: [owner],
+        actors: [owner()],
         argument: {},
         body: (tx, w) => {
           const i = tx.create(
             'Iou',
-            { issuer: a.issuer as string, owner, currency: a.currency as string, amount: a.amount as string, observers: [] },
+            { issuer: a.issuer as string, owner: owner(), currency: a.currency as string, amount: a.amount as string, observers: [] },
             w,
           );
           return () => cidOf(i);
         },
       };
     case 'IouProposal.IouProposal_Reject':
-      return { consuming: true, actors: [owner], argument: {}, body: () => unit };
+      return { consuming: true, actors: [owner()], argument: {}, body: () => unit };
     case 'IouProposal.IouProposal_Withdraw':
-      return { consuming: true, actors: [String(a.issuer)], argument: {}, body: () => unit };
+      return { consuming: true, actors: [str(a.issuer)], argument: {}, body: () => unit };
     case 'Account.Account_Relabel':
       return {
         consuming: true,
-        actors: [String(a.bank)],
+        actors: [str(a.bank)],
         argument: { newLabel: arg.newLabel as string },
         body: (tx, w) => {
           const c2 = tx.create('Account', { ...a, label: arg.newLabel as string }, w);
@@ -273,13 +279,13 @@ function choiceSpec(c: ContractRef, choice: string, arg: Args, other?: ContractR
         },
       };
     case 'Account.Account_Close':
-      return { consuming: true, actors: [String(a.bank)], argument: {}, body: () => unit };
+      return { consuming: true, actors: [str(a.bank)], argument: {}, body: () => unit };
     case 'Account.Account_Ping':
       return {
         consuming: false,
-        actors: [String(a.holder)],
+        actors: [str(a.holder)],
         argument: { message: arg.message as string },
-        body: () => () => `pong: ${String(arg.message)}`,
+        body: () => () => `pong: ${str(arg.message)}`,
       };
     default:
       throw new Error(`the model does not know ${c.template}.${choice}`);

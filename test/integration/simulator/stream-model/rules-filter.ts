@@ -6,6 +6,7 @@
  * spec is silent or ambiguous, the Canton source it follows is named.
  */
 import type { Json } from './daml.js';
+import { str } from './daml.js';
 
 /** One party's (or the any-party) cumulative filter, keyed by qualified names (Module:Entity). */
 export interface PartyFilterModel {
@@ -34,7 +35,7 @@ export interface UpdateFormatModel {
 /** `pkg:Module:Entity` (package id or `#name`) → `Module:Entity`. */
 const qualified = (id: string): string => id.slice(id.indexOf(':') + 1);
 
-type FiltersJson = { cumulative?: { identifierFilter?: Record<string, { value: Record<string, Json> }> }[] };
+type FiltersJson = { cumulative?: { identifierFilter?: Partial<Record<string, { value: Record<string, Json> }>> }[] };
 
 /**
  * Filters.cumulative: "Every filter in the cumulative list expands the scope of the resulting stream …
@@ -59,11 +60,11 @@ export function partyFilterOf(f: FiltersJson): PartyFilterModel {
       pf.wildcardBlob ||= e.WildcardFilter?.value.includeCreatedEventBlob === true;
     } else if ('TemplateFilter' in e) {
       const v = e.TemplateFilter?.value ?? {};
-      const t = qualified(String(v.templateId));
+      const t = qualified(str(v.templateId));
       pf.templates.set(t, (pf.templates.get(t) ?? false) || v.includeCreatedEventBlob === true);
     } else if ('InterfaceFilter' in e) {
       const v = e.InterfaceFilter?.value ?? {};
-      const i = qualified(String(v.interfaceId));
+      const i = qualified(str(v.interfaceId));
       const prev = pf.interfaces.get(i);
       pf.interfaces.set(i, {
         view: (prev?.view ?? false) || v.includeInterfaceView === true,

@@ -6,7 +6,7 @@
  */
 import type { Opaque } from './compare.js';
 import { opaque } from './compare.js';
-import type { CreateNode, ExerciseNode, Json } from './daml.js';
+import type { ExerciseNode, Json } from './daml.js';
 import { IMPLEMENTS, PACKAGE_NAME, QUALIFIED, assetView, contractKey, observers, signatories, stakeholders } from './daml.js';
 import type { MContract, ModelLedger, MReassignment, MTopology, MTransaction, MUpdate } from './ledger.js';
 import type { EventFormatModel, MatchModel, ShapeModel, UpdateFormatModel } from './rules-filter.js';
@@ -138,7 +138,7 @@ export function transactionEvents(ledger: ModelLedger, tx: MTransaction, shape: 
       const m = matchModel(ef, n.witnesses, qualifiedOf(c), interfacesOf(c));
       if (!m) continue;
       const inDelta = !isTransient && m.witnessParties.some((p) => sh.includes(p));
-      if (n.kind === 'create') out.push({ CreatedEvent: createdEvent(ledger, c, tx.offset, (n as CreateNode).nodeId, m, inDelta) });
+      if (n.kind === 'create') out.push({ CreatedEvent: createdEvent(ledger, c, tx.offset, n.nodeId, m, inDelta) });
       else out.push({ ExercisedEvent: exercisedEvent(ledger, n, tx.offset, m, inDelta && n.consuming) });
     }
   }
@@ -167,8 +167,8 @@ export function expectTree(ledger: ModelLedger, tx: MTransaction, ef: EventForma
   if (events.length === 0) return undefined;
   const eventsById: Obj = {};
   for (const e of events) {
-    if ('CreatedEvent' in e) eventsById[String((e.CreatedEvent as Obj).nodeId)] = { CreatedTreeEvent: { value: e.CreatedEvent } };
-    else eventsById[String((e.ExercisedEvent as Obj).nodeId)] = { ExercisedTreeEvent: { value: e.ExercisedEvent } };
+    if ('CreatedEvent' in e) eventsById[JSON.stringify((e.CreatedEvent as Obj).nodeId)] = { CreatedTreeEvent: { value: e.CreatedEvent } };
+    else eventsById[JSON.stringify((e.ExercisedEvent as Obj).nodeId)] = { ExercisedTreeEvent: { value: e.ExercisedEvent } };
   }
   return {
     updateId: tx.updateId,

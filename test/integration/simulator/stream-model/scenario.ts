@@ -5,7 +5,7 @@
  * synchronizers, party allocations (topology events) and rejected commands.
  */
 import type { Args, TemplateName } from './daml.js';
-import { ASSET, UNIT, numeric, signatories, stakeholders, toUnits } from './daml.js';
+import { ASSET, UNIT, numeric, signatories, stakeholders, str, toUnits } from './daml.js';
 import type { MContract, ModelLedger } from './ledger.js';
 import type { Prng } from './prng.js';
 import type { Submitter } from './submit.js';
@@ -113,7 +113,7 @@ export class ScenarioRunner {
 
   /** Normalised form of submitted Iou arguments (Numeric 10). */
   private static normalIou(a: Args): Args {
-    return { ...a, amount: numeric(toUnits(String(a.amount))) };
+    return { ...a, amount: numeric(toUnits(str(a.amount))) };
   }
 
   /** Runs steps until the ledger holds `transactions` Daml transactions. */
@@ -136,7 +136,7 @@ export class ScenarioRunner {
       case 'createIous': {
         const n = rng.int(1, 3);
         const all = Array.from({ length: n }, () => this.iouArgs(rng.pick(parties), rng.pick(parties)));
-        const actAs = [...new Set(all.map((a) => String(a.issuer)))];
+        const actAs = [...new Set(all.map((a) => str(a.issuer)))];
         const privateSync = rng.chance(0.2);
         await sub.transaction(
           actAs,
@@ -157,7 +157,7 @@ export class ScenarioRunner {
         await sub.transaction(
           [issuer],
           [{ CreateCommand: { templateId: '#simulator-demo:Demo.Iou:IouProposal', createArguments: a } }],
-          (tx) => tx.create('IouProposal', { ...a, amount: numeric(toUnits(String(a.amount))) }),
+          (tx) => tx.create('IouProposal', { ...a, amount: numeric(toUnits(str(a.amount))) }),
         );
         return true;
       }
@@ -167,7 +167,7 @@ export class ScenarioRunner {
         if (ps.length === 0) return false;
         const p = rng.pick(ps);
         const choice = step === 'accept' ? 'IouProposal_Accept' : rng.pick(['IouProposal_Reject', 'IouProposal_Withdraw']);
-        const actor = String(choice === 'IouProposal_Withdraw' ? p.args.issuer : p.args.owner);
+        const actor = str(choice === 'IouProposal_Withdraw' ? p.args.issuer : p.args.owner);
         await sub.transaction([actor], [exercise(p, choice, {})], (tx) => tx.exercise(p, choice, {}), { sync: syncOf(p), ...this.wf() });
         return true;
       }
@@ -194,10 +194,10 @@ export class ScenarioRunner {
         const c = rng.pick(as);
         const [choice, arg, actor]: [string, Args, string] =
           step === 'relabel'
-            ? ['Account_Relabel', { newLabel: `label-${rng.int(1, 99)}` }, String(c.args.bank)]
+            ? ['Account_Relabel', { newLabel: `label-${rng.int(1, 99)}` }, str(c.args.bank)]
             : step === 'close'
-              ? ['Account_Close', {}, String(c.args.bank)]
-              : ['Account_Ping', { message: `hi ${rng.int(1, 99)}` }, String(c.args.holder)];
+              ? ['Account_Close', {}, str(c.args.bank)]
+              : ['Account_Ping', { message: `hi ${rng.int(1, 99)}` }, str(c.args.holder)];
         await sub.transaction([actor], [exercise(c, choice, arg)], (tx) => tx.exercise(c, choice, arg), { sync: syncOf(c), ...this.wf() });
         return true;
       }
@@ -213,20 +213,20 @@ export class ScenarioRunner {
             : step === 'addObserver'
               ? ['Iou_AddObserver', { newObserver: rng.pick(parties) }]
               : ['Iou_Describe', {}];
-        await sub.transaction([String(c.args.owner)], [exercise(c, choice, arg)], (tx) => tx.exercise(c, choice, arg), {
+        await sub.transaction([str(c.args.owner)], [exercise(c, choice, arg)], (tx) => tx.exercise(c, choice, arg), {
           sync: syncOf(c),
           ...this.wf(),
         });
         return true;
       }
       case 'split': {
-        const ious = this.usable('Iou').filter((c) => toUnits(String(c.args.amount)) >= 2n * UNIT);
+        const ious = this.usable('Iou').filter((c) => toUnits(str(c.args.amount)) >= 2n * UNIT);
         if (ious.length === 0) return false;
         const c = rng.pick(ious);
-        const whole = Number(toUnits(String(c.args.amount)) / UNIT);
+        const whole = Number(toUnits(str(c.args.amount)) / UNIT);
         const arg = { splitAmount: String(rng.int(1, whole - 1)) };
         await sub.transaction(
-          [String(c.args.owner)],
+          [str(c.args.owner)],
           [exercise(c, 'Iou_Split', arg)],
           (tx) => tx.exercise(c, 'Iou_Split', { splitAmount: numeric(toUnits(arg.splitAmount)) }),
           {
@@ -237,14 +237,14 @@ export class ScenarioRunner {
       }
       case 'merge': {
         const ious = this.usable('Iou');
-        const key = (c: MContract): string => `${String(c.args.issuer)}|${String(c.args.owner)}|${String(c.args.currency)}|${syncOf(c)}`;
+        const key = (c: MContract): string => `${str(c.args.issuer)}|${str(c.args.owner)}|${str(c.args.currency)}|${syncOf(c)}`;
         const groups = new Map<string, MContract[]>();
         for (const c of ious) groups.set(key(c), [...(groups.get(key(c)) ?? []), c]);
         const pairs = [...groups.values()].filter((g) => g.length >= 2);
         if (pairs.length === 0) return false;
         const [a, b] = rng.pick(pairs) as [MContract, MContract];
         await sub.transaction(
-          [String(a.args.owner)],
+          [str(a.args.owner)],
           [exercise(a, 'Iou_Merge', { otherCid: b.cid })],
           (tx) => tx.exercise(a, 'Iou_Merge', { otherCid: b.cid }, [], undefined, b),
           {
@@ -302,10 +302,10 @@ export class ScenarioRunner {
         const ious = this.usable('Iou');
         if (ious.length === 0) return false;
         const c = rng.pick(ious);
-        const owner = String(c.args.owner);
+        const owner = str(c.args.owner);
         const a = this.iouArgs(rng.pick(parties), rng.pick(parties));
         await sub.transaction(
-          [owner, String(a.issuer)],
+          [owner, str(a.issuer)],
           [exercise(c, 'Iou_Describe', {}), { CreateCommand: { templateId: '#simulator-demo:Demo.Iou:Iou', createArguments: a } }],
           (tx) => {
             tx.exercise(c, 'Iou_Describe', {});
@@ -338,7 +338,7 @@ export class ScenarioRunner {
         const gone = [...this.ledger.contracts.values()].filter((c) => c.archived !== undefined && c.template === 'Iou');
         if (gone.length === 0) return false;
         const c = rng.pick(gone);
-        await sub.rejected([String(c.args.owner)], exercise(c, 'Iou_Describe', {}));
+        await sub.rejected([str(c.args.owner)], exercise(c, 'Iou_Describe', {}));
         return true;
       }
     }

@@ -8,7 +8,7 @@ import { call, nextCommandId } from '../helpers.js';
 import type { OpaqueValues } from './compare.js';
 import { diff } from './compare.js';
 import type { ContractRef, Json } from './daml.js';
-import { QUALIFIED, TxBuilder } from './daml.js';
+import { QUALIFIED, TxBuilder, str } from './daml.js';
 import type { MContract, ModelLedger, Move } from './ledger.js';
 import { eventFormatOf } from './rules-filter.js';
 import { expectReassignment, expectTransaction } from './rules-project.js';
@@ -43,7 +43,7 @@ export class Submitter {
     const ledger = this.ledger;
     const tx = new TxBuilder();
     build(tx);
-    const sync = opts.sync ?? (ledger.synchronizers[0] as string);
+    const sync = opts.sync ?? ledger.synchronizers[0] ?? '';
     const commandId = nextCommandId('model');
     const r = await call(this.base, 'POST', '/v2/commands/submit-and-wait-for-transaction', {
       body: {
@@ -62,19 +62,19 @@ export class Submitter {
     const t = (r.json as { transaction: Record<string, Json> }).transaction;
     const events = t.events as unknown as Event[];
     const offset = ledger.nextOffset();
-    if (t.offset !== offset) throw new Error(`transaction at offset ${String(t.offset)}, the model expected ${offset}`);
+    if (t.offset !== offset) throw new Error(`transaction at offset ${JSON.stringify(t.offset)}, the model expected ${offset}`);
     if (events.length !== tx.nodes.length)
       throw new Error(
         `answer has ${events.length} events, the model built ${tx.nodes.length} nodes: ${JSON.stringify(events).slice(0, 600)}`,
       );
-    const effectiveAt = String(t.effectiveAt);
+    const effectiveAt = str(t.effectiveAt);
     for (const [k, n] of tx.nodes.entries()) {
       const e = events[k] as Event;
       const body = e.CreatedEvent ?? e.ExercisedEvent;
       if (!body || body.nodeId !== n.nodeId || (n.kind === 'create') !== 'CreatedEvent' in e)
         throw new Error(`node ${n.nodeId}: the model expected a ${n.kind}, got ${JSON.stringify(e).slice(0, 300)}`);
       if (n.kind === 'create') {
-        n.contract.cid = String(body.contractId);
+        n.contract.cid = str(body.contractId);
         const c = n.contract as MContract;
         c.created = {
           offset,
@@ -90,16 +90,16 @@ export class Submitter {
     for (const n of tx.nodes)
       if (n.kind === 'exercise' && n.consuming) (n.contract as MContract).archived = { offset, nodeId: n.nodeId, synchronizerId: sync };
     if (ledger.packageId === '')
-      ledger.packageId = String((events[0]?.CreatedEvent ?? events[0]?.ExercisedEvent)?.templateId).split(':')[0] as string;
+      ledger.packageId = str((events[0]?.CreatedEvent ?? events[0]?.ExercisedEvent)?.templateId).split(':')[0] as string;
     const actAsSet = [...new Set(actAs)].sort();
     const mtx = {
       kind: 'transaction' as const,
       offset,
-      updateId: String(t.updateId),
+      updateId: str(t.updateId),
       commandId,
       ...(opts.workflowId ? { workflowId: opts.workflowId } : {}),
       effectiveAt,
-      recordTime: String(t.recordTime),
+      recordTime: str(t.recordTime),
       synchronizerId: sync,
       actAs: actAsSet,
       nodes: tx.nodes,
@@ -144,11 +144,11 @@ export class Submitter {
     if (r.status !== 200) throw new Error(`reassignment failed ${r.status}: ${r.text}`);
     const re = (r.json as { reassignment: Record<string, Json> }).reassignment;
     const offset = ledger.nextOffset();
-    if (re.offset !== offset) throw new Error(`reassignment at offset ${String(re.offset)}, the model expected ${offset}`);
+    if (re.offset !== offset) throw new Error(`reassignment at offset ${JSON.stringify(re.offset)}, the model expected ${offset}`);
     const ev = (re.events as unknown as Record<string, Record<string, Json>>[])[0];
     const reassignmentId =
       type === 'unassign'
-        ? String((ev?.JsUnassignedEvent?.value as Record<string, Json> | undefined)?.reassignmentId)
+        ? str((ev?.JsUnassignedEvent?.value as Record<string, Json> | undefined)?.reassignmentId)
         : (pending as Move).reassignmentId;
     const counter = type === 'unassign' ? c.moves.filter((m) => m.type === 'unassign').length + 1 : (pending as Move).counter;
     const move: Move = { type, offset, source, target, counter, reassignmentId, submitter, ...(workflowId ? { workflowId } : {}) };
@@ -157,10 +157,10 @@ export class Submitter {
     const mr = {
       kind: 'reassignment' as const,
       offset,
-      updateId: String(re.updateId),
+      updateId: str(re.updateId),
       commandId,
       ...(workflowId ? { workflowId } : {}),
-      recordTime: String(re.recordTime),
+      recordTime: str(re.recordTime),
       synchronizerId,
       submitter,
       move,
@@ -196,8 +196,8 @@ export class Submitter {
     ledger.add({
       kind: 'topology',
       offset,
-      updateId: String(t.updateId),
-      recordTime: String(t.recordTime),
+      updateId: str(t.updateId),
+      recordTime: str(t.recordTime),
       synchronizerId: sync ?? (ledger.synchronizers[0] as string),
       party,
     });
