@@ -230,7 +230,11 @@ export const demoPackage: PackageDef = {
           returnType: text,
           controllers: [{ argument: 'viewer' }],
           description: 'non-consuming, any viewer (e.g. with the contract disclosed): returns "<description> (<amount>) owned by <owner>"',
-          body: (ctx) => `${str(ctx.contract.description)} (${str(ctx.contract.amount)}) owned by ${str(ctx.contract.owner)}`,
+          // an interface choice's body sees the contract's view (its `contract` is the template's arguments)
+          body: (ctx) => {
+            const v = ctx.view ?? ctx.contract;
+            return `${str(v.description)} (${str(v.amount)}) owned by ${str(v.owner)}`;
+          },
         },
       ],
     },

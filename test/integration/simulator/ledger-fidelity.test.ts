@@ -193,7 +193,8 @@ describe('ledger fidelity', () => {
     expect(ev.choice).toBe('Asset_Describe');
     expect(ev.interfaceId).toMatch(/^[0-9a-f]{64}:Demo\.Asset:Asset$/);
     expect(ev.templateId).toMatch(/:Demo\.Iou:Iou$/);
-    expect(ev.exerciseResult).toContain('7.0000000000');
+    // README "Interface choices": "the choice sees the interface view" (Asset's description is "<amount> <currency>")
+    expect(ev.exerciseResult).toBe(`7.0000000000 CHF (7.0000000000) owned by ${alice}`);
     // a template choice name through the interface is unknown; a non-implementing contract is refused
     const wrongChoice = await call(sim.url, 'POST', '/v2/commands/submit-and-wait', {
       body: { commandId: nextCommandId(), actAs: [alice], commands: [exercise(ASSET, iou, 'Iou_Transfer', { newOwner: carol })] },
