@@ -33,7 +33,7 @@ import {
   type SigningServices,
 } from '../../src/services/signing/index.js';
 import { verifyPreparedTransaction } from '../../src/services/signing/prepared-transaction.js';
-import { SigningFlows } from '../../src/services/signing-flows/index.js';
+import { bindParticipant, SigningFlows } from '../../src/services/signing-flows/index.js';
 import { publicKeyEd25519, signEd25519 } from '../../src/services/signing/ed25519-sync.js';
 import { loadAverage, startBurners } from '../support/cpu-burner.js';
 
@@ -100,7 +100,8 @@ async function main(): Promise<void> {
   const keychain = secrets instanceof KeychainSecretStore || secrets instanceof SessionPerReadStore;
   const svc = createSigningServices(db, { 'os-keychain': secrets }, 'os-keychain');
   const client = new LedgerClient({ baseUrl: sim.url });
-  const flows = new SigningFlows(svc, () => client);
+  const participant = { profileId: 'bench', profileName: 'Benchmark', client };
+  const flows = new SigningFlows(svc, () => participant);
   let fp = '';
   try {
     const key = await svc.keys.create('bench');
@@ -125,6 +126,8 @@ async function main(): Promise<void> {
       });
 
     const now = stages();
+    // the Signing view reads the participant id in parallel with prepare; the benchmark reads it once
+    const binding = await bindParticipant(participant);
     const baseline: number[] = [];
     const read: number[] = [];
     const round = async (signer: SigningServices, id: string, into: Stages | null) => {
@@ -132,7 +135,7 @@ async function main(): Promise<void> {
       const raw = await prepare(id);
       const t1 = performance.now();
       // what the Signing view runs before showing the summary
-      const v = await flows.verifyPrepared(raw, party, fp);
+      const v = await flows.verifyPrepared(raw, party, fp, binding);
       if (v.status !== 'verified') throw new Error(v.message);
       flows.discard(v.sessionId);
       const t2 = performance.now();

@@ -69,7 +69,12 @@ export async function startConsoleApp(opts: ConsoleAppOptions): Promise<ConsoleA
   const auditKey = await loadAuditKey(db, secrets, opts.dataDir);
   const signingServices = createSigningServices(db, { 'os-keychain': secrets, 'encrypted-file': fileStore }, 'os-keychain', { auditKey });
   const activeLedger = () => clientFor(profiles.active().id);
-  const signing = { services: signingServices, flows: new SigningFlows(signingServices, activeLedger), fileStore };
+  // what signing binds its sessions to: the active profile and its participant
+  const activeParticipant = () => {
+    const p = profiles.active();
+    return { profileId: p.id, profileName: p.name, client: clientFor(p.id) };
+  };
+  const signing = { services: signingServices, flows: new SigningFlows(signingServices, activeParticipant), fileStore };
 
   // Wallet: the active profile's validator API; in demo mode the embedded validator's operator runs its admin endpoints.
   const walletService = new WalletService({
@@ -85,7 +90,7 @@ export async function startConsoleApp(opts: ConsoleAppOptions): Promise<ConsoleA
     external: new ExternalWallet({
       signing: signingServices,
       wallet: walletService,
-      ledger: activeLedger,
+      participant: activeParticipant,
       parties: () => signing.flows.parties(),
     }),
     automation: new WalletAutomation(walletService, () => profiles.active().kind === 'demo'),

@@ -132,9 +132,9 @@ beforeAll(async () => {
     demoOperatorUser: 'validator-operator',
   });
   signing = createSigningServices(db, { 'os-keychain': new MemorySecrets() }, 'os-keychain');
-  const ledger = () => new LedgerClient({ baseUrl: sim.url });
-  flows = new SigningFlows(signing, ledger);
-  external = new ExternalWallet({ signing, wallet, ledger, parties: () => flows.parties() });
+  const participant = () => ({ profileId: 'spec', profileName: 'Spec', client: new LedgerClient({ baseUrl: sim.url }) });
+  flows = new SigningFlows(signing, participant);
+  external = new ExternalWallet({ signing, wallet, participant, parties: () => flows.parties() });
 });
 afterAll(async () => {
   await new Promise<void>((r) => proxy.close(() => r()));

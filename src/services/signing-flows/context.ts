@@ -2,9 +2,9 @@
  * What every signing flow shares: the signing services, the participant, and the one way a refusal of the signing
  * services becomes an answer (a `Refusal` value) with exactly one audit entry.
  */
-import type { LedgerClient } from '../ledger-client.js';
 import { SigningRefusal, type PackageFetcher, type SigningServices, type TypeSource } from '../signing/index.js';
 import type { Refusal } from '../../ipc/channels/signing.js';
+import type { ActiveParticipant } from './participant-binding.js';
 
 /** Typed by the operator to confirm a blind (hash-only) signature. */
 export const BLIND_CONFIRMATION_WORD = 'BLIND';
@@ -15,13 +15,13 @@ export type Outcome<T> = T | Refusal;
 
 export interface FlowContext {
   svc: SigningServices;
-  /** The active participant; throws when none is configured (the air-gapped console never calls it). */
-  client: () => LedgerClient;
+  /** The active profile and its participant; throws when none is configured (the air-gapped console never calls it). */
+  participant: () => ActiveParticipant;
 }
 
 /** Archives of packages not verified yet come from the active participant (the signing services verify their ids). */
 export function packageFetcher(ctx: FlowContext): PackageFetcher {
-  return (packageId) => ctx.client().getBytes(`/v2/packages/${encodeURIComponent(packageId)}`);
+  return (packageId) => ctx.participant().client.getBytes(`/v2/packages/${encodeURIComponent(packageId)}`);
 }
 
 /** The verified packages, and the participant for those missing. */

@@ -8,11 +8,11 @@
  *  - air-gapped.ts: inspect a request file, sign it with local keys, write the response file.
  * Refusals of the signing services (SigningRefusal) become `Refusal` values; every refusal is in the audit log (context.ts).
  */
-import type { LedgerClient } from '../ledger-client.js';
 import type { SigningServices } from '../signing/index.js';
 import type { ComposeCommand, ExecuteMode } from '../../ipc/channels/signing.js';
 import { AirGappedFlow } from './air-gapped.js';
 import type { FlowContext } from './context.js';
+import type { ActiveParticipant, ParticipantBinding } from './participant-binding.js';
 import { OfflineRequestFlow } from './offline-requests.js';
 import { OnboardingFlow } from './onboarding.js';
 import { OnlineSigningFlow } from './online-signing.js';
@@ -25,10 +25,10 @@ export class SigningFlows {
 
   constructor(
     private readonly svc: SigningServices,
-    /** The active participant; throws when none is configured (the air-gapped console never calls it). */
-    client: () => LedgerClient,
+    /** The active profile and its participant; throws when none is configured (the air-gapped console never calls it). */
+    participant: () => ActiveParticipant,
   ) {
-    const ctx: FlowContext = { svc, client };
+    const ctx: FlowContext = { svc, participant };
     this.onboarding = new OnboardingFlow(ctx);
     this.online = new OnlineSigningFlow(ctx);
     this.offline = new OfflineRequestFlow(ctx, this.online);
@@ -75,9 +75,12 @@ export class SigningFlows {
   prepare(req: { party: string; fingerprint: string; command: ComposeCommand }) {
     return this.online.prepare(req);
   }
-  /** Verification of a prepare response (also used by tests and the benchmark with a response they fetched). */
-  verifyPrepared(raw: unknown, party: string, fingerprint: string) {
-    return this.online.verifyPrepared(raw, party, fingerprint);
+  /**
+   * Verification of a prepare response (also used by tests and the benchmark with a response they fetched); the session
+   * is bound to `binding`, or to the active participant (read now) when none is given.
+   */
+  verifyPrepared(raw: unknown, party: string, fingerprint: string, binding?: ParticipantBinding) {
+    return this.online.verifyPrepared(raw, party, fingerprint, binding);
   }
   discard(sessionId: string): boolean {
     return this.online.discard(sessionId) || this.onboarding.discard(sessionId);

@@ -8,8 +8,11 @@ import type { ExecuteMode, ExecutionResult } from '../../ipc/channels/signing.js
 import { refusals, typeSource, type FlowContext, type Outcome, type RefusalAudit } from './context.js';
 import { executePrepared } from './execute.js';
 import type { OnlineSigningFlow } from './online-signing.js';
+import { checkSameParticipant, checkSameProfile, type ParticipantBinding } from './participant-binding.js';
 
 interface OfflineRequest {
+  /** The profile it was created on and the participant id the request file records. */
+  binding: ParticipantBinding;
   requestId: string;
   party: string;
   headline: string;
@@ -30,8 +33,15 @@ export class OfflineRequestFlow {
   private get svc(): SigningServices {
     return this.ctx.svc;
   }
-  private client() {
-    return this.ctx.client();
+  /** How a refusal about request `r` is audited: the request's party, first signer and transaction hash. */
+  private audit(r: OfflineRequest): RefusalAudit {
+    return {
+      subject: 'prepared-transaction',
+      channel: 'offline',
+      fingerprint: r.collector.request.signers[0]?.fingerprint ?? null,
+      party: r.party,
+      hash: r.prepared.preparedTransactionHash,
+    };
   }
   private refusals<T>(audit: RefusalAudit | null, fn: () => Promise<T>, opts?: { auditVerification?: boolean }) {
     return refusals(this.svc, audit, fn, opts);
@@ -44,8 +54,17 @@ export class OfflineRequestFlow {
       .list()
       .filter((k) => k.parties.includes(s.party) || k.fingerprint === s.fingerprint)
       .map((k) => ({ fingerprint: k.fingerprint, publicKeyBase64: k.publicKeyBase64 }));
-    const participantId = (await this.client().participantId()).participantId;
-    return this.refusals(null, async () => {
+    const audit: RefusalAudit = {
+      subject: 'prepared-transaction',
+      channel: 'offline',
+      fingerprint: s.fingerprint,
+      party: s.party,
+      hash: s.summary.hashBase64,
+    };
+    return this.refusals(audit, async () => {
+      // the request records the participant the transaction was prepared on, so it is created only while that is active
+      checkSameProfile(s.binding, this.ctx.participant());
+      const participantId = s.binding.participantId;
       const { request, text } = await createSigningRequest({
         prepared: s.prepared,
         party: s.party,
@@ -57,6 +76,7 @@ export class OfflineRequestFlow {
         types: typeSource(this.ctx),
       });
       const entry: OfflineRequest = {
+        binding: s.binding,
         requestId: request.requestId,
         party: s.party,
         headline: s.summary.headline,
@@ -93,7 +113,7 @@ export class OfflineRequestFlow {
   async importResponse(req: { requestId: string; text: string }) {
     const r = this.requests.get(req.requestId);
     if (!r) throw new ConsoleError('NOT_FOUND', `No pending signing request ${req.requestId} on this console`);
-    return this.refusals(null, async () => {
+    return this.refusals(this.audit(r), async () => {
       const res = await r.collector.add(req.text);
       return { status: 'collected' as const, added: res.added, alreadyCollected: res.alreadyCollected, collector: this.collectorStatus(r) };
     });
@@ -102,9 +122,16 @@ export class OfflineRequestFlow {
   async executeRequest(req: { requestId: string; mode: ExecuteMode }): Promise<Outcome<ExecutionResult>> {
     const r = this.requests.get(req.requestId);
     if (!r) throw new ConsoleError('NOT_FOUND', `No pending signing request ${req.requestId} on this console`);
-    const sigs = await this.refusals(null, async () => r.collector.partySignatures());
+    const active = this.ctx.participant();
+    const sigs = await this.refusals(this.audit(r), async () => {
+      checkSameProfile(r.binding, active);
+      const partySignatures = r.collector.partySignatures();
+      // the participant id recorded in the request file is the one the transaction may be sent to
+      checkSameParticipant(r.binding, (await active.client.participantId()).participantId);
+      return partySignatures;
+    });
     if ('status' in sigs) return sigs;
-    const result = await executePrepared(this.client(), r.prepared, r.party, sigs, req.mode, []);
+    const result = await executePrepared(active.client, r.prepared, r.party, sigs, req.mode, []);
     r.executed = true;
     return result;
   }

@@ -20,8 +20,11 @@ import type { TopologySummaryWire } from '../../ipc/channels/signing.js';
 import { refusals, SESSION_TTL_MS, type FlowContext, type Outcome, type RefusalAudit } from './context.js';
 import { withSigningKeys } from './multi-key.js';
 import { topologyWire } from './wire.js';
+import { bindParticipant, checkSameParticipant, checkSameProfile, type ParticipantBinding } from './participant-binding.js';
 
 interface OnboardSession {
+  /** The profile and participant the topology was generated on: only there is it confirmed or exported. */
+  binding: ParticipantBinding;
   fingerprint: string;
   /** Further keys of a k-of-n party (attached to the party once it is allocated). */
   extraFingerprints: string[];
@@ -31,6 +34,7 @@ interface OnboardSession {
   createdAt: number;
 }
 interface OfflineOnboarding {
+  binding: ParticipantBinding;
   request: OnboardingRequest;
   fingerprint: string;
   headline: string;
@@ -45,9 +49,6 @@ export class OnboardingFlow {
 
   private get svc(): SigningServices {
     return this.ctx.svc;
-  }
-  private client() {
-    return this.ctx.client();
   }
   private refusals<T>(audit: RefusalAudit | null, fn: () => Promise<T>, opts?: { auditVerification?: boolean }) {
     return refusals(this.svc, audit, fn, opts);
@@ -66,8 +67,9 @@ export class OnboardingFlow {
   }): Promise<Outcome<{ status: 'verified'; sessionId: string; summary: TopologySummaryWire }>> {
     const key = this.svc.keys.get(req.fingerprint);
     const extra = [...new Set(req.extraFingerprints ?? [])].filter((f) => f !== req.fingerprint).map((f) => this.svc.keys.get(f));
-    const client = this.client();
-    const syncs = await client.connectedSynchronizers();
+    const active = this.ctx.participant();
+    const client = active.client;
+    const [syncs, binding] = await Promise.all([client.connectedSynchronizers(), bindParticipant(active)]);
     const synchronizerId = syncs.connectedSynchronizers?.[0]?.synchronizerId;
     if (!synchronizerId) throw new ConsoleError('CONFLICT', 'The participant is not connected to any synchronizer');
     const raw = await client.postJson<unknown>('/v2/parties/external/generate-topology', {
@@ -98,6 +100,7 @@ export class OnboardingFlow {
       this.gc();
       const sessionId = randomUUID();
       this.onboardSessions.set(sessionId, {
+        binding,
         fingerprint: req.fingerprint,
         extraFingerprints: extra.map((k) => k.fingerprint),
         synchronizerId,
@@ -114,11 +117,14 @@ export class OnboardingFlow {
   ): Promise<Outcome<{ status: 'allocated'; partyId: string; key: ReturnType<SigningServices['keys']['get']>; auditSeq: number }>> {
     const s = this.onboardSessions.get(sessionId);
     if (!s) throw new ConsoleError('NOT_FOUND', 'This onboarding is no longer pending; start again');
+    const active = this.ctx.participant();
+    const sameProfile = await this.refusals(this.audit(s, 'online'), async () => checkSameProfile(s.binding, active));
+    if (sameProfile) return sameProfile;
     this.onboardSessions.delete(sessionId);
     const signed = await this.refusals(null, () => this.svc.signing.signTopology({ fingerprint: s.fingerprint, topology: s.topology }));
     if ('status' in signed) return signed;
     try {
-      const res = await this.client().postJson<{ partyId: string }>('/v2/parties/external/allocate', {
+      const res = await active.client.postJson<{ partyId: string }>('/v2/parties/external/allocate', {
         synchronizer: s.synchronizerId,
         onboardingTransactions: s.topology.topologyTransactions.map((transaction) => ({ transaction })),
         multiHashSignatures: signed.multiHashSignatures,
@@ -147,19 +153,20 @@ export class OnboardingFlow {
       );
     }
     const key = this.svc.keys.get(s.fingerprint);
-    const participantId = (await this.client().participantId()).participantId;
     return this.refusals(
-      { subject: 'topology', channel: 'offline', fingerprint: s.fingerprint, party: s.summary.partyId, hash: s.summary.multiHashBase64 },
+      this.audit(s, 'offline'),
       async () => {
+        checkSameProfile(s.binding, this.ctx.participant());
         const { request, text } = await createOnboardingRequest({
           topology: s.topology,
           signer: { fingerprint: key.fingerprint, publicKeyBase64: key.publicKeyBase64 },
-          participantId,
+          participantId: s.binding.participantId,
           synchronizerId: s.synchronizerId,
           ttlMs: req.ttlMinutes * 60_000,
           note: s.summary.headline.slice(0, 500),
         });
         this.onboardRequests.set(request.requestId, {
+          binding: s.binding,
           request,
           fingerprint: s.fingerprint,
           headline: s.summary.headline,
@@ -198,13 +205,19 @@ export class OnboardingFlow {
     const r = this.onboardRequests.get(req.requestId);
     if (!r || r.allocated) throw new ConsoleError('NOT_FOUND', `No pending onboarding request ${req.requestId} on this console`);
     const topology = r.request.topology;
+    const active = this.ctx.participant();
     const sigs = await this.refusals(
       { subject: 'topology', channel: 'offline', fingerprint: r.fingerprint, party: topology.partyId, hash: topology.multiHash },
-      () => importOnboardingResponse(r.request, req.text),
+      async () => {
+        checkSameProfile(r.binding, active);
+        const verified = await importOnboardingResponse(r.request, req.text);
+        checkSameParticipant(r.binding, (await active.client.participantId()).participantId);
+        return verified;
+      },
       { auditVerification: true },
     );
     if (!Array.isArray(sigs)) return sigs;
-    const res = await this.client().postJson<{ partyId: string }>('/v2/parties/external/allocate', {
+    const res = await active.client.postJson<{ partyId: string }>('/v2/parties/external/allocate', {
       synchronizer: r.request.synchronizerId,
       onboardingTransactions: topology.topologyTransactions.map((transaction) => ({ transaction })),
       multiHashSignatures: sigs,
@@ -246,6 +259,10 @@ export class OnboardingFlow {
         headline: res.summary.headline,
       };
     });
+  }
+
+  private audit(s: OnboardSession, channel: 'online' | 'offline'): RefusalAudit {
+    return { subject: 'topology', channel, fingerprint: s.fingerprint, party: s.summary.partyId, hash: s.summary.multiHashBase64 };
   }
 
   private gc(): void {

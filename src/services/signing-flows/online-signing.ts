@@ -27,8 +27,11 @@ import {
 } from './context.js';
 import { executePrepared } from './execute.js';
 import { policyWire, summaryWire, type PolicyWire } from './wire.js';
+import { bindParticipant, checkSameParticipant, checkSameProfile, type ParticipantBinding } from './participant-binding.js';
 
 export interface TxSession {
+  /** The profile and participant it was prepared on: confirming it anywhere else is refused. */
+  binding: ParticipantBinding;
   party: string;
   fingerprint: string;
   prepared: PrepareResponse;
@@ -43,9 +46,6 @@ export class OnlineSigningFlow {
 
   private get svc(): SigningServices {
     return this.ctx.svc;
-  }
-  private client() {
-    return this.ctx.client();
   }
   private refusals<T>(audit: RefusalAudit | null, fn: () => Promise<T>, opts?: { auditVerification?: boolean }) {
     return refusals(this.svc, audit, fn, opts);
@@ -68,20 +68,25 @@ export class OnlineSigningFlow {
   > {
     const command = buildCommand(req.command);
     this.svc.keys.get(req.fingerprint);
-    const raw = await this.client().postJson<unknown>('/v2/interactive-submission/prepare', {
-      commandId: `console-${randomUUID()}`,
-      actAs: [req.party],
-      commands: [command],
-      hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
-    });
-    return this.verifyPrepared(raw, req.party, req.fingerprint);
+    const active = this.ctx.participant();
+    const [raw, binding] = await Promise.all([
+      active.client.postJson<unknown>('/v2/interactive-submission/prepare', {
+        commandId: `console-${randomUUID()}`,
+        actAs: [req.party],
+        commands: [command],
+        hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
+      }),
+      bindParticipant(active),
+    ]);
+    return this.verifyPrepared(raw, req.party, req.fingerprint, binding);
   }
 
-  /** Verification of a prepare response (also used by tests and the benchmark with a response they fetched). */
+  /** Verification of a prepare response, bound to `binding` (default: the active participant, read now). */
   async verifyPrepared(
     raw: unknown,
     party: string,
     fingerprint: string,
+    binding?: ParticipantBinding,
   ): Promise<
     Outcome<{
       status: 'verified';
@@ -94,6 +99,7 @@ export class OnlineSigningFlow {
   > {
     const parsed = PrepareResponseSchema.safeParse(raw);
     const hash = parsed.success ? parsed.data.preparedTransactionHash.slice(0, 200) : null;
+    const bound = binding ?? (await bindParticipant(this.ctx.participant()));
     return this.refusals(
       { subject: 'prepared-transaction', channel: 'online', fingerprint, party, hash },
       async () => {
@@ -118,7 +124,7 @@ export class OnlineSigningFlow {
         }
         this.gc();
         const sessionId = randomUUID();
-        this.txSessions.set(sessionId, { party, fingerprint, prepared, summary: preview.summary, createdAt: Date.now() });
+        this.txSessions.set(sessionId, { binding: bound, party, fingerprint, prepared, summary: preview.summary, createdAt: Date.now() });
         return {
           status: 'verified' as const,
           sessionId,
@@ -139,6 +145,20 @@ export class OnlineSigningFlow {
   async confirm(req: { sessionId: string; mode: ExecuteMode; blindConfirmation?: string | undefined }): Promise<Outcome<ExecutionResult>> {
     const s = this.txSessions.get(req.sessionId);
     if (!s) throw new ConsoleError('NOT_FOUND', 'This transaction is no longer pending; prepare it again');
+    const audit: RefusalAudit = {
+      subject: 'prepared-transaction',
+      channel: 'online',
+      fingerprint: s.fingerprint,
+      party: s.party,
+      hash: s.summary.hashBase64,
+    };
+    // another profile is active (a switch, another tab): refused before anything is signed; the session stays for a switch back
+    const active = this.ctx.participant();
+    const sameProfile = await this.refusals(audit, async () => checkSameProfile(s.binding, active));
+    if (sameProfile) return sameProfile;
+    // the participant behind the profile is asked who it is while the keys sign; nothing is sent unless it is the same
+    const idNow = active.client.participantId().then((r) => r.participantId);
+    idNow.catch(() => undefined);
     // k-of-n: the chosen key, plus the party's other keys on this machine that may sign online.
     const others = this.svc.keys
       .list()
@@ -166,8 +186,10 @@ export class OnlineSigningFlow {
       signatures.push(signed.signature);
       auditSeqs.push(signed.auditSeq);
     }
+    const sameParticipant = await this.refusals(audit, async () => checkSameParticipant(s.binding, await idNow));
+    if (sameParticipant) return sameParticipant;
     this.txSessions.delete(req.sessionId);
-    return executePrepared(this.client(), s.prepared, s.party, { signatures: [{ party: s.party, signatures }] }, req.mode, auditSeqs);
+    return executePrepared(active.client, s.prepared, s.party, { signatures: [{ party: s.party, signatures }] }, req.mode, auditSeqs);
   }
 
   private gc(): void {

@@ -33,7 +33,9 @@ export type SigningRefusalReason =
   | 'WRONG_PARTY'
   | 'DIGEST_MISMATCH'
   | 'BAD_SIGNATURE'
-  | 'DUPLICATE_SIGNATURE';
+  | 'DUPLICATE_SIGNATURE'
+  // sessions and requests belong to the participant they were prepared on
+  | 'PARTICIPANT_CHANGED';
 
 export class SigningRefusal extends ConsoleError {
   constructor(

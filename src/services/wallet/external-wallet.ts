@@ -9,10 +9,17 @@
 import { randomUUID } from 'node:crypto';
 import type { AcsPage, ExternalPartyWallet, Refusal, TransactionSummaryWire } from '../../ipc/contract.js';
 import { ConsoleError, toIpcError } from '../../ipc/errors.js';
-import type { LedgerClient } from '../ledger-client.js';
 import { fetchActiveContracts } from '../ledger/contracts.js';
 import { createSigningRequest, SignatureCollector, SigningRefusal, type PrepareResponse, type SigningServices } from '../signing/index.js';
-import { BLIND_CONFIRMATION_WORD, summaryWire } from '../signing-flows/index.js';
+import {
+  bindParticipant,
+  BLIND_CONFIRMATION_WORD,
+  checkSameParticipant,
+  checkSameProfile,
+  summaryWire,
+  type ActiveParticipant,
+  type ParticipantBinding,
+} from '../signing-flows/index.js';
 import {
   CreateExternalPartySetupProposalResponseSchema,
   ExternalPartyBalanceResponseSchema,
@@ -31,6 +38,8 @@ const COUNTER_TEMPLATE = '#splice-amulet:Splice.ExternalPartyAmuletRules:Transfe
 const PREAPPROVAL_TEMPLATE = '#splice-amulet:Splice.AmuletRules:TransferPreapproval';
 
 interface Session {
+  /** The profile (and its participant) the validator prepared this on: confirming it anywhere else is refused. */
+  binding: ParticipantBinding;
   kind: Kind;
   party: string;
   fingerprint: string;
@@ -67,7 +76,8 @@ export interface Submitted {
 export interface ExternalWalletDeps {
   signing: SigningServices;
   wallet: WalletService;
-  ledger: () => LedgerClient;
+  /** The active profile and its participant (the validator API is the active profile's too). */
+  participant: () => ActiveParticipant;
   /** External parties attached to keys in this console (SigningFlows.parties). */
   parties: () => Array<{ party: string; keys: Array<{ fingerprint: string; label: string }> }>;
 }
@@ -80,7 +90,7 @@ export class ExternalWallet {
 
   /** Archives of packages not verified yet come from the participant (the signing services verify their ids). */
   private readonly fetchPackage = (packageId: string): Promise<Uint8Array> =>
-    this.d.ledger().getBytes(`/v2/packages/${encodeURIComponent(packageId)}`);
+    this.d.participant().client.getBytes(`/v2/packages/${encodeURIComponent(packageId)}`);
 
   private admin(): ValidatorClient {
     return this.d.wallet.adminClient();
@@ -122,6 +132,7 @@ export class ExternalWallet {
   /** Preapproval setup: the operator proposes (`setup-proposal`, reused if one is pending), the external party accepts. */
   async preparePreapproval(req: { party: string; fingerprint: string }): Promise<Verified | Refusal> {
     this.keyFor(req.party, req.fingerprint);
+    const binding = this.bind();
     const admin = this.admin();
     const pending = await admin.get('/v0/admin/external-party/setup-proposal', ListExternalPartySetupProposalsResponseSchema);
     const mine = pending.contracts.find((c) => (c.contract.payload as { user?: unknown }).user === req.party);
@@ -139,7 +150,7 @@ export class ExternalWallet {
       { contract_id: contractId, user_party_id: req.party },
       PrepareAcceptExternalPartySetupProposalResponseSchema,
     );
-    return this.verify('preapproval-setup', req.party, req.fingerprint, prepared.transaction, prepared.tx_hash);
+    return this.verify('preapproval-setup', req.party, req.fingerprint, prepared.transaction, prepared.tx_hash, await binding);
   }
 
   async prepareSend(req: {
@@ -152,6 +163,7 @@ export class ExternalWallet {
     nonce: number | null;
   }): Promise<Verified | Refusal> {
     this.keyFor(req.party, req.fingerprint);
+    const binding = this.bind();
     const nonce = req.nonce ?? (await this.nextNonce(req.party));
     const prepared = await this.admin().post(
       '/v0/admin/external-party/transfer-preapproval/prepare-send',
@@ -166,7 +178,7 @@ export class ExternalWallet {
       },
       PrepareTransferPreapprovalSendResponseSchema,
     );
-    return this.verify('send', req.party, req.fingerprint, prepared.transaction, prepared.tx_hash);
+    return this.verify('send', req.party, req.fingerprint, prepared.transaction, prepared.tx_hash, await binding);
   }
 
   /**
@@ -187,7 +199,7 @@ export class ExternalWallet {
   private async activeOf(party: string, template: string): Promise<AcsPage['items']> {
     try {
       return (
-        await fetchActiveContracts(this.d.ledger(), {
+        await fetchActiveContracts(this.d.participant().client, {
           parties: [party],
           templates: [template],
           interfaces: [],
@@ -228,6 +240,7 @@ export class ExternalWallet {
     fingerprint: string,
     transaction: string,
     txHashHex: string,
+    binding: ParticipantBinding,
   ): Promise<Verified | Refusal> {
     const prepared: PrepareResponse = {
       preparedTransaction: transaction,
@@ -246,6 +259,7 @@ export class ExternalWallet {
       this.gc();
       const sessionId = randomUUID();
       this.sessions.set(sessionId, {
+        binding,
         kind,
         party,
         fingerprint,
@@ -272,7 +286,14 @@ export class ExternalWallet {
 
   /** Online: sign with the key in this console's keystore (the signing service verifies again, applies the policy, audits), then submit. */
   async confirm(req: { sessionId: string; blindConfirmation?: string | undefined }): Promise<Submitted | Refusal> {
-    const s = this.take(req.sessionId);
+    const active = this.d.participant();
+    const s = this.pending(req.sessionId);
+    const sameProfile = await this.refusals(async () => checkSameProfile(s.binding, active), this.auditOf(s));
+    if (sameProfile) return sameProfile;
+    this.sessions.delete(req.sessionId);
+    // the participant behind the profile is asked who it is while the key signs; nothing is submitted unless it is the same
+    const idNow = active.client.participantId().then((r) => r.participantId);
+    idNow.catch(() => undefined);
     const signed = await this.refusals(() =>
       this.d.signing.signing.sign({
         fingerprint: s.fingerprint,
@@ -284,22 +305,25 @@ export class ExternalWallet {
       }),
     );
     if ('status' in signed) return signed;
+    const sameParticipant = await this.refusals(async () => checkSameParticipant(s.binding, await idNow), this.auditOf(s));
+    if (sameParticipant) return sameParticipant;
     const publicKeyHex = this.d.signing.keys.get(s.fingerprint).publicKeyHex;
     return this.submit(s, Buffer.from(signed.signature.signature, 'base64').toString('hex'), publicKeyHex, signed.auditSeq);
   }
 
   /** Offline: a signing-request file for the air-gapped console (Offline signer view); its response comes back to `submitOffline`. */
   async createOffline(req: { sessionId: string; ttlMinutes: number }) {
-    const s = this.take(req.sessionId);
+    const s = this.pending(req.sessionId);
     const key = this.d.signing.keys.get(s.fingerprint);
-    const participantId = (await this.d.ledger().participantId()).participantId;
     return this.refusals(async () => {
+      checkSameProfile(s.binding, this.d.participant());
+      this.sessions.delete(req.sessionId);
       const { request, text } = await createSigningRequest({
         prepared: s.prepared,
         party: s.party,
         signers: [{ fingerprint: key.fingerprint, publicKeyBase64: key.publicKeyBase64 }],
         threshold: 1,
-        participantId,
+        participantId: s.binding.participantId,
         ttlMs: req.ttlMinutes * 60_000,
         note: s.kind === 'send' ? 'Preapproved transfer (validator submit-send)' : 'Transfer preapproval setup (validator submit-accept)',
         types: { packages: this.d.signing.packages, fetch: this.fetchPackage },
@@ -320,13 +344,16 @@ export class ExternalWallet {
     if (!r)
       throw new ConsoleError('NOT_FOUND', `No pending signing request ${req.requestId} on this console; prepare the transaction again`);
     if (r.submitted) throw new ConsoleError('CONFLICT', 'This signing request was submitted already');
+    const active = this.d.participant();
     const sig = await this.refusals(async () => {
+      checkSameProfile(r.binding, active);
       await r.collector.add(req.responseText);
       const ps = r.collector.partySignatures();
       const first = ps.signatures[0]?.signatures[0];
       if (!first) throw new SigningRefusal('BAD_REQUEST', 'NOT_A_VALID_FILE', 'The response carries no signature');
+      checkSameParticipant(r.binding, (await active.client.participantId()).participantId);
       return first;
-    });
+    }, this.auditOf(r));
     if ('status' in sig) return sig;
     const signer = r.collector.request.signers.find((x) => x.fingerprint === sig.signedBy);
     if (!signer) throw new ConsoleError('INTERNAL', 'The collected signature has no signer in the request');
@@ -367,12 +394,23 @@ export class ExternalWallet {
     return { status: 'submitted', kind: s.kind, updateId: r.update_id, contractId: r.transfer_preapproval_contract_id, auditSeq };
   }
 
-  private take(sessionId: string): Session {
+  /** A pending session (the caller deletes it once it is used). */
+  private pending(sessionId: string): Session {
     const s = this.sessions.get(sessionId);
     if (!s || Date.now() - s.createdAt > SESSION_TTL_MS)
       throw new ConsoleError('NOT_FOUND', 'This transaction is no longer pending; prepare it again');
-    this.sessions.delete(sessionId);
     return s;
+  }
+
+  /** Binds what is being prepared to the active profile and the participant id it reports (read while the validator prepares). */
+  private bind(): Promise<ParticipantBinding> {
+    const binding = bindParticipant(this.d.participant());
+    binding.catch(() => undefined);
+    return binding;
+  }
+
+  private auditOf(s: Pick<Session, 'fingerprint' | 'party' | 'prepared'>): { fingerprint: string; party: string; hash: string } {
+    return { fingerprint: s.fingerprint, party: s.party, hash: s.prepared.preparedTransactionHash.slice(0, 200) };
   }
 
   /**

@@ -45,6 +45,7 @@ export const REASON_TITLES: Record<string, string> = {
   NOT_A_VALID_FILE: 'Not a valid file',
   WEAK_PASSPHRASE: 'Passphrase too weak',
   LOCKED: 'The key file is locked',
+  PARTICIPANT_CHANGED: 'Prepared on another participant',
   UNSUPPORTED_KDF: 'The file demands a key derivation this console does not run',
 };
 
