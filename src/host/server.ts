@@ -10,6 +10,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Router } from '../ipc/router.js';
 import { ClientMessageSchema, type ServerMessage } from '../ipc/wire.js';
 import { zodIssues } from '../ipc/errors.js';
+import { decodeBinaryFrame, FrameError } from '../ipc/bytes-frame.js';
 import { contentTypeFor, resolveStaticPath } from './static-files.js';
 import { allowedOrigins, hostContentSecurityPolicy, isAllowedHost, newHostToken, tokensEqual } from './security.js';
 
@@ -33,10 +34,15 @@ export interface RunningHost {
 /** Largest IPC message accepted (DAR chunks are 1 MiB before base64; offline files and backups are far smaller). */
 export const MAX_IPC_FRAME_BYTES = 16 * 1024 * 1024;
 
-/** A text frame's payload as a string (ws hands over a Buffer, or its fragments). */
+/** A frame's payload as one Buffer (ws hands over a Buffer, an ArrayBuffer or the fragments). */
+function bytesOf(data: RawData): Buffer {
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return Buffer.isBuffer(data) ? data : Buffer.from(data);
+}
+
+/** A text frame's payload as a string. */
 function textOf(data: RawData): string {
-  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
-  return (Buffer.isBuffer(data) ? data : Buffer.from(data)).toString('utf8');
+  return bytesOf(data).toString('utf8');
 }
 
 export async function startHost(opts: HostOptions): Promise<RunningHost> {
@@ -129,16 +135,23 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
       }
     });
     const onMessage = (data: RawData, isBinary: boolean): void => {
-      if (isBinary) {
-        send({ type: 'protocolError', error: { code: 'BAD_REQUEST', message: 'Binary frames are not accepted' } });
-        return;
-      }
       let json: unknown;
-      try {
-        json = JSON.parse(textOf(data));
-      } catch {
-        send({ type: 'protocolError', error: { code: 'BAD_REQUEST', message: 'Frame is not valid JSON' } });
-        return;
+      if (isBinary) {
+        // A message with bytes (a DAR chunk): JSON header + attachments, see src/ipc/bytes-frame.ts.
+        try {
+          json = decodeBinaryFrame(bytesOf(data));
+        } catch (err) {
+          const message = err instanceof FrameError ? `Malformed binary frame: ${err.message}` : 'Malformed binary frame';
+          send({ type: 'protocolError', error: { code: 'BAD_REQUEST', message } });
+          return;
+        }
+      } else {
+        try {
+          json = JSON.parse(textOf(data));
+        } catch {
+          send({ type: 'protocolError', error: { code: 'BAD_REQUEST', message: 'Frame is not valid JSON' } });
+          return;
+        }
       }
       const parsed = ClientMessageSchema.safeParse(json);
       if (!parsed.success) {

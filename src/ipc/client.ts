@@ -1,19 +1,12 @@
 /**
  * The renderer's typed client, written once against the contract. A Transport moves untyped
- * messages (Electron preload or the browser host's WebSocket); this class adds the types and
- * validates what comes back.
+ * messages (Electron preload or the browser host's WebSocket); this class adds the types.
+ *
+ * What comes back is not parsed again here: the main process parsed every answer and event with the
+ * contract's schema before sending it (router.ts), which is the one check at that trust boundary (the
+ * renderer trusts the main process; the main process parses what the renderer sends).
  */
-import {
-  channels,
-  subscriptions,
-  type ChannelName,
-  type Request,
-  type Response,
-  type Result,
-  type SubscriptionName,
-  type SubscriptionParams,
-  type SubscriptionEvent,
-} from './contract.js';
+import type { ChannelName, Request, Response, Result, SubscriptionName, SubscriptionParams, SubscriptionEvent } from './contract.js';
 import type { IpcError } from './errors.js';
 
 export interface Transport {
@@ -54,11 +47,7 @@ export class ConsoleClient {
   async call<C extends ChannelName>(channel: C, request: Request<C>, options: CallOptions = {}): Promise<Response<C>> {
     const result = await this.invoke(channel, request, options.signal);
     if (!result.ok) throw new IpcCallError(result.error);
-    const parsed = channels[channel].response.safeParse(result.value);
-    if (!parsed.success) {
-      throw new IpcCallError({ code: 'INTERNAL', message: `Malformed response on ${channel}` });
-    }
-    return parsed.data as Response<C>;
+    return result.value as Response<C>;
   }
 
   private async invoke(channel: ChannelName, request: unknown, signal: AbortSignal | undefined): Promise<Result<unknown>> {
@@ -87,15 +76,6 @@ export class ConsoleClient {
     onEvent: (event: SubscriptionEvent<S>) => void,
     onError: (error: IpcError) => void = () => {},
   ): () => void {
-    return this.transport.subscribe(
-      channel,
-      params,
-      (event) => {
-        const parsed = subscriptions[channel].event.safeParse(event);
-        if (parsed.success) onEvent(parsed.data as SubscriptionEvent<S>);
-        else onError({ code: 'INTERNAL', message: `Malformed event on ${channel}` });
-      },
-      onError,
-    );
+    return this.transport.subscribe(channel, params, (event) => onEvent(event as SubscriptionEvent<S>), onError);
   }
 }

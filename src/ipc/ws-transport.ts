@@ -6,13 +6,15 @@ import type { Result } from './contract.js';
 import type { IpcError } from './errors.js';
 import type { Transport } from './client.js';
 import { ServerMessageSchema, type ClientMessage } from './wire.js';
+import { encodeClientFrame } from './bytes-frame.js';
 
 type Pending = { resolve: (r: Result<unknown>) => void; requestId: string | undefined };
 type Sub = { onEvent: (e: unknown) => void; onError: (e: IpcError) => void };
 
 export interface WsLike {
   readyState: number;
-  send(data: string): void;
+  /** Text frames, and binary frames for messages that carry bytes (bytes-frame.ts). */
+  send(data: string | Uint8Array): void;
   close(): void;
   addEventListener(type: 'open' | 'message' | 'close' | 'error', listener: (ev: { data?: unknown }) => void): void;
 }
@@ -50,7 +52,7 @@ export class WebSocketTransport implements Transport {
   }
 
   private send(msg: ClientMessage) {
-    this.socket.send(JSON.stringify(msg));
+    this.socket.send(encodeClientFrame(msg));
   }
 
   async invoke(channel: string, payload: unknown, requestId?: string): Promise<Result<unknown>> {

@@ -94,7 +94,7 @@ async function stage(bytes: Uint8Array, fileName = 'test.dar'): Promise<string> 
   });
   expect(chunkBytes).toBe(DAR_CHUNK_BYTES);
   for (let off = 0; off < bytes.length; off += chunkBytes) {
-    const data = Buffer.from(bytes.subarray(off, Math.min(bytes.length, off + chunkBytes))).toString('base64');
+    const data = bytes.subarray(off, Math.min(bytes.length, off + chunkBytes));
     await ok('packages.upload.chunk', { uploadId, offset: off, data });
   }
   return uploadId;
@@ -234,12 +234,10 @@ describe('DAR upload', () => {
     expect(tooBig.code).toBe('BAD_REQUEST');
     expect(tooBig.issues?.[0]?.message).toMatch(/64 MiB/);
     const { uploadId } = await ok<{ uploadId: string }>('packages.upload.begin', { fileName: 'x.dar', size: 10 });
-    expect((await fails('packages.upload.chunk', { uploadId, offset: 4, data: 'AAAA' })).message).toMatch(/byte 0/);
-    await ok('packages.upload.chunk', { uploadId, offset: 0, data: Buffer.from('12345').toString('base64') });
+    expect((await fails('packages.upload.chunk', { uploadId, offset: 4, data: new Uint8Array(3) })).message).toMatch(/byte 0/);
+    await ok('packages.upload.chunk', { uploadId, offset: 0, data: Buffer.from('12345') });
     expect((await fails('packages.upload.validate', { uploadId })).message).toMatch(/incomplete: 5 of 10/);
-    expect(
-      (await fails('packages.upload.chunk', { uploadId, offset: 5, data: Buffer.from('1234567').toString('base64') })).message,
-    ).toMatch(/More bytes/);
+    expect((await fails('packages.upload.chunk', { uploadId, offset: 5, data: Buffer.from('1234567') })).message).toMatch(/More bytes/);
     expect((await fails('packages.upload.validate', { uploadId: 'f'.repeat(32) })).code).toBe('NOT_FOUND');
   });
 });

@@ -22,7 +22,7 @@ const PartyId = z.string().trim().min(1).max(512);
 
 /** Largest DAR the console uploads (the participant has its own, usually lower, gRPC/HTTP limits). */
 export const MAX_DAR_BYTES = 64 * 1024 * 1024;
-/** Bytes per upload chunk before base64 (keeps every IPC frame small). */
+/** Bytes per upload chunk (keeps every IPC message small). */
 export const DAR_CHUNK_BYTES = 1024 * 1024;
 
 export const VettingBoundsSchema = z.object({
@@ -146,12 +146,10 @@ export const UploadChunkSchema = z
   .object({
     uploadId: UploadId,
     offset: z.number().int().nonnegative().max(MAX_DAR_BYTES),
-    /** Base64 of at most DAR_CHUNK_BYTES bytes. */
+    /** 1..DAR_CHUNK_BYTES bytes, as bytes (Electron's structured clone; a binary frame over the host's WebSocket). */
     data: z
-      .string()
-      .min(1)
-      .max(Math.ceil(DAR_CHUNK_BYTES / 3) * 4)
-      .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'chunk is not base64'),
+      .custom<Uint8Array>((v) => v instanceof Uint8Array, 'chunk is not bytes')
+      .refine((b) => b.length >= 1 && b.length <= DAR_CHUNK_BYTES, `a chunk has 1 to ${DAR_CHUNK_BYTES} bytes`),
   })
   .strict();
 

@@ -306,13 +306,12 @@ export class DarUploads {
   }
 
   /** Chunks arrive in order; a gap or overlap is refused. */
-  chunk(uploadId: string, offset: number, base64: string): number {
+  chunk(uploadId: string, offset: number, bytes: Uint8Array): number {
     const s = this.get(uploadId);
     if (offset !== s.received) throw new ConsoleError('BAD_REQUEST', `Expected the chunk at byte ${s.received}, got ${offset}`);
-    const bytes = Buffer.from(base64, 'base64');
     if (bytes.length === 0 || bytes.length > DAR_CHUNK_BYTES) throw new ConsoleError('BAD_REQUEST', 'Chunk has a bad size');
     if (s.received + bytes.length > s.size) throw new ConsoleError('BAD_REQUEST', `More bytes than the announced ${s.size}`);
-    bytes.copy(s.buffer, s.received);
+    s.buffer.set(bytes, s.received);
     s.received += bytes.length;
     s.validated = null;
     return s.received;

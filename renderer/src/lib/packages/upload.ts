@@ -1,5 +1,5 @@
 /**
- * DAR upload from the renderer: the picked file is read in chunks (File.slice → bytes → base64) and sent
+ * DAR upload from the renderer: the picked file is read in chunks (File.slice → bytes) and sent
  * through `packages.upload.chunk`, so no single IPC frame is large and progress can be shown; then the main
  * process validates (console + participant) and, on the operator's word, uploads. Pure helpers are unit-tested.
  */
@@ -41,16 +41,6 @@ export function checkFile(file: { name: string; size: number }): string | null {
   if (file.size > MAX_DAR_BYTES)
     return `“${file.name}” is ${formatBytes(file.size)}; the console uploads DARs of at most ${formatBytes(MAX_DAR_BYTES)}.`;
   return null;
-}
-
-/** Base64 of bytes without building one huge argument list (chunks of 32 KiB through btoa). */
-export function toBase64(bytes: Uint8Array): string {
-  let out = '';
-  const STEP = 0x8000;
-  for (let i = 0; i < bytes.length; i += STEP) {
-    out += String.fromCharCode(...bytes.subarray(i, Math.min(i + STEP, bytes.length)));
-  }
-  return btoa(out);
 }
 
 /** Byte ranges of the chunks of a file of `size` bytes. */
