@@ -69,7 +69,7 @@ describe('update streams against the model of the spec', () => {
       state = {
         sim: s,
         ctx: { base: s.url, ledger, rng, opaques, stats: { 'submission answers compared': sub.submissions } },
-        formats: eventFormats(rng, ledger.packageId, { core, nobody, late }, 6),
+        formats: eventFormats(rng, ledger.packageId, { core, nobody, late }, 5),
         everyone: ledger.parties,
       };
     });
