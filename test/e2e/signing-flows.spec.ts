@@ -216,6 +216,60 @@ test('compose, verify, sign and execute a create and a transfer; the transaction
   await shoot(page, 'refused-policy');
 });
 
+test('a transaction of an uploaded real DAR is described field by field with its record field names', async ({ page }) => {
+  // the real splice-test-token-v1 DAR, uploaded to the simulator like to any participant
+  const dar = readFileSync(path.resolve('../shared/reference/dars/splice-test-token-v1-1.0.0.dar'));
+  const up = await fetch(`${simUrl}/v2/dars?vetAllPackages=true`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/octet-stream' },
+    body: dar,
+  });
+  expect(up.status, await up.text()).toBe(200);
+  await page.goto(online.url);
+  await go(page, /^Signing/);
+  await page.getByLabel('Template id').fill('#splice-test-token-v1:Splice.Testing.Tokens.TestTokenV1:Token');
+  await page.getByLabel(/Create arguments/).fill(
+    JSON.stringify({
+      holding: {
+        owner: party,
+        instrumentId: { admin: party, id: 'E2E' },
+        amount: '7.25',
+        lock: null,
+        meta: { values: { 'e2e/note': 'real DAR' } },
+      },
+    }),
+  );
+  await page.getByTestId('prepare-button').click();
+  await expect(page.getByTestId('tx-mode')).toHaveText('Described field by field');
+  await expect(page.getByTestId('blind-word')).toHaveCount(0);
+  const args = page.getByTestId('tx-node-argument').first();
+  // the record field names of the real Daml-LF types, nested across the DAR's packages
+  const labels = await args.locator('tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-label')));
+  expect(labels).toEqual([
+    'arguments',
+    'holding',
+    'owner',
+    'instrumentId',
+    'admin',
+    'id',
+    'amount',
+    'lock',
+    'meta',
+    'values',
+    '"e2e/note"',
+  ]);
+  await expect(args.locator('tr[data-label="holding"]')).toContainText('Splice.Api.Token.HoldingV1:HoldingView');
+  await expect(args.locator('tr[data-label="amount"]')).toContainText('7.25');
+  await expect(args.locator('tr[data-label="amount"]')).toContainText('Numeric 10');
+  await expect(args.locator('tr[data-label="lock"]')).toContainText('None');
+  await expect(page.getByTestId('tx-packages')).toContainText('splice-test-token-v1 1.0.0');
+  await expect(page.getByTestId('tx-packages')).toContainText('splice-api-token-holding-v1 1.0.0');
+  await shoot(page, 'review-real-dar');
+  await page.getByTestId('confirm-button').click();
+  await expect(page.getByTestId('execution-result')).toBeVisible();
+  await expect(page.getByTestId('result-events')).toContainText('created');
+});
+
 test('a participant that tampers with the prepared transaction is refused on a big screen', async ({ page }) => {
   // the embedded simulator plays the lying participant (its fault injection, switched at runtime)
   await page.goto(online.url);

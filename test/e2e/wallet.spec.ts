@@ -259,8 +259,11 @@ test('external party: preapproval set up and a preapproved transfer, each signed
   const signing = page.getByTestId('external-signing');
   await expect(signing.getByTestId('verified-banner')).toContainText('matches the validator’s');
   await expect(signing.getByTestId('validator-hash')).toHaveText(/^[0-9a-f]{64,}$/);
+  // the console's own preapproval setup is recognised: clear-signed, no BLIND prompt
+  await expect(signing.getByTestId('tx-mode')).toHaveText('Clear signing');
+  await expect(signing.getByTestId('clear-sign')).toContainText('Transfer pre-approval setup');
+  await expect(signing.getByTestId('blind-word')).toHaveCount(0);
   await themedScreenshots(page, 'wallet-external-sign-preapproval', 1300);
-  if (await signing.getByTestId('blind-word').isVisible()) await signing.getByTestId('blind-word').fill('BLIND');
   await signing.getByTestId('confirm-button').click();
   await expect(page.getByTestId('external-done')).toContainText('Transfer preapproval set up');
   await expect(row.getByTestId('external-preapproval')).toHaveText('Set up');
@@ -292,8 +295,12 @@ test('external party: preapproval set up and a preapproved transfer, each signed
   await page.getByTestId('external-send-prepare').click();
   await expect(signing.getByTestId('tx-summary')).toBeVisible();
   await expect(signing.getByTestId('tx-summary')).toContainText('25');
+  // a recognised Canton Coin transfer: clear-signed field by field, no BLIND prompt
+  await expect(signing.getByTestId('tx-mode')).toHaveText('Clear signing');
+  await expect(signing.getByTestId('clear-sign')).toContainText('Canton Coin transfer');
+  await expect(signing.locator('[data-testid="clear-sign-field"][data-label="Amount"]')).toHaveText('25 CC');
+  await expect(signing.getByTestId('blind-word')).toHaveCount(0);
   await themedScreenshots(page, 'wallet-external-sign-send', 1300);
-  if (await signing.getByTestId('blind-word').isVisible()) await signing.getByTestId('blind-word').fill('BLIND');
   await signing.getByTestId('confirm-button').click();
   await expect(page.getByTestId('external-done')).toContainText('Transfer submitted');
   await expect.poll(async () => (await unlocked('bob')) - bobBefore).toBeCloseTo(25, 4);
@@ -324,7 +331,8 @@ test('external party: a preapproved transfer signed offline through request and 
     .getByTestId('open-request')
     .setInputFiles({ name: request.name, mimeType: 'application/json', buffer: Buffer.from(request.text) });
   await expect(signer.getByTestId('tx-summary')).toContainText('5');
-  if (await signer.getByTestId('blind-word').isVisible()) await signer.getByTestId('blind-word').fill('BLIND');
+  await expect(signer.getByTestId('tx-mode')).toHaveText('Clear signing');
+  await expect(signer.getByTestId('blind-word')).toHaveCount(0);
   const response = await download(signer, () => signer.getByTestId('confirm-button').click());
   await signer.close();
 

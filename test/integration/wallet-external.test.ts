@@ -94,7 +94,13 @@ describe('external-party wallet', () => {
     expect(v.summary.hashingSchemeVersion).toBe('HASHING_SCHEME_VERSION_V2');
     // The hash the console recomputed (base64 in the summary) is the validator's hex tx_hash.
     expect(Buffer.from(v.summary.hashBase64, 'base64').toString('hex')).toBe(v.txHashHex);
-    const r = is(await ok(app, 'wallet.external.confirm', { sessionId: v.sessionId, blindConfirmation: 'BLIND' }), 'submitted');
+    // recognised (and typed from the validator's packages, their ids verified): no blind signature
+    expect(v.summary.mode).toBe('clear');
+    expect(v.summary.clearSign).toMatchObject({ kind: 'preapproval-setup', title: 'Transfer pre-approval setup' });
+    expect(v.summary.headline).toMatch(
+      new RegExp(`^Accept the wallet setup of validator .*: pre-approve incoming Canton Coin transfers to ${party}`),
+    );
+    const r = is(await ok(app, 'wallet.external.confirm', { sessionId: v.sessionId }), 'submitted');
     expect(r).toMatchObject({ status: 'submitted', kind: 'preapproval-setup' });
     expect(r.contractId).toBeTruthy();
     expect(r.auditSeq).toBeGreaterThan(0);
@@ -117,7 +123,12 @@ describe('external-party wallet', () => {
       'verified',
     );
     expect(v.kind).toBe('send');
-    const r = await ok(app, 'wallet.external.confirm', { sessionId: v.sessionId, blindConfirmation: 'BLIND' });
+    expect(v.summary.mode).toBe('clear');
+    expect(v.summary.clearSign).toMatchObject({ kind: 'amulet-transfer', title: 'Canton Coin transfer' });
+    expect(v.summary.headline).toBe(
+      `Transfer 25 Canton Coin from ${party} to ${bob} via ${v.summary.clearSign?.fields[3]?.value} (memo: from the console)`,
+    );
+    const r = await ok(app, 'wallet.external.confirm', { sessionId: v.sessionId });
     expect(r).toMatchObject({ status: 'submitted', kind: 'send' });
     await expect.poll(async () => (await bobUnlocked()) - bobBefore, { timeout: 10_000 }).toBeCloseTo(25, 4);
     expect(await externalBalance(party)).toBeCloseTo(75, 4);
@@ -133,7 +144,10 @@ describe('external-party wallet', () => {
 
     const v = is(await ok(app, 'wallet.external.send.prepare', { party, fingerprint, receiver: bob, amount: '10' }), 'verified');
     const req = is(await ok(app, 'wallet.external.offline.create', { sessionId: v.sessionId, ttlMinutes: 30 }), 'created');
-    const signed = is(await ok(airGapped, 'signing.offline.sign', { text: req.text, blindConfirmation: 'BLIND' }), 'signed');
+    // the request carries the packages: the air-gapped console clear-signs it without a network
+    const ins = is(await ok(airGapped, 'signing.offline.inspect', { text: req.text }), 'verified');
+    expect(ins.summary).toMatchObject({ mode: 'clear', clearSign: { kind: 'amulet-transfer' } });
+    const signed = is(await ok(airGapped, 'signing.offline.sign', { text: req.text }), 'signed');
     const r = await ok(app, 'wallet.external.offline.submit', { requestId: req.requestId, responseText: signed.text });
     expect(r).toMatchObject({ status: 'submitted', kind: 'send' });
     await expect.poll(async () => (await bobUnlocked()) - bobBefore, { timeout: 10_000 }).toBeCloseTo(10, 4);

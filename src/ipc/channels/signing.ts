@@ -168,7 +168,18 @@ export const TransactionSummaryWireSchema = z.object({
   amounts: z.array(z.object({ nodeId: z.string(), path: z.string(), value: z.string() })),
   /** Field-by-field description of a recognised kind (clear signing), null when blind. */
   clearSign: z
-    .object({ kind: z.string(), title: z.string(), fields: z.array(z.object({ label: z.string(), value: z.string() })) })
+    .object({
+      kind: z.string(),
+      title: z.string(),
+      fields: z.array(
+        z.object({
+          label: z.string(),
+          value: z.string(),
+          kind: z.enum(['party', 'amount', 'timestamp', 'contract', 'text']),
+          unit: z.string().optional(),
+        }),
+      ),
+    })
     .nullable(),
   description: TransactionDescriptionWireSchema,
   warnings: z.array(z.string()),

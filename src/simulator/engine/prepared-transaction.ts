@@ -11,6 +11,7 @@ import type { ContractRow, CreatedNode, TxNode } from '../model.js';
 import { stakeholdersOf } from '../model.js';
 import { createdEventBlob } from '../projection.js';
 import type { PackageRegistry } from '../packages/registry.js';
+import type { LfRecord } from '../packages/types.js';
 import { encodeRecord, encodeValue, identifier } from './lf-proto.js';
 
 export const LF_VERSION = '2.1';
@@ -45,7 +46,10 @@ function createProto(node: CreatedNode, registry: PackageRegistry): Create {
     contractId: node.contractId,
     packageName: node.packageName,
     templateId: identifier(node.packageId, node.qualifiedName),
-    argument: encodeRecord(node.packageId, node.qualifiedName, t?.def.fields ?? [], node.createArgument, idOfBuiltin(registry)),
+    // an uploaded package's arguments are encoded from its own LF types (records, variants, enums and maps across packages)
+    argument: t?.uploaded
+      ? t.uploaded.encodeArguments(node.createArgument as LfRecord)
+      : encodeRecord(node.packageId, node.qualifiedName, t?.def.fields ?? [], node.createArgument, idOfBuiltin(registry)),
     signatories: node.signatories,
     stakeholders: stakeholdersOf(node),
   };

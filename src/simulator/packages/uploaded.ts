@@ -8,7 +8,9 @@
  * - Archive: as for every template (controllers = signatories);
  * - any other choice: `UNSUPPORTED_OPERATION` (the simulator cannot run its body).
  */
+import type { Value } from '@canton-network/core-ledger-proto';
 import type { PackageIndex, PackageSummary, Template, Type } from '../../daml-lf/index.js';
+import { encodeLfValue } from '../engine/lf-typed-proto.js';
 import { CantonError } from '../errors.js';
 import type { LfValue } from '../model.js';
 import { normalizeValue } from '../engine/values.js';
@@ -20,6 +22,8 @@ export interface UploadedTemplateBehaviour {
   normalizeArguments(raw: unknown, path: string): LfRecord;
   /** Signatories and observers of a contract with these arguments created by `authorizers`. */
   stakeholders(args: LfRecord, authorizers: ReadonlySet<string>): { signatories: string[]; observers: string[] };
+  /** The create arguments as a protobuf `Value` typed by the template's LF record (for prepared transactions). */
+  encodeArguments(args: LfRecord): Value;
 }
 
 const MAX_DEPTH = 64;
@@ -228,6 +232,10 @@ export function toFieldDefs(index: PackageIndex, pkg: PackageSummary, t: Templat
 export function uploadedBehaviour(index: PackageIndex, pkg: PackageSummary, t: Template): UploadedTemplateBehaviour {
   return {
     normalizeArguments: (raw, path) => normalizeLfRecord(index, pkg.packageId, t.fields, raw, path),
+    encodeArguments: (args) => {
+      const [module = '', name = ''] = t.qualifiedName.split(':');
+      return encodeLfValue(index, pkg.packageId, { kind: 'con', packageId: pkg.packageId, module, name, args: [] }, args);
+    },
     stakeholders: (args, authorizers) => {
       const all = new Set<string>();
       for (const f of t.fields) partiesTyped(index, pkg.packageId, f.type, (args[f.name] ?? null) as LfValue, all);

@@ -111,7 +111,7 @@ describe('offline signing', () => {
     expect(inspection.packagesAdded).toEqual(expect.arrayContaining([REAL.amulet, REAL.tokenTransferInstruction]));
     expect(offlinePackages.has(REAL.amulet)).toBe(true);
     expect(inspection.preview?.summary.mode).toBe('clear');
-    expect(inspection.preview?.summary.headline).toBe(`Transfer 42.0 Amulet from ${party} to ${BOB}`);
+    expect(inspection.preview?.summary.headline).toBe(`Transfer 42 Amulet from ${party} to ${BOB}`);
 
     const out = await signer.sign(text);
     expect(JSON.parse(out.text)).toMatchObject({

@@ -179,7 +179,7 @@ describe('signing policy', () => {
     expect(lastAudit()).toMatchObject({
       decision: 'refused',
       reason: 'POLICY_CHOICE',
-      summary: expect.stringMatching(/^Transfer 1.0 Canton Coin/),
+      summary: expect.stringMatching(/^Transfer 1 Canton Coin/),
     });
   });
 

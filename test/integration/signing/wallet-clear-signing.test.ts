@@ -29,7 +29,8 @@ afterAll(() => {
   rmSync(dbDir, { recursive: true, force: true });
 });
 
-const fieldsOf = (w: ReturnType<typeof clearSignWire>) => Object.fromEntries(w.fields.map((f) => [f.label, f.value]));
+const fieldsOf = (w: ReturnType<typeof clearSignWire>) =>
+  Object.fromEntries(w.fields.map((f) => [f.label, f.unit ? `${f.value} ${f.unit}` : f.value]));
 
 describe('clear signing of wallet choices', () => {
   it('WalletUserProxy_TransferFactory_Transfer: the proxied transfer, field by field, with the provider', async () => {

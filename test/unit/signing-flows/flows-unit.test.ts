@@ -72,7 +72,8 @@ describe('clearSignWire', () => {
     });
     expect(w.title).toBe('Token transfer');
     expect(w.fields.map((f) => f.label)).toEqual(['From', 'To', 'Amount', 'Instrument admin', 'Memo', 'Execute before']);
-    expect(w.fields[2]!.value).toBe('10.5 Amulet');
+    expect(w.fields[2]).toEqual({ label: 'Amount', value: '10.5', kind: 'amount', unit: 'Amulet' });
+    expect(w.fields[0]!.kind).toBe('party');
     expect(w.fields[4]!.value).toBe('—');
   });
 });

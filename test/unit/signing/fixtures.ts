@@ -290,6 +290,114 @@ export function amuletTransfer(o: {
   return prepared([o.sender], ['0'], nodes);
 }
 
+/** Adds an input contract (a contract the transaction uses, covered by the hash) of splice-amulet. */
+function withInput(tx: PreparedTransaction, c: { contractId: string; templateId: Identifier; argument: Value; signatories: string[] }) {
+  tx.metadata!.inputContracts.push({
+    contract: {
+      oneofKind: 'v1',
+      v1: {
+        lfVersion: '2.1',
+        contractId: c.contractId,
+        packageName: 'splice-amulet',
+        templateId: c.templateId,
+        argument: c.argument,
+        signatories: c.signatories,
+        stakeholders: c.signatories,
+      },
+    },
+    createdAt: BigInt(Date.now() - 60_000) * 1000n,
+    eventBlob: new Uint8Array(),
+  });
+  return tx;
+}
+
+/** The external party accepts its validator's ExternalPartySetupProposal (the console's own preapproval setup). */
+export function preapprovalSetup(o: { user: string; validator: string }): PreparedTransaction {
+  const proposal = contractId();
+  const nodes = [
+    exercise('0', {
+      packageName: 'splice-amulet',
+      templateId: id(SPLICE_AMULET_PKG, 'Splice.AmuletRules', 'ExternalPartySetupProposal'),
+      choiceId: 'ExternalPartySetupProposal_Accept',
+      chosenValue: record({}),
+      actingParties: [o.user],
+      signatories: [o.validator],
+      stakeholders: [o.validator, o.user],
+      consuming: true,
+      children: [],
+      contractId: proposal,
+    }),
+  ];
+  return withInput(prepared([o.user], ['0'], nodes), {
+    contractId: proposal,
+    templateId: id(SPLICE_AMULET_PKG, 'Splice.AmuletRules', 'ExternalPartySetupProposal'),
+    argument: record({
+      validator: party(o.validator),
+      user: party(o.user),
+      dso: party(DSO),
+      createdAt: timestamp(new Date(Date.now() - 120_000)),
+      preapprovalExpiresAt: timestamp(new Date(Date.UTC(2027, 0, 1))),
+    }),
+    signatories: [o.validator],
+  });
+}
+
+/** `TransferPreapproval_Send`: the sender pays into the receiver's pre-approval. */
+export function preapprovalSend(o: {
+  sender: string;
+  receiver: string;
+  provider: string;
+  amount: string;
+  memo?: string;
+}): PreparedTransaction {
+  const preapproval = contractId();
+  const genMap = (entries: Array<[Value, Value]>): Value => ({
+    sum: { oneofKind: 'genMap', genMap: { entries: entries.map(([key, value]) => ({ key, value })) } },
+  });
+  const variant = (constructor: string, value: Value): Value => ({ sum: { oneofKind: 'variant', variant: { constructor, value } } });
+  const nodes = [
+    exercise('0', {
+      packageName: 'splice-amulet',
+      templateId: id(SPLICE_AMULET_PKG, 'Splice.AmuletRules', 'TransferPreapproval'),
+      choiceId: 'TransferPreapproval_Send',
+      chosenValue: record({
+        context: record({
+          amuletRules: cid(contractId()),
+          context: record({
+            openMiningRound: cid(contractId()),
+            issuingMiningRounds: genMap([[record({ number: int64('41') }), cid(contractId())]]),
+            validatorRights: genMap([]),
+            featuredAppRight: none(),
+          }),
+        }),
+        inputs: list([variant('InputAmulet', cid(contractId()))]),
+        amount: numeric(o.amount),
+        sender: party(o.sender),
+        description: o.memo ? some(text(o.memo)) : none(),
+      }),
+      actingParties: [o.sender],
+      signatories: [DSO, o.receiver, o.provider],
+      stakeholders: [DSO, o.receiver, o.provider],
+      consuming: false,
+      children: [],
+      contractId: preapproval,
+    }),
+  ];
+  return withInput(prepared([o.sender], ['0'], nodes), {
+    contractId: preapproval,
+    templateId: id(SPLICE_AMULET_PKG, 'Splice.AmuletRules', 'TransferPreapproval'),
+    argument: record({
+      dso: party(DSO),
+      receiver: party(o.receiver),
+      provider: party(o.provider),
+      validFrom: timestamp(new Date(Date.now() - 86_400_000)),
+      lastRenewedAt: timestamp(new Date(Date.now() - 86_400_000)),
+      expiresAt: timestamp(new Date(Date.now() + 86_400_000 * 90)),
+    }),
+    signatories: [DSO, o.receiver, o.provider],
+  });
+}
+
 /** TransferPreapprovalProposal created by the (external) receiver. */
 export function preapprovalProposal(o: { receiver: string; provider: string }): PreparedTransaction {
   const nodes = [

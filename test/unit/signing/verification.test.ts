@@ -18,6 +18,8 @@ import {
   iouSplit,
   multiHashOf,
   myAppPackage,
+  preapprovalSend,
+  preapprovalSetup,
   party,
   preapprovalProposal,
   prepareResponse,
@@ -133,6 +135,48 @@ describe('prepared transaction verification', () => {
     expect(summary.signingPartyRoles).toContain(
       'node 0: signatory of a created Splice.Wallet.TransferPreapproval:TransferPreapprovalProposal',
     );
+  });
+
+  it('clear-signs the console’s own pre-approval setup (ExternalPartySetupProposal_Accept, typed by the real splice-amulet)', async () => {
+    const { summary } = await verifyPreparedTransaction(
+      await prepareResponse(preapprovalSetup({ user: ALICE, validator: VALIDATOR })),
+      ALICE,
+      types,
+    );
+    expect(summary.mode).toBe('clear');
+    expect(summary.clearSign).toMatchObject({ kind: 'preapproval-setup', user: ALICE, validator: VALIDATOR, dso: DSO });
+    expect(summary.clearSign).toMatchObject({ preapprovalExpiresAt: '2027-01-01T00:00:00.000Z' });
+    expect(summary.headline).toBe(
+      `Accept the wallet setup of validator ${VALIDATOR}: pre-approve incoming Canton Coin transfers to ${ALICE} until 2027-01-01T00:00:00.000Z`,
+    );
+    // the proposal someone else is to accept is described, not clear-signed
+    const other = await verifyPreparedTransaction(await prepareResponse(preapprovalSetup({ user: BOB, validator: VALIDATOR })), BOB, types);
+    expect(other.summary.mode).toBe('clear');
+    const forBob = preapprovalSetup({ user: BOB, validator: VALIDATOR });
+    forBob.metadata!.submitterInfo!.actAs = [ALICE, BOB];
+    const asAlice = await verifyPreparedTransaction(await prepareResponse(forBob), ALICE, types);
+    expect(asAlice.summary.mode).toBe('described');
+  });
+
+  it('clear-signs a Canton Coin transfer through a pre-approval (TransferPreapproval_Send), receiver read from the pre-approval', async () => {
+    const { summary } = await verifyPreparedTransaction(
+      await prepareResponse(preapprovalSend({ sender: ALICE, receiver: BOB, provider: VALIDATOR, amount: '12.5', memo: 'lunch' })),
+      ALICE,
+      types,
+    );
+    expect(summary.mode).toBe('clear');
+    expect(summary.clearSign).toMatchObject({
+      kind: 'preapproval-send',
+      sender: ALICE,
+      receiver: BOB,
+      provider: VALIDATOR,
+      amount: '12.5',
+    });
+    expect(summary.headline).toBe(`Transfer 12.5 Canton Coin from ${ALICE} to ${BOB} (pre-approved) (memo: lunch)`);
+    // the nested record and variant types of the real package are described field by field
+    const arg = summary.description.nodes[0]!.argument;
+    expect(arg).toMatchObject({ kind: 'record', type: 'Splice.AmuletRules:TransferPreapproval_Send' });
+    expect(JSON.stringify(arg)).toContain('"constructor":"InputAmulet"');
   });
 
   it('falls back to blind signing with the hash and a warning for anything else', async () => {

@@ -1,6 +1,6 @@
 /** A Canton Coin transfer by an external party: `ExternalPartyAmuletRules_CreateTransferCommand` (Splice). */
 import { field, int64Of, numericOf, optionalOf, partyOf, textOf, timestampOf } from '../daml-value.js';
-import { defineRecogniser, notClear, ok } from './registry.js';
+import { defineRecogniser, notClear, ok, row, amountText } from './registry.js';
 
 export const AMULET_TRANSFER_MODULE = 'Splice.ExternalPartyAmuletRules';
 export const AMULET_TRANSFER_CHOICE = 'ExternalPartyAmuletRules_CreateTransferCommand';
@@ -52,17 +52,17 @@ export const amuletTransfer = defineRecogniser<AmuletTransferClearSign>({
   counterparties: (c) => [c.receiver],
   amounts: (c) => [{ path: 'amount', value: c.amount }],
   headline: (c) =>
-    `Transfer ${c.amount} Canton Coin from ${c.sender} to ${c.receiver} via ${c.delegate}${c.memo ? ` (memo: ${c.memo})` : ''}`,
+    `Transfer ${amountText(c.amount)} Canton Coin from ${c.sender} to ${c.receiver} via ${c.delegate}${c.memo ? ` (memo: ${c.memo})` : ''}`,
   wire: (c) => ({
     title: 'Canton Coin transfer',
     fields: [
-      { label: 'From', value: c.sender },
-      { label: 'To', value: c.receiver },
-      { label: 'Amount', value: `${c.amount} CC` },
-      { label: 'Delegate', value: c.delegate },
-      { label: 'Memo', value: c.memo ?? '—' },
-      { label: 'Expires', value: c.expiresAt ?? '—' },
-      { label: 'Nonce', value: c.nonce ?? '—' },
+      row.party('From', c.sender),
+      row.party('To', c.receiver),
+      row.amount('Amount', c.amount, 'CC'),
+      row.party('Delegate', c.delegate),
+      row.text('Memo', c.memo),
+      row.timestamp('Expires', c.expiresAt),
+      row.text('Nonce', c.nonce),
     ],
   }),
 });

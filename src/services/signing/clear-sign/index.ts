@@ -5,13 +5,23 @@
  */
 import type { Create, DamlTransaction_Node, PreparedTransaction } from '@canton-network/core-ledger-proto';
 import { amuletTransfer } from './amulet-transfer.js';
+import { preapprovalSend } from './preapproval-send.js';
+import { preapprovalSetup } from './preapproval-setup.js';
 import { transferPreapprovalProposal } from './preapproval-proposal.js';
 import type { ClearSignWire, MatchContext, PolicyAmount, RecogniserDef, RootAction } from './registry.js';
 import { tokenTransfer } from './token-transfer.js';
 import { transferInstruction } from './transfer-instruction.js';
 import { proxyPublicFetch, unknownProxyChoice } from './wallet-proxy.js';
 
-export const RECOGNISERS = [tokenTransfer, transferInstruction, proxyPublicFetch, amuletTransfer, transferPreapprovalProposal] as const;
+export const RECOGNISERS = [
+  tokenTransfer,
+  transferInstruction,
+  proxyPublicFetch,
+  amuletTransfer,
+  preapprovalSend,
+  transferPreapprovalProposal,
+  preapprovalSetup,
+] as const;
 
 type Registered = (typeof RECOGNISERS)[number];
 /** What any registered recogniser states about a transaction. */
@@ -81,6 +91,8 @@ export type { TransferInstructionClearSign, TransferInstructionAction } from './
 export type { ProxyPublicFetchClearSign } from './wallet-proxy.js';
 export type { AmuletTransferClearSign } from './amulet-transfer.js';
 export type { TransferPreapprovalProposalClearSign } from './preapproval-proposal.js';
+export type { PreapprovalSetupClearSign } from './preapproval-setup.js';
+export type { PreapprovalSendClearSign } from './preapproval-send.js';
 export { MEMO_KEY, TOKEN_TRANSFER_CHOICE, TOKEN_TRANSFER_MODULE, readTransfer } from './token-fields.js';
 export { AMULET_TRANSFER_CHOICE, AMULET_TRANSFER_MODULE } from './amulet-transfer.js';
 export { PREAPPROVAL_MODULE, PREAPPROVAL_TEMPLATE } from './preapproval-proposal.js';

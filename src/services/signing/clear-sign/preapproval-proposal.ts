@@ -1,6 +1,6 @@
 /** Creating a Splice `TransferPreapprovalProposal`: the signer pre-approves incoming Canton Coin transfers. */
 import { field, optionalOf, partyOf } from '../daml-value.js';
-import { defineRecogniser, notClear, ok } from './registry.js';
+import { defineRecogniser, notClear, ok, row } from './registry.js';
 
 export const PREAPPROVAL_MODULE = 'Splice.Wallet.TransferPreapproval';
 export const PREAPPROVAL_TEMPLATE = 'TransferPreapprovalProposal';
@@ -39,10 +39,10 @@ export const transferPreapprovalProposal = defineRecogniser<TransferPreapprovalP
   wire: (c) => ({
     title: 'Transfer pre-approval',
     fields: [
-      { label: 'Receiver', value: c.receiver },
-      { label: 'Provider', value: c.provider },
-      { label: 'Asset', value: c.asset },
-      { label: 'DSO', value: c.expectedDso ?? '—' },
+      row.party('Receiver', c.receiver),
+      row.party('Provider', c.provider),
+      row.text('Asset', c.asset),
+      row.party('DSO', c.expectedDso),
     ],
   }),
 });

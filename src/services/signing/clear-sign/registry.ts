@@ -10,10 +10,27 @@
  */
 import type { Create, DamlTransaction_Node, Exercise } from '@canton-network/core-ledger-proto';
 
+export type ClearSignFieldKind = 'party' | 'amount' | 'timestamp' | 'contract' | 'text';
 export interface ClearSignField {
   label: string;
+  /** A party id, an exact decimal, an ISO timestamp, a contract id or text ('—' when absent). */
   value: string;
+  kind: ClearSignFieldKind;
+  /** The instrument of an amount ("CC", "Amulet", …). */
+  unit?: string;
 }
+
+/** Field rows, typed so every screen shows parties, amounts and times the same way. */
+export const row = {
+  party: (label: string, value: string | null): ClearSignField => ({ label, value: value ?? '—', kind: value ? 'party' : 'text' }),
+  amount: (label: string, value: string, unit: string): ClearSignField => ({ label, value, kind: 'amount', unit }),
+  timestamp: (label: string, value: string | null): ClearSignField => ({ label, value: value ?? '—', kind: value ? 'timestamp' : 'text' }),
+  contract: (label: string, value: string): ClearSignField => ({ label, value, kind: 'contract' }),
+  text: (label: string, value: string | null): ClearSignField => ({ label, value: value ?? '—', kind: 'text' }),
+};
+
+/** An exact decimal without trailing zeros, for one-line descriptions (25.0000000000 → 25). */
+export const amountText = (v: string): string => (v.includes('.') ? v.replace(/\.?0+$/, '') : v);
 /** What the confirmation screen shows for a recognised transaction (the IPC wire shape of a clear sign). */
 export interface ClearSignWire {
   kind: string;

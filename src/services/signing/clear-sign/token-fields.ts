@@ -1,7 +1,7 @@
 /** The token standard's `Transfer` record (splice-api-token-transfer-instruction-v1), read for clear signing. */
 import type { Value } from '@canton-network/core-ledger-proto';
 import { field, numericOf, partyOf, textMapGet, textOf, timestampOf } from '../daml-value.js';
-import type { ClearSignField } from './registry.js';
+import { row, type ClearSignField } from './registry.js';
 
 export const TOKEN_TRANSFER_MODULE = 'Splice.Api.Token.TransferInstructionV1';
 export const TOKEN_TRANSFER_CHOICE = 'TransferFactory_Transfer';
@@ -39,14 +39,14 @@ export function readTransfer(transfer: Value | undefined): TransferFields | null
 /** The rows of a token-standard transfer (a new one or a pending instruction): `extra` goes before the proxy row. */
 export function transferRows(t: TransferFields & { proxyProvider: string | null }, extra: ClearSignField[] = []): ClearSignField[] {
   return [
-    { label: 'From', value: t.sender },
-    { label: 'To', value: t.receiver },
-    { label: 'Amount', value: `${t.amount} ${t.instrument.id}` },
-    { label: 'Instrument admin', value: t.instrument.admin },
-    { label: 'Memo', value: t.memo ?? '—' },
-    { label: 'Execute before', value: t.executeBefore ?? '—' },
+    row.party('From', t.sender),
+    row.party('To', t.receiver),
+    row.amount('Amount', t.amount, t.instrument.id),
+    row.party('Instrument admin', t.instrument.admin),
+    row.text('Memo', t.memo),
+    row.timestamp('Execute before', t.executeBefore),
     ...extra,
-    ...(t.proxyProvider ? [{ label: 'Through wallet proxy of', value: t.proxyProvider }] : []),
+    ...(t.proxyProvider ? [row.party('Through wallet proxy of', t.proxyProvider)] : []),
   ];
 }
 

@@ -1,6 +1,6 @@
 /** A token-standard transfer (`TransferFactory_Transfer`), directly or through a Splice wallet proxy. */
 import { field } from '../daml-value.js';
-import { defineRecogniser, notClear, ok } from './registry.js';
+import { defineRecogniser, notClear, ok, amountText } from './registry.js';
 import { readTransfer, TOKEN_TRANSFER_CHOICE, TOKEN_TRANSFER_MODULE, transferRows, viaProxy, type TransferFields } from './token-fields.js';
 import { proxiedExercise } from './wallet-proxy.js';
 
@@ -43,6 +43,6 @@ export const tokenTransfer = defineRecogniser<TokenTransferClearSign>({
   counterparties: (c) => [c.receiver, ...(c.proxyProvider ? [c.proxyProvider] : [])],
   amounts: (c) => [{ path: 'amount', value: c.amount }],
   headline: (c) =>
-    `Transfer ${c.amount} ${c.instrument.id} from ${c.sender} to ${c.receiver}${c.memo ? ` (memo: ${c.memo})` : ''}${viaProxy(c.proxyProvider)}`,
+    `Transfer ${amountText(c.amount)} ${c.instrument.id} from ${c.sender} to ${c.receiver}${c.memo ? ` (memo: ${c.memo})` : ''}${viaProxy(c.proxyProvider)}`,
   wire: (c) => ({ title: 'Token transfer', fields: transferRows(c) }),
 });

@@ -6,7 +6,7 @@
  */
 import type { Exercise } from '@canton-network/core-ledger-proto';
 import { field } from '../daml-value.js';
-import { actsAlone, defineRecogniser, notClear, ok, type MatchContext, type MatchResult } from './registry.js';
+import { actsAlone, defineRecogniser, notClear, ok, type MatchContext, type MatchResult, row, amountText } from './registry.js';
 import { INSTRUCTION_INTERFACE, readTransfer, TOKEN_TRANSFER_MODULE, transferRows, viaProxy, type TransferFields } from './token-fields.js';
 import { proxiedExercise } from './wallet-proxy.js';
 
@@ -59,9 +59,9 @@ export const transferInstruction = defineRecogniser<TransferInstructionClearSign
   // accepting takes the amount in, so the limit applies; rejecting or withdrawing moves nothing out
   amounts: (c) => (c.action === 'accept' ? [{ path: 'amount', value: c.amount }] : []),
   headline: (c) =>
-    `${verb(c.action)} the pending transfer of ${c.amount} ${c.instrument.id} from ${c.sender} to ${c.receiver}${viaProxy(c.proxyProvider)}`,
+    `${verb(c.action)} the pending transfer of ${amountText(c.amount)} ${c.instrument.id} from ${c.sender} to ${c.receiver}${viaProxy(c.proxyProvider)}`,
   wire: (c) => ({
     title: `${verb(c.action)} pending transfer`,
-    fields: transferRows(c, [{ label: 'Transfer instruction', value: c.instructionCid }]),
+    fields: transferRows(c, [row.contract('Transfer instruction', c.instructionCid)]),
   }),
 });

@@ -7,7 +7,7 @@
  */
 import type { Exercise, Value } from '@canton-network/core-ledger-proto';
 import { field, partyOf, toPlain } from '../daml-value.js';
-import { actsAlone, childExercises, defineRecogniser, notClear, ok, type MatchContext, type RootAction } from './registry.js';
+import { actsAlone, childExercises, defineRecogniser, notClear, ok, type MatchContext, type RootAction, row } from './registry.js';
 
 export const WALLET_PROXY_MODULE = 'Splice.Util.FeaturedApp.WalletUserProxy';
 export const WALLET_PROXY_TEMPLATE = 'WalletUserProxy';
@@ -83,11 +83,7 @@ export const proxyPublicFetch = defineRecogniser<ProxyPublicFetchClearSign>({
   headline: (c) => `Read the wallet proxy contract of ${c.provider} as ${c.actor} (no ledger change)`,
   wire: (c) => ({
     title: 'Read wallet proxy (no ledger change)',
-    fields: [
-      { label: 'Reader', value: c.actor },
-      { label: 'Wallet provider', value: c.provider },
-      { label: 'Proxy contract', value: c.proxyCid },
-    ],
+    fields: [row.party('Reader', c.actor), row.party('Wallet provider', c.provider), row.contract('Proxy contract', c.proxyCid)],
   }),
 });
 
