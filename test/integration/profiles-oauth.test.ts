@@ -422,14 +422,14 @@ describe('migration of existing profiles', () => {
   it('turns token profiles into `static` and the others into `none`, keeping the stored token', async () => {
     const old = mkdtempSync(path.join(os.tmpdir(), 'profiles-migrate-'));
     try {
-      // A database as the previous release left it (schema version 2).
+      // A database from before authentication modes: schema version 1 (profiles with has_token, settings).
       const raw = new Database(path.join(old, 'console.sqlite'));
       raw.exec(`CREATE TABLE profiles (id TEXT PRIMARY KEY, name TEXT NOT NULL, ledger_api_url TEXT NOT NULL, validator_api_url TEXT,
                   has_token INTEGER NOT NULL DEFAULT 0, created_at TEXT NOT NULL);
                 CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
                 INSERT INTO profiles VALUES ('with-token', 'With', 'http://a.example', NULL, 1, '2025-01-01');
                 INSERT INTO profiles VALUES ('without', 'Without', 'http://b.example', NULL, 0, '2025-01-02');`);
-      raw.pragma('user_version = 2');
+      raw.pragma('user_version = 1');
       raw.close();
       const id = 'with-token';
       accounts.push(`profile:${id}:bearer-token`);

@@ -288,5 +288,6 @@ describe('independent check: protobufjs + fflate over daml_lf2.proto agree with 
       'lit:numericInternedStr',
     ])
       expect(total.get(k) ?? 0, k).toBeGreaterThan(0);
-  });
+    // Decodes every reference DALF twice (≈ 9 s of CPU); a loaded 2-core CI machine needs far more than the default.
+  }, 240_000);
 });
