@@ -12,6 +12,7 @@ import { KeychainSecretStore, type SecretStore } from '../services/secret-store.
 import { LedgerClient } from '../services/ledger-client.js';
 import { startSimulator, type RunningSimulator } from '../simulator/index.js';
 import { createHandlers, createSubscriptionHandlers } from './handlers/index.js';
+import { MAX_DAR_BYTES } from '../ipc/channels/packages.js';
 import { APP_NAME, APP_VERSION } from './app-info.js';
 import { AuditKey, auditKeyAccount, AuditLog, createSigningServices } from '../services/signing/index.js';
 import { LockableFileSecretStore, SigningFlows } from '../services/signing-flows/index.js';
@@ -55,7 +56,15 @@ export async function startConsoleApp(opts: ConsoleAppOptions): Promise<ConsoleA
   privateTree(opts.dataDir);
   let simulator: RunningSimulator | null = null;
   if (opts.demo) {
-    simulator = await startSimulator({ dataDir: path.join(opts.dataDir, 'simulator'), port: 0, seedDemo: true, consoleOnly: true });
+    simulator = await startSimulator({
+      dataDir: path.join(opts.dataDir, 'simulator'),
+      port: 0,
+      seedDemo: true,
+      consoleOnly: true,
+      // the console uploads DARs of at most MAX_DAR_BYTES: its own simulator takes nothing larger, and reads no more
+      // than 64 MiB per entry, 256 MiB in all, out of one (the Splice DARs hold about 11 MB)
+      settings: { maxDarBytes: MAX_DAR_BYTES, darUncompressed: { maxEntryBytes: 64 * 1024 * 1024, maxTotalBytes: 256 * 1024 * 1024 } },
+    });
   }
   const db = openAppDb(opts.dataDir);
   const secrets = opts.secretStore ?? new KeychainSecretStore(opts.keychainService ?? 'canton-operator-console');

@@ -33,6 +33,19 @@ export interface RunningHost {
 
 /** Largest IPC message accepted (DAR chunks are 1 MiB before base64; offline files and backups are far smaller). */
 export const MAX_IPC_FRAME_BYTES = 16 * 1024 * 1024;
+/** Limits that keep a misbehaving or frozen renderer (or a runaway script holding the token) from exhausting memory. */
+export const IPC_LIMITS = {
+  /** Concurrent IPC WebSockets (a browser tab uses one). */
+  connections: 32,
+  /** Subscriptions open on one connection. */
+  subscriptions: 128,
+  /** Calls in flight on one connection. */
+  calls: 256,
+  /** Bytes waiting to be sent on one connection: a client that stops reading is disconnected (1008) above this. */
+  bufferedBytes: 32 * 1024 * 1024,
+} as const;
+/** TCP connections to the host at once (static files and IPC); more are dropped. */
+export const MAX_HOST_CONNECTIONS = 128;
 
 /** A frame's payload as one Buffer (ws hands over a Buffer, an ArrayBuffer or the fragments). */
 function bytesOf(data: RawData): Buffer {
@@ -50,12 +63,15 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
   const log = opts.log ?? (() => {});
   let port = 0;
 
-  const server = createServer((req, res) => {
+  // A connection that sends no complete request head within 10 s is closed (checked every 2 s): idle or trickling
+  // connections cannot pile up. The server takes at most MAX_HOST_CONNECTIONS at once.
+  const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 2_000 }, (req, res) => {
     void serveStatic(req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
       res.end('Internal error');
     });
   });
+  server.maxConnections = MAX_HOST_CONNECTIONS;
 
   async function serveStatic(req: IncomingMessage, res: ServerResponse) {
     if (!isAllowedHost(req.headers.host, port)) {
@@ -112,6 +128,7 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
     if (!isAllowedHost(req.headers.host, port)) return [421, 'Misdirected Request'];
     if (!allowedOrigins(port).has(req.headers.origin ?? '')) return [403, 'Forbidden Origin'];
     if (!tokensEqual(token, url.searchParams.get('token'))) return [401, 'Unauthorized'];
+    if (wss.clients.size >= IPC_LIMITS.connections) return [503, 'Service Unavailable'];
     return null;
   }
 
@@ -123,8 +140,17 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
     /** Calls in flight by frame id, so a `cancel` frame (or the socket closing) can abort them. */
     const calls = new Map<number, AbortController>();
     const send = (msg: ServerMessage) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(msg));
+      if (ws.readyState !== ws.OPEN) return;
+      ws.send(JSON.stringify(msg));
+      // a client that does not read would make the host buffer every event for it: disconnect it instead
+      if (ws.bufferedAmount > IPC_LIMITS.bufferedBytes) {
+        log(`IPC connection closed: the client does not read its messages (${ws.bufferedAmount} bytes waiting)`);
+        ws.close(1008, 'The client does not read its messages');
+        // the close frame waits behind the unread bytes: drop the connection if the client does not take them
+        setTimeout(() => ws.terminate(), 2_000).unref();
+      }
     };
+    const limitReached = (what: string) => ({ code: 'LIMIT_REACHED' as const, message: `Too many ${what} on this connection` });
     // A handler that throws synchronously must not escape into the socket's data callback (uncaught → process exit).
     ws.on('message', (data, isBinary) => {
       try {
@@ -169,6 +195,10 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
             });
             break;
           }
+          if (calls.size >= IPC_LIMITS.calls) {
+            send({ type: 'result', id: msg.id, result: { ok: false, error: limitReached(`calls in flight (${IPC_LIMITS.calls})`) } });
+            break;
+          }
           const controller = new AbortController();
           calls.set(msg.id, controller);
           void opts.router
@@ -187,6 +217,10 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
         case 'subscribe': {
           if (subs.has(msg.id)) {
             send({ type: 'subscriptionError', id: msg.id, error: { code: 'CONFLICT', message: `Subscription id ${msg.id} is in use` } });
+            break;
+          }
+          if (subs.size >= IPC_LIMITS.subscriptions) {
+            send({ type: 'subscriptionError', id: msg.id, error: limitReached(`subscriptions (${IPC_LIMITS.subscriptions})`) });
             break;
           }
           const r = opts.router.subscribe(msg.channel, msg.params, (event) => send({ type: 'event', id: msg.id, event }));

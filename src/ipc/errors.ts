@@ -26,6 +26,7 @@ export const IpcErrorCodeSchema = z.enum([
   'AUTH_FAILED', // the profile's credentials gave no token (token endpoint error or timeout, missing secret)
   'INTERNAL',
   'CANCELLED', // the caller cancelled the call; its HTTP requests to the participant were aborted
+  'LIMIT_REACHED', // a per-connection limit of the host (calls in flight, subscriptions)
 ]);
 export type IpcErrorCode = z.infer<typeof IpcErrorCodeSchema>;
 

@@ -113,6 +113,8 @@ export const Codes = {
   USER_ALREADY_EXISTS: { code: 'USER_ALREADY_EXISTS', category: 10, grpc: Grpc.ALREADY_EXISTS },
   USER_NOT_FOUND: { code: 'USER_NOT_FOUND', category: 11, grpc: Grpc.NOT_FOUND },
   UNKNOWN_RESOURCE: { code: 'UNKNOWN_RESOURCE', category: 11, grpc: Grpc.NOT_FOUND },
+  /** Canton's LedgerApiErrors.MaximumNumberOfStreams (ContentionOnSharedResources, retryable); 429 as the answer to an upgrade. */
+  MAXIMUM_NUMBER_OF_STREAMS: { code: 'MAXIMUM_NUMBER_OF_STREAMS', category: 2, grpc: Grpc.ABORTED, http: 429 },
   OFFSET_AFTER_LEDGER_END: { code: 'OFFSET_AFTER_LEDGER_END', category: 12, grpc: Grpc.OUT_OF_RANGE },
   OFFSET_OUT_OF_RANGE: { code: 'OFFSET_OUT_OF_RANGE', category: 8, grpc: Grpc.INVALID_ARGUMENT },
   PARTICIPANT_PRUNED_DATA_ACCESSED: { code: 'PARTICIPANT_PRUNED_DATA_ACCESSED', category: 9, grpc: Grpc.FAILED_PRECONDITION },

@@ -127,7 +127,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
   }
   let port = 0;
   const guard = opts.consoleOnly ? (req: IncomingMessage) => consoleOnlyRefusal(req.headers, port) : undefined;
-  const server = createHttpServer(router, access, guard);
+  const server = createHttpServer(router, access, guard, sim.settings.maxConnections);
   const ws = attachWebSockets(server, sim, access, guard);
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {

@@ -12,21 +12,24 @@ import type { Router } from './router.js';
 /** Checks applied to every request before routing (and to WebSocket upgrades): a refusal, or undefined to serve it. */
 export type RequestGuard = (req: IncomingMessage) => CantonError | undefined;
 
-export function createHttpServer(router: Router, access: Access, guard?: RequestGuard): http.Server {
-  return http.createServer((req, res) => {
-    // `handle` answers every error itself; this only covers a failure while answering (the client is gone)
-    handle(router, access, req, res, guard).catch(() => res.destroy());
-  });
+export function createHttpServer(router: Router, access: Access, guard?: RequestGuard, maxConnections = 512): http.Server {
+  const server = http.createServer(
+    // A connection that sends no complete request head within 15 s is closed (checked every 2 s), so idle or
+    // trickling connections cannot pile up; a request body may take up to 5 min (a large DAR from a slow client).
+    { headersTimeout: 15_000, requestTimeout: 300_000, connectionsCheckingInterval: 2_000 },
+    (req, res) => {
+      // `handle` answers every error itself; this only covers a failure while answering (the client is gone)
+      handle(router, access, req, res, guard).catch(() => res.destroy());
+    },
+  );
+  server.maxConnections = maxConnections;
+  return server;
 }
 
 async function handle(router: Router, access: Access, req: IncomingMessage, res: ServerResponse, guard?: RequestGuard): Promise<void> {
   try {
     const refused = guard?.(req);
-    if (refused) {
-      // the body is not read: ask the client to close rather than leave it sending into a connection kept alive
-      res.shouldKeepAlive = false;
-      throw refused;
-    }
+    if (refused) throw refused;
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = (req.method ?? 'GET').toUpperCase();
     const m = router.match(method, url.pathname);
@@ -77,6 +80,8 @@ async function handle(router: Router, access: Access, req: IncomingMessage, res:
   } catch (err) {
     // Unexpected errors are logged for the operator; every error becomes a spec-shaped answer.
     if (!(err instanceof CantonError) && !(err instanceof DecodeError)) console.error('[simulator] internal error', err);
+    // a refusal before the body was read (too large, not allowed): close after answering instead of reading the rest
+    if (!req.complete) res.shouldKeepAlive = false;
     sendError(res, err);
   }
 }

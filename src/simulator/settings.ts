@@ -15,6 +15,16 @@ export interface SimulatorSettings {
    * transaction per command (the benchmark's same-run baseline).
    */
   groupCommit: boolean;
+  /** Largest DAR body accepted. */
+  maxDarBytes: number;
+  /** Ceilings on a DAR's uncompressed content (one entry, all entries): what a zip bomb can make the reader allocate. */
+  darUncompressed: { maxEntryBytes: number; maxTotalBytes: number };
+  /** Concurrent WebSocket streams; one more is refused with MAXIMUM_NUMBER_OF_STREAMS (each may buffer ~1 MiB). */
+  maxStreams: number;
+  /** A WebSocket whose request message has not arrived this long after the upgrade is closed (ms). */
+  streamRequestTimeoutMs: number;
+  /** Concurrent TCP connections; more are dropped at once. */
+  maxConnections: number;
 }
 
 export const defaultSettings = (): SimulatorSettings => ({
@@ -25,4 +35,9 @@ export const defaultSettings = (): SimulatorSettings => ({
   maxPartiesPageSize: 10000,
   maxIdentityProviderConfigs: 10,
   groupCommit: true,
+  maxDarBytes: 256 * 1024 * 1024,
+  darUncompressed: { maxEntryBytes: 256 * 1024 * 1024, maxTotalBytes: 1024 * 1024 * 1024 },
+  maxStreams: 100,
+  streamRequestTimeoutMs: 10_000,
+  maxConnections: 512,
 });

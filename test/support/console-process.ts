@@ -18,6 +18,7 @@ export interface ConsoleProcess {
   output: () => string;
   /** The process has not exited (a crash ends it). */
   running: () => boolean;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -60,6 +61,7 @@ export async function startConsoleProcess(
     keychainService,
     output: () => out,
     running: () => child.exitCode === null && child.signalCode === null,
+    pid: child.pid ?? 0,
     async stop() {
       const running = () => child.exitCode === null && child.signalCode === null;
       if (running()) {

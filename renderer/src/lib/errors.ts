@@ -46,6 +46,10 @@ const DESCRIPTIONS: Record<IpcErrorCode, { title: string; hint?: string }> = {
   },
   INTERNAL: { title: 'Internal error' },
   CANCELLED: { title: 'Cancelled', hint: 'The read was stopped, also at the participant. Run it again when ready.' },
+  LIMIT_REACHED: {
+    title: 'Too many operations at once',
+    hint: 'This window has too many reads or live views open. Close some, or wait for them to finish, and retry.',
+  },
 };
 
 export function describeError(error: IpcError): { title: string; hint?: string } {

@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { DamlLfError } from '../../daml-lf/index.js';
-import type { Dar } from '../../daml-lf/index.js';
+import type { Dar, ZipLimits } from '../../daml-lf/index.js';
 import type { DarWorkerRequest, DarWorkerResponse } from './dar-worker-protocol.js';
 
 export interface DarDecoderOptions {
@@ -58,6 +58,7 @@ function startWorker(resourceLimits: { maxOldGenerationSizeMb: number }): Worker
 interface Pending {
   id: number;
   bytes: Uint8Array;
+  limits: ZipLimits | undefined;
   resolve: (dar: Dar) => void;
   reject: (e: Error) => void;
 }
@@ -76,9 +77,9 @@ export class DarDecoder {
   }
 
   /** Reads a DAR in the worker; rejects with the reader's `DamlLfError` or a `DarDecoderError`. */
-  decode(bytes: Uint8Array): Promise<Dar> {
+  decode(bytes: Uint8Array, limits?: ZipLimits): Promise<Dar> {
     return new Promise<Dar>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, bytes, resolve, reject });
+      this.queue.push({ id: this.nextId++, bytes, limits, resolve, reject });
       this.pump();
     });
   }
@@ -148,7 +149,7 @@ export class DarDecoder {
     this.current = { ...next, timer };
     // a copy the worker owns (the request's buffer may be a slice of a pooled one)
     const copy = next.bytes.slice();
-    const req: DarWorkerRequest = { id: next.id, bytes: copy.buffer };
+    const req: DarWorkerRequest = { id: next.id, bytes: copy.buffer, ...(next.limits ? { limits: next.limits } : {}) };
     w.postMessage(req, [copy.buffer]);
   }
 }

@@ -1,10 +1,12 @@
 /** Messages between `dar-decoder.ts` and its worker thread (`dar-worker.ts`). */
-import type { Dar, DamlLfErrorCode } from '../../daml-lf/index.js';
+import type { Dar, DamlLfErrorCode, ZipLimits } from '../../daml-lf/index.js';
 
 export interface DarWorkerRequest {
   id: number;
   /** The DAR's bytes (transferred to the worker). */
   bytes: ArrayBuffer;
+  /** Ceilings on the uncompressed entries (the reader's defaults when absent). */
+  limits?: ZipLimits;
 }
 
 export type DarWorkerResponse =

@@ -13,7 +13,7 @@ if (!port) throw new Error('dar-worker must run in a worker thread');
 port.on('message', (req: DarWorkerRequest) => {
   let res: DarWorkerResponse;
   try {
-    const dar = readDar(new Uint8Array(req.bytes));
+    const dar = readDar(new Uint8Array(req.bytes), req.limits ?? {});
     res = { id: req.id, ok: true, dar };
   } catch (e) {
     res =

@@ -8,9 +8,8 @@
  * name vetted on the target synchronizer(s) (NOT_VALID_UPGRADE_PACKAGE). The upload is one SQLite transaction; any
  * failure leaves the participant unchanged. Uploading the same DAR again is a no-op (and re-vets with vetAllPackages).
  */
-import type { IncomingMessage } from 'node:http';
 import { checkUpgrade, compareVersions, DamlLfError } from '../../daml-lf/index.js';
-import type { Dar, DamlLfErrorCode, PackageSummary } from '../../daml-lf/index.js';
+import type { Dar, DamlLfErrorCode, PackageSummary, ZipLimits } from '../../daml-lf/index.js';
 import { microsToIso } from '../clock.js';
 import type { SimContext } from '../context.js';
 import { CantonError, DecodeError } from '../errors.js';
@@ -18,24 +17,9 @@ import type { ErrorCode } from '../errors.js';
 import { darDecoder, DarDecoderError } from '../packages/dar-decoder.js';
 import { isUtilityPackage } from '../packages/registry.js';
 import type { RequestCtx, Router } from '../router.js';
+import { oneAtATime, readDarBody } from './dar-body.js';
 import { ok } from '../router.js';
 import type { VettingBounds } from '../store/packages.js';
-
-/** Largest DAR accepted (the reader's own limits on entries apply too). */
-export const MAX_DAR_BYTES = 256 * 1024 * 1024;
-
-async function readBytes(req: IncomingMessage): Promise<Uint8Array> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const b = chunk as Buffer;
-    size += b.length;
-    if (size > MAX_DAR_BYTES)
-      throw new CantonError('ZIP_BOMB', `The DAR exceeds ${MAX_DAR_BYTES} bytes`, { context: { limit: String(MAX_DAR_BYTES) } });
-    chunks.push(b);
-  }
-  return new Uint8Array(Buffer.concat(chunks));
-}
 
 const PARSE_CODES: Partial<Record<DamlLfErrorCode, ErrorCode>> = {
   TOO_LARGE: 'ZIP_BOMB',
@@ -50,10 +34,10 @@ const PARSE_CODES: Partial<Record<DamlLfErrorCode, ErrorCode>> = {
  * Reads a DAR in the DAR reader's worker thread (off the event loop); reader failures become INVALID_DAR (container),
  * DAR_PARSE_ERROR (archives) or ZIP_BOMB, a reader that runs out of time or memory INVALID_DAR / ZIP_BOMB.
  */
-export async function parseDar(bytes: Uint8Array): Promise<Dar> {
+export async function parseDar(bytes: Uint8Array, limits?: ZipLimits): Promise<Dar> {
   if (bytes.length === 0) throw new CantonError('INVALID_DAR', 'The DAR is empty', { context: { damlLfCode: 'NOT_A_ZIP' } });
   try {
-    return await darDecoder().decode(bytes);
+    return await darDecoder().decode(bytes, limits);
   } catch (e) {
     if (e instanceof DarDecoderError) {
       if (e.kind === 'unavailable') throw new CantonError('INTERNAL', e.message);
@@ -166,11 +150,14 @@ function flag(ctx: RequestCtx, name: string, dflt: boolean): boolean {
 }
 
 export function registerDarRoutes(router: Router, sim: SimContext): void {
+  // size cap and one upload at a time (dar-body.ts): uploads cannot exhaust the process's memory
+  const inTurn = oneAtATime();
+  const readDar = (ctx: RequestCtx): Promise<Dar> =>
+    inTurn(async () => parseDar(await readDarBody(ctx.req, sim.settings.maxDarBytes), sim.settings.darUncompressed));
   const upload = async (ctx: RequestCtx) => {
     const vetAll = flag(ctx, 'vetAllPackages', true);
     const syncs = targetSynchronizers(sim, ctx.query.get('synchronizerId'));
-    const bytes = await readBytes(ctx.req);
-    const dar = await parseDar(bytes);
+    const dar = await readDar(ctx);
     const p = plan(sim, dar, vetAll ? syncs : []);
     const store = sim.registry.packageStore;
     if (!store) throw new CantonError('INTERNAL', 'package store not attached');
@@ -223,8 +210,7 @@ export function registerDarRoutes(router: Router, sim: SimContext): void {
 
   router.add('POST', '/v2/dars/validate', async (ctx) => {
     const syncs = targetSynchronizers(sim, ctx.query.get('synchronizerId'));
-    const bytes = await readBytes(ctx.req);
-    plan(sim, await parseDar(bytes), syncs);
+    plan(sim, await readDar(ctx), syncs);
     return { status: 200, empty: true };
   });
 }

@@ -48,6 +48,13 @@ function errorBody(err: unknown): unknown {
   return new CantonError('INTERNAL', `Internal simulator error: ${(err as Error)?.message ?? String(err)}`).toBody();
 }
 
+const tooManyStreams = (inUse: number, limit: number): CantonError =>
+  new CantonError(
+    'MAXIMUM_NUMBER_OF_STREAMS',
+    `The number of streams in use (${inUse}) has reached or exceeded the limit (${limit}). Metrics are available at /simulator/admin/streams.`,
+    { context: { value: String(inUse), limit: String(limit) } },
+  );
+
 /** Answers an upgrade request with the error as a JsCantonError body and closes the connection. */
 export function refuseUpgrade(socket: Duplex, err: unknown): void {
   if (socket.destroyed) return;
@@ -73,6 +80,8 @@ export function attachWebSockets(server: http.Server, sim: SimContext, access: A
     handleProtocols: (protocols) => (protocols.has('daml.ws.auth') ? 'daml.ws.auth' : false),
   });
   const cleanups = new Set<() => void>();
+  /** Upgrades being authenticated and open streams (counted from the upgrade request until the socket closes). */
+  let streamsInUse = 0;
 
   server.on('upgrade', (req, socket, head) => {
     // Node leaves an upgraded socket without an 'error' listener: a client that resets the connection
@@ -80,6 +89,11 @@ export function attachWebSockets(server: http.Server, sim: SimContext, access: A
     socket.on('error', () => socket.destroy());
     const refused = guard?.(req);
     if (refused) return refuseUpgrade(socket, refused);
+    // each stream may buffer up to HIGH_WATER_MARK for a client that does not read: their number is bounded
+    const limit = sim.settings.maxStreams;
+    if (streamsInUse >= limit) return refuseUpgrade(socket, tooManyStreams(streamsInUse, limit));
+    streamsInUse++;
+    socket.once('close', () => streamsInUse--);
     Promise.resolve()
       .then(() => access.authenticate(authorizationOf(req)))
       .then(
@@ -168,9 +182,17 @@ export function attachWebSockets(server: http.Server, sim: SimContext, access: A
           }
         },
       };
+      // a client that connects and never sends its request would hold a stream slot forever
+      const requestTimer = setTimeout(() => {
+        if (!started)
+          sink.fail(
+            new CantonError('INVALID_ARGUMENT', `No request message within ${sim.settings.streamRequestTimeoutMs} ms of connecting`),
+          );
+      }, sim.settings.streamRequestTimeoutMs);
       ws.on('message', (data) => {
         if (started) return; // one request per connection
         started = true;
+        clearTimeout(requestTimer);
         const text = Buffer.isBuffer(data)
           ? data.toString('utf8')
           : Array.isArray(data)
@@ -208,6 +230,7 @@ export function attachWebSockets(server: http.Server, sim: SimContext, access: A
         arm();
       };
       ws.on('close', () => {
+        clearTimeout(requestTimer);
         clearTimeout(expiryTimer);
         closed = true;
         sim.streams.delete(info.id);
