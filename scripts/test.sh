@@ -52,6 +52,11 @@ else
   echo 1 > "$results/lint.rc"
 fi
 export TEST_RESULTS_DIR="$results"
+# The test keyring lives in this run's own directory: gnome-keyring keeps keyrings under $XDG_DATA_HOME/keyrings,
+# and two runs sharing one login keyring (other checkouts' test runs on the same machine) lock each other out
+# ("unlock prompt was dismissed", "Object does not exist").
+export XDG_DATA_HOME="$results/xdg-data"
+mkdir -p "$XDG_DATA_HOME"
 dbus-run-session -- bash -c '
   echo -n test | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1
   npx vitest run --reporter=default --reporter=json --outputFile.json="$TEST_RESULTS_DIR/vitest.json"
