@@ -4,9 +4,11 @@
  *
  * Signatures (data types, templates, choices, keys, interfaces, implements) are encoded faithfully. Expressions that
  * the LF structure requires (signatories, observers, controllers, choice bodies, key expressions, interface views) are
- * type-correct stubs: `[]` for party lists and `ERROR @T "..."` elsewhere. The archive is therefore well-formed and its
- * package id verifies, but the templates are not executable Daml — which is what a simulator that does not evaluate
- * Daml, and tests, need.
+ * type-correct stubs: `[]` for party lists and `ERROR @T "..."` elsewhere — unless the description names the Party /
+ * [Party] fields for signatories, observers or choice controllers (then they are real projections of the template
+ * argument), and `archive: true` adds the consuming `Archive` choice a Daml template has (controllers = signatories,
+ * body `pure ()`). The archive is therefore well-formed and its package id verifies; only what the description spells
+ * out is executable Daml.
  */
 import { DamlLfError } from './errors.js';
 import { ProtoWriter } from './protobuf-wire.js';
@@ -23,11 +25,19 @@ export interface ChoiceDescription {
   argFields?: Field[];
   /** Default Unit. */
   returnType?: Type;
+  /** Template fields (Party or [Party]) that control the choice; default: the stub `[]`. */
+  controllers?: string[];
 }
 
 export interface TemplateDescription {
   name: string;
   fields: Field[];
+  /** Party / [Party] fields (at most one list, last) whose parties are the signatories; default: the stub `[]`. */
+  signatories?: string[];
+  /** Party / [Party] fields whose parties are the observers; default: the stub `[]`. */
+  observers?: string[];
+  /** Add the consuming `Archive` choice (argument record `Archive {}`, controllers = signatories, body `pure ()`). */
+  archive?: boolean;
   key?: Type;
   choices?: ChoiceDescription[];
   /** Interfaces as `Module:Entity` (this package) or `packageId:Module:Entity`. */
@@ -274,16 +284,53 @@ class Encoder {
     });
   }
 
+  /**
+   * `[this.p₁, …, this.pₙ] ++ this.l` for Party fields pᵢ and at most one [Party] field l (last): Expr.cons = 22
+   * { type = 1, front = 2, tail = 3 }, projections Expr.rec_proj = 8 { tycon = 1, field_interned_str = 4, record = 3 }.
+   */
+  partyList(w: ProtoWriter, tpl: TypeConRef, fields: Field[], names: string[]): void {
+    const proj = (e: ProtoWriter, name: string): void => {
+      e.message(8, (rp) => {
+        rp.message(1, (tc) => tc.message(1, (id) => this.typeConId(id, tpl)));
+        rp.int(4, this.str(name));
+        rp.message(3, (r) => r.int(2, this.str('this')));
+      });
+    };
+    const typeOf = (n: string): Type => fields.find((f) => f.name === n)?.type ?? invalid(`${tpl.name}: unknown field ${n}`);
+    const isParty = (t: Type): boolean => t.kind === 'prim' && t.prim === 'Party';
+    const isList = (t: Type): boolean => t.kind === 'prim' && t.prim === 'List' && t.args[0] !== undefined && isParty(t.args[0]);
+    const singles = names.filter((n) => isParty(typeOf(n)));
+    const lists = names.filter((n) => isList(typeOf(n)));
+    if (singles.length + lists.length !== names.length || lists.length > 1 || (lists.length === 1 && names.at(-1) !== lists[0]))
+      invalid(`${tpl.name}: party fields must be Party fields, optionally followed by one [Party] field`);
+    const tail = (e: ProtoWriter): void => (lists[0] !== undefined ? proj(e, lists[0]) : this.emptyPartyList(e));
+    if (singles.length === 0) {
+      tail(w);
+      return;
+    }
+    w.message(22, (c) => {
+      c.message(1, (t) => this.type(t, PARTY));
+      for (const n of singles) c.message(2, (e) => proj(e, n));
+      c.message(3, (e) => tail(e));
+    });
+  }
+
   /** TemplateChoice */
-  choice(w: ProtoWriter, c: ChoiceDescription, argType: Type): void {
+  choice(w: ProtoWriter, c: ChoiceDescription, argType: Type, tpl?: { ref: TypeConRef; fields: Field[] }): void {
     const ret = c.returnType ?? UNIT;
     w.int(2, this.str(c.name)); // name_interned_str = 2
     if (c.consuming ?? true) w.bool(3, true); // consuming = 3
-    w.message(4, (e) => this.emptyPartyList(e)); // controllers = 4
+    if (tpl && c.controllers) w.message(4, (e) => this.partyList(e, tpl.ref, tpl.fields, c.controllers ?? []));
+    else w.message(4, (e) => this.emptyPartyList(e)); // controllers = 4
     w.message(5, (e) => this.emptyPartyList(e)); // observers = 5 (Canton's decoder always reads it)
     w.message(6, (v) => this.fieldWithType(v, 'arg', argType)); // arg_binder = 6
     w.message(8, (x) => this.type(x, ret)); // ret_type = 8
-    w.message(9, (e) => this.errorStub(e, PRIM('Update', ret), `choice ${c.name} is not executable`)); // update = 9
+    if (c.name === 'Archive' && tpl && c.controllers)
+      // update = 9: Expr.update = 23 { pure = 1 { type = 1, expr = 2: () } }
+      w.message(9, (e) =>
+        e.message(23, (u) => u.message(1, (p) => p.message(1, (t) => this.type(t, UNIT)).message(2, (x) => x.int(5, 0)))),
+      );
+    else w.message(9, (e) => this.errorStub(e, PRIM('Update', ret), `choice ${c.name} is not executable`)); // update = 9
     w.int(10, this.str('self')); // self_binder_interned_str = 10
   }
 
@@ -331,8 +378,13 @@ class Encoder {
       return { kind: 'con', packageId: 'self', module: m.name, name: c.name, args: [] };
     };
     const templates: { t: TemplateDescription; args: Type[] }[] = [];
-    for (const t of m.templates ?? []) {
-      addRecord(t.name, t.fields);
+    for (const t0 of m.templates ?? []) {
+      addRecord(t0.name, t0.fields);
+      const archive: ChoiceDescription = { name: 'Archive', argFields: [], controllers: t0.signatories ?? [] };
+      if (t0.archive && names.has('Archive'))
+        archive.argType = { kind: 'con', packageId: 'self', module: m.name, name: 'Archive', args: [] };
+      if (t0.archive && archive.argType) delete archive.argFields;
+      const t = t0.archive ? { ...t0, choices: [...(t0.choices ?? []), archive] } : t0;
       templates.push({ t, args: (t.choices ?? []).map((c) => choiceArg(c, `template ${m.name}:${t.name}`)) });
     }
     const interfaces: { i: InterfaceDescription; view: Type; args: Type[] }[] = [];
@@ -358,9 +410,12 @@ class Encoder {
       w.message(6, (x) => {
         x.int(1, this.dname(t.name)); // tycon_interned_dname = 1
         x.int(2, this.str('this')); // param_interned_str = 2
-        x.message(4, (e) => this.emptyPartyList(e)); // signatories = 4
-        (t.choices ?? []).forEach((c, idx) => x.message(6, (cw) => this.choice(cw, c, args[idx] as Type))); // choices = 6
-        x.message(7, (e) => this.emptyPartyList(e)); // observers = 7
+        const self = { ref: { packageId: 'self', module: m.name, name: t.name }, fields: t.fields };
+        if (t.signatories) x.message(4, (e) => this.partyList(e, self.ref, t.fields, t.signatories ?? []));
+        else x.message(4, (e) => this.emptyPartyList(e)); // signatories = 4
+        (t.choices ?? []).forEach((c, idx) => x.message(6, (cw) => this.choice(cw, c, args[idx] as Type, self))); // choices = 6
+        if (t.observers) x.message(7, (e) => this.partyList(e, self.ref, t.fields, t.observers ?? []));
+        else x.message(7, (e) => this.emptyPartyList(e)); // observers = 7
         if (t.key !== undefined) {
           const key = t.key;
           // key = 9: DefKey { type = 1, maintainers = 3, key_expr = 4 }

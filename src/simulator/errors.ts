@@ -87,6 +87,23 @@ export const Codes = {
   DUPLICATE_COMMAND: { code: 'DUPLICATE_COMMAND', category: 10, grpc: Grpc.ALREADY_EXISTS },
   WRONGLY_TYPED_CONTRACT: { code: 'WRONGLY_TYPED_CONTRACT', category: 9, grpc: Grpc.FAILED_PRECONDITION },
   CONTRACT_NOT_ACTIVE: { code: 'CONTRACT_NOT_ACTIVE', category: 11, grpc: Grpc.NOT_FOUND },
+  // Daml-LF engine (uploaded packages): Canton's CommandExecutionErrors.Interpreter
+  DAML_FAILURE: { code: 'DAML_FAILURE', category: 9, grpc: Grpc.FAILED_PRECONDITION },
+  /** failWithStatus with FailureCategory InvalidIndependentOfSystemState. */
+  DAML_FAILURE_INVALID: { code: 'DAML_FAILURE', category: 8, grpc: Grpc.INVALID_ARGUMENT },
+  INTERPRETATION_USER_ERROR: { code: 'INTERPRETATION_USER_ERROR', category: 9, grpc: Grpc.FAILED_PRECONDITION },
+  TEMPLATE_PRECONDITION_VIOLATED: { code: 'TEMPLATE_PRECONDITION_VIOLATED', category: 8, grpc: Grpc.INVALID_ARGUMENT },
+  CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE: { code: 'CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE', category: 8, grpc: Grpc.INVALID_ARGUMENT },
+  CONTRACT_DOES_NOT_IMPLEMENT_REQUIRING_INTERFACE: {
+    code: 'CONTRACT_DOES_NOT_IMPLEMENT_REQUIRING_INTERFACE',
+    category: 8,
+    grpc: Grpc.INVALID_ARGUMENT,
+  },
+  NON_COMPARABLE_VALUES: { code: 'NON_COMPARABLE_VALUES', category: 8, grpc: Grpc.INVALID_ARGUMENT },
+  CONTRACT_ID_COMPARABILITY: { code: 'CONTRACT_ID_COMPARABILITY', category: 8, grpc: Grpc.INVALID_ARGUMENT },
+  VALUE_NESTING: { code: 'VALUE_NESTING', category: 8, grpc: Grpc.INVALID_ARGUMENT },
+  CREATE_EMPTY_CONTRACT_KEY_MAINTAINERS: { code: 'CREATE_EMPTY_CONTRACT_KEY_MAINTAINERS', category: 8, grpc: Grpc.INVALID_ARGUMENT },
+  FETCH_EMPTY_CONTRACT_KEY_MAINTAINERS: { code: 'FETCH_EMPTY_CONTRACT_KEY_MAINTAINERS', category: 8, grpc: Grpc.INVALID_ARGUMENT },
   /** Confirmation-phase rejection: an input contract of the transaction is no longer active. */
   LOCAL_VERDICT_INACTIVE_CONTRACTS: { code: 'LOCAL_VERDICT_INACTIVE_CONTRACTS', category: 11, grpc: Grpc.NOT_FOUND },
   /** The ledger time (raised by minLedgerTime*) is too far from the record time. */

@@ -11,7 +11,7 @@ import { PreparedTransaction } from '@canton-network/core-ledger-proto';
 import type { SimContext } from './context.js';
 import { microsToIso } from './clock.js';
 import { signatureValid } from './crypto/keys.js';
-import { interpret } from './engine/interpreter.js';
+import { interpretCommands } from './engine/submit.js';
 import { buildPreparedTransaction, encodePrepared, preparedHash } from './engine/prepared-transaction.js';
 import { CantonError } from './errors.js';
 import type { LedgerWriter, SubmitResult } from './ledger.js';
@@ -60,7 +60,7 @@ export class InteractiveSubmission {
     const uuid = randomUUID();
     const now = sim.clock.nowMicros();
     const effectiveAt = microsToIso(now);
-    const result = interpret(toSimCommands(req.commands), req.actAs, req.readAs ?? [], {
+    const result = interpretCommands(toSimCommands(req.commands), req.actAs, req.readAs ?? [], {
       store: sim.store,
       registry: sim.registry,
       effectiveAt,

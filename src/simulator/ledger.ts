@@ -17,7 +17,7 @@ import type {
   TxNode,
 } from './model.js';
 import { stakeholdersOf } from './model.js';
-import { interpret } from './engine/interpreter.js';
+import { interpretCommands } from './engine/submit.js';
 import type { InterpretedTransaction, SimCommand } from './engine/interpreter.js';
 import { createdEventBlob } from './projection.js';
 import { sha256Hex } from './ids.js';
@@ -446,7 +446,7 @@ export class LedgerWriter {
       try {
         const disclosed = this.resolveDisclosed(cmds.disclosedContracts);
         const effectiveAt = microsToIso(this.ledgerTimeOf(cmds, now));
-        const result = interpret(simCmds, cmds.actAs, readAs, {
+        const result = interpretCommands(simCmds, cmds.actAs, readAs, {
           store: sim.store,
           registry: sim.registry,
           effectiveAt,

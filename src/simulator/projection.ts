@@ -6,6 +6,7 @@ import type { CreatedNode, ExercisedNode, StoredReassignment, StoredTopology, St
 import { stakeholdersOf } from './model.js';
 import { canonicalJson } from './packages/canonical.js';
 import type { PackageRegistry } from './packages/registry.js';
+import { lfInterfaceView } from './engine/lf-views.js';
 
 type S = v3_5.components['schemas'];
 export type JsCreatedEvent = S['CreatedEvent'];
@@ -49,14 +50,13 @@ export function createdEvent(
     const t = registry.templateOfNode(node);
     ev.interfaceViews = match.views.map((iid) => {
       const impl = t ? registry.implementation(t, iid) : undefined;
-      if (t?.uploaded)
-        return {
-          interfaceId: iid,
-          viewStatus: {
-            code: 12,
-            message: `The view of ${iid} for uploaded template ${t.templateId} is not computed: the simulator does not interpret Daml`,
-          },
-        };
+      if (t?.uploaded) {
+        // uploaded packages: the Daml-LF engine computes the view
+        const v = lfInterfaceView(registry, node, iid);
+        return v.ok
+          ? { interfaceId: iid, viewStatus: { code: 0, message: '' }, viewValue: v.value, implementationPackageId: t.pkg.id }
+          : { interfaceId: iid, viewStatus: { code: v.code, message: v.message } };
+      }
       if (!t || !impl) return { interfaceId: iid, viewStatus: { code: 5, message: `Template does not implement ${iid}` } };
       return {
         interfaceId: iid,

@@ -11,8 +11,9 @@ import type { ContractRow, CreatedNode, TxNode } from '../model.js';
 import { stakeholdersOf } from '../model.js';
 import { createdEventBlob } from '../projection.js';
 import type { PackageRegistry } from '../packages/registry.js';
-import type { LfRecord } from '../packages/types.js';
 import { encodeRecord, encodeValue, identifier } from './lf-proto.js';
+import { lfCreateArgument, lfExerciseValues } from './lf-proto-values.js';
+import { engineFor } from './lf-engine-cache.js';
 
 export const LF_VERSION = '2.1';
 
@@ -39,16 +40,20 @@ const idOfBuiltin =
   (name: string): string =>
     registry.builtinId(name);
 
+/** Packages uploaded as DARs: their values are encoded with their exact LF types by the Daml-LF engine. */
+const lfDefs = (registry: PackageRegistry, packageId: string) =>
+  registry.package(packageId)?.uploaded ? engineFor(registry).engine.defs : undefined;
+
 function createProto(node: CreatedNode, registry: PackageRegistry): Create {
   const t = registry.templateOfNode(node);
+  const defs = lfDefs(registry, node.packageId);
   return {
     lfVersion: LF_VERSION,
     contractId: node.contractId,
     packageName: node.packageName,
     templateId: identifier(node.packageId, node.qualifiedName),
-    // an uploaded package's arguments are encoded from its own LF types (records, variants, enums and maps across packages)
-    argument: t?.uploaded
-      ? t.uploaded.encodeArguments(node.createArgument as LfRecord)
+    argument: defs
+      ? lfCreateArgument(defs, node)
       : encodeRecord(node.packageId, node.qualifiedName, t?.def.fields ?? [], node.createArgument, idOfBuiltin(registry)),
     signatories: node.signatories,
     stakeholders: stakeholdersOf(node),
@@ -72,6 +77,37 @@ export function buildPreparedTransaction(nodes: TxNode[], meta: PreparedMeta, re
         nodeId: String(n.nodeId),
         versionedNode: { oneofKind: 'v1', v1: { nodeType: { oneofKind: 'create', create: createProto(n, registry) } } },
       };
+    const defs = lfDefs(registry, n.packageId);
+    if (defs) {
+      const lf = lfExerciseValues(defs, n);
+      return {
+        nodeId: String(n.nodeId),
+        versionedNode: {
+          oneofKind: 'v1',
+          v1: {
+            nodeType: {
+              oneofKind: 'exercise',
+              exercise: {
+                lfVersion: LF_VERSION,
+                contractId: n.contractId,
+                packageName: n.packageName,
+                templateId: identifier(n.packageId, n.qualifiedName),
+                signatories: n.signatories ?? [],
+                stakeholders: n.stakeholders,
+                actingParties: n.actingParties,
+                ...(lf.interfaceId ? { interfaceId: lf.interfaceId } : {}),
+                choiceId: n.choice,
+                chosenValue: lf.chosenValue,
+                consuming: n.consuming,
+                children: childrenOf(nodes, i).map(String),
+                exerciseResult: lf.exerciseResult,
+                choiceObservers: n.choiceObservers ?? [],
+              },
+            },
+          },
+        },
+      };
+    }
     const t = registry.templateOfNode(n);
     const iface = n.interfaceId ? registry.findInterface(n.interfaceId) : undefined;
     const choice = iface ? registry.interfaceChoice(iface, n.choice) : t ? registry.choice(t, n.choice) : undefined;

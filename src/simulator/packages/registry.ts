@@ -185,6 +185,11 @@ export class PackageRegistry extends VettingState {
     return this.byId.get(id);
   }
 
+  /** True once a package was uploaded (commands may then run Daml-LF code). */
+  get hasUploaded(): boolean {
+    return this.uploadedPkgs.length > 0;
+  }
+
   /** The id of the built-in package `name` (the simulator's own apps address their templates by it). */
   builtinId(name: string): string {
     const p = this.builtins.find((b) => b.def.name === name);

@@ -68,10 +68,15 @@ export function assetsPackage(
               { name: 'watchers', type: prim('List', PARTY) },
               ...(opts.extraOptional ? [{ name: 'memo', type: prim('Optional', TEXT) }] : []),
             ],
+            // executable parts: signatories, observers, the Archive choice and the controllers of Asset_Transfer
+            signatories: ['issuer'],
+            observers: ['owner', 'watchers'],
+            archive: true,
             choices: [
               {
                 name: 'Asset_Transfer',
                 argFields: [{ name: 'newOwner', type: PARTY }],
+                controllers: ['owner'],
                 returnType: prim('ContractId', { kind: 'con', packageId: 'self', module: 'Assets', name: 'Asset', args: [] }),
               },
             ],

@@ -102,8 +102,8 @@ export class Machine {
     return this.run();
   }
 
-  run(): V {
-    const base = this.kont.length;
+  /** Runs until the continuation stack is back to `base` entries (everything pushed since was consumed). */
+  run(base = 0): V {
     let steps = this.steps;
     const max = this.maxSteps;
     for (;;) {
