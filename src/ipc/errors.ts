@@ -10,6 +10,8 @@ export const CantonErrorDetailsSchema = z.object({
   correlationId: z.string().optional(),
   traceId: z.string().optional(),
   httpStatus: z.number().int().optional(),
+  /** Who answered with this error: the participant's Ledger API (default) or the Splice validator app. */
+  source: z.enum(['participant', 'validator']).optional(),
 });
 export type CantonErrorDetails = z.infer<typeof CantonErrorDetailsSchema>;
 
@@ -20,6 +22,7 @@ export const IpcErrorCodeSchema = z.enum([
   'NOT_FOUND',
   'CONFLICT',
   'LEDGER_API_ERROR', // the participant answered with an error
+  'VALIDATOR_ERROR', // the Splice validator app answered with an error (or with a shape the Splice API does not define)
   'UNREACHABLE', // no answer from the participant
   'KEYCHAIN_UNAVAILABLE',
   'FORBIDDEN',

@@ -107,11 +107,20 @@ test('onboard a user, who receives coin through an offer they accept; another of
   await page.getByTestId('send-amount').fill('30');
   await page.getByTestId('send-description').fill('Welcome, dave');
   await themedScreenshots(page, 'wallet-send', 800);
+  // every spend is confirmed first: nothing is offered before the confirmation
   await page.getByTestId('send-submit').click();
+  await expect(page.getByTestId('spend-amount')).toHaveText('30 CC');
+  await expect(page.getByTestId('spend-confirm')).toContainText(dave);
+  await themedScreenshots(page, 'wallet-send-confirm', 900);
+  await page.getByTestId('spend-cancel').click();
+  await expect(page.getByTestId('spend-confirm')).toHaveCount(0);
+  await page.getByTestId('send-submit').click();
+  await page.getByTestId('spend-confirm-button').click();
   await expect(page.getByTestId('send-notice')).toContainText('Offered 30 CC');
   await page.getByTestId('send-amount').fill('12.5');
   await page.getByTestId('send-description').fill('To be withdrawn');
   await page.getByTestId('send-submit').click();
+  await page.getByTestId('spend-confirm-button').click();
   await expect(page.getByTestId('send-notice')).toContainText('Offered 12.5 CC');
   // A bad amount is refused in the form, naming the field.
   await page.getByTestId('send-amount').fill('-4');
@@ -167,10 +176,14 @@ test('onboard a user, who receives coin through an offer they accept; another of
   await page.getByTestId('send-receiver').fill(dave);
   await page.getByTestId('send-amount').fill('1');
   await page.getByTestId('send-submit').click();
+  await expect(page.getByTestId('spend-confirm')).toContainText('One step, through the receiver’s pre-approval');
+  await page.getByTestId('spend-confirm-button').click();
   const refused = page.getByTestId('send-form').getByTestId('error-panel');
   await expect(refused).toContainText('Nothing was sent');
   await expect(refused.getByTestId('error-code')).toHaveText('NOT_FOUND');
   await expect(refused.getByTestId('canton-error')).toContainText('has no transfer preapproval');
+  // it is the validator that refused, and the console says so
+  await expect(refused.getByTestId('error-source')).toHaveText('Validator error');
   await themedScreenshots(page, 'wallet-send-refused', 900);
 
   // Dave taps the faucet too.
@@ -185,11 +198,30 @@ test('buy traffic and follow its status; history and delegations', async ({ page
   await openWallet(page);
   await openTab(page, 'Traffic');
   await expect(page.getByTestId('traffic-requests')).toContainText('No traffic bought from this console');
+  // the price is shown before anything is bought: 50,000 bytes at 60 USD/MB and 0.005 USD/CC = 600 CC
   await page.getByTestId('traffic-bytes').fill('50000');
+  await expect(page.getByTestId('traffic-cost')).toHaveText('600 CC');
+  await expect(page.getByTestId('traffic-price')).toContainText('60 USD per MB');
+  await expect(page.getByTestId('traffic-price')).toContainText('0.005 USD');
+  await expect(page.getByTestId('traffic-min')).toContainText('minimum top-up of 200,000 bytes');
   await page.getByTestId('traffic-submit').click();
-  await expect(page.getByTestId('traffic-notice')).toContainText('Requested 50,000 bytes');
+  // and the purchase is confirmed with its cost
+  await expect(page.getByTestId('spend-amount')).toHaveText('600 CC');
+  await themedScreenshots(page, 'wallet-traffic-confirm', 800);
+  await page.getByTestId('spend-confirm-button').click();
+  await expect(page.getByTestId('traffic-notice')).toContainText('Bought 50,000 bytes of traffic for 600 CC');
   await expect(page.getByTestId('traffic-status')).toHaveText('Completed');
   await themedScreenshots(page, 'wallet-traffic', 700);
+
+  // more than the wallet holds: the validator refuses, labelled as the validator's error
+  await page.getByTestId('traffic-bytes').fill('20000000');
+  await expect(page.getByTestId('traffic-cost')).toHaveText('240,000 CC');
+  await page.getByTestId('traffic-submit').click();
+  await page.getByTestId('spend-confirm-button').click();
+  const refused = page.getByTestId('traffic-form').getByTestId('error-panel');
+  await expect(refused).toContainText('No traffic bought');
+  await expect(refused.getByTestId('error-source')).toHaveText('Validator error');
+  await expect(refused).not.toContainText('Ledger API error');
 
   await openTab(page, 'History');
   const history = page.getByTestId('history-row');
@@ -278,10 +310,14 @@ test('external party: preapproval set up and a preapproved transfer, each signed
   await page.getByTestId('send-receiver').fill(party);
   await page.getByTestId('send-amount').fill('100');
   await page.getByTestId('send-submit').click();
+  await page.getByTestId('spend-confirm-button').click();
   await expect(page.getByTestId('send-notice')).toContainText('Sent 100 CC');
   await selectUser(page, 'bob');
   await page.getByTestId('preapproval-create').click();
   await expect(page.getByTestId('preapproval-notice')).toContainText(/preapproval/);
+  // once created, the button gives way to the pre-approval itself
+  await expect(page.getByTestId('preapproval-own')).toContainText('Set up');
+  await expect(page.getByTestId('preapproval-create')).toHaveCount(0);
   await openTab(page, 'Overview');
   const bob = (await page.getByTestId('wallet-party').textContent())!.trim();
   const bobBefore = await unlocked('bob');

@@ -172,10 +172,20 @@ describe('wallet services against the Splice specs', () => {
     await wallet.act('alice', third.contractId, 'withdraw');
     const tracked = (await wallet.offers('alice')).tracked;
     expect(tracked.map((t) => t.status.status)).toEqual(expect.arrayContaining(['completed', 'failed']));
+    expect((await wallet.ownPreapproval('erin')).preapproval).toBeNull();
     await wallet.createPreapproval('erin');
     await wallet.createPreapproval('erin');
+    expect((await wallet.ownPreapproval('erin')).preapproval?.contractId).toMatch(/^00/);
     await wallet.preapprovalSend({ user: 'alice', receiver: erin, amount: '3', description: 'one step' });
+    // the price before buying: amulet price of the open round, traffic price of the AmuletRules (scan proxy)
+    const q = await wallet.trafficQuote({ user: 'erin', trafficBytes: 10_000 });
+    expect(q).toMatchObject({ trafficBytes: 10_000, amuletPriceUsd: '0.0050000000', trafficPriceUsdPerMb: '60', minTopupBytes: 200_000 });
+    expect(q.costUsd).toBe('0.6000000000');
+    expect(q.costCc).toBe('120.0000000000');
+    const before = (await wallet.overview('erin')).balance!.unlocked;
     await wallet.buyTraffic({ user: 'erin', trafficBytes: 10_000 });
+    // what was charged is what was quoted
+    expect(Number(before) - Number((await wallet.overview('erin')).balance!.unlocked)).toBeCloseTo(120, 6);
     expect((await wallet.trafficRequests('erin')).requests[0]?.status.status).toBe('completed');
     await wallet.delegations('erin');
 
@@ -225,6 +235,9 @@ describe('wallet services against the Splice specs', () => {
         'POST /v0/wallet/transfer-preapproval',
         'POST /v0/wallet/transfer-preapproval/send',
         'POST /v0/wallet/buy-traffic-requests',
+        'GET /v0/scan-proxy/open-and-issuing-mining-rounds',
+        'GET /v0/scan-proxy/amulet-rules',
+        'GET /v0/scan-proxy/transfer-preapprovals/by-party/{party}',
         'POST /v0/wallet/buy-traffic-requests/{tracking_id}/status',
         'GET /v0/wallet/minting-delegations',
         'GET /v0/admin/external-party/setup-proposal',

@@ -28,6 +28,7 @@ const DESCRIPTIONS: Record<IpcErrorCode, { title: string; hint?: string }> = {
   NOT_FOUND: { title: 'Not found' },
   CONFLICT: { title: 'Conflict' },
   LEDGER_API_ERROR: { title: 'The Ledger API returned an error' },
+  VALIDATOR_ERROR: { title: 'The validator returned an error', hint: 'The Splice validator app (wallet API) refused the request.' },
   UNREACHABLE: {
     title: 'Participant unreachable',
     hint: 'Check that the node is running and that the Ledger API URL of this profile is correct (Connections).',

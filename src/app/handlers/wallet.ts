@@ -33,6 +33,8 @@ export function walletHandlers(d: WalletDeps): HandlersOf<typeof walletChannels>
     'wallet.preapproval.send': (req) => w().service.preapprovalSend(req),
     'wallet.traffic.buy': (req) => w().service.buyTraffic(req),
     'wallet.traffic.requests': ({ user }) => w().service.trafficRequests(user),
+    'wallet.traffic.quote': (req) => w().service.trafficQuote(req),
+    'wallet.preapproval.get': ({ user }) => w().service.ownPreapproval(user),
     'wallet.delegations': ({ user }) => w().service.delegations(user),
     'wallet.mergeDelegation.set': ({ user, action }) => w().service.setMergeDelegation(user, action),
     'wallet.automation.get': () => w().automation.get(),

@@ -126,6 +126,18 @@ export const OfferStatusSchema = z.object({
 });
 export type OfferStatus = z.infer<typeof OfferStatusSchema>;
 
+export const TrafficQuoteSchema = z.object({
+  trafficBytes: z.number().int(),
+  /** Exact decimals (10 fractional digits). */
+  costCc: z.string(),
+  costUsd: z.string(),
+  amuletPriceUsd: z.string(),
+  trafficPriceUsdPerMb: z.string(),
+  round: z.string(),
+  minTopupBytes: z.number().int(),
+});
+export type TrafficQuote = z.infer<typeof TrafficQuoteSchema>;
+
 /** A request this console sent (offer, traffic purchase) and its live status from the validator. */
 export const TrackedRequestSchema = z.object({
   kind: z.enum(['offer', 'traffic']),
@@ -289,6 +301,16 @@ export const walletChannels = {
     response: z.object({ trackingId: z.string(), contractId: z.string() }),
   },
   'wallet.traffic.requests': { request: UserRequest, response: z.object({ requests: z.array(TrackedRequestSchema) }) },
+  /** The price of a traffic purchase before it is made (the validator's scan proxy: open round amulet price, AmuletRules fees). */
+  'wallet.traffic.quote': {
+    request: z.object({ user: WalletUser, trafficBytes: z.number().int().min(1, 'at least one byte').max(1e12) }).strict(),
+    response: TrafficQuoteSchema,
+  },
+  /** The wallet user's own transfer pre-approval (scan proxy lookup by party), or null. */
+  'wallet.preapproval.get': {
+    request: UserRequest,
+    response: z.object({ preapproval: z.object({ contractId: z.string(), expiresAt: z.string().nullable() }).nullable() }),
+  },
   'wallet.delegations': { request: UserRequest, response: WalletDelegationsSchema },
   /** Demo simulator only (Splice has no HTTP API for it): propose a merge delegation to the wallet provider, or cancel it. */
   'wallet.mergeDelegation.set': {

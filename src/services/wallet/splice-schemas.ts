@@ -22,6 +22,9 @@ export type SpliceContract = z.infer<typeof SpliceContractSchema>;
 /** common-internal.yaml `ContractWithState`. */
 export const ContractWithStateSchema = z.object({ contract: SpliceContractSchema, domain_id: z.string().optional() });
 
+/** scan-proxy.yaml `GetTransferPreapprovalsByPartyResponse`. */
+export const PreapprovalByPartySchema = z.object({ transfer_preapproval: ContractWithStateSchema });
+
 // ------------------------------------------------------------------ validator-internal.yaml
 
 export const OnboardUserResponseSchema = z.object({ party_id: z.string() });

@@ -60,7 +60,7 @@ export class ValidatorClient {
     const parsed = schema.safeParse(raw);
     if (!parsed.success) {
       throw new ConsoleError(
-        'LEDGER_API_ERROR',
+        'VALIDATOR_ERROR',
         `${path}: the validator answered with a shape the Splice API does not define`,
         undefined,
         zodIssues(parsed.error),
@@ -70,24 +70,28 @@ export class ValidatorClient {
   }
 }
 
-/** A ledger-client error whose body is a Splice `ErrorResponse` gets the validator's message as its cause. */
+/**
+ * A ledger-client error whose body is a Splice `ErrorResponse` gets the validator's message as its cause; every error
+ * the validator answered with is marked as the validator's (the console shows it as a validator error, not a Ledger
+ * API one).
+ */
 function spliceError(err: unknown): unknown {
-  if (!(err instanceof ConsoleError) || !err.canton || !/^HTTP_\d+$/.test(err.canton.code)) return err;
-  let body: unknown;
-  try {
-    body = JSON.parse(err.canton.cause);
-  } catch {
-    return err;
+  if (!(err instanceof ConsoleError) || !err.canton) return err;
+  const marked = { ...err.canton, source: 'validator' as const };
+  if (/^HTTP_\d+$/.test(err.canton.code)) {
+    let body: unknown = null;
+    try {
+      body = JSON.parse(err.canton.cause);
+    } catch {
+      // not a Splice ErrorResponse
+    }
+    const parsed = SpliceErrorSchema.safeParse(body);
+    if (parsed.success) {
+      const status = err.canton.httpStatus ?? 0;
+      const code =
+        status === 404 ? 'NOT_FOUND' : status === 409 ? 'CONFLICT' : status === 401 || status === 403 ? 'FORBIDDEN' : 'VALIDATOR_ERROR';
+      return new ConsoleError(code, `Validator: ${parsed.data.error}`, { ...marked, cause: parsed.data.error });
+    }
   }
-  const parsed = SpliceErrorSchema.safeParse(body);
-  if (!parsed.success) return err;
-  const status = err.canton.httpStatus ?? 0;
-  return new ConsoleError(
-    status === 404 ? 'NOT_FOUND' : status === 409 ? 'CONFLICT' : status === 401 || status === 403 ? 'FORBIDDEN' : 'LEDGER_API_ERROR',
-    `Validator: ${parsed.data.error}`,
-    {
-      ...err.canton,
-      cause: parsed.data.error,
-    },
-  );
+  return new ConsoleError(err.code === 'LEDGER_API_ERROR' ? 'VALIDATOR_ERROR' : err.code, err.message, marked, err.issues);
 }

@@ -12,6 +12,7 @@ import type {
   OfferStatus,
   Profile,
   TrackedRequest,
+  TrafficQuote,
   TransferOffer,
   WalletContext,
   WalletOffers,
@@ -39,6 +40,7 @@ import {
   MintingDelegationPayloadSchema,
   OnboardUserResponseSchema,
   TapResponseSchema,
+  PreapprovalByPartySchema,
   TransferOfferPayloadSchema,
   UserStatusResponseSchema,
   type ListTransactionsResponseItem,
@@ -46,6 +48,7 @@ import {
 } from './splice-schemas.js';
 import { z } from 'zod';
 import { ValidatorClient } from './validator-client.js';
+import { quote, trafficPrice } from './traffic-price.js';
 import { demoOnly, mergeDelegationStatus, setSimMergeDelegation } from './merge-delegation.js';
 import type { WalletStore } from './wallet-store.js';
 
@@ -310,6 +313,22 @@ export class WalletService {
     }
   }
 
+  /** The user's own transfer pre-approval, looked up through the scan proxy by the user's party. */
+  async ownPreapproval(user: string): Promise<{ preapproval: { contractId: string; expiresAt: string | null } | null }> {
+    const { client } = await this.userClient(user);
+    const party = (await client.get('/v0/wallet/user-status', UserStatusResponseSchema)).party_id;
+    try {
+      const r = await client.get(`/v0/scan-proxy/transfer-preapprovals/by-party/${encodeURIComponent(party)}`, PreapprovalByPartySchema);
+      const expires = r.transfer_preapproval.contract.payload['expiresAt'];
+      return {
+        preapproval: { contractId: r.transfer_preapproval.contract.contract_id, expiresAt: typeof expires === 'string' ? expires : null },
+      };
+    } catch (err) {
+      if (err instanceof ConsoleError && err.code === 'NOT_FOUND') return { preapproval: null };
+      throw err;
+    }
+  }
+
   async preapprovalSend(req: {
     user: string;
     receiver: string;
@@ -363,6 +382,12 @@ export class WalletService {
       createdAt: new Date().toISOString(),
     });
     return { trackingId, contractId: r.request_contract_id };
+  }
+
+  /** The price of `trafficBytes` of traffic now, from the validator's scan proxy. */
+  async trafficQuote(req: { user: string; trafficBytes: number }): Promise<TrafficQuote> {
+    const { client } = await this.userClient(req.user);
+    return quote(await trafficPrice(client), req.trafficBytes);
   }
 
   async trafficRequests(user: string): Promise<{ requests: TrackedRequest[] }> {
@@ -478,7 +503,7 @@ function offer(c: SpliceContract, stage: TransferOffer['stage']): TransferOffer 
   const p = TransferOfferPayloadSchema.safeParse(c.payload);
   if (!p.success)
     throw new ConsoleError(
-      'LEDGER_API_ERROR',
+      'VALIDATOR_ERROR',
       `Transfer offer ${c.contract_id} has a payload the console does not understand (${c.template_id})`,
     );
   return {

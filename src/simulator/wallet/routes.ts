@@ -25,6 +25,7 @@ import { registerRewardRoutes } from './routes-rewards.js';
 import { registerSubscriptionRoutes } from './routes-subscriptions.js';
 import { registerTokenTransferRoutes } from './routes-token-transfers.js';
 import { registerValidatorInfoRoutes } from './routes-validator.js';
+import { registerScanProxyRoutes } from './routes-scan-proxy.js';
 import { registerParticipantRoutes } from './routes-participant.js';
 import { registerDevelopmentFundRoutes } from './routes-development-fund.js';
 import { DevelopmentFund } from './development-fund.js';
@@ -94,6 +95,7 @@ export function registerValidatorRoutes(
   registerExternalPartyRoutes(add, admin, new ExternalPartyWallet(sim, writer, app));
   registerRewardRoutes(add, walletUser, app);
   registerValidatorInfoRoutes(add, walletUser, admin, app);
+  registerScanProxyRoutes(add, app);
   registerParticipantRoutes(add, admin, sim);
   registerDevelopmentFundRoutes(add, walletUser, app, new DevelopmentFund(sim, app));
   registerMergeDelegationRoutes(add, walletUser, app);

@@ -16,7 +16,15 @@ export type { TestSim } from './helpers.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const spliceDir = path.join(referenceDir, 'splice');
-const FILES = ['common-external', 'common-internal', 'wallet-external', 'wallet-internal', 'validator-internal'] as const;
+const FILES = [
+  'common-external',
+  'common-internal',
+  'wallet-external',
+  'wallet-internal',
+  'validator-internal',
+  'scan',
+  'scan-proxy',
+] as const;
 type Json = Record<string, unknown>;
 
 /** Rewrites `$ref`s: local ones to the file's `$id`, cross-file ones (flat `./x.yaml` or the repo's `../../../../common/...`) to that file's `$id`. */
