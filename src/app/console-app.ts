@@ -68,13 +68,14 @@ export async function startConsoleApp(opts: ConsoleAppOptions): Promise<ConsoleA
   }
   const db = openAppDb(opts.dataDir);
   const secrets = opts.secretStore ?? new KeychainSecretStore(opts.keychainService ?? 'canton-operator-console');
-  const profiles = new ProfileService(db, secrets, simulator?.url ?? null);
+  // The passphrase-encrypted secret file: signing keys and, where the operator chooses it (no keychain), profile secrets.
+  const fileStore = new LockableFileSecretStore(opts.dataDir);
+  const profiles = new ProfileService(db, secrets, simulator?.url ?? null, fileStore);
 
   const clientFor = (profileId: string) =>
     new LedgerClient({ baseUrl: profiles.get(profileId).ledgerApiUrl, ...profiles.tokenSource(profileId) });
 
   // Signing keys: OS keychain by default (same keychain service as the profiles' tokens), or the passphrase-encrypted key file.
-  const fileStore = new LockableFileSecretStore(opts.dataDir);
   const auditKey = await loadAuditKey(db, secrets, opts.dataDir);
   const signingServices = createSigningServices(db, { 'os-keychain': secrets, 'encrypted-file': fileStore }, 'os-keychain', { auditKey });
   const activeLedger = () => clientFor(profiles.active().id);

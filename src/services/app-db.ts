@@ -91,6 +91,9 @@ const MIGRATIONS: string[] = [
      source TEXT NOT NULL CHECK (source IN ('participant', 'signing-request', 'import')),
      added_at TEXT NOT NULL
    );`,
+  // Where a profile's secret lives: the OS keychain (all profiles so far) or the passphrase-encrypted secret file.
+  `ALTER TABLE profiles ADD COLUMN secret_store TEXT NOT NULL DEFAULT 'os-keychain'
+     CHECK (secret_store IN ('os-keychain', 'encrypted-file'));`,
 ];
 
 export function openAppDb(dataDir: string): AppDb {

@@ -2,14 +2,16 @@
  * Connection profiles: the built-in demo profile (embedded simulator, present only in demo mode)
  * and remote participants persisted in SQLite. SQLite holds only the non-secret configuration; the
  * bearer token (`static`) and the OAuth2 client secret (`oauth2-client-credentials`) live in the
- * SecretStore (OS keychain). Tokens are produced per profile by a TokenProvider and never leave
+ * store the operator chose for the profile — the OS keychain, or the passphrase-encrypted secret file on machines
+ * without one (profile-secrets.ts). Tokens are produced per profile by a TokenProvider and never leave
  * the main process.
  */
 import { randomUUID } from 'node:crypto';
 import { ConsoleError } from '../ipc/errors.js';
-import type { Profile, ProfileAuth, SaveProfileAuth, SaveProfileRequest } from '../ipc/contract.js';
+import type { Profile, ProfileAuth, SaveProfileAuth, SaveProfileRequest, SecretStoreName, SecretStoresState } from '../ipc/contract.js';
 import type { AppDb } from './app-db.js';
-import type { SecretStore } from './secret-store.js';
+import type { SecretStore, UnlockableSecretStore } from './secret-store.js';
+import { ProfileSecrets } from './profile-secrets.js';
 import { createTokenProvider } from './auth/providers.js';
 import type { AccessToken, TokenProvider } from './auth/token-provider.js';
 
@@ -28,6 +30,7 @@ interface ProfileRow {
   oauth2_scope: string | null;
   oauth2_client_auth: 'client_secret_post' | 'client_secret_basic';
   has_client_secret: number;
+  secret_store: SecretStoreName;
 }
 
 /** Keychain accounts; the bearer-token one predates auth modes and is kept so stored tokens stay valid. */
@@ -43,7 +46,7 @@ export interface ProfileTokenSource {
 function authOf(r: ProfileRow): ProfileAuth {
   switch (r.auth_mode) {
     case 'static':
-      return { mode: 'static', hasToken: r.has_token === 1 };
+      return { mode: 'static', hasToken: r.has_token === 1, secretStore: r.secret_store };
     case 'oauth2-client-credentials':
       return {
         mode: 'oauth2-client-credentials',
@@ -53,6 +56,7 @@ function authOf(r: ProfileRow): ProfileAuth {
         scope: r.oauth2_scope,
         clientAuthMethod: r.oauth2_client_auth,
         hasClientSecret: r.has_client_secret === 1,
+        secretStore: r.secret_store,
       };
     default:
       return { mode: 'none' };
@@ -66,13 +70,27 @@ const badAuth = (field: string, message: string) =>
 
 export class ProfileService {
   private readonly providers = new Map<string, TokenProvider>();
+  private readonly secrets: ProfileSecrets;
 
   constructor(
     private readonly db: AppDb,
-    private readonly secrets: SecretStore,
+    keychain: SecretStore,
     /** URL of the embedded simulator in demo mode, else null (no demo profile). */
     private readonly demoUrl: string | null,
-  ) {}
+    /** The encrypted secret file (shared with the signing keys); null: profiles can keep secrets in the keychain only. */
+    secretFile: UnlockableSecretStore | null = null,
+  ) {
+    this.secrets = new ProfileSecrets(keychain, secretFile);
+  }
+
+  /** Whether the OS keychain answers, and the encrypted secret file's state. */
+  secretStores(): Promise<SecretStoresState> {
+    return this.secrets.state();
+  }
+
+  unlockSecretFile(passphrase: string): Promise<SecretStoresState> {
+    return this.secrets.unlockFile(passphrase);
+  }
 
   private demoProfile(): Profile | null {
     if (!this.demoUrl) return null;
@@ -161,22 +179,25 @@ export class ProfileService {
       throw badAuth('token', 'enter the bearer token again: the Ledger API URL moved to another origin');
     }
 
-    // Keychain first: if it is unavailable nothing is written to SQLite and the error says why.
-    // A secret that the new mode does not use is deleted, so switching modes leaves nothing behind.
+    // The secret store first: if it fails nothing is written to SQLite and the error says why; a secret counts as
+    // stored once it reads back unchanged. A secret the new mode (or store) does not use is deleted, so switching
+    // modes or stores leaves nothing behind.
+    const oldStore: SecretStoreName = existing?.secret_store ?? 'os-keychain';
+    const newStore: SecretStoreName = auth.mode === 'none' ? oldStore : (auth.secretStore ?? oldStore);
+    const passphrase = auth.mode === 'none' ? undefined : auth.passphrase;
+    const place = (account: string, given: string | undefined, had: boolean, field: string) =>
+      this.placeSecret({ account, given, had, field, from: oldStore, to: newStore, passphrase });
     let hasToken = hadToken;
     let hasClientSecret = hadClientSecret;
-    if (auth.mode === 'static' && auth.token !== undefined) {
-      await this.secrets.set(tokenAccount(id), auth.token);
-      hasToken = true;
-    } else if (auth.mode !== 'static' && hadToken) {
-      await this.secrets.delete(tokenAccount(id));
+    if (auth.mode === 'static') hasToken = await place(tokenAccount(id), auth.token, hadToken, 'token');
+    else if (hadToken) {
+      await this.dropSecret(oldStore, tokenAccount(id), passphrase);
       hasToken = false;
     }
-    if (auth.mode === 'oauth2-client-credentials' && auth.clientSecret !== undefined) {
-      await this.secrets.set(clientSecretAccount(id), auth.clientSecret);
-      hasClientSecret = true;
-    } else if (auth.mode !== 'oauth2-client-credentials' && hadClientSecret) {
-      await this.secrets.delete(clientSecretAccount(id));
+    if (auth.mode === 'oauth2-client-credentials')
+      hasClientSecret = await place(clientSecretAccount(id), auth.clientSecret, hadClientSecret, 'clientSecret');
+    else if (hadClientSecret) {
+      await this.dropSecret(oldStore, clientSecretAccount(id), passphrase);
       hasClientSecret = false;
     }
 
@@ -184,14 +205,15 @@ export class ProfileService {
     this.db
       .prepare(
         `INSERT INTO profiles (id, name, ledger_api_url, validator_api_url, has_token, created_at, auth_mode,
-           oauth2_token_url, oauth2_client_id, oauth2_audience, oauth2_scope, oauth2_client_auth, has_client_secret)
+           oauth2_token_url, oauth2_client_id, oauth2_audience, oauth2_scope, oauth2_client_auth, has_client_secret, secret_store)
          VALUES (@id, @name, @ledger, @validator, @hasToken, @createdAt, @mode,
-           @tokenUrl, @clientId, @audience, @scope, @clientAuth, @hasClientSecret)
+           @tokenUrl, @clientId, @audience, @scope, @clientAuth, @hasClientSecret, @secretStore)
          ON CONFLICT(id) DO UPDATE SET name = excluded.name, ledger_api_url = excluded.ledger_api_url,
            validator_api_url = excluded.validator_api_url, has_token = excluded.has_token, auth_mode = excluded.auth_mode,
            oauth2_token_url = excluded.oauth2_token_url, oauth2_client_id = excluded.oauth2_client_id,
            oauth2_audience = excluded.oauth2_audience, oauth2_scope = excluded.oauth2_scope,
-           oauth2_client_auth = excluded.oauth2_client_auth, has_client_secret = excluded.has_client_secret`,
+           oauth2_client_auth = excluded.oauth2_client_auth, has_client_secret = excluded.has_client_secret,
+           secret_store = excluded.secret_store`,
       )
       .run({
         id,
@@ -207,6 +229,7 @@ export class ProfileService {
         scope: oauth?.scope ?? null,
         clientAuth: oauth?.clientAuthMethod ?? 'client_secret_post',
         hasClientSecret: hasClientSecret ? 1 : 0,
+        secretStore: newStore,
       });
     // New configuration or secret: the next request obtains a new token.
     this.providers.delete(id);
@@ -215,11 +238,12 @@ export class ProfileService {
 
   async delete(id: string): Promise<boolean> {
     if (id === DEMO_PROFILE_ID) throw new ConsoleError('CONFLICT', 'The demo profile is built in and cannot be deleted');
-    const row = this.db.prepare('SELECT has_token, has_client_secret FROM profiles WHERE id = ?').get(id) as
-      Pick<ProfileRow, 'has_token' | 'has_client_secret'> | undefined;
+    const row = this.db.prepare('SELECT has_token, has_client_secret, secret_store FROM profiles WHERE id = ?').get(id) as
+      Pick<ProfileRow, 'has_token' | 'has_client_secret' | 'secret_store'> | undefined;
     if (!row) return false;
-    if (row.has_token === 1) await this.secrets.delete(tokenAccount(id));
-    if (row.has_client_secret === 1) await this.secrets.delete(clientSecretAccount(id));
+    // a locked encrypted file refuses (LOCKED): unlock it first, so the profile's secret does not stay behind
+    if (row.has_token === 1) await this.secrets.remove(row.secret_store, tokenAccount(id));
+    if (row.has_client_secret === 1) await this.secrets.remove(row.secret_store, clientSecretAccount(id));
     this.db.prepare('DELETE FROM profiles WHERE id = ?').run(id);
     this.providers.delete(id);
     return true;
@@ -230,13 +254,46 @@ export class ProfileService {
     const profile = this.get(id);
     let provider = this.providers.get(id);
     if (!provider) {
+      const store = this.secrets.reader(profile.auth.mode === 'none' ? 'os-keychain' : profile.auth.secretStore);
       provider = createTokenProvider(profile.name, profile.auth, {
-        bearerToken: () => this.secrets.get(tokenAccount(id)),
-        clientSecret: () => this.secrets.get(clientSecretAccount(id)),
+        bearerToken: () => store.get(tokenAccount(id)),
+        clientSecret: () => store.get(clientSecretAccount(id)),
       });
       this.providers.set(id, provider);
     }
     return provider;
+  }
+
+  /**
+   * Puts a profile's secret where it now belongs: writes a new one (`given`), or moves the stored one when the store
+   * changed (an unreadable one must be entered again). Returns whether the profile has the secret afterwards.
+   */
+  private async placeSecret(o: {
+    account: string;
+    given: string | undefined;
+    had: boolean;
+    field: string;
+    from: SecretStoreName;
+    to: SecretStoreName;
+    passphrase: string | undefined;
+  }): Promise<boolean> {
+    const moving = o.had && o.from !== o.to;
+    if (o.given === undefined && !moving) return o.had;
+    let secret = o.given;
+    if (secret === undefined) {
+      const from = await this.secrets.open(o.from, o.passphrase);
+      secret = (await from.get(o.account).catch(() => null)) ?? undefined;
+      if (secret === undefined) throw badAuth(o.field, 'enter it again: the stored one cannot be read from where it was kept');
+    }
+    await this.secrets.write(o.to, await this.secrets.open(o.to, o.passphrase), o.account, secret);
+    if (moving) await this.dropSecret(o.from, o.account, o.passphrase);
+    return true;
+  }
+
+  /** Deletes a secret the profile no longer keeps in `store`; an unreachable keychain has nothing to delete. */
+  private async dropSecret(store: SecretStoreName, account: string, passphrase: string | undefined): Promise<void> {
+    if (store === 'os-keychain') return this.secrets.removeQuietly(store, account);
+    await (await this.secrets.open(store, passphrase)).delete(account);
   }
 
   /** Token with its expiry, for "Test connection"; it never leaves the main process. */

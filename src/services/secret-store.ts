@@ -1,6 +1,7 @@
 /**
- * Secrets (bearer tokens now, signing keys later) live only in the OS keychain. One interface,
- * the OS keychain as default backend through @napi-rs/keyring (maintained, N-API prebuilt).
+ * Secrets (bearer tokens, client secrets, signing keys) behind one interface: the OS keychain by default, through
+ * @napi-rs/keyring (maintained, N-API prebuilt), or the passphrase-encrypted file (signing-flows/file-store.ts) the
+ * operator chooses on machines without a keychain.
  */
 import { AsyncEntry } from '@napi-rs/keyring';
 import { ConsoleError } from '../ipc/errors.js';
@@ -10,6 +11,21 @@ export interface SecretStore {
   set(account: string, secret: string): Promise<void>;
   delete(account: string): Promise<boolean>;
 }
+
+/** A store that must be unlocked with a passphrase first (the encrypted secret file). */
+export interface UnlockableSecretStore extends SecretStore {
+  readonly exists: boolean;
+  readonly unlocked: boolean;
+  /** Opens the store with its passphrase, creating it when absent. */
+  unlock(passphrase: string): Promise<void>;
+}
+
+/** A store that can tell whether it answers right now without touching a secret: null = it does, else why not. */
+export interface ProbedSecretStore extends SecretStore {
+  probe(): Promise<string | null>;
+}
+
+export const canProbe = (s: SecretStore): s is ProbedSecretStore => typeof (s as Partial<ProbedSecretStore>).probe === 'function';
 
 function keychainError(op: string, err: unknown): ConsoleError {
   const detail = err instanceof Error ? err.message : String(err);
@@ -49,6 +65,16 @@ export class KeychainSecretStore implements SecretStore {
     const deleted = await this.withEntry(account, 'delete', (e) => e.deletePassword());
     this.entries.delete(account);
     return deleted;
+  }
+
+  /** Reads an account that never holds a secret (on a fresh entry): null when the keychain answers, else why not. */
+  async probe(): Promise<string | null> {
+    try {
+      await new AsyncEntry(this.service, 'console:probe').getPassword();
+      return null;
+    } catch (err) {
+      return keychainError('read', err).message;
+    }
   }
 
   /**

@@ -173,7 +173,9 @@ test('an operator adds an OAuth2 client-credentials profile, tests it against a 
   const result = page.getByTestId('connection-test');
   await expect(result.getByTestId('connection-test-verdict')).toHaveText('Connected');
   await expect(result.getByTestId('test-step-token')).toHaveAttribute('data-status', 'ok');
-  await expect(result.getByTestId('test-step-token')).toContainText(/Obtained from the token endpoint · expires .+ \(in (59|60) min\)/);
+  await expect(result.getByTestId('test-step-token')).toContainText(
+    /Obtained from the token endpoint \(client secret from the OS keychain\) · expires .+ \(in (59|60) min\)/,
+  );
   await expect(result.getByTestId('test-step-ledger')).toContainText('Reachable · API version 3.');
   await expect(result.getByTestId('test-step-user')).toContainText(`${OPS_USER} · primary party ${opsParty}`);
   await expect(result.getByTestId('test-step-rights')).toContainText('Participant admin · act as 1 party · read as 1 party');

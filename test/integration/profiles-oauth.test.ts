@@ -116,6 +116,7 @@ describe('OAuth2 client-credentials profiles', () => {
       scope: null,
       clientAuthMethod: 'client_secret_post',
       hasClientSecret: true,
+      secretStore: 'os-keychain',
     });
     expect(keychain(`profile:${p.id}:oauth2-client-secret`)).toBe(CLIENT_SECRET);
     expect(JSON.stringify(await call('profiles.list', {}))).not.toContain(CLIENT_SECRET);
@@ -357,7 +358,7 @@ describe('OAuth2 client-credentials profiles', () => {
       ledgerApiUrl: sim.url,
       auth: { mode: 'static', token: adminToken() },
     });
-    expect(toStatic.auth).toEqual({ mode: 'static', hasToken: true });
+    expect(toStatic.auth).toEqual({ mode: 'static', hasToken: true, secretStore: 'os-keychain' });
     expect(keychain(`profile:${p.id}:oauth2-client-secret`)).toBeNull();
     expect(keychain(`profile:${p.id}:bearer-token`)).not.toBeNull();
     expect((await call('profiles.test', { id: p.id })).user).toMatchObject({ status: 'ok', userId: 'participant_admin' });
@@ -438,7 +439,7 @@ describe('migration of existing profiles', () => {
       try {
         const profiles = new ProfileService(db, new KeychainSecretStore(SERVICE), null);
         expect(profiles.list().map((p) => [p.id, p.auth])).toEqual([
-          ['with-token', { mode: 'static', hasToken: true }],
+          ['with-token', { mode: 'static', hasToken: true, secretStore: 'os-keychain' }],
           ['without', { mode: 'none' }],
         ]);
         expect(await profiles.token(id)).toBe('legacy-token');

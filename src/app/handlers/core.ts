@@ -36,6 +36,8 @@ export function coreHandlers(d: HandlerDeps): HandlersOf<typeof coreChannels> {
     'profiles.save': (req) => d.profiles.save(req),
     'profiles.delete': async ({ id }) => ({ deleted: await d.profiles.delete(id) }),
     'profiles.select': async ({ id }) => d.profiles.select(id),
+    'profiles.secretStores': () => d.profiles.secretStores(),
+    'profiles.unlockSecretFile': ({ passphrase }) => d.profiles.unlockSecretFile(passphrase),
     'profiles.test': async ({ id }) =>
       testConnection({ profile: d.profiles.get(id), accessToken: () => d.profiles.accessToken(id), client: d.clientFor(id) }),
     'dashboard.snapshot': async () => {

@@ -25,12 +25,20 @@ export type AuthMode = z.infer<typeof AuthModeSchema>;
 export const ClientAuthMethodSchema = z.enum(['client_secret_post', 'client_secret_basic']);
 export type ClientAuthMethod = z.infer<typeof ClientAuthMethodSchema>;
 
+/**
+ * Where a profile's secret (bearer token, client secret) is kept: the OS keychain, or — on machines without one — the
+ * passphrase-encrypted secret file the signing keys use (`<data dir>/keys.enc.json`). Chosen by the operator.
+ */
+export const SecretStoreNameSchema = z.enum(['os-keychain', 'encrypted-file']);
+export type SecretStoreName = z.infer<typeof SecretStoreNameSchema>;
+
 export const ProfileAuthSchema = z.discriminatedUnion('mode', [
   z.object({ mode: z.literal('none') }),
   z.object({
     mode: z.literal('static'),
-    /** Whether the bearer token is stored in the OS keychain. */
+    /** Whether the bearer token is stored (it was written to `secretStore` and read back). */
     hasToken: z.boolean(),
+    secretStore: SecretStoreNameSchema,
   }),
   z.object({
     mode: z.literal('oauth2-client-credentials'),
@@ -39,8 +47,9 @@ export const ProfileAuthSchema = z.discriminatedUnion('mode', [
     audience: z.string().nullable(),
     scope: z.string().nullable(),
     clientAuthMethod: ClientAuthMethodSchema,
-    /** Whether the client secret is stored in the OS keychain. */
+    /** Whether the client secret is stored (it was written to `secretStore` and read back). */
     hasClientSecret: z.boolean(),
+    secretStore: SecretStoreNameSchema,
   }),
 ]);
 export type ProfileAuth = z.infer<typeof ProfileAuthSchema>;
@@ -57,6 +66,10 @@ export type Profile = z.infer<typeof ProfileSchema>;
 
 /** A secret pasted into the form: a JWT or a client secret. Write-only. */
 const Secret = z.string().trim().min(1, 'must not be empty').max(16_384);
+/** Where to keep the secret: undefined = where the profile keeps it now (the OS keychain for a new profile). */
+const SecretStoreChoice = SecretStoreNameSchema.optional();
+/** Passphrase of the encrypted secret file, when it is locked (or does not exist yet: it is created with it). Never stored. */
+const FilePassphrase = z.string().min(1, 'Enter the passphrase').max(1024).optional();
 /** Optional free text (audience, scope): empty means absent. */
 const OptionalText = (max: number) =>
   z
@@ -75,6 +88,8 @@ export const SaveProfileAuthSchema = z.discriminatedUnion('mode', [
       mode: z.literal('static'),
       /** undefined = keep the stored token (required when none is stored yet); string = replace it. */
       token: Secret.optional(),
+      secretStore: SecretStoreChoice,
+      passphrase: FilePassphrase,
     })
     .strict(),
   z
@@ -87,6 +102,8 @@ export const SaveProfileAuthSchema = z.discriminatedUnion('mode', [
       audience: OptionalText(1_024),
       scope: OptionalText(1_024),
       clientAuthMethod: ClientAuthMethodSchema.default('client_secret_post'),
+      secretStore: SecretStoreChoice,
+      passphrase: FilePassphrase,
     })
     .strict(),
 ]);
@@ -114,7 +131,12 @@ export const ConnectionTestSchema = z.object({
   profileId: ProfileIdSchema,
   ok: z.boolean(),
   /** `expiresAt`: from the token endpoint's `expires_in`, or the JWT's `exp` claim; null when unknown. No token is ever included. */
-  token: stepOf({ source: z.enum(['none', 'static', 'oauth2-client-credentials']), expiresAt: z.string().nullable() }),
+  token: stepOf({
+    source: z.enum(['none', 'static', 'oauth2-client-credentials']),
+    /** Where the token (static) or the client secret (OAuth2) was read from; null without authentication. */
+    secretStore: SecretStoreNameSchema.nullable(),
+    expiresAt: z.string().nullable(),
+  }),
   ledger: stepOf({ apiVersion: z.string() }),
   user: stepOf({ userId: z.string(), primaryParty: z.string().nullable(), isDeactivated: z.boolean(), identityProviderId: z.string() }),
   rights: stepOf({ rights: z.array(RightSchema) }),
@@ -145,6 +167,17 @@ export const DashboardSnapshotSchema = z.object({
 });
 export type DashboardSnapshot = z.infer<typeof DashboardSnapshotSchema>;
 
+/** Which secret stores this machine offers right now (profiles.secretStores). */
+export const SecretStoresStateSchema = z.object({
+  osKeychain: z.object({
+    available: z.boolean(),
+    /** Why it is not, e.g. no Secret Service reachable; null when available. */
+    problem: z.string().nullable(),
+  }),
+  encryptedFile: z.object({ exists: z.boolean(), unlocked: z.boolean() }),
+});
+export type SecretStoresState = z.infer<typeof SecretStoresStateSchema>;
+
 export const AppInfoSchema = z.object({
   name: z.string(),
   version: z.string(),
@@ -164,6 +197,13 @@ export const coreChannels = {
   'profiles.select': { request: z.object({ id: ProfileIdSchema }).strict(), response: ProfileSchema },
   /** Obtains a token, then reads the version, the authenticated user and its rights with it. */
   'profiles.test': { request: z.object({ id: ProfileIdSchema }).strict(), response: ConnectionTestSchema },
+  /** Whether the OS keychain answers, and the state of the encrypted secret file. */
+  'profiles.secretStores': { request: EmptyRequest, response: SecretStoresStateSchema },
+  /** Unlocks (or creates) the encrypted secret file for this session; wrong passphrase → FORBIDDEN. */
+  'profiles.unlockSecretFile': {
+    request: z.object({ passphrase: z.string().min(1, 'Enter the passphrase').max(1024) }).strict(),
+    response: SecretStoresStateSchema,
+  },
   'dashboard.snapshot': { request: EmptyRequest, response: DashboardSnapshotSchema },
 } as const;
 

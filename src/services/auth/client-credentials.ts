@@ -25,7 +25,7 @@ export interface ClientCredentialsConfig {
 
 export interface ClientCredentialsOptions {
   config: ClientCredentialsConfig;
-  /** Reads the client secret (from the OS keychain) at request time; null when none is stored. */
+  /** Reads the client secret (from the profile's secret store) at request time; null when none is stored. */
   clientSecret: () => Promise<string | null>;
   timeoutMs?: number;
   /** Clock, for tests. */
@@ -81,15 +81,11 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
     const { config } = this.opts;
     const secret = await this.opts.clientSecret();
     if (!secret) {
-      throw new ConsoleError(
-        'AUTH_FAILED',
-        'No OAuth2 client secret is stored in the OS keychain for this profile; enter it under Connections',
-        {
-          code: 'CLIENT_SECRET_MISSING',
-          cause: 'the client secret is missing from the OS keychain',
-          context: { tokenUrl: config.tokenUrl },
-        },
-      );
+      throw new ConsoleError('AUTH_FAILED', 'No OAuth2 client secret is stored for this profile; enter it under Connections', {
+        code: 'CLIENT_SECRET_MISSING',
+        cause: 'the client secret is missing from its secret store',
+        context: { tokenUrl: config.tokenUrl },
+      });
     }
     const form = new URLSearchParams({ grant_type: 'client_credentials' });
     const headers: Record<string, string> = {

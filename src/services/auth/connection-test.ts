@@ -32,7 +32,12 @@ export async function testConnection({ profile, accessToken, client }: Connectio
   try {
     const token = await accessToken();
     const expiresAt = token?.expiresAt != null ? new Date(token.expiresAt).toISOString() : null;
-    result.token = { status: 'ok', source: profile.auth.mode, expiresAt };
+    result.token = {
+      status: 'ok',
+      source: profile.auth.mode,
+      secretStore: profile.auth.mode === 'none' ? null : profile.auth.secretStore,
+      expiresAt,
+    };
   } catch (err) {
     result.token = { status: 'failed', error: toIpcError(err) };
     return result;

@@ -1,6 +1,6 @@
 /**
- * `static` mode: the bearer token the operator pasted, read from the OS keychain on every request so
- * an edit of the profile (or of the keychain entry) applies at once without restarting anything.
+ * `static` mode: the bearer token the operator pasted, read from the profile's secret store (OS keychain or encrypted
+ * secret file) on every request so an edit of the profile (or of the stored entry) applies at once without restarting anything.
  */
 import { ConsoleError } from '../../ipc/errors.js';
 import { jwtExpiry } from './jwt-claims.js';
@@ -17,7 +17,7 @@ export class StaticTokenProvider implements TokenProvider {
     if (!value) {
       throw new ConsoleError(
         'AUTH_FAILED',
-        `The bearer token of profile “${this.profileName}” is missing from the OS keychain; enter it again under Connections`,
+        `The bearer token of profile “${this.profileName}” is missing from its secret store; enter it again under Connections`,
       );
     }
     return { value, expiresAt: jwtExpiry(value) };

@@ -40,6 +40,7 @@ export function tokenLine(test: ConnectionTest): string {
   const t = test.token;
   if (t.status !== 'ok') return t.status === 'skipped' ? 'Not attempted' : 'Could not obtain a token';
   if (t.source === 'none') return 'No token needed (no authentication)';
-  const from = t.source === 'static' ? 'Static token from the OS keychain' : 'Obtained from the token endpoint';
+  const store = t.secretStore === 'encrypted-file' ? 'the encrypted secret file' : 'the OS keychain';
+  const from = t.source === 'static' ? `Static token from ${store}` : `Obtained from the token endpoint (client secret from ${store})`;
   return `${from} · ${expiryText(t.expiresAt)}`;
 }
