@@ -38,7 +38,10 @@ async function openView(page: Page, name: RegExp, testid: string) {
 
 async function grant(page: Page, kindLabel: string, party?: string) {
   await page.getByTestId('right-kind').selectOption({ label: kindLabel });
-  if (party !== undefined) await page.getByTestId('right-party').fill(party);
+  if (party !== undefined) {
+    await page.getByTestId('right-party').fill(party);
+    await page.getByTestId('right-party').press('Enter');
+  }
   await page.getByTestId('grant-right').click();
 }
 
@@ -59,6 +62,7 @@ test('create a user, grant and revoke rights, edit, move to an identity provider
   await expect(page.locator('#user-id')).toBeFocused();
   await page.keyboard.type(userId);
   await page.locator('#user-primary').fill(party);
+  await page.locator('#user-primary').press('Enter');
   await page.getByTestId('user-create').click();
   await expect(page.getByTestId('users-notice')).toContainText(`Created user “${userId}”`);
   await expect(page.locator(`[data-testid=user-row][data-user="${userId}"]`)).toBeVisible();

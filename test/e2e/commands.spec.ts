@@ -48,7 +48,9 @@ test('compose, submit, see completions live, duplicate command id refused, JSON 
   await page.getByTestId('cmd-kind').selectOption('create');
   await page.getByTestId('cmd-template').selectOption({ label: 'Demo.Iou:Iou (simulator-demo 1.0.0)' });
   await field(page, 'create-arg-form', 'issuer').fill(issuer);
+  await field(page, 'create-arg-form', 'issuer').press('Enter');
   await field(page, 'create-arg-form', 'owner').fill(owner);
+  await field(page, 'create-arg-form', 'owner').press('Enter');
   await field(page, 'create-arg-form', 'currency').fill('CHF');
   await field(page, 'create-arg-form', 'amount').fill('42');
   await page.getByTestId('cmd-act-as-input').fill(issuer);
@@ -105,6 +107,7 @@ test('compose, submit, see completions live, duplicate command id refused, JSON 
   await page.getByTestId('cmd-choice').selectOption('Iou_Transfer');
   await page.getByTestId('cmd-cid').fill('00' + 'ab'.repeat(32) + 'ca111220' + 'cd'.repeat(32));
   await field(page, 'choice-arg-form', 'newOwner').fill(owner);
+  await field(page, 'choice-arg-form', 'newOwner').press('Enter');
   await page.getByTestId('cmd-new-id').click();
   await page.getByTestId('variant-transaction').check();
   await page.getByTestId('cmd-submit').click();

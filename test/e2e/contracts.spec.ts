@@ -100,7 +100,9 @@ test('create an Iou through the generated form, split and transfer it, see the l
   await expect(form.getByText('Numeric 10')).toBeVisible();
   await expect(form.getByText('[Party]')).toBeVisible();
   await field(page, 'create-form', 'issuer').fill(issuer);
+  await field(page, 'create-form', 'issuer').press('Enter');
   await field(page, 'create-form', 'owner').fill(owner);
+  await field(page, 'create-form', 'owner').press('Enter');
   await field(page, 'create-form', 'currency').fill('USD');
   await field(page, 'create-form', 'amount').fill('100.123456789012');
   await page.getByTestId('act-as-input').fill(issuer);
@@ -176,6 +178,7 @@ test('create an Iou through the generated form, split and transfer it, see the l
   await expect(page.getByTestId('detail-cid')).toHaveText(thirty.contractId);
   await page.locator('[data-testid=choice-button][data-choice=Iou_Transfer]').click();
   await field(page, 'exercise-form', 'newOwner').fill(recipient);
+  await field(page, 'exercise-form', 'newOwner').press('Enter');
   await page.getByTestId('action-submit').click();
   await expect(page.getByTestId('contracts-notice')).toContainText('Exercised Iou_Transfer');
   await expect(page.getByTestId('detail-status')).toHaveText('Archived');

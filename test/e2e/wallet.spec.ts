@@ -174,6 +174,7 @@ test('onboard a user, who receives coin through an offer they accept; another of
   await openTab(page, 'Send');
   await page.getByTestId('send-mode-preapproval').check();
   await page.getByTestId('send-receiver').fill(dave);
+  await page.getByTestId('send-receiver').press('Enter');
   await page.getByTestId('send-amount').fill('1');
   await page.getByTestId('send-submit').click();
   await expect(page.getByTestId('spend-confirm')).toContainText('One step, through the receiver’s pre-approval');
@@ -308,6 +309,7 @@ test('external party: preapproval set up and a preapproved transfer, each signed
   await openTab(page, 'Send');
   await page.getByTestId('send-mode-preapproval').check();
   await page.getByTestId('send-receiver').fill(party);
+  await page.getByTestId('send-receiver').press('Enter');
   await page.getByTestId('send-amount').fill('100');
   await page.getByTestId('send-submit').click();
   await page.getByTestId('spend-confirm-button').click();
@@ -326,6 +328,7 @@ test('external party: preapproval set up and a preapproved transfer, each signed
   await page.getByRole('link', { name: /^External wallet/ }).click();
   await expect(row.getByTestId('external-balance')).toHaveText('100');
   await page.getByTestId('external-receiver').fill(bob);
+  await page.getByTestId('external-receiver').press('Enter');
   await page.getByTestId('external-amount').fill('25');
   await themedScreenshots(page, 'wallet-external', 900);
   await page.getByTestId('external-send-prepare').click();
@@ -352,6 +355,7 @@ test('external party: a preapproved transfer signed offline through request and 
   const row = page.getByTestId('external-party-row');
   await expect(row.getByTestId('external-balance')).toHaveText('75');
   await page.getByTestId('external-receiver').fill(bob);
+  await page.getByTestId('external-receiver').press('Enter');
   await page.getByTestId('external-amount').fill('5');
   await page.getByTestId('external-send-prepare').click();
   const request = await download(page, () => page.getByTestId('external-sign-offline').click());

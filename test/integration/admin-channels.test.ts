@@ -93,6 +93,22 @@ describe('parties', () => {
     expect(first.participantNamespace).toMatch(/^1220[0-9a-f]{64}$/);
   });
 
+  it('lists every party for the pickers, named by a display-name annotation, else by the hint', async () => {
+    const stamp = Date.now();
+    const named = await ok<PartyRow>('parties.allocate', {
+      partyIdHint: `Dir${stamp}`,
+      annotations: { 'example.com/display-name': `Payments ${stamp}` },
+    });
+    const plain = await ok<PartyRow>('parties.allocate', { partyIdHint: `Plain${stamp}` });
+    const dir = await ok<Response<'parties.directory'>>('parties.directory', {});
+    expect(dir.truncated).toBe(false);
+    expect(dir.parties.find((p) => p.party === named.party)).toMatchObject({ displayName: `Payments ${stamp}`, hint: `Dir${stamp}` });
+    expect(dir.parties.find((p) => p.party === plain.party)).toMatchObject({ displayName: `Plain${stamp}` });
+    // as many as the participant lists, page after page
+    const all = await ok<Response<'parties.list'>>('parties.list', { pageSize: 1000 });
+    expect(dir.parties.length).toBe(all.parties.length);
+  });
+
   it('refuses bad input before calling the participant', async () => {
     expect((await fails('parties.allocate', { partyIdHint: 'bad/hint' })).code).toBe('BAD_REQUEST');
     const badKey = await fails('parties.allocate', { partyIdHint: 'Ok', annotations: { 'bad key!': 'v' } });

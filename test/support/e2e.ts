@@ -21,10 +21,17 @@ export function simulatorUrl(proc: ConsoleProcess): string {
   return m[1];
 }
 
+/** The simulator's URL once the console process has printed it (it follows "Console ready" on the output). */
+export async function waitForSimulatorUrl(proc: ConsoleProcess, timeoutMs = 10_000): Promise<string> {
+  const until = Date.now() + timeoutMs;
+  while (!/Embedded simulator \(demo mode\): \S+/.test(proc.output()) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  return simulatorUrl(proc);
+}
+
 /** GET (no body) or POST (JSON body) to the simulator; a non-2xx answer fails the test with its text. */
 export async function callSimulator<T>(proc: ConsoleProcess, path: string, body?: unknown): Promise<T> {
   const res = await fetch(
-    simulatorUrl(proc) + path,
+    (await waitForSimulatorUrl(proc)) + path,
     body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
   );
   if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);

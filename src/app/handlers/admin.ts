@@ -1,7 +1,14 @@
 /** Handlers of the participant administration channels: parties, users and rights, identity providers. */
 import type { adminChannels } from '../../ipc/channels/admin.js';
 import { createIdp, deleteIdp, listIdps, updateIdp } from '../../services/ledger/idps.js';
-import { allocateParty, getParty, listPartiesPage, updatePartyAnnotations, type KeystoreKeys } from '../../services/ledger/parties.js';
+import {
+  allocateParty,
+  getParty,
+  listPartiesPage,
+  partyDirectory,
+  updatePartyAnnotations,
+  type KeystoreKeys,
+} from '../../services/ledger/parties.js';
 import {
   createUser,
   deleteUser,
@@ -32,6 +39,7 @@ export function adminHandlers(d: AdminDeps): HandlersOf<typeof adminChannels> {
   return {
     'parties.list': async (req, ctx) => listPartiesPage(reader(ctx), req, await keys()),
     'parties.get': async ({ party }, ctx) => getParty(reader(ctx), party, await keys()),
+    'parties.directory': async (_req, ctx) => partyDirectory(reader(ctx), await keys()),
     'parties.allocate': async (req) => allocateParty(client(), req, await keys()),
     'parties.annotations.update': async (req) => updatePartyAnnotations(client(), req, await keys()),
 

@@ -55,6 +55,10 @@ export const PartyRowSchema = z.object({
 });
 export type PartyRow = z.infer<typeof PartyRowSchema>;
 
+/** A party as pickers show it: its row plus the name to show (a display-name annotation, the keystore key, or the hint). */
+export const PartyDirectoryEntrySchema = PartyRowSchema.extend({ displayName: z.string() });
+export type PartyDirectoryEntry = z.infer<typeof PartyDirectoryEntrySchema>;
+
 export const PartyListRequestSchema = z
   .object({
     /** Substring of the party id (`filter-party`); empty = all. */
@@ -185,6 +189,11 @@ export const adminChannels = {
     response: z.object({ parties: z.array(PartyRowSchema), nextPageToken: z.string().nullable(), participantNamespace: z.string() }),
   },
   'parties.get': { request: z.object({ party: PartyId }).strict(), response: PartyRowSchema },
+  /** Every party the participant knows (all pages, up to 20,000), for the party pickers' search by hint, name and annotation. */
+  'parties.directory': {
+    request: EmptyRequest,
+    response: z.object({ parties: z.array(PartyDirectoryEntrySchema), truncated: z.boolean() }),
+  },
   'parties.allocate': { request: AllocatePartyRequestSchema, response: PartyRowSchema },
   'parties.annotations.update': { request: UpdatePartyAnnotationsRequestSchema, response: PartyRowSchema },
 

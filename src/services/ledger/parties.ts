@@ -67,6 +67,33 @@ export async function listPartiesPage(
   };
 }
 
+/** Annotation keys whose value names the party (`displayName`, `example.com/display-name`, `name`, …). */
+const NAME_KEY = /(^|\/)(display[-_]?name|name)$/i;
+
+/** The name pickers show: a display-name annotation, else the label of the keystore key it signs with, else the hint. */
+export function displayNameOf(row: PartyRow): string {
+  const named = Object.entries(row.annotations).find(([k]) => NAME_KEY.test(k));
+  return named?.[1] ?? row.keystoreKey ?? row.hint;
+}
+
+const DIRECTORY_LIMIT = 20_000;
+
+/** Every known party (all pages) with its display name, for the pickers. */
+export async function partyDirectory(
+  client: LedgerClient,
+  keys: KeystoreKeys,
+): Promise<{ parties: Array<PartyRow & { displayName: string }>; truncated: boolean }> {
+  const out: Array<PartyRow & { displayName: string }> = [];
+  let pageToken: string | null = null;
+  do {
+    const page = await listPartiesPage(client, { filter: '', pageToken, pageSize: 1000 }, keys);
+    for (const r of page.parties) out.push({ ...r, displayName: displayNameOf(r) });
+    pageToken = page.nextPageToken;
+  } while (pageToken && out.length < DIRECTORY_LIMIT);
+  out.sort((a, b) => Number(b.isLocal) - Number(a.isLocal) || a.displayName.localeCompare(b.displayName) || a.party.localeCompare(b.party));
+  return { parties: out, truncated: pageToken !== null };
+}
+
 export async function getParty(client: LedgerClient, party: string, keys: KeystoreKeys): Promise<PartyRow> {
   const [res, own] = await Promise.all([
     client.getJson<S['GetPartiesResponse']>(`/v2/parties/${encodeURIComponent(party)}`),
