@@ -104,6 +104,18 @@ export const Codes = {
   VALUE_NESTING: { code: 'VALUE_NESTING', category: 8, grpc: Grpc.INVALID_ARGUMENT },
   CREATE_EMPTY_CONTRACT_KEY_MAINTAINERS: { code: 'CREATE_EMPTY_CONTRACT_KEY_MAINTAINERS', category: 8, grpc: Grpc.INVALID_ARGUMENT },
   FETCH_EMPTY_CONTRACT_KEY_MAINTAINERS: { code: 'FETCH_EMPTY_CONTRACT_KEY_MAINTAINERS', category: 8, grpc: Grpc.INVALID_ARGUMENT },
+  /** A contract of another package version cannot be translated (e.g. a Some field dropped by a downgrade). */
+  INTERPRETATION_UPGRADE_ERROR_TRANSLATION_FAILED: {
+    code: 'INTERPRETATION_UPGRADE_ERROR_TRANSLATION_FAILED',
+    category: 8,
+    grpc: Grpc.INVALID_ARGUMENT,
+  },
+  /** An upgraded contract's recomputed signatories / observers / key differ from the stored ones. */
+  INTERPRETATION_UPGRADE_ERROR_VALIDATION_FAILED: {
+    code: 'INTERPRETATION_UPGRADE_ERROR_VALIDATION_FAILED',
+    category: 9,
+    grpc: Grpc.FAILED_PRECONDITION,
+  },
   /** Confirmation-phase rejection: an input contract of the transaction is no longer active. */
   LOCAL_VERDICT_INACTIVE_CONTRACTS: { code: 'LOCAL_VERDICT_INACTIVE_CONTRACTS', category: 11, grpc: Grpc.NOT_FOUND },
   /** The ledger time (raised by minLedgerTime*) is too far from the record time. */

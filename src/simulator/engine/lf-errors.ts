@@ -25,6 +25,8 @@ const CODES: Partial<Record<EngineError['kind'], ErrorCode>> = {
   ValueNesting: 'VALUE_NESTING',
   CreateEmptyContractKeyMaintainers: 'CREATE_EMPTY_CONTRACT_KEY_MAINTAINERS',
   FetchEmptyContractKeyMaintainers: 'FETCH_EMPTY_CONTRACT_KEY_MAINTAINERS',
+  UpgradeTranslationFailed: 'INTERPRETATION_UPGRADE_ERROR_TRANSLATION_FAILED',
+  UpgradeValidationFailed: 'INTERPRETATION_UPGRADE_ERROR_VALIDATION_FAILED',
 };
 
 export function toCantonError(e: unknown): unknown {

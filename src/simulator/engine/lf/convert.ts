@@ -42,6 +42,17 @@ export class ImportError extends EngineError {
   }
 }
 
+/** A downgrade would drop a field set to Some (Canton: `Found an optional contract field with a value of Some …`). */
+export class DowngradeError extends ImportError {
+  constructor(
+    path: string,
+    readonly reason: string,
+    readonly expectedType: string,
+  ) {
+    super(path, reason);
+  }
+}
+
 const MAX_DEPTH = 100;
 const describe = (v: unknown): string => {
   const s = JSON.stringify(v) as string | undefined;
@@ -243,8 +254,16 @@ function fromJsonCon(
     case 'record': {
       if (!isObj(json)) return bad(`expected a record ${t.module}:${t.name}, got ${describe(json)}`);
       const known = new Set(c.fields.map((f) => f.name));
-      for (const k of Object.keys(json))
-        if (!known.has(k) && !(opts.upgrade && json[k] === null)) bad(`unexpected field '${k}' of ${t.module}:${t.name}`);
+      Object.keys(json).forEach((k, i) => {
+        if (known.has(k) || (opts.upgrade && json[k] === null)) return;
+        if (opts.upgrade)
+          throw new DowngradeError(
+            path,
+            `Found an optional contract field with a value of Some at index ${i}, may not be dropped during downgrading.`,
+            `${t.module}:${t.name}`,
+          );
+        bad(`unexpected field '${k}' of ${t.module}:${t.name}`);
+      });
       return new VRecord(
         info,
         c.fields.map((f) => {

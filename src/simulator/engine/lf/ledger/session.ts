@@ -6,7 +6,7 @@
  * Each operation evaluates Daml code through the machine (`callThen`) and finally sets the machine's value.
  */
 import type { QualifiedName } from '../../../../daml-lf/ast/ast.js';
-import { fromJson, toJson } from '../convert.js';
+import { DowngradeError, fromJson, toJson } from '../convert.js';
 import { qnText, type Defs, type TemplateRt } from '../defs.js';
 import { EngineError } from '../errors.js';
 import type { Machine } from '../machine.js';
@@ -207,7 +207,15 @@ export class LedgerSession {
     try {
       arg = fromJson(this.defs, tyCon(tpl), argument, '', { upgrade: srcPackageId !== tpl.packageId }) as VRecord;
     } catch (e) {
-      throw new EngineError('Upgrade', `Cannot import contract ${cid} as ${t.id}: ${(e as Error).message}`, { contractId: cid });
+      // Canton: INTERPRETATION_UPGRADE_ERROR_TRANSLATION_FAILED, "Translation of contract … fails. Reason: …"
+      const reason = e instanceof DowngradeError ? e.reason : (e as Error).message;
+      const expected = e instanceof DowngradeError ? e.expectedType : qualified(tpl);
+      throw new EngineError(
+        'UpgradeTranslationFailed',
+        `Translation of contract ${cid} to a value of type ${qualified(tpl)}@${tpl.packageId.slice(0, 8)} fails. ` +
+          `Reason: Type-checking fails  ${reason}  Expected type: ${expected}`,
+        { contractId: cid, srcTemplateId: `${srcPackageId}:${qualified(tpl)}`, dstTemplateId: qnText(tpl) },
+      );
     }
     this.contractInfo(
       m,
@@ -218,9 +226,12 @@ export class LedgerSession {
         // smart-contract upgrading: the contract's signatories and stakeholders must not change
         const same = (a: string[], b: string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
         if (srcPackageId !== tpl.packageId && (!same(c.signatories, known.signatories) || !same(c.observers, known.observers)))
-          throw new EngineError('Upgrade', `Upgrade of contract ${cid} to ${t.id} changes its signatories or observers`, {
-            contractId: cid,
-          });
+          throw new EngineError(
+            'UpgradeValidationFailed',
+            `Validation fails when trying to upgrade the contract ${cid} from ${srcPackageId}:${qualified(tpl)} to ${qnText(tpl)}. ` +
+              `Verify that neither the signatories, nor the observers, nor the contract key, nor the key's maintainers have changed`,
+            { contractId: cid },
+          );
         const info = { ...c, signatories: known.signatories, observers: known.observers };
         this.imported.set(cacheKey, info);
         k(info);
