@@ -14,8 +14,9 @@ export default defineConfig({
   testDir: 'test/e2e',
   // The console process each spec starts runs the prebuilt browser-host bundle: build it once, first.
   globalSetup: './test/support/global-setup.ts',
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // backstops, sized for a loaded 2-core machine (CI): every wait in the specs is on a condition
+  timeout: 120_000,
+  expect: { timeout: 15_000 },
   workers: 2,
   retries: 0,
   use: {

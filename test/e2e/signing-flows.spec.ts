@@ -329,13 +329,14 @@ test('offline round trip between two consoles: request out, verified and signed 
     .setInputFiles({ name: backup.name, mimeType: 'application/json', buffer: Buffer.from(backup.text) });
   await off.getByLabel('Backup passphrase').fill('wrong passphrase!!');
   await off.getByRole('button', { name: 'Decrypt and preview' }).click();
-  await expect(off.getByTestId('restore-refusal')).toContainText('WRONG_PASSPHRASE');
+  // each try derives the backup key with scrypt (N=2^17, 128 MiB): seconds on a loaded machine
+  await expect(off.getByTestId('restore-refusal')).toContainText('WRONG_PASSPHRASE', { timeout: 60_000 });
   await off.getByLabel('Backup passphrase').fill('correct horse battery staple');
   await off.getByRole('button', { name: 'Decrypt and preview' }).click();
-  await expect(off.getByTestId('restore-preview')).toContainText('will be restored');
+  await expect(off.getByTestId('restore-preview')).toContainText('will be restored', { timeout: 60_000 });
   await shoot(off, 'restore-preview');
   await off.getByRole('button', { name: /Restore 1 key/ }).click();
-  await expect(off.getByTestId('key-row')).toContainText('Treasury key');
+  await expect(off.getByTestId('key-row')).toContainText('Treasury key', { timeout: 60_000 });
   keyFingerprints.push([airGapped.keychainService, keyFingerprints[0]![1]]);
 
   // Online: prepare, verify, export the signing request.
