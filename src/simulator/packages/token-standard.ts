@@ -1,188 +1,458 @@
 /**
- * Built-in stand-ins for the Splice token-standard API packages (CIP-0056), named after the identifiers of
- * `@canton-network/core-token-standard` (the official codegen): `HOLDING_INTERFACE_ID`, `TRANSFER_FACTORY_INTERFACE_ID`,
- * `ALLOCATION_FACTORY_INTERFACE_ID` are `#<package-name>:<module>:<entity>`, and each becomes a built-in package with that
- * name holding that interface with its view type, so token-standard clients filter and decode with the real ids.
- * Templates of other built-in packages implement them (`InterfaceImpl.interface` = the `#name:…` id).
+ * The token-standard API packages (CIP-0056) as built-in packages: `splice-api-token-metadata-v1`, `-holding-v1`,
+ * `-transfer-instruction-v1`, `-allocation-v1`, `-allocation-instruction-v1` and `-allocation-request-v1`, all 1.0.0,
+ * with exactly the real packages' modules, data types, interfaces, view types, choices and choice argument / result
+ * types (read from the real DARs' type definitions; `test/integration/simulator/token-standard-shapes.test.ts` compares
+ * them field by field with `../shared/reference/dars`). Types of another API package are references to it, as in the
+ * real archives. Interface ids are those of `@canton-network/core-token-standard` (`#<package-name>:<module>:<entity>`).
  *
- * Package ids are the SHA-256 of the simulator's archives (as for every package it serves), not the ids of the
- * published DARs; clients that address interfaces by package name (as the library's constants do) are unaffected.
- * Interface choices are modelled where the wallet exercises them (`AllocationRequest_Reject`, `AllocationRequest_Withdraw`);
- * otherwise wallets act through the Splice wallet endpoints.
+ * The interface choices' controllers follow the token standard; their bodies are the implementing template's
+ * (`InterfaceImpl.choices`): a template that does not implement a choice fails it. Package ids are the SHA-256 of the
+ * simulator's archives; a real API package uploaded next to them takes part in `#name` resolution as described in the
+ * simulator README ("Built-in and uploaded packages").
  */
 import {
   ALLOCATION_FACTORY_INTERFACE_ID,
+  ALLOCATION_INSTRUCTION_INTERFACE_ID,
   ALLOCATION_INTERFACE_ID,
   ALLOCATION_REQUEST_INTERFACE_ID,
   HOLDING_INTERFACE_ID,
+  METADATA_INTERFACE_ID,
   TRANSFER_FACTORY_INTERFACE_ID,
   TRANSFER_INSTRUCTION_INTERFACE_ID,
 } from '@canton-network/core-token-standard';
-import type { ChoiceDef, FieldDef, FieldType, InterfaceDef, PackageDef } from './types.js';
+import { relTime } from './stdlib.js';
+import type { ChoiceDef, FieldDef, FieldType, InterfaceDef, PackageDef, PartyExpr } from './types.js';
 
-const party: FieldType = { kind: 'Party' };
-const text: FieldType = { kind: 'Text' };
+export const TOKEN_STANDARD = {
+  metadata: METADATA_INTERFACE_ID,
+  holding: HOLDING_INTERFACE_ID,
+  transferFactory: TRANSFER_FACTORY_INTERFACE_ID,
+  transferInstruction: TRANSFER_INSTRUCTION_INTERFACE_ID,
+  allocationFactory: ALLOCATION_FACTORY_INTERFACE_ID,
+  allocationInstruction: ALLOCATION_INSTRUCTION_INTERFACE_ID,
+  allocation: ALLOCATION_INTERFACE_ID,
+  allocationRequest: ALLOCATION_REQUEST_INTERFACE_ID,
+} as const;
 
-/** `Splice.Api.Token.MetadataV1:Metadata` — `values: TextMap Text`. */
-export const metadata: FieldType = {
-  kind: 'Record',
-  name: 'Splice.Api.Token.MetadataV1:Metadata',
-  fields: [{ name: 'values', type: { kind: 'TextMap', elem: text } }],
-};
-
-const instrumentId: FieldType = {
-  kind: 'Record',
-  name: 'Splice.Api.Token.HoldingV1:InstrumentId',
-  fields: [
-    { name: 'admin', type: party },
-    { name: 'id', type: text },
-  ],
-};
-
-const lock: FieldType = {
-  kind: 'Record',
-  name: 'Splice.Api.Token.HoldingV1:Lock',
-  fields: [
-    { name: 'holders', type: { kind: 'List', elem: party } },
-    { name: 'expiresAt', type: { kind: 'Optional', elem: { kind: 'Time' } } },
-    {
-      name: 'expiresAfter',
-      type: {
-        kind: 'Optional',
-        elem: { kind: 'Record', name: 'DA.Time.Types:RelTime', fields: [{ name: 'microseconds', type: { kind: 'Int64' } }] },
-      },
-    },
-    { name: 'context', type: { kind: 'Optional', elem: text } },
-  ],
-};
-
-/** Splits a `#package-name:Module:Entity` id of the library. */
-function parseLibraryId(id: string): { packageName: string; module: string; entity: string } {
+/** `#package-name:Module:Entity` of the library → its parts. */
+export function parseLibraryId(id: string): { packageName: string; module: string; entity: string } {
   const m = /^#([^:]+):([^:]+):([^:]+)$/.exec(id);
   if (!m) throw new Error(`token standard: unexpected interface id ${id}`);
   return { packageName: m[1] as string, module: m[2] as string, entity: m[3] as string };
 }
 
-/** One package per library package name, holding the interfaces the ids name (in order). */
-function interfacePackages(defs: [id: string, viewFields: FieldDef[], choices?: ChoiceDef[]][]): PackageDef[] {
-  const byName = new Map<string, PackageDef>();
-  for (const [id, viewFields, choices] of defs) {
-    const { packageName, module, entity } = parseLibraryId(id);
-    const iface: InterfaceDef = {
-      module,
-      entity,
-      view: { name: `${module}:${entity}View`, fields: viewFields },
-      ...(choices ? { choices } : {}),
-    };
-    const pkg = byName.get(packageName) ?? { name: packageName, version: '1.0.0', templates: [], interfaces: [] };
-    pkg.interfaces.push(iface);
-    byName.set(packageName, pkg);
-  }
-  return [...byName.values()];
+const PKG = {
+  metadata: parseLibraryId(METADATA_INTERFACE_ID),
+  holding: parseLibraryId(HOLDING_INTERFACE_ID),
+  transfer: parseLibraryId(TRANSFER_FACTORY_INTERFACE_ID),
+  allocation: parseLibraryId(ALLOCATION_INTERFACE_ID),
+  allocationInstruction: parseLibraryId(ALLOCATION_FACTORY_INTERFACE_ID),
+  allocationRequest: parseLibraryId(ALLOCATION_REQUEST_INTERFACE_ID),
+};
+
+const party: FieldType = { kind: 'Party' };
+const text: FieldType = { kind: 'Text' };
+const time: FieldType = { kind: 'Time' };
+const decimal: FieldType = { kind: 'Numeric', scale: 10 };
+const parties: FieldType = { kind: 'List', elem: party };
+const optional = (elem: FieldType): FieldType => ({ kind: 'Optional', elem });
+const list = (elem: FieldType): FieldType => ({ kind: 'List', elem });
+const f = (name: string, type: FieldType): FieldDef => ({ name, type });
+
+/** A record of API package `p` (by its library id parts). */
+const rec = (p: { packageName: string; module: string }, entity: string, fields: FieldDef[]): FieldType => ({
+  kind: 'Record',
+  name: `${p.module}:${entity}`,
+  package: p.packageName,
+  fields,
+});
+const cidOf = (interfaceId: string): FieldType => ({ kind: 'ContractId', template: interfaceId });
+
+// --- splice-api-token-metadata-v1 ---------------------------------------------------------------
+
+export const metadata = rec(PKG.metadata, 'Metadata', [f('values', { kind: 'TextMap', elem: text })]);
+
+/** `AnyValue`, recursive through `AV_List` / `AV_Map` (the same object). */
+export const anyValue: Extract<FieldType, { kind: 'Variant' }> = {
+  kind: 'Variant',
+  name: `${PKG.metadata.module}:AnyValue`,
+  package: PKG.metadata.packageName,
+  constructors: [],
+};
+anyValue.constructors.push(
+  f('AV_Text', text),
+  f('AV_Int', { kind: 'Int64' }),
+  f('AV_Decimal', decimal),
+  f('AV_Bool', { kind: 'Bool' }),
+  f('AV_Date', { kind: 'Date' }),
+  f('AV_Time', time),
+  f('AV_RelTime', relTime),
+  f('AV_Party', party),
+  f('AV_ContractId', cidOf(METADATA_INTERFACE_ID)),
+  f('AV_List', list(anyValue)),
+  f('AV_Map', { kind: 'TextMap', elem: anyValue }),
+);
+
+export const choiceContext = rec(PKG.metadata, 'ChoiceContext', [f('values', { kind: 'TextMap', elem: anyValue })]);
+export const extraArgs = rec(PKG.metadata, 'ExtraArgs', [f('context', choiceContext), f('meta', metadata)]);
+export const choiceExecutionMetadata = rec(PKG.metadata, 'ChoiceExecutionMetadata', [f('meta', metadata)]);
+
+// --- splice-api-token-holding-v1 ----------------------------------------------------------------
+
+export const instrumentId = rec(PKG.holding, 'InstrumentId', [f('admin', party), f('id', text)]);
+const lock = rec(PKG.holding, 'Lock', [
+  f('holders', parties),
+  f('expiresAt', optional(time)),
+  f('expiresAfter', optional(relTime)),
+  f('context', optional(text)),
+]);
+const holdingCids = list(cidOf(HOLDING_INTERFACE_ID));
+
+// --- splice-api-token-transfer-instruction-v1 ---------------------------------------------------
+
+export const transferRecord = rec(PKG.transfer, 'Transfer', [
+  f('sender', party),
+  f('receiver', party),
+  f('amount', decimal),
+  f('instrumentId', instrumentId),
+  f('requestedAt', time),
+  f('executeBefore', time),
+  f('inputHoldingCids', holdingCids),
+  f('meta', metadata),
+]);
+
+/** A variant `<name>` whose record constructors are named `<name>.<constructor>` (as Daml compiles record constructors). */
+function variant(
+  p: { packageName: string; module: string },
+  name: string,
+  ctors: [ctor: string, fields: FieldDef[] | 'Unit'][],
+): FieldType {
+  return {
+    kind: 'Variant',
+    name: `${p.module}:${name}`,
+    package: p.packageName,
+    constructors: ctors.map(([c, fs]) => f(c, fs === 'Unit' ? { kind: 'Unit' } : rec(p, `${name}.${c}`, fs))),
+  };
 }
 
-const factoryView: FieldDef[] = [
-  { name: 'admin', type: party },
-  { name: 'meta', type: metadata },
+const transferInstructionStatus = variant(PKG.transfer, 'TransferInstructionStatus', [
+  ['TransferPendingReceiverAcceptance', 'Unit'],
+  ['TransferPendingInternalWorkflow', [f('pendingActions', { kind: 'GenMap', key: party, value: text })]],
+]);
+
+export const transferInstructionResult = rec(PKG.transfer, 'TransferInstructionResult', [
+  f(
+    'output',
+    variant(PKG.transfer, 'TransferInstructionResult_Output', [
+      ['TransferInstructionResult_Pending', [f('transferInstructionCid', cidOf(TRANSFER_INSTRUCTION_INTERFACE_ID))]],
+      ['TransferInstructionResult_Completed', [f('receiverHoldingCids', holdingCids)]],
+      ['TransferInstructionResult_Failed', 'Unit'],
+    ]),
+  ),
+  f('senderChangeCids', holdingCids),
+  f('meta', metadata),
+]);
+
+// --- splice-api-token-allocation-v1 -------------------------------------------------------------
+
+export const settlementInfo = rec(PKG.allocation, 'SettlementInfo', [
+  f('executor', party),
+  f('settlementRef', rec(PKG.allocation, 'Reference', [f('id', text), f('cid', optional(cidOf(METADATA_INTERFACE_ID)))])),
+  f('requestedAt', time),
+  f('allocateBefore', time),
+  f('settleBefore', time),
+  f('meta', metadata),
+]);
+
+export const transferLeg = rec(PKG.allocation, 'TransferLeg', [
+  f('sender', party),
+  f('receiver', party),
+  f('amount', decimal),
+  f('instrumentId', instrumentId),
+  f('meta', metadata),
+]);
+
+export const allocationSpecification = rec(PKG.allocation, 'AllocationSpecification', [
+  f('settlement', settlementInfo),
+  f('transferLegId', text),
+  f('transferLeg', transferLeg),
+]);
+
+// --- splice-api-token-allocation-instruction-v1 -------------------------------------------------
+
+export const allocationInstructionResult = rec(PKG.allocationInstruction, 'AllocationInstructionResult', [
+  f(
+    'output',
+    variant(PKG.allocationInstruction, 'AllocationInstructionResult_Output', [
+      ['AllocationInstructionResult_Pending', [f('allocationInstructionCid', cidOf(ALLOCATION_INSTRUCTION_INTERFACE_ID))]],
+      ['AllocationInstructionResult_Completed', [f('allocationCid', cidOf(ALLOCATION_INTERFACE_ID))]],
+      ['AllocationInstructionResult_Failed', 'Unit'],
+    ]),
+  ),
+  f('senderChangeCids', holdingCids),
+  f('meta', metadata),
+]);
+
+// --- interfaces and their choices ----------------------------------------------------------------
+
+/** An interface choice; its body is the implementing template's (`InterfaceImpl.choices`). */
+function choice(
+  name: string,
+  consuming: boolean,
+  argument: FieldDef[],
+  returnType: FieldType,
+  controllers: PartyExpr[],
+  description: string,
+): ChoiceDef {
+  return {
+    name,
+    consuming,
+    argument,
+    returnType,
+    controllers,
+    description,
+    body: (ctx) => ctx.fail(`the template does not implement ${name}`),
+  };
+}
+
+const iface = (id: string, viewFields: FieldDef[], choices: ChoiceDef[] = []): InterfaceDef => {
+  const { module, entity } = parseLibraryId(id);
+  return { module, entity, view: { name: `${module}:${entity}View`, fields: viewFields }, choices };
+};
+
+const factoryView = [f('admin', party), f('meta', metadata)];
+/** The token standard's `allocationControllers`: executor, sender and receiver of the allocation's leg. */
+const allocationControllers: PartyExpr[] = [
+  { contract: 'allocation.settlement.executor' },
+  { contract: 'allocation.transferLeg.sender' },
+  { contract: 'allocation.transferLeg.receiver' },
+];
+const extra = f('extraArgs', extraArgs);
+
+const interfaces: [packageName: string, InterfaceDef][] = [
+  [PKG.metadata.packageName, iface(METADATA_INTERFACE_ID, [])],
+  [
+    PKG.holding.packageName,
+    iface(HOLDING_INTERFACE_ID, [
+      f('owner', party),
+      f('instrumentId', instrumentId),
+      f('amount', decimal),
+      f('lock', optional(lock)),
+      f('meta', metadata),
+    ]),
+  ],
+  [
+    PKG.transfer.packageName,
+    iface(TRANSFER_FACTORY_INTERFACE_ID, factoryView, [
+      choice(
+        'TransferFactory_Transfer',
+        false,
+        [f('expectedAdmin', party), f('transfer', transferRecord), extra],
+        transferInstructionResult,
+        [{ argument: 'transfer.sender' }],
+        'the sender transfers holdings: directly, or through a pending transfer instruction',
+      ),
+      choice(
+        'TransferFactory_PublicFetch',
+        false,
+        [f('expectedAdmin', party), f('actor', party)],
+        rec(PKG.transfer, 'TransferFactoryView', factoryView),
+        [{ argument: 'actor' }],
+        'anyone reads the factory view',
+      ),
+    ]),
+  ],
+  [
+    PKG.transfer.packageName,
+    iface(
+      TRANSFER_INSTRUCTION_INTERFACE_ID,
+      [
+        f('originalInstructionCid', optional(cidOf(TRANSFER_INSTRUCTION_INTERFACE_ID))),
+        f('transfer', transferRecord),
+        f('status', transferInstructionStatus),
+        f('meta', metadata),
+      ],
+      [
+        choice(
+          'TransferInstruction_Accept',
+          true,
+          [extra],
+          transferInstructionResult,
+          [{ contract: 'transfer.receiver' }],
+          'the receiver accepts',
+        ),
+        choice(
+          'TransferInstruction_Reject',
+          true,
+          [extra],
+          transferInstructionResult,
+          [{ contract: 'transfer.receiver' }],
+          'the receiver rejects',
+        ),
+        choice(
+          'TransferInstruction_Withdraw',
+          true,
+          [extra],
+          transferInstructionResult,
+          [{ contract: 'transfer.sender' }],
+          'the sender withdraws',
+        ),
+        choice(
+          'TransferInstruction_Update',
+          true,
+          [f('extraActors', parties), extra],
+          transferInstructionResult,
+          [{ contract: 'transfer.instrumentId.admin' }, { argument: 'extraActors' }],
+          'the registry advances the instruction (e.g. after its deadline)',
+        ),
+      ],
+    ),
+  ],
+  [
+    PKG.allocation.packageName,
+    iface(
+      ALLOCATION_INTERFACE_ID,
+      [f('allocation', allocationSpecification), f('holdingCids', holdingCids), f('meta', metadata)],
+      [
+        choice(
+          'Allocation_ExecuteTransfer',
+          true,
+          [extra],
+          rec(PKG.allocation, 'Allocation_ExecuteTransferResult', [
+            f('senderHoldingCids', holdingCids),
+            f('receiverHoldingCids', holdingCids),
+            f('meta', metadata),
+          ]),
+          allocationControllers,
+          'the executor settles the transfer leg (with the sender and the receiver)',
+        ),
+        choice(
+          'Allocation_Withdraw',
+          true,
+          [extra],
+          rec(PKG.allocation, 'Allocation_WithdrawResult', [f('senderHoldingCids', holdingCids), f('meta', metadata)]),
+          [{ contract: 'allocation.transferLeg.sender' }],
+          'the sender withdraws the allocation',
+        ),
+        choice(
+          'Allocation_Cancel',
+          true,
+          [extra],
+          rec(PKG.allocation, 'Allocation_CancelResult', [f('senderHoldingCids', holdingCids), f('meta', metadata)]),
+          allocationControllers,
+          'the settlement is cancelled (executor, sender and receiver)',
+        ),
+      ],
+    ),
+  ],
+  [
+    PKG.allocationInstruction.packageName,
+    iface(ALLOCATION_FACTORY_INTERFACE_ID, factoryView, [
+      choice(
+        'AllocationFactory_Allocate',
+        false,
+        [
+          f('expectedAdmin', party),
+          f('allocation', allocationSpecification),
+          f('requestedAt', time),
+          f('inputHoldingCids', holdingCids),
+          extra,
+        ],
+        allocationInstructionResult,
+        [{ argument: 'allocation.transferLeg.sender' }],
+        'the sender allocates holdings to a transfer leg',
+      ),
+      choice(
+        'AllocationFactory_PublicFetch',
+        false,
+        [f('expectedAdmin', party), f('actor', party)],
+        rec(PKG.allocationInstruction, 'AllocationFactoryView', factoryView),
+        [{ argument: 'actor' }],
+        'anyone reads the factory view',
+      ),
+    ]),
+  ],
+  [
+    PKG.allocationInstruction.packageName,
+    iface(
+      ALLOCATION_INSTRUCTION_INTERFACE_ID,
+      [
+        f('originalInstructionCid', optional(cidOf(ALLOCATION_INSTRUCTION_INTERFACE_ID))),
+        f('allocation', allocationSpecification),
+        f('pendingActions', { kind: 'GenMap', key: party, value: text }),
+        f('requestedAt', time),
+        f('inputHoldingCids', holdingCids),
+        f('meta', metadata),
+      ],
+      [
+        choice(
+          'AllocationInstruction_Withdraw',
+          true,
+          [extra],
+          allocationInstructionResult,
+          [{ contract: 'allocation.transferLeg.sender' }],
+          'the sender withdraws the pending allocation',
+        ),
+        choice(
+          'AllocationInstruction_Update',
+          true,
+          [f('extraActors', parties), extra],
+          allocationInstructionResult,
+          [{ contract: 'allocation.transferLeg.instrumentId.admin' }, { argument: 'extraActors' }],
+          'the registry advances the pending allocation',
+        ),
+      ],
+    ),
+  ],
+  [
+    PKG.allocationRequest.packageName,
+    iface(
+      ALLOCATION_REQUEST_INTERFACE_ID,
+      [f('settlement', settlementInfo), f('transferLegs', { kind: 'TextMap', elem: transferLeg }), f('meta', metadata)],
+      [
+        choice(
+          'AllocationRequest_Reject',
+          true,
+          [f('actor', party), extra],
+          choiceExecutionMetadata,
+          [{ argument: 'actor' }],
+          'a party of one of the transfer legs rejects the request',
+        ),
+        choice(
+          'AllocationRequest_Withdraw',
+          true,
+          [extra],
+          choiceExecutionMetadata,
+          [{ contract: 'settlement.executor' }],
+          'the settlement executor withdraws the request',
+        ),
+      ],
+    ),
+  ],
 ];
 
-export const TOKEN_STANDARD = {
-  holding: HOLDING_INTERFACE_ID,
-  transferFactory: TRANSFER_FACTORY_INTERFACE_ID,
-  transferInstruction: TRANSFER_INSTRUCTION_INTERFACE_ID,
-  allocationFactory: ALLOCATION_FACTORY_INTERFACE_ID,
-  allocation: ALLOCATION_INTERFACE_ID,
-  allocationRequest: ALLOCATION_REQUEST_INTERFACE_ID,
-} as const;
-
-/** `Splice.Api.Token.TransferInstructionV1:Transfer` (holding cids untyped: the Holding interface lives in another package). */
-export const transferRecord: FieldType = {
-  kind: 'Record',
-  name: 'Splice.Api.Token.TransferInstructionV1:Transfer',
-  fields: [
-    { name: 'sender', type: party },
-    { name: 'receiver', type: party },
-    { name: 'amount', type: { kind: 'Numeric', scale: 10 } },
-    { name: 'instrumentId', type: instrumentId },
-    { name: 'requestedAt', type: { kind: 'Time' } },
-    { name: 'executeBefore', type: { kind: 'Time' } },
-    { name: 'inputHoldingCids', type: { kind: 'List', elem: { kind: 'ContractId' } } },
-    { name: 'meta', type: metadata },
-  ],
+/** Records each real API package defines without reaching them from its interfaces (checked against the real DARs). */
+const extraTypes: Record<string, FieldType[]> = {
+  [PKG.metadata.packageName]: [metadata, choiceContext, extraArgs, choiceExecutionMetadata, anyValue],
+  [PKG.holding.packageName]: [instrumentId, lock],
 };
 
-const time: FieldType = { kind: 'Time' };
-
-/** `Splice.Api.Token.AllocationV1:SettlementInfo`. */
-export const settlementInfo: FieldType = {
-  kind: 'Record',
-  name: 'Splice.Api.Token.AllocationV1:SettlementInfo',
-  fields: [
-    { name: 'executor', type: party },
-    {
-      name: 'settlementRef',
-      type: {
-        kind: 'Record',
-        name: 'Splice.Api.Token.AllocationV1:Reference',
-        fields: [
-          { name: 'id', type: text },
-          { name: 'cid', type: { kind: 'Optional', elem: { kind: 'ContractId' } } },
-        ],
-      },
-    },
-    { name: 'requestedAt', type: time },
-    { name: 'allocateBefore', type: time },
-    { name: 'settleBefore', type: time },
-    { name: 'meta', type: metadata },
-  ],
-};
-
-/** `Splice.Api.Token.AllocationV1:TransferLeg`. */
-export const transferLeg: FieldType = {
-  kind: 'Record',
-  name: 'Splice.Api.Token.AllocationV1:TransferLeg',
-  fields: [
-    { name: 'sender', type: party },
-    { name: 'receiver', type: party },
-    { name: 'amount', type: { kind: 'Numeric', scale: 10 } },
-    { name: 'instrumentId', type: instrumentId },
-    { name: 'meta', type: metadata },
-  ],
-};
-
-/** `Splice.Api.Token.AllocationV1:AllocationSpecification` (settlement, transfer leg id, transfer leg). */
-export const allocationSpecification: FieldType = {
-  kind: 'Record',
-  name: 'Splice.Api.Token.AllocationV1:AllocationSpecification',
-  fields: [
-    { name: 'settlement', type: settlementInfo },
-    { name: 'transferLegId', type: text },
-    { name: 'transferLeg', type: transferLeg },
-  ],
-};
-
-/** `Splice.Api.Token.MetadataV1:ExtraArgs` (the choice context is an opaque TextMap here). */
-const extraArgs: FieldType = {
-  kind: 'Record',
-  name: 'Splice.Api.Token.MetadataV1:ExtraArgs',
-  fields: [
-    {
-      name: 'context',
-      type: {
-        kind: 'Record',
-        name: 'Splice.Api.Token.MetadataV1:ChoiceContext',
-        fields: [{ name: 'values', type: { kind: 'TextMap', elem: text } }],
-      },
-    },
-    { name: 'meta', type: metadata },
-  ],
-};
-
-const choiceExecutionMetadata: FieldType = {
-  kind: 'Record',
-  name: 'Splice.Api.Token.MetadataV1:ChoiceExecutionMetadata',
-  fields: [{ name: 'meta', type: metadata }],
-};
+/** The token-standard interface packages, in dependency order (before the packages implementing them). */
+export const tokenStandardPackages: PackageDef[] = [
+  PKG.metadata.packageName,
+  PKG.holding.packageName,
+  PKG.transfer.packageName,
+  PKG.allocation.packageName,
+  PKG.allocationInstruction.packageName,
+  PKG.allocationRequest.packageName,
+].map((name) => ({
+  name,
+  version: '1.0.0',
+  templates: [],
+  interfaces: interfaces.filter(([p]) => p === name).map(([, i]) => i),
+  types: extraTypes[name] ?? [],
+}));
 
 /** The parties of the request's transfer legs (senders and receivers) in an `AllocationRequestView`. */
 export function allocationRequestLegParties(view: Record<string, unknown>): string[] {
@@ -192,94 +462,3 @@ export function allocationRequestLegParties(view: Record<string, unknown>): stri
     [l.sender, l.receiver].filter((p): p is string => typeof p === 'string'),
   );
 }
-
-/** `AllocationRequest_Reject` / `AllocationRequest_Withdraw` (both consuming, result `ChoiceExecutionMetadata`). */
-const allocationRequestChoices: ChoiceDef[] = [
-  {
-    name: 'AllocationRequest_Reject',
-    consuming: true,
-    argument: [
-      { name: 'actor', type: party },
-      { name: 'extraArgs', type: extraArgs },
-    ],
-    returnType: choiceExecutionMetadata,
-    controllers: [{ argument: 'actor' }],
-    description: 'a party of one of the transfer legs rejects the allocation request',
-    body: (ctx) => {
-      if (!allocationRequestLegParties(ctx.contract).includes(String(ctx.arg.actor)))
-        ctx.fail(`${String(ctx.arg.actor)} is not a sender or receiver of the request's transfer legs`);
-      return { meta: { values: {} } };
-    },
-  },
-  {
-    name: 'AllocationRequest_Withdraw',
-    consuming: true,
-    argument: [{ name: 'extraArgs', type: extraArgs }],
-    returnType: choiceExecutionMetadata,
-    controllers: [{ contract: 'settlement.executor' }],
-    description: 'the settlement executor withdraws the allocation request',
-    body: () => ({ meta: { values: {} } }),
-  },
-];
-
-/** `TransferInstructionStatus` (Splice's `pendingActions` is a `Map Party Text`; a TextMap here). */
-const transferInstructionStatus: FieldType = {
-  kind: 'Variant',
-  name: 'Splice.Api.Token.TransferInstructionV1:TransferInstructionStatus',
-  constructors: [
-    {
-      name: 'TransferPendingReceiverAcceptance',
-      type: { kind: 'Record', name: 'Splice.Api.Token.TransferInstructionV1:TransferPendingReceiverAcceptance', fields: [] },
-    },
-    {
-      name: 'TransferPendingInternalWorkflow',
-      type: {
-        kind: 'Record',
-        name: 'Splice.Api.Token.TransferInstructionV1:TransferPendingInternalWorkflow',
-        fields: [{ name: 'pendingActions', type: { kind: 'TextMap', elem: text } }],
-      },
-    },
-  ],
-};
-
-/** The token-standard interface packages, in dependency order (before the packages implementing them). */
-export const tokenStandardPackages: PackageDef[] = interfacePackages([
-  [
-    HOLDING_INTERFACE_ID,
-    [
-      { name: 'owner', type: party },
-      { name: 'instrumentId', type: instrumentId },
-      { name: 'amount', type: { kind: 'Numeric', scale: 10 } },
-      { name: 'lock', type: { kind: 'Optional', elem: lock } },
-      { name: 'meta', type: metadata },
-    ],
-  ],
-  [TRANSFER_FACTORY_INTERFACE_ID, factoryView],
-  [
-    TRANSFER_INSTRUCTION_INTERFACE_ID,
-    [
-      { name: 'originalInstructionCid', type: { kind: 'Optional', elem: { kind: 'ContractId' } } },
-      { name: 'transfer', type: transferRecord },
-      { name: 'status', type: transferInstructionStatus },
-      { name: 'meta', type: metadata },
-    ],
-  ],
-  [ALLOCATION_FACTORY_INTERFACE_ID, factoryView],
-  [
-    ALLOCATION_INTERFACE_ID,
-    [
-      { name: 'allocation', type: allocationSpecification },
-      { name: 'holdingCids', type: { kind: 'List', elem: { kind: 'ContractId' } } },
-      { name: 'meta', type: metadata },
-    ],
-  ],
-  [
-    ALLOCATION_REQUEST_INTERFACE_ID,
-    [
-      { name: 'settlement', type: settlementInfo },
-      { name: 'transferLegs', type: { kind: 'TextMap', elem: transferLeg } },
-      { name: 'meta', type: metadata },
-    ],
-    allocationRequestChoices,
-  ],
-]);

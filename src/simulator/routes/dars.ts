@@ -126,7 +126,8 @@ function plan(sim: SimContext, dar: Dar, vetOn: string[]): Plan {
       );
   }
   for (const p of dar.packages) {
-    if (p.name === '' || sim.registry.package(p.packageId)) continue;
+    // every SDK ships its own daml-prim 0.0.0 (real DARs bundle several): the standard library is exempt, as in Canton
+    if (isUtilityPackage(p.name) || sim.registry.package(p.packageId)) continue;
     // built-in packages give way: only uploaded packages claim a name and version
     const clash = sim.registry.packages.find((q) => q.uploaded && q.def.name === p.name && q.def.version === p.version);
     if (clash)

@@ -363,6 +363,12 @@ export class WalletApp implements WalletCore {
     };
   }
 
+  /** An active (assigned) contract by id, whoever its stakeholders are. */
+  activeContract(contractId: string): ContractRow | undefined {
+    const c = this.sim.store.contract(contractId);
+    return c && c.archivedOffset === null && c.unassignedId === null ? c : undefined;
+  }
+
   /** Active contracts of a template of the coin package that `party` is a stakeholder of, oldest first. */
   contracts(party: string, qn: string): ContractRow[] {
     return this.sim.store
@@ -404,7 +410,7 @@ export class WalletApp implements WalletCore {
       amount,
       openRound: this.openRound().cid,
     });
-    const cid = String(r.result);
+    const cid = String((r.result as { amuletSum: { amulet: string } }).amuletSum.amulet);
     this.log(
       [party],
       {
@@ -681,6 +687,19 @@ export class WalletApp implements WalletCore {
     packageName = AMULET_PACKAGE_NAME,
   ): { res: SubmitResult; result: LfValue } {
     const res = this.submit(actAs, [{ ExerciseCommand: { templateId: `#${packageName}:${qn}`, contractId, choice, choiceArgument } }]);
+    const root = res.tx.nodes[0];
+    return { res, result: root && root.kind === 'exercise' ? root.exerciseResult : null };
+  }
+
+  /** Exercises an interface choice (`interfaceId` as the library names it, `#package-name:Module:Entity`). */
+  exerciseInterface(
+    actAs: string[],
+    interfaceId: string,
+    contractId: string,
+    choice: string,
+    choiceArgument: LfRecord,
+  ): { res: SubmitResult; result: LfValue } {
+    const res = this.submit(actAs, [{ ExerciseCommand: { templateId: interfaceId, contractId, choice, choiceArgument } }]);
     const root = res.tx.nodes[0];
     return { res, result: root && root.kind === 'exercise' ? root.exerciseResult : null };
   }

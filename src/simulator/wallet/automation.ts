@@ -35,6 +35,8 @@ import { recordLivenessActivity } from './automation-liveness.js';
 import { DevelopmentFund } from './development-fund.js';
 import { SUB_QN } from './templates-subscriptions.js';
 import { TRANSFER_INSTRUCTION_QN } from './templates-transfer-instruction.js';
+import { CTX, extraArgsWith } from './token-context.js';
+import { TOKEN_STANDARD } from '../packages/token-standard.js';
 
 const SCALE = 10_000_000_000n;
 const DAY_MICROS = 24n * 3600n * 1_000_000n;
@@ -116,12 +118,17 @@ export class WalletAutomation {
     const now = this.sim.clock.nowMicros();
     let n = 0;
     for (const c of this.app.contracts(this.app.dso, TRANSFER_INSTRUCTION_QN)) {
-      const a = args(c);
+      const a = args(c).transfer as LfRecord;
       const sender = String(a.sender);
       if (this.sim.store.partyKeys(sender)) continue; // an external sender signs its own withdrawal
-      if (BigInt(Date.parse(String((a.transfer as LfRecord).executeBefore))) * 1000n > now) continue;
-      const r = this.app.exercise([sender], TRANSFER_INSTRUCTION_QN, c.contractId, 'TransferInstruction_Withdraw', {
-        openRound: this.app.openRound().cid,
+      if (BigInt(Date.parse(String(a.executeBefore))) * 1000n > now) continue;
+      const lockedExists = this.sim.store.contract(String(args(c).lockedAmulet))?.archivedOffset === null;
+      const r = this.app.exerciseInterface([sender], TOKEN_STANDARD.transferInstruction, c.contractId, 'TransferInstruction_Withdraw', {
+        extraArgs: extraArgsWith({
+          [CTX.amuletRules]: this.app.rules(),
+          [CTX.openRound]: this.app.openRound().cid,
+          [CTX.expireLock]: lockedExists,
+        }),
       });
       this.app.log(
         [sender, String(a.receiver)],

@@ -8,7 +8,9 @@
  * Holding fee: an amulet created in round `createdAtRound` with `initialAmount` and `ratePerRound` is worth
  * `max(0, initialAmount - (round - createdAtRound) * ratePerRound)` in `round`.
  */
-import type { FieldDef, PackageDef, TemplateDef } from '../packages/types.js';
+import type { FieldDef, FieldType, PackageDef, TemplateDef } from '../packages/types.js';
+import { metadata } from '../packages/token-standard.js';
+import { holdingTxMeta } from './token-context.js';
 import {
   AMULET_PACKAGE_NAME,
   amuletFields,
@@ -30,6 +32,7 @@ import {
   unlock,
 } from './coin.js';
 import { externalPartyTemplates } from './templates-external.js';
+import { transferPreapprovalSendV2 } from './preapproval-send.js';
 import { allocationTemplates } from './templates-allocation.js';
 import { allocationRequestTemplates } from './templates-allocation-request.js';
 import { amuletRulesTransfer, paymentTemplates } from './templates-payments.js';
@@ -50,6 +53,27 @@ import { allocateDevelopmentFundCoupon, developmentFundManagerField, development
 
 export { AMULET_PACKAGE_NAME, effectiveAmount, fmt, MAX_TRANSFER_INPUTS, num } from './coin.js';
 
+/** `AmuletRules_DevNet_TapResult` as Splice's (`AmuletCreateSummary` of the new amulet, optional transaction metadata). */
+const devNetTapResult: FieldType = {
+  kind: 'Record',
+  name: 'Splice.AmuletRules:AmuletRules_DevNet_TapResult',
+  fields: [
+    {
+      name: 'amuletSum',
+      type: {
+        kind: 'Record',
+        name: 'Splice.Amulet:AmuletCreateSummary',
+        fields: [
+          { name: 'amulet', type: cid('Splice.Amulet:Amulet') },
+          { name: 'amuletPrice', type: numeric },
+          { name: 'round', type: { kind: 'Record', name: 'Splice.Types:Round', fields: [{ name: 'number', type: int }] } },
+        ],
+      },
+    },
+    { name: 'meta', type: { kind: 'Optional', elem: metadata } },
+  ],
+};
+
 const Amulet: TemplateDef = {
   module: 'Splice.Amulet',
   entity: 'Amulet',
@@ -65,7 +89,13 @@ const Amulet: TemplateDef = {
 const LockedAmulet: TemplateDef = {
   module: 'Splice.Amulet',
   entity: 'LockedAmulet',
-  fields: [...amuletFields, { name: 'lockHolders', type: parties }, { name: 'lockExpiresAt', type: time }],
+  fields: [
+    ...amuletFields,
+    { name: 'lockHolders', type: parties },
+    { name: 'lockExpiresAt', type: time },
+    // Splice's TimeLock.optContext (e.g. "transfer to <receiver>"), shown as the Holding view's lock context
+    { name: 'lockContext', type: { kind: 'Optional', elem: text } },
+  ],
   signatories: ['dso', 'owner'],
   observers: ['lockHolders'],
   ensureDescription: 'initialAmount > 0',
@@ -111,13 +141,19 @@ const AmuletRules: TemplateDef = {
         { name: 'amount', type: numeric },
         { name: 'openRound', type: cid('Splice.Round:OpenMiningRound') },
       ],
-      returnType: cid('Splice.Amulet:Amulet'),
+      returnType: devNetTapResult,
       controllers: [{ argument: 'receiver' }],
       description: 'DevNet faucet: mints a new amulet for the receiver',
       body: (ctx) => {
         if (ctx.contract.isDevNet !== true) ctx.fail('tap is only available on DevNet');
         if (num(ctx.arg.amount) <= 0n) ctx.fail('tap amount must be positive');
-        return newAmulet(ctx, ctx.contract.dso ?? null, ctx.arg.receiver ?? null, num(ctx.arg.amount), roundOf(ctx, ctx.arg.openRound));
+        const round = roundOf(ctx, ctx.arg.openRound);
+        const amulet = newAmulet(ctx, ctx.contract.dso ?? null, ctx.arg.receiver ?? null, num(ctx.arg.amount), round);
+        // Splice's result: the created amulet with the round's price, and the token-standard "mint" metadata
+        return {
+          amuletSum: { amulet, amuletPrice: round.amuletPrice ?? '0', round: { number: String(round.round) } },
+          meta: holdingTxMeta('mint'),
+        };
       },
     },
     {
@@ -423,6 +459,7 @@ const TransferPreapproval: TemplateDef = {
         return newAmulet(ctx, dso, ctx.contract.receiver ?? null, amount, round);
       },
     },
+    transferPreapprovalSendV2,
   ],
 };
 

@@ -1,8 +1,9 @@
 /**
  * Amulet allocations (wallet-internal v0 `allocateAmulet`, `listAmuletAllocations`, `withdrawAmuletAllocation`): the
  * user's party allocates a transfer leg of a settlement to its executor through the DSO's AllocationFactory
- * (`templates-allocation.ts`), lists the allocations it is the sender of, and withdraws them. The executor settles
- * an allocation on the ledger (`Allocation_ExecuteTransfer`), not through the wallet API.
+ * (`AllocationFactory_Allocate` with the real arguments and the registry's choice context, `templates-allocation.ts`),
+ * lists the allocations it is the sender of, and withdraws them (`Allocation_Withdraw`). The executor settles an
+ * allocation on the ledger (`Allocation_ExecuteTransfer`), not through the wallet API.
  */
 import { z } from 'zod';
 import { microsToIso } from '../clock.js';
@@ -14,8 +15,11 @@ import { fmt, num } from './coin.js';
 import type { AddRoute } from './http.js';
 import { ok, parsedBody } from './http.js';
 import { args, T } from './names.js';
+import { TOKEN_STANDARD } from '../packages/token-standard.js';
+import { extraArgsOf } from './routes-token-transfers.js';
 import { ALLOCATION_QN } from './templates-allocation.js';
-import { AMULET_INSTRUMENT_ID } from './token-views.js';
+import { AMULET_INSTRUMENT_ID } from './token-context.js';
+import { AmuletTokenRegistry } from './token-registry.js';
 
 const textMap = z.record(z.string(), z.string());
 const AllocateSchema = z.object({
@@ -35,7 +39,10 @@ const AllocateSchema = z.object({
   }),
 });
 
+const legSender = (c: Parameters<typeof args>[0]): unknown => ((args(c).allocation as LfRecord).transferLeg as LfRecord).sender;
+
 export function registerAllocationRoutes(add: AddRoute, user: (ctx: RequestCtx) => string, app: WalletApp): void {
+  const registry = new AmuletTokenRegistry(app);
   add('POST', '/v0/allocations', async (ctx) => {
     const sender = app.partyOf(user(ctx));
     const req = await parsedBody(ctx, AllocateSchema);
@@ -66,16 +73,20 @@ export function registerAllocationRoutes(add: AddRoute, user: (ctx: RequestCtx) 
         meta: { values: req.transfer_leg.meta ?? {} },
       },
     };
-    const r = app.exercise([sender, app.dso], T.externalRules, app.externalRulesContract().contractId, 'AllocationFactory_Allocate', {
+    const choiceArgs: LfRecord = {
       expectedAdmin: app.dso,
-      sender,
       allocation,
+      requestedAt: microsToIso(now),
       inputHoldingCids: inputs,
-      openRound: app.openRound().cid,
+      extraArgs: { context: { values: {} }, meta: { values: {} } },
+    };
+    const factory = registry.allocationFactory(choiceArgs, false);
+    const r = app.exerciseInterface([sender, app.dso], TOKEN_STANDARD.allocationFactory, factory.factoryId, 'AllocationFactory_Allocate', {
+      ...choiceArgs,
+      extraArgs: extraArgsOf(factory.choiceContext),
     });
-    const change = r.res.tx.nodes
-      .filter((n) => n.kind === 'create' && n.qualifiedName === T.amulet && (n.createArgument as LfRecord).owner === sender)
-      .map((n) => n.contractId);
+    const out = r.result as { output: { value: { allocationCid?: string } }; senderChangeCids: string[] };
+    const change = out.senderChangeCids;
     app.log(
       [sender],
       {
@@ -88,13 +99,13 @@ export function registerAllocationRoutes(add: AddRoute, user: (ctx: RequestCtx) 
       },
       r.res,
     );
-    return ok({ output: { allocation_cid: String(r.result) }, sender_change_cids: change, meta: {} });
+    return ok({ output: { allocation_cid: String(out.output.value.allocationCid) }, sender_change_cids: change, meta: {} });
   });
 
   add('GET', '/v0/allocations', (ctx) => {
     const party = app.partyOf(user(ctx));
     app.runAutomation();
-    const mine = app.contracts(party, ALLOCATION_QN).filter((c) => args(c).sender === party);
+    const mine = app.contracts(party, ALLOCATION_QN).filter((c) => legSender(c) === party);
     return ok({ allocations: mine.map((c) => ({ contract: app.contractJson(c) })) });
   });
 
@@ -103,8 +114,12 @@ export function registerAllocationRoutes(add: AddRoute, user: (ctx: RequestCtx) 
     app.runAutomation();
     const c = app.contracts(party, ALLOCATION_QN).find((x) => x.contractId === ctx.params.contract_id);
     if (!c) throw new WalletError(404, `No allocation ${ctx.params.contract_id ?? ''} visible to ${party}`);
-    if (args(c).sender !== party) throw new WalletError(403, 'Only the sender can withdraw an allocation');
-    const r = app.exercise([party], ALLOCATION_QN, c.contractId, 'Allocation_Withdraw', { openRound: app.openRound().cid });
+    if (legSender(c) !== party) throw new WalletError(403, 'Only the sender can withdraw an allocation');
+    const context = registry.lockedContext('AmuletAllocation', c.contractId, false, false);
+    const r = app.exerciseInterface([party], TOKEN_STANDARD.allocation, c.contractId, 'Allocation_Withdraw', {
+      extraArgs: extraArgsOf(context),
+    });
+    const out = r.result as { senderHoldingCids: string[] };
     app.log(
       [party],
       {
@@ -116,6 +131,6 @@ export function registerAllocationRoutes(add: AddRoute, user: (ctx: RequestCtx) 
       },
       r.res,
     );
-    return ok({ sender_holding_cids: [String(r.result)], meta: {} });
+    return ok({ sender_holding_cids: out.senderHoldingCids, meta: {} });
   });
 }

@@ -1,10 +1,12 @@
 /**
  * Token-standard transfers of the wallet (wallet-internal `createTokenStandardTransfer`, `listTokenStandardTransfers`,
  * `acceptTokenStandardTransfer`, `rejectTokenStandardTransfer`, `withdrawTokenStandardTransfer`, and the `…V2` operations
- * on the /v2 paths, whose shapes are the same — served by the same V1 instruction, no V2 interfaces): two-step
- * transfers through the DSO's TransferFactory (`templates-transfer-instruction.ts`), funds locked while pending, no
- * transfer fee. A duplicate `tracking_id` → 409; after `expires_at` (= `executeBefore`) accept is refused and the
- * sender's automation withdraws the instruction (`automation.ts`).
+ * on the /v2 paths, whose shapes are the same — served by the same V1 instruction, no V2 interfaces): the wallet
+ * exercises the token-standard interface choices with the real arguments and the registry's choice context
+ * (`token-registry.ts`), as Splice's wallet does — `TransferFactory_Transfer` on the DSO's TransferFactory, then
+ * `TransferInstruction_Accept` / `_Reject` / `_Withdraw` (`templates-transfer-instruction.ts`). The wallet API always
+ * makes an offer (two steps), as Splice's does. A duplicate `tracking_id` → 409; after `expires_at`
+ * (= `executeBefore`) accept is refused and the sender's automation withdraws the instruction (`automation.ts`).
  */
 import { z } from 'zod';
 import { microsToIso } from '../clock.js';
@@ -17,8 +19,11 @@ import { fmt, num } from './coin.js';
 import type { AddRoute } from './http.js';
 import { ok, parsedBody } from './http.js';
 import { args, T } from './names.js';
+import { TOKEN_STANDARD } from '../packages/token-standard.js';
 import { TRANSFER_INSTRUCTION_QN } from './templates-transfer-instruction.js';
-import { AMULET_INSTRUMENT_ID } from './token-views.js';
+import { AMULET_INSTRUMENT_ID, META } from './token-context.js';
+import { AmuletTokenRegistry } from './token-registry.js';
+import type { RegistryChoiceContext } from './token-registry.js';
 
 const CreateSchema = z.object({
   receiver_party_id: z.string().min(1),
@@ -28,12 +33,19 @@ const CreateSchema = z.object({
   tracking_id: z.string().min(1),
 });
 
-/** The metadata key Splice uses for a transfer's human-readable reason. */
-const REASON_KEY = 'splice.lfdecentralizedtrust.org/reason';
-
 const result = (output: Record<string, unknown>, senderChange: string[]) => ({ output, sender_change_cids: senderChange, meta: {} });
 
+/** `extraArgs` of a token-standard choice with the registry's context. */
+export const extraArgsOf = (c: RegistryChoiceContext): LfRecord => ({
+  context: c.choiceContextData as unknown as LfRecord,
+  meta: { values: {} },
+});
+
+/** The transfer of an instruction contract. */
+const transferOf = (c: ContractRow): LfRecord => args(c).transfer as LfRecord;
+
 export function registerTokenTransferRoutes(add: AddRoute, user: (ctx: RequestCtx) => string, app: WalletApp): void {
+  const registry = new AmuletTokenRegistry(app);
   const instructionFor = (party: string, cid: string): ContractRow => {
     const c = app.contracts(party, TRANSFER_INSTRUCTION_QN).find((x) => x.contractId === cid);
     if (!c) throw new WalletError(404, `No pending token-standard transfer ${cid} visible to ${party}`);
@@ -53,7 +65,7 @@ export function registerTokenTransferRoutes(add: AddRoute, user: (ctx: RequestCt
     const now = app.nowMicros();
     if (BigInt(req.expires_at) <= now) throw new WalletError(400, 'expires_at must be in the future');
     const inputs = app.selectInputs(sender, amount);
-    const values: LfRecord = req.description === '' ? {} : { [REASON_KEY]: req.description };
+    const values: LfRecord = req.description === '' ? {} : { [META.reason]: req.description };
     const transfer: LfRecord = {
       sender,
       receiver: req.receiver_party_id,
@@ -64,16 +76,20 @@ export function registerTokenTransferRoutes(add: AddRoute, user: (ctx: RequestCt
       inputHoldingCids: inputs,
       meta: { values },
     };
-    const r = app.exercise([sender, app.dso], T.externalRules, app.externalRulesContract().contractId, 'TransferFactory_Transfer', {
-      expectedAdmin: app.dso,
-      sender,
-      transfer,
-      openRound: app.openRound().cid,
+    const choiceArgs: LfRecord = { expectedAdmin: app.dso, transfer, extraArgs: { context: { values: {} }, meta: { values: {} } } };
+    const factory = registry.transferFactory(choiceArgs, false);
+    // the wallet API offers: a preapproval is not used (Splice's wallet does the same)
+    const context = factory.choiceContext;
+    delete context.choiceContextData.values['transfer-preapproval'];
+    delete context.choiceContextData.values['featured-app-right'];
+    const r = app.exerciseInterface([sender, app.dso], TOKEN_STANDARD.transferFactory, factory.factoryId, 'TransferFactory_Transfer', {
+      ...choiceArgs,
+      extraArgs: extraArgsOf(context),
     });
-    const change = r.res.tx.nodes
-      .filter((n) => n.kind === 'create' && n.qualifiedName === T.amulet && (n.createArgument as Record<string, unknown>).owner === sender)
-      .map((n) => n.contractId);
-    app.setTrackingStatus('token-transfer', req.tracking_id, user(ctx), { transaction_id: r.res.updateId, contract_id: String(r.result) });
+    const out = r.result as { output: { tag: string; value: { transferInstructionCid?: string } }; senderChangeCids: string[] };
+    const change = out.senderChangeCids;
+    const instructionCid = String(out.output.value.transferInstructionCid);
+    app.setTrackingStatus('token-transfer', req.tracking_id, user(ctx), { transaction_id: r.res.updateId, contract_id: instructionCid });
     app.log(
       [sender, req.receiver_party_id],
       {
@@ -88,14 +104,16 @@ export function registerTokenTransferRoutes(add: AddRoute, user: (ctx: RequestCt
       },
       r.res,
     );
-    return ok(result({ transfer_instruction_cid: String(r.result) }, change));
+    return ok(result({ transfer_instruction_cid: instructionCid }, change));
   };
   add('POST', '/v0/wallet/token-standard/transfers', createTransfer);
 
   add('GET', '/v0/wallet/token-standard/transfers', (ctx) => {
     const party = app.partyOf(user(ctx));
     app.runAutomation();
-    const mine = app.contracts(party, TRANSFER_INSTRUCTION_QN).filter((c) => args(c).sender === party || args(c).receiver === party);
+    const mine = app
+      .contracts(party, TRANSFER_INSTRUCTION_QN)
+      .filter((c) => transferOf(c).sender === party || transferOf(c).receiver === party);
     return ok({ transfers: mine.map((c) => app.contractJson(c)) });
   });
 
@@ -104,23 +122,22 @@ export function registerTokenTransferRoutes(add: AddRoute, user: (ctx: RequestCt
       const party = app.partyOf(user(ctx));
       app.runAutomation();
       const c = instructionFor(party, ctx.params.contract_id ?? '');
-      const a = args(c);
+      const a = transferOf(c);
       const actor = choice === 'TransferInstruction_Withdraw' ? a.sender : a.receiver;
       if (actor !== party)
         throw new WalletError(
           403,
           `Only the ${choice === 'TransferInstruction_Withdraw' ? 'sender' : 'receiver'} can ${choice.split('_')[1]?.toLowerCase()} this transfer`,
         );
-      const executeBefore = Date.parse(String((a.transfer as Record<string, unknown>).executeBefore));
+      const executeBefore = Date.parse(String(a.executeBefore));
       if (choice === 'TransferInstruction_Accept' && BigInt(executeBefore) * 1000n <= app.nowMicros())
         throw new WalletError(400, 'The transfer expired (executeBefore has passed)');
-      const r = app.exercise([party], TRANSFER_INSTRUCTION_QN, c.contractId, choice, {
-        openRound: app.openRound().cid,
-        ...(choice === 'TransferInstruction_Accept'
-          ? { featuredAppRight: app.featuredAppRightOf(String(a.sender))?.contractId ?? null }
-          : {}),
+      const context = registry.lockedContext('AmuletTransferInstruction', c.contractId, choice === 'TransferInstruction_Accept', false);
+      const r = app.exerciseInterface([party], TOKEN_STANDARD.transferInstruction, c.contractId, choice, {
+        extraArgs: extraArgsOf(context),
       });
-      const amount = fmt(num((a.transfer as LfRecord).amount));
+      const out = r.result as { output: { value: { receiverHoldingCids?: string[] } }; senderChangeCids: string[] };
+      const amount = fmt(num(a.amount));
       app.log(
         [String(a.sender), String(a.receiver)],
         choice === 'TransferInstruction_Accept'
@@ -144,8 +161,8 @@ export function registerTokenTransferRoutes(add: AddRoute, user: (ctx: RequestCt
       );
       return ok(
         choice === 'TransferInstruction_Accept'
-          ? result({ receiver_holding_cids: [String(r.result)] }, [])
-          : result({}, [String(r.result)]),
+          ? result({ receiver_holding_cids: out.output.value.receiverHoldingCids ?? [] }, out.senderChangeCids)
+          : result({}, out.senderChangeCids),
       );
     };
   add('POST', '/v0/wallet/token-standard/transfers/{contract_id}/accept', act('TransferInstruction_Accept'));

@@ -43,6 +43,14 @@ const AppAllocationRequest: TemplateDef = {
     {
       interface: TOKEN_STANDARD.allocationRequest,
       view: (a) => ({ settlement: a.settlement ?? null, transferLegs: a.transferLegs ?? null, meta: a.meta ?? null }),
+      choices: {
+        AllocationRequest_Reject: (ctx) => {
+          if (!allocationRequestLegParties(ctx.contract).includes(String(ctx.arg.actor)))
+            ctx.fail(`${String(ctx.arg.actor)} is not a sender or receiver of the request's transfer legs`);
+          return { meta: { values: {} } };
+        },
+        AllocationRequest_Withdraw: () => ({ meta: { values: {} } }),
+      },
     },
   ],
   choices: [],

@@ -18,8 +18,6 @@
 import type { LfValue } from '../model.js';
 import type { ChoiceContext, FieldType, TemplateDef } from '../packages/types.js';
 import { cid, cids, effectiveAmount, int, int64, num, numeric, party, text, time } from './coin.js';
-import { allocationFactoryAllocate } from './templates-allocation.js';
-import { transferFactoryTransfer } from './templates-transfer-instruction.js';
 import { externalRulesFactories } from './token-views.js';
 
 const optional = (elem: FieldType): FieldType => ({ kind: 'Optional', elem });
@@ -127,8 +125,6 @@ const ExternalPartyAmuletRules: TemplateDef = {
   observers: [],
   implements: externalRulesFactories,
   choices: [
-    transferFactoryTransfer,
-    allocationFactoryAllocate,
     {
       name: 'ExternalPartyAmuletRules_CreateTransferCommand',
       consuming: false,

@@ -1,56 +1,192 @@
 /**
- * Token-standard two-step transfers of the coin: `Splice.AmuletTransferInstruction:AmuletTransferInstruction`, created by
- * `TransferFactory_Transfer` on `ExternalPartyAmuletRules` (the DSO's TransferFactory). The sender's inputs are archived,
- * the amount is locked in a `LockedAmulet` (lock holder: the DSO, until `executeBefore`) and the change returned; the
- * receiver accepts (`TransferInstruction_Accept`: a new amulet for the receiver, reward coupons issued) or rejects, or
- * the sender withdraws (both unlock the funds back to the sender). The instruction implements the token-standard
- * TransferInstruction interface (status `TransferPendingReceiverAcceptance`).
+ * Token-standard transfers of the coin, as Splice's Amulet implements them:
  *
- * Simplifications: the choices are template choices named after the interface choices (the interface declares
- * none); `dso`, `sender` and `receiver` are repeated as top-level fields (the simulator's signatories name fields);
- * `TransferFactory_Transfer` takes the sender and the open round explicitly instead of `extraArgs`; the ledger-time
- * checks of `requestedAt` / `executeBefore` are made by the wallet app before it submits.
+ * - `TransferFactory_Transfer` on `ExternalPartyAmuletRules` (the DSO's TransferFactory; real arguments
+ *   `{ expectedAdmin, transfer, extraArgs }`, result `TransferInstructionResult`): checks the admin, the instrument
+ *   (`{ admin: dso, id: "Amulet" }`), a positive amount, `requestedAt` ≤ ledger time < `executeBefore`, at least one
+ *   input holding; reads the open round (and an optional `transfer-preapproval`, `featured-app-right`) from the choice
+ *   context. A self-transfer, or a transfer to a receiver whose `TransferPreapproval` is in the context, completes at
+ *   once (one step: `TransferPreapproval_SendV2`); otherwise the amount plus the holding fees it accrues until
+ *   `executeBefore` is locked in a `LockedAmulet` (holder: the DSO, expiring at `executeBefore`, context
+ *   "transfer to <receiver>"), the change returns to the sender, and an `AmuletTransferInstruction` is pending.
+ * - `AmuletTransferInstruction { lockedAmulet, transfer }` (signatories: the admin and the sender, observer: the
+ *   receiver) implements TransferInstruction: `Accept` (receiver, before `executeBefore`) unlocks and pays exactly the
+ *   amount to the receiver (the rest back to the sender, reward coupons issued); `Reject` (receiver) and `Withdraw`
+ *   (sender) return the locked funds to the sender; `Update` (the admin, only after `executeBefore`, no extra actors)
+ *   expires it the same way. With `expire-lock = false` in the context (the locked amulet already expired) nothing is
+ *   returned. Results carry Splice's transaction metadata.
  */
 import type { LfValue } from '../model.js';
-import type { ChoiceDef, FieldDef, LfRecord, TemplateDef } from '../packages/types.js';
-import { TOKEN_STANDARD, transferRecord } from '../packages/token-standard.js';
-import { cid, consumeInputs, effectiveAmount, fmt, int64, newAmulet, num, party, roundOf } from './coin.js';
-import { featuredAppRightArg, issueRewardCoupons } from './templates-rewards.js';
-import { AMULET_INSTRUMENT_ID } from './token-views.js';
+import type { ChoiceContext, LfRecord, TemplateDef } from '../packages/types.js';
+import { TOKEN_STANDARD } from '../packages/token-standard.js';
+import { transferRecord } from '../packages/token-standard.js';
+import { cid, consumeInputs, effectiveAmount, fmt, int64, newAmulet, num } from './coin.js';
+import { issueRewardCoupons } from './templates-rewards.js';
+import {
+  assertDeadlineExceeded,
+  assertWithinDeadline,
+  checkAmuletRules,
+  contextBool,
+  contextCid,
+  CTX,
+  emptyMetadata,
+  holdingTxMeta,
+  openRoundFromContext,
+  reasonOf,
+  requireAmuletInstrument,
+  requireExpectedAdmin,
+} from './token-context.js';
 
-const QN = 'Splice.AmuletTransferInstruction:AmuletTransferInstruction';
-const roundArg: FieldDef = { name: 'openRound', type: cid('Splice.Round:OpenMiningRound') };
+export const TRANSFER_INSTRUCTION_QN = 'Splice.AmuletTransferInstruction:AmuletTransferInstruction';
+const LOCKED = 'Splice.Amulet:LockedAmulet';
 
-/** Unlocks the instruction's locked amulet to `to`; returns the new amulet. */
-function release(ctx: Parameters<ChoiceDef['body']>[0], to: LfValue, coupons: boolean): LfValue {
-  const round = roundOf(ctx, ctx.arg.openRound);
-  const locked = ctx.fetch(String(ctx.contract.lockedAmulet), 'Splice.Amulet:LockedAmulet');
-  ctx.exercise(String(ctx.contract.lockedAmulet), 'Archive', {});
-  const amount = effectiveAmount(locked, int64(round.round)).effective;
-  if (coupons)
-    issueRewardCoupons(
-      ctx,
-      ctx.contract.dso ?? null,
-      ctx.contract.sender ?? null,
-      num((ctx.contract.transfer as LfRecord).amount),
-      round,
-      ctx.arg.featuredAppRight,
-    );
-  return newAmulet(ctx, ctx.contract.dso ?? null, to, amount, round);
+const completed = (receiverHoldingCids: LfValue[]): LfRecord => ({
+  tag: 'TransferInstructionResult_Completed',
+  value: { receiverHoldingCids },
+});
+const failed = (): LfRecord => ({ tag: 'TransferInstructionResult_Failed', value: {} });
+
+/** Rounds from the open round until `t` (at least one), from the round's duration. */
+function roundsUntil(round: LfRecord, t: LfValue | undefined, now: string): bigint {
+  const duration = Date.parse(String(round.targetClosesAt)) - Date.parse(String(round.opensAt));
+  const left = Date.parse(String(t)) - Date.parse(now);
+  if (!(duration > 0) || !(left > 0)) return 1n;
+  return BigInt(Math.ceil(left / duration)) + 1n;
+}
+
+/**
+ * Locks `amount` plus the holding fees it accrues until `expiresAt` for a two-step transfer (Splice's
+ * `prepareTwoStepTransfer`); returns the locked amulet, the sender's change and the fees burnt from the inputs.
+ */
+export function lockForTwoStep(
+  ctx: ChoiceContext,
+  p: {
+    dso: LfValue;
+    sender: string;
+    amount: bigint;
+    inputs: LfValue | undefined;
+    expiresAt: LfValue;
+    lockContext: string;
+    round: LfRecord;
+  },
+): { lockedAmulet: string; changeCids: string[]; fees: bigint } {
+  const { total, fees } = consumeInputs(ctx, p.sender, p.inputs, p.round);
+  const reserve = num(p.round.holdingFeeRate) * roundsUntil(p.round, p.expiresAt, ctx.ledgerTime);
+  const wanted = p.amount + reserve;
+  if (total < p.amount) ctx.fail(`insufficient funds: inputs are worth ${fmt(total)}, the transfer needs ${fmt(p.amount)}`);
+  const locked = total < wanted ? total : wanted;
+  const lockedAmulet = ctx.create(LOCKED, {
+    dso: p.dso,
+    owner: p.sender,
+    initialAmount: fmt(locked),
+    createdAtRound: String(p.round.round),
+    ratePerRound: p.round.holdingFeeRate ?? '0',
+    lockHolders: [p.dso],
+    lockExpiresAt: p.expiresAt,
+    lockContext: p.lockContext,
+  });
+  const changeCids = total > locked ? [newAmulet(ctx, p.dso, p.sender, total - locked, p.round)] : [];
+  return { lockedAmulet, changeCids, fees };
+}
+
+/** Unlocks a two-step transfer's locked amulet: `payTo` gets `amount` (at most its value), the sender the rest. */
+export function settleLocked(
+  ctx: ChoiceContext,
+  p: { dso: LfValue; sender: string; lockedAmulet: LfValue; payTo?: { receiver: LfValue; amount: bigint }; round: LfRecord },
+): { receiverCids: string[]; senderCids: string[]; fees: bigint } {
+  const locked = ctx.fetch(String(p.lockedAmulet), LOCKED);
+  ctx.exercise(String(p.lockedAmulet), 'Archive', {});
+  const { effective, fee } = effectiveAmount(locked, int64(p.round.round));
+  const pay = p.payTo ? (p.payTo.amount < effective ? p.payTo.amount : effective) : 0n;
+  const receiverCids = p.payTo && pay > 0n ? [newAmulet(ctx, p.dso, p.payTo.receiver, pay, p.round)] : [];
+  const senderCids = effective > pay ? [newAmulet(ctx, p.dso, p.sender, effective - pay, p.round)] : [];
+  return { receiverCids, senderCids, fees: fee };
+}
+
+/** `TransferFactory_Transfer`, the body of ExternalPartyAmuletRules' TransferFactory implementation. */
+export function amuletTransferFactoryTransfer(ctx: ChoiceContext): LfValue {
+  const dso = ctx.contract.dso ?? null;
+  const t = ctx.arg.transfer as LfRecord;
+  const sender = String(t.sender);
+  requireExpectedAdmin(ctx, ctx.arg.expectedAdmin, dso);
+  requireAmuletInstrument(ctx, t.instrumentId, dso);
+  const amount = num(t.amount);
+  if (amount <= 0n) ctx.fail('Amount must be positive');
+  assertDeadlineExceeded(ctx, 'transfer.requestedAt', t.requestedAt);
+  assertWithinDeadline(ctx, 'transfer.executeBefore', t.executeBefore);
+  if (((t.inputHoldingCids as LfValue[] | null) ?? []).length === 0) ctx.fail('At least one holding must be provided');
+  checkAmuletRules(ctx, dso);
+  const round = openRoundFromContext(ctx, dso);
+  const reason = reasonOf(t.meta);
+  const preapproval = contextCid(ctx, CTX.preapproval, false);
+
+  if (t.receiver === t.sender || preapproval !== undefined) {
+    // one step: a self-transfer, or through the receiver's preapproval
+    if (preapproval !== undefined && t.receiver !== t.sender) {
+      const p = ctx.fetch(preapproval, 'Splice.AmuletRules:TransferPreapproval');
+      if (p.receiver !== t.receiver || p.dso !== dso) ctx.fail(`the transfer preapproval ${preapproval} is not the receiver's`);
+      const r = ctx.exercise(preapproval, 'TransferPreapproval_SendV2', {
+        sender,
+        inputs: t.inputHoldingCids ?? [],
+        amount: fmt(amount),
+        description: reason ?? null,
+        meta: t.meta ?? null,
+        openRound: String(contextCid(ctx, CTX.openRound, true)),
+        featuredAppRight: contextCid(ctx, CTX.featuredAppRight, false) ?? null,
+      }) as LfRecord;
+      return {
+        output: completed([r.receiverAmulet ?? null]),
+        senderChangeCids: r.senderChangeAmulet ? [r.senderChangeAmulet] : [],
+        meta: r.meta ?? emptyMetadata(),
+      };
+    }
+    const { total, fees } = consumeInputs(ctx, sender, t.inputHoldingCids, round);
+    if (total < amount) ctx.fail(`insufficient funds: inputs are worth ${fmt(total)}, the transfer needs ${fmt(amount)}`);
+    const receiverCid = newAmulet(ctx, dso, sender, amount, round);
+    const change = total > amount ? [newAmulet(ctx, dso, sender, total - amount, round)] : [];
+    return { output: completed([receiverCid]), senderChangeCids: change, meta: holdingTxMeta('merge-split', { reason, burned: fees }) };
+  }
+
+  // two steps: lock, and a pending instruction for the receiver
+  const { lockedAmulet, changeCids, fees } = lockForTwoStep(ctx, {
+    dso,
+    sender,
+    amount,
+    inputs: t.inputHoldingCids,
+    expiresAt: t.executeBefore ?? null,
+    lockContext: `transfer to ${String(t.receiver)}`,
+    round,
+  });
+  const transferInstructionCid = ctx.create(TRANSFER_INSTRUCTION_QN, {
+    lockedAmulet,
+    transfer: { ...t, inputHoldingCids: [lockedAmulet] },
+  });
+  return {
+    output: { tag: 'TransferInstructionResult_Pending', value: { transferInstructionCid } },
+    senderChangeCids: changeCids,
+    meta: holdingTxMeta('merge-split', { reason, burned: fees }),
+  };
+}
+
+/** Returns the locked funds of an instruction to its sender (reject, withdraw, expiry). */
+function abort(ctx: ChoiceContext): LfValue {
+  const t = ctx.contract.transfer as LfRecord;
+  const dso = (t.instrumentId as LfRecord).admin ?? null;
+  if (contextBool(ctx, CTX.expireLock) === false) return { output: failed(), senderChangeCids: [], meta: emptyMetadata() };
+  const round = openRoundFromContext(ctx, dso);
+  const r = settleLocked(ctx, { dso, sender: String(t.sender), lockedAmulet: ctx.contract.lockedAmulet ?? null, round });
+  return { output: failed(), senderChangeCids: r.senderCids, meta: holdingTxMeta('unlock', { burned: r.fees }) };
 }
 
 const AmuletTransferInstruction: TemplateDef = {
   module: 'Splice.AmuletTransferInstruction',
   entity: 'AmuletTransferInstruction',
   fields: [
-    { name: 'dso', type: party },
-    { name: 'sender', type: party },
-    { name: 'receiver', type: party },
-    { name: 'lockedAmulet', type: cid('Splice.Amulet:LockedAmulet') },
+    { name: 'lockedAmulet', type: cid(LOCKED) },
     { name: 'transfer', type: transferRecord },
   ],
-  signatories: ['dso', 'sender'],
-  observers: ['receiver'],
+  signatories: ['transfer.instrumentId.admin', 'transfer.sender'],
+  observers: ['transfer.receiver'],
   implements: [
     {
       interface: TOKEN_STANDARD.transferInstruction,
@@ -58,77 +194,40 @@ const AmuletTransferInstruction: TemplateDef = {
         originalInstructionCid: null,
         transfer: a.transfer ?? null,
         status: { tag: 'TransferPendingReceiverAcceptance', value: {} },
-        meta: { values: {} },
+        meta: emptyMetadata(),
       }),
+      choices: {
+        TransferInstruction_Accept: (ctx) => {
+          const t = ctx.contract.transfer as LfRecord;
+          const dso = (t.instrumentId as LfRecord).admin ?? null;
+          assertWithinDeadline(ctx, 'Transfer.executeBefore', t.executeBefore);
+          const round = openRoundFromContext(ctx, dso);
+          const amount = num(t.amount);
+          const r = settleLocked(ctx, {
+            dso,
+            sender: String(t.sender),
+            lockedAmulet: ctx.contract.lockedAmulet ?? null,
+            payTo: { receiver: t.receiver ?? null, amount },
+            round,
+          });
+          issueRewardCoupons(ctx, dso, t.sender ?? null, amount, round, contextCid(ctx, CTX.featuredAppRight, false));
+          return {
+            output: completed(r.receiverCids),
+            senderChangeCids: r.senderCids,
+            meta: holdingTxMeta('transfer', { reason: reasonOf(t.meta), sender: String(t.sender), burned: r.fees }),
+          };
+        },
+        TransferInstruction_Reject: abort,
+        TransferInstruction_Withdraw: abort,
+        TransferInstruction_Update: (ctx) => {
+          if (((ctx.arg.extraActors as LfValue[] | null) ?? []).length > 0) ctx.fail('No extra actors on transfer expiry');
+          assertDeadlineExceeded(ctx, 'Transfer.executeBefore', (ctx.contract.transfer as LfRecord).executeBefore);
+          return abort(ctx);
+        },
+      },
     },
   ],
-  choices: [
-    {
-      name: 'TransferInstruction_Accept',
-      consuming: true,
-      argument: [roundArg, featuredAppRightArg],
-      returnType: cid('Splice.Amulet:Amulet'),
-      controllers: [{ contract: 'receiver' }],
-      description: 'the receiver accepts: the locked amount becomes its holding',
-      body: (ctx) => release(ctx, ctx.contract.receiver ?? null, true),
-    },
-    {
-      name: 'TransferInstruction_Reject',
-      consuming: true,
-      argument: [roundArg],
-      returnType: cid('Splice.Amulet:Amulet'),
-      controllers: [{ contract: 'receiver' }],
-      description: 'the receiver rejects: the funds return to the sender',
-      body: (ctx) => release(ctx, ctx.contract.sender ?? null, false),
-    },
-    {
-      name: 'TransferInstruction_Withdraw',
-      consuming: true,
-      argument: [roundArg],
-      returnType: cid('Splice.Amulet:Amulet'),
-      controllers: [{ contract: 'sender' }],
-      description: 'the sender withdraws: the funds return to the sender',
-      body: (ctx) => release(ctx, ctx.contract.sender ?? null, false),
-    },
-  ],
+  choices: [],
 };
 
-/** `TransferFactory_Transfer` of `ExternalPartyAmuletRules` (see the module comment). */
-export const transferFactoryTransfer: ChoiceDef = {
-  name: 'TransferFactory_Transfer',
-  consuming: false,
-  argument: [{ name: 'expectedAdmin', type: party }, { name: 'sender', type: party }, { name: 'transfer', type: transferRecord }, roundArg],
-  returnType: cid(QN),
-  controllers: [{ argument: 'sender' }],
-  description: 'locks the amount from the sender’s input holdings and creates the transfer instruction for the receiver',
-  body: (ctx) => {
-    const dso = ctx.contract.dso ?? null;
-    const t = ctx.arg.transfer as LfRecord;
-    const instrument = t.instrumentId as LfRecord;
-    if (ctx.arg.expectedAdmin !== dso)
-      ctx.fail(`expectedAdmin ${String(ctx.arg.expectedAdmin)} is not the instrument admin ${String(dso)}`);
-    if (t.sender !== ctx.arg.sender) ctx.fail('the transfer’s sender is not the submitting sender');
-    if (instrument.admin !== dso || instrument.id !== AMULET_INSTRUMENT_ID)
-      ctx.fail(`unsupported instrument ${String(instrument.admin)}/${String(instrument.id)}`);
-    if (t.sender === t.receiver) ctx.fail('self-transfers are not two-step transfers');
-    const amount = num(t.amount);
-    if (amount <= 0n) ctx.fail('Amount must be positive');
-    const round = roundOf(ctx, ctx.arg.openRound);
-    const { total } = consumeInputs(ctx, String(t.sender), t.inputHoldingCids, round);
-    if (total < amount) ctx.fail(`insufficient funds: inputs are worth ${fmt(total)}, the transfer needs ${fmt(amount)}`);
-    const lockedAmulet = ctx.create('Splice.Amulet:LockedAmulet', {
-      dso,
-      owner: t.sender ?? null,
-      initialAmount: fmt(amount),
-      createdAtRound: String(round.round),
-      ratePerRound: round.holdingFeeRate ?? '0',
-      lockHolders: [dso],
-      lockExpiresAt: t.executeBefore ?? null,
-    });
-    if (total > amount) newAmulet(ctx, dso, t.sender ?? null, total - amount, round);
-    return ctx.create(QN, { dso, sender: t.sender ?? null, receiver: t.receiver ?? null, lockedAmulet, transfer: t });
-  },
-};
-
-export const TRANSFER_INSTRUCTION_QN = QN;
 export const transferInstructionTemplates: TemplateDef[] = [AmuletTransferInstruction];

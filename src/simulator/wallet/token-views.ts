@@ -4,10 +4,13 @@
  * deducted in the view), and the round / rate annotations in `meta`.
  */
 import type { LfValue } from '../model.js';
-import type { InterfaceImpl, LfRecord } from '../packages/types.js';
+import type { ChoiceContext, InterfaceImpl, LfRecord } from '../packages/types.js';
 import { TOKEN_STANDARD } from '../packages/token-standard.js';
+import { amuletAllocationFactoryAllocate } from './templates-allocation.js';
+import { amuletTransferFactoryTransfer } from './templates-transfer-instruction.js';
+import { AMULET_INSTRUMENT_ID, requireExpectedAdmin } from './token-context.js';
 
-export const AMULET_INSTRUMENT_ID = 'Amulet';
+export { AMULET_INSTRUMENT_ID };
 const META_PREFIX = 'amulet.splice.lfdecentralizedtrust.org';
 
 /** Daml's `show` of a Decimal: trailing zeros dropped, at least one fractional digit. */
@@ -37,13 +40,33 @@ export const amuletHolding: InterfaceImpl = { interface: TOKEN_STANDARD.holding,
 /** `Splice.Amulet:LockedAmulet` as a Holding locked to its lock holders until the lock expires. */
 export const lockedAmuletHolding: InterfaceImpl = {
   interface: TOKEN_STANDARD.holding,
-  view: (a) => holdingView(a, { holders: a.lockHolders ?? [], expiresAt: a.lockExpiresAt ?? null, expiresAfter: null, context: null }),
+  view: (a) =>
+    holdingView(a, {
+      holders: a.lockHolders ?? [],
+      expiresAt: a.lockExpiresAt ?? null,
+      expiresAfter: null,
+      context: a.lockContext ?? null,
+    }),
 };
 
 const factoryView = (a: LfRecord): LfRecord => ({ admin: a.dso ?? null, meta: { values: {} } });
 
+/** `*_PublicFetch`: anyone (the `actor`) reads the factory's view, after checking the expected admin. */
+const publicFetch = (ctx: ChoiceContext): LfValue => {
+  requireExpectedAdmin(ctx, ctx.arg.expectedAdmin, ctx.contract.dso ?? null);
+  return factoryView(ctx.contract);
+};
+
 /** `ExternalPartyAmuletRules` is the DSO's TransferFactory and AllocationFactory, as on Splice. */
 export const externalRulesFactories: InterfaceImpl[] = [
-  { interface: TOKEN_STANDARD.transferFactory, view: factoryView },
-  { interface: TOKEN_STANDARD.allocationFactory, view: factoryView },
+  {
+    interface: TOKEN_STANDARD.transferFactory,
+    view: factoryView,
+    choices: { TransferFactory_Transfer: amuletTransferFactoryTransfer, TransferFactory_PublicFetch: publicFetch },
+  },
+  {
+    interface: TOKEN_STANDARD.allocationFactory,
+    view: factoryView,
+    choices: { AllocationFactory_Allocate: amuletAllocationFactoryAllocate, AllocationFactory_PublicFetch: publicFetch },
+  },
 ];

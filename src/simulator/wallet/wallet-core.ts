@@ -61,6 +61,13 @@ export interface WalletCore {
     choiceArgument: LfRecord,
     packageName?: string,
   ): { res: SubmitResult; result: LfValue };
+  exerciseInterface(
+    actAs: string[],
+    interfaceId: string,
+    contractId: string,
+    choice: string,
+    choiceArgument: LfRecord,
+  ): { res: SubmitResult; result: LfValue };
   featuredAppRightOf(party: string): ContractRow | undefined;
   listUsers(): string[];
   log(partiesInvolved: string[], item: Record<string, unknown>, res: SubmitResult): void;

@@ -70,7 +70,7 @@ describe('real Splice DARs in the simulator', () => {
       }
     }
     expect(checked).toBeGreaterThan(100);
-  });
+  }, 180_000);
 
   it('uploading the same DARs again is idempotent (same packages, same vetting serials)', async () => {
     const ids = await packageIds(sim.url);
@@ -80,7 +80,7 @@ describe('real Splice DARs in the simulator', () => {
     expect((await vetting(sim.url)).vettedPackages.map((s) => s.topologySerial)).toEqual(
       before.vettedPackages.map((s) => s.topologySerial),
     );
-  });
+  }, 180_000);
 
   it('every package of every DAR is vetted on both synchronizers; the real token-standard packages are the preferred ones', async () => {
     const vp = (await vetting(sim.url)).vettedPackages;
@@ -171,6 +171,26 @@ describe('real Splice DARs in the simulator', () => {
     const view = events[0]?.interfaceViews?.[0] as { viewStatus: { code: number }; viewValue: { amount: string } };
     expect(view.viewStatus.code).toBe(0);
     expect(view.viewValue.amount).toBe('25.0000000000');
+  });
+
+  it('DARs built with different SDKs coexist: their own daml-prim 0.0.0 packages differ and are all accepted', async () => {
+    const fresh = await startTestSim();
+    try {
+      const prim = (f: string) =>
+        dar(f)
+          .packages.filter((p) => p.name === 'daml-prim')
+          .map((p) => p.packageId);
+      // splice-util (SDK 3.5.2) first, then a token-standard API DAR (SDK 3.3.0) with a different daml-prim 0.0.0
+      expect(prim('splice-util-0.1.7.dar')).not.toEqual(prim('splice-api-token-holding-v1-1.0.0.dar'));
+      for (const f of ['splice-util-0.1.7.dar', 'splice-api-token-holding-v1-1.0.0.dar']) {
+        const r = await postBytes(fresh.url, '/v2/dars', darBytes(f));
+        expect(r.status, `${f}: ${r.text}`).toBe(200);
+      }
+      const ids = await packageIds(fresh.url);
+      for (const id of [...prim('splice-util-0.1.7.dar'), ...prim('splice-api-token-holding-v1-1.0.0.dar')]) expect(ids).toContain(id);
+    } finally {
+      await fresh.dispose();
+    }
   });
 
   it('decodes DARs off the event loop: the simulator answers other requests while it reads large DARs', async () => {

@@ -64,9 +64,10 @@ describe('spec coverage of the remaining operations', () => {
     expect(page.nextPageToken).toBeDefined();
     const pkgs = await call(sim.url, 'GET', '/v2/packages');
     const ids = (pkgs.json as { packageIds: string[] }).packageIds;
-    // built-in: simulator-demo, the token-standard interfaces (holding, transfer-instruction, allocation-instruction,
-    // allocation, allocation-request), splice-amulet (the wallet's coin) and splice-util-token-standard-wallet (merge delegation)
-    expect(ids).toHaveLength(8);
+    // built-in: the two stdlib packages the token standard refers to, simulator-demo, the six token-standard API packages
+    // (metadata, holding, transfer-instruction, allocation, allocation-instruction, allocation-request), splice-amulet
+    // (the wallet's coin), splice-util-token-standard-wallet (merge delegation), splice-dso-governance and the ANS
+    expect(ids).toHaveLength(13);
     expect(ids[0]).toMatch(/^[0-9a-f]{64}$/);
     const st = await call(sim.url, 'GET', '/v2/packages/{package-id}/status', { path: `/v2/packages/${ids[0]}/status` });
     expect((st.json as { packageStatus: string }).packageStatus).toBe('PACKAGE_STATUS_REGISTERED');

@@ -57,7 +57,10 @@ describe('amulet allocations', () => {
     expect(r.status).toBe(200);
     const cid = (r.json.output as { allocation_cid: string }).allocation_cid;
     expect(r.json.sender_change_cids).toHaveLength(1);
-    expect(await bal('alice')).toEqual({ unlocked: 75, locked: 25 });
+    const locked = await bal('alice');
+    expect(locked.locked).toBeGreaterThan(25); // the amount plus the holding-fee reserve until settleBefore
+    expect(locked.locked).toBeLessThan(25.1);
+    expect(locked.unlocked + locked.locked).toBeCloseTo(100, 8);
     const listed = (await wok(base, 'alice', 'GET', '/v0/allocations')).allocations as {
       contract: { contract_id: string; template_id: string };
     }[];
@@ -94,17 +97,27 @@ describe('amulet allocations', () => {
       meta: { values: { desk: 'fx' } },
     });
 
-    // settlement on the ledger: executor, sender and receiver authorize (all hosted here)
-    const dso = ((await (await fetch(`${base}/v2/parties`)).json()) as { partyDetails: { party: string }[] }).partyDetails
-      .map((p) => p.party)
-      .find((p) => p.startsWith('DSO::')) as string;
-    const round = acsCreated(await acs(base, wildcard(dso))).find((c) => c.templateId.endsWith(':Splice.Round:OpenMiningRound'))
-      ?.contractId as string;
+    // settlement on the ledger with the registry's choice context: executor, sender and receiver authorize (all hosted here)
+    const ctx = (await wok(
+      base,
+      'venue',
+      'POST',
+      '/v0/scan-proxy/registry/allocations/v1/{allocationId}/choice-contexts/execute-transfer',
+      {
+        path: `/v0/scan-proxy/registry/allocations/v1/${encodeURIComponent(cid)}/choice-contexts/execute-transfer`,
+        body: {},
+      },
+    )) as { choiceContextData: unknown; disclosedContracts: unknown[] };
     const bob0 = (await bal('bob')).unlocked;
     await submitTx(
       base,
       [venue, alice, bob],
-      [exercise('#splice-amulet:Splice.AmuletAllocation:AmuletAllocation', cid, 'Allocation_ExecuteTransfer', { openRound: round })],
+      [
+        exercise(ALLOCATION_INTERFACE_ID, cid, 'Allocation_ExecuteTransfer', {
+          extraArgs: { context: ctx.choiceContextData, meta: { values: {} } },
+        }),
+      ],
+      { disclosedContracts: ctx.disclosedContracts },
     );
     expect((await bal('bob')).unlocked).toBeCloseTo(bob0 + 25, 6);
     expect(await bal('alice')).toEqual({ unlocked: 75, locked: 0 });

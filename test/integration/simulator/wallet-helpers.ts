@@ -1,7 +1,8 @@
 /**
- * Wallet test helpers: the Splice reference specs (wallet-external, wallet-internal, validator-internal and the
- * common-* files they reference) loaded into one ajv instance, and an HTTP caller for `/api/validator` that validates
- * every response body against the operation's response schema (ErrorResponse for errors).
+ * Wallet test helpers: the Splice reference specs (wallet-external, wallet-internal, validator-internal, scan-proxy and
+ * the common-* / scan files they reference, and the token-standard registry APIs, which the validator serves under
+ * `/v0/scan-proxy/registry`) loaded into one ajv instance, and an HTTP caller for `/api/validator` that validates every
+ * response body against the operation's response schema (ErrorResponse for errors).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -24,14 +25,20 @@ const FILES = [
   'validator-internal',
   'scan',
   'scan-proxy',
+  'token-standard/token-metadata-v1',
+  'token-standard/transfer-instruction-v1',
+  'token-standard/allocation-instruction-v1',
+  'token-standard/allocation-v1',
 ] as const;
+/** The registry APIs are served under the validator's scan proxy. */
+const REGISTRY_PREFIX = '/v0/scan-proxy';
 type Json = Record<string, unknown>;
 
 /** Rewrites `$ref`s: local ones to the file's `$id`, cross-file ones (flat `./x.yaml` or the repo's `../../../../common/...`) to that file's `$id`. */
 function rewriteRefs(text: string, self: string): string {
   return text
     .replaceAll(/"(?:\.\.\/)+common\/src\/main\/openapi\/(common-[a-z]+)\.yaml#/g, '"$1.json#')
-    .replaceAll(/"\.\/([a-z-]+)\.yaml#/g, '"$1.json#')
+    .replaceAll(/"\.\/([a-z0-9-]+)\.yaml#/g, '"$1.json#')
     .replaceAll('"#/components/', `"${self}.json#/components/`);
 }
 
@@ -95,8 +102,9 @@ class SpliceSpecs {
     this.ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true, discriminator: false });
     addFormats(this.ajv);
     for (const f of ['int32', 'int64', 'double', 'float', 'binary', 'byte']) this.ajv.addFormat(f, true);
-    for (const f of FILES) {
-      const doc = parse(readFileSync(path.join(spliceDir, `${f}.yaml`), 'utf8')) as Json;
+    for (const file of FILES) {
+      const f = path.basename(file);
+      const doc = parse(readFileSync(path.join(spliceDir, `${file}.yaml`), 'utf8')) as Json;
       this.docs.set(f, doc);
       const raw = lenientOneOf(JSON.parse(JSON.stringify((doc.components as Json | undefined) ?? {})) as Json);
       const components = discriminated(JSON.parse(rewriteRefs(JSON.stringify(raw), f))) as Json;
@@ -106,8 +114,10 @@ class SpliceSpecs {
 
   /** The operation (and its file) serving `method path` (path relative to /api/validator, e.g. `/v0/wallet/balance`). */
   operation(method: string, specPath: string): { file: string; op: Json } {
+    const registryPath = specPath.startsWith(`${REGISTRY_PREFIX}/registry/`) ? specPath.slice(REGISTRY_PREFIX.length) : undefined;
     for (const [file, doc] of this.docs) {
-      const op = (doc.paths as Record<string, Record<string, Json>> | undefined)?.[specPath]?.[method.toLowerCase()];
+      const paths = doc.paths as Record<string, Record<string, Json>> | undefined;
+      const op = paths?.[specPath]?.[method.toLowerCase()] ?? (registryPath ? paths?.[registryPath]?.[method.toLowerCase()] : undefined);
       if (op) return { file, op };
     }
     throw new Error(`no Splice spec operation ${method} ${specPath}`);
@@ -126,11 +136,11 @@ class SpliceSpecs {
     }
     if (typeof resp.$ref === 'string') {
       const [refFile, pointer] = resp.$ref.split('#') as [string, string];
-      const target = path.basename(refFile, '.yaml');
+      const target = refFile === '' ? file : path.basename(refFile, '.yaml');
       resp = pointer
         .split('/')
         .filter(Boolean)
-        .reduce<Json>((o, k) => o[k] as Json, this.docs.get(target === '' ? file : target) as Json);
+        .reduce<Json>((o, k) => o[k] as Json, this.docs.get(target) as Json);
       resp = JSON.parse(JSON.stringify(resp).replaceAll('"#/components/', `"./${target}.yaml#/components/`)) as Json;
     }
     const schema = (resp.content as Record<string, { schema: unknown }> | undefined)?.['application/json']?.schema;

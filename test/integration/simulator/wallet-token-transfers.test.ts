@@ -1,7 +1,8 @@
 /**
  * Token-standard two-step transfers over real HTTP (wallet-internal v0 token-standard endpoints, ajv-validated):
- * create locks the funds (TransferFactory_Transfer), both sides list the instruction, the TransferInstruction
- * interface view shows it pending receiver acceptance; accept delivers, reject / withdraw / expiry return the funds;
+ * create locks the funds plus the holding-fee reserve until the deadline (TransferFactory_Transfer), both sides list the
+ * instruction, the TransferInstruction interface view shows it pending receiver acceptance; accept delivers exactly the
+ * amount, reject / withdraw / expiry return the funds;
  * duplicate tracking ids, wrong actors and late accepts are refused without changing anything.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,6 +34,13 @@ const bal = async (user: string) => {
   const b = await wok(base, user, 'GET', '/v0/wallet/balance');
   return { unlocked: Number(b.effective_unlocked_qty), locked: Number(b.effective_locked_qty) };
 };
+/** The amount plus the holding fees it accrues until executeBefore is locked (the reserve returns unless spent). */
+const expectLocked = async (user: string, amount: number, total: number) => {
+  const b = await bal(user);
+  expect(b.locked).toBeGreaterThan(amount);
+  expect(b.locked).toBeLessThan(amount + 0.1);
+  expect(b.unlocked + b.locked).toBeCloseTo(total, 8);
+};
 const list = async (user: string) =>
   ((await wok(base, user, 'GET', '/v0/wallet/token-standard/transfers')).transfers as { contract_id: string }[]).map((t) => t.contract_id);
 
@@ -54,7 +62,7 @@ describe('token-standard transfers', () => {
     expect(r.status).toBe(200);
     const cid = (r.json.output as { transfer_instruction_cid: string }).transfer_instruction_cid;
     expect(r.json.sender_change_cids).toHaveLength(1);
-    expect(await bal('alice')).toEqual({ unlocked: 70, locked: 30 });
+    await expectLocked('alice', 30, 100);
     expect(await list('alice')).toEqual([cid]);
     expect(await list('bob')).toEqual([cid]);
 
@@ -98,7 +106,7 @@ describe('token-standard transfers', () => {
     const a = await create('10', 'ts-2');
     const b = await create('5', 'ts-3');
     expect((await create('1', 'ts-2')).status).toBe(409);
-    expect(await bal('alice')).toEqual({ unlocked: 55, locked: 15 });
+    await expectLocked('alice', 15, 70);
     const rej = await act('bob', (a.json.output as { transfer_instruction_cid: string }).transfer_instruction_cid, 'reject');
     expect(rej.status).toBe(200);
     expect(rej.json.sender_change_cids).toHaveLength(1);
