@@ -2,13 +2,15 @@
  * Packages view end to end (browser host + embedded simulator): list and decoded detail of the built-in package,
  * a corrupt file refused with the reader's error, a DAR built here validated then uploaded (its templates in the
  * detail), an incompatible upgrade with the broken field named, cancel before upload, vet / unvet with a dry run
- * and confirmation (checked through the simulator's HTTP API), and the preferred-package query.
+ * and confirmation (checked through the simulator's HTTP API), the preferred-package query, and real Splice DARs from
+ * ../shared/reference/dars validated, uploaded with their real ids, inspected and re-vetted.
  */
 import { test, expect, type Page } from '@playwright/test';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildDar, type Field, type PackageDescription, type Type } from '../../src/daml-lf/index.js';
+import { fileURLToPath } from 'node:url';
+import { buildDar, readDar, type Field, type PackageDescription, type Type } from '../../src/daml-lf/index.js';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
 import { themedScreenshots, callSimulator } from '../support/e2e.js';
 
@@ -163,11 +165,15 @@ test('list, detail, corrupt file, validate → upload, incompatible upgrade, can
   await screenshots(page, 'packages', 1300);
 
   // Keyboard: ↓/↑ walk the package list, Enter opens a package.
+  const rows = page.getByTestId('package-row');
+  const ids = await rows.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.package ?? ''));
+  const next = rows.nth(ids.indexOf(v1.mainPackageId) + 1);
+  const nextName = (await next.getAttribute('data-name')) ?? '';
   await page.locator(`[data-testid=package-row][data-package="${v1.mainPackageId}"]`).getByRole('button').focus();
   await page.keyboard.press('ArrowDown');
-  await expect(demo.getByRole('button')).toBeFocused();
+  await expect(next.getByRole('button')).toBeFocused();
   await page.keyboard.press('Enter');
-  await expect(page.getByTestId('pkg-detail-name')).toHaveText('simulator-demo 1.0.0');
+  await expect(page.getByTestId('pkg-detail-name')).toContainText(nextName);
   await page.keyboard.press('ArrowUp');
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('pkg-detail')).toHaveAttribute('data-package', v1.mainPackageId);
@@ -300,4 +306,70 @@ test('vet and unvet with a dry run and confirmation; preferred packages; keyboar
   await expect(page.getByTestId('preferred-ref').first()).toContainText('simulator-demo');
   await expect(page.getByTestId('preferred-ref').first()).toContainText('1.0.0');
   await screenshots(page, 'packages-preferred', 800);
+});
+
+test('a real Splice DAR: validate → upload (progress) → inspect → unvet / vet; a real token-standard API package', async ({ page }) => {
+  test.setTimeout(180_000); // two real DARs read by the console and the participant on a loaded machine
+  const dars = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/reference/dars');
+  const utilDar = path.join(dars, 'splice-util-0.1.7.dar');
+  const util = readDar(new Uint8Array(readFileSync(utilDar))).main;
+  await openPackages(page);
+
+  // Validate: the console reads every DALF, the participant accepts, nothing to compare (no vetted package of the name).
+  await page.getByTestId('dar-input').setInputFiles(utilDar);
+  await expect(page.getByTestId('dar-participant-ok')).toBeVisible();
+  await expect(page.getByTestId('dar-crosscheck-none')).toBeVisible();
+  await expect(page.getByTestId('dar-packages')).toContainText('splice-util');
+  await expect(page.getByTestId('dar-packages').locator('tbody tr')).toHaveCount(
+    readDar(new Uint8Array(readFileSync(utilDar))).packages.length,
+  );
+  await expect(page.getByTestId('dar-steps')).toHaveAttribute('data-phase', 'validated');
+  expect((await simulator<{ packageIds: string[] }>('/v2/packages')).packageIds).not.toContain(util.packageId);
+
+  // Upload with its real package id, vetted on every synchronizer; the detail opens on it.
+  await page.getByTestId('dar-upload-button').click();
+  await expect(page.getByTestId('dar-notice')).toContainText('Uploaded splice-util 0.1.7');
+  await expect(page.getByTestId('dar-steps')).toHaveAttribute('data-phase', 'done');
+  expect((await simulator<{ packageIds: string[] }>('/v2/packages')).packageIds).toContain(util.packageId);
+  expect(await vettedOn(util.packageId)).toHaveLength(1); // the upload vets on the chosen synchronizer
+  await expect(page.getByTestId('pkg-detail')).toHaveAttribute('data-package', util.packageId);
+  await expect(page.getByTestId('pkg-detail-name')).toHaveText('splice-util 0.1.7');
+  await page.getByTestId('dar-steps').scrollIntoViewIfNeeded();
+  await screenshots(page, 'packages-real-dar', 1300);
+
+  // Unvet on one synchronizer (dry run, confirm), then vet again.
+  const target = (await vettedOn(util.packageId))[0]!;
+  await page.getByTestId('packages-tab-vetting').click();
+  const cell = page.locator(`[data-testid=vetting-row][data-package="${util.packageId}"] [data-testid=vet-cell][data-sync="${target}"]`);
+  await expect(cell).toBeChecked();
+  await cell.uncheck();
+  await page.getByTestId('vetting-dry-run').click();
+  await expect(page.getByTestId('vetting-result')).toHaveAttribute('data-dry-run', 'true');
+  await page.getByTestId('vetting-apply').click();
+  await page.getByTestId('vetting-apply-confirm').getByRole('button', { name: 'Apply changes' }).click();
+  await expect.poll(() => vettedOn(util.packageId)).not.toContain(target);
+  await expect(page.getByTestId('vetting-result')).toHaveAttribute('data-dry-run', 'false');
+  await expect(cell).not.toBeChecked();
+  await cell.check();
+  await expect(page.getByTestId('vetting-staged')).toHaveText('1 change staged');
+  await page.getByTestId('vetting-apply').click();
+  await expect.poll(() => vettedOn(util.packageId)).toContain(target);
+  await screenshots(page, 'packages-real-dar-vetting', 900);
+
+  // A token-standard API DAR: same names and versions as the simulator's built-in stand-ins, accepted with its real
+  // ids (the console's check notes the built-ins of equal version); its interfaces and choice arguments in the detail.
+  const apiDar = path.join(dars, 'splice-api-token-transfer-instruction-v1-1.0.0.dar');
+  const api = readDar(new Uint8Array(readFileSync(apiDar))).main;
+  await page.getByTestId('packages-tab-packages').click();
+  await page.getByTestId('dar-input').setInputFiles(apiDar);
+  await expect(page.getByTestId('dar-participant-ok')).toBeVisible();
+  await expect(page.locator('[data-testid=dar-crosscheck-item]').first()).toContainText('already vetted as a different package');
+  await page.getByTestId('dar-upload-button').click();
+  await expect(page.getByTestId('dar-notice')).toContainText('Uploaded splice-api-token-transfer-instruction-v1 1.0.0');
+  await expect(page.getByTestId('pkg-detail')).toHaveAttribute('data-package', api.packageId);
+  const factory = page.locator('[data-testid=pkg-interface][data-interface="Splice.Api.Token.TransferInstructionV1:TransferFactory"]');
+  await expect(factory.locator('[data-testid=pkg-choice][data-choice=TransferFactory_Transfer]')).toContainText('expectedAdmin');
+  await expect(factory.locator('[data-testid=pkg-choice][data-choice=TransferFactory_Transfer]')).toContainText('extraArgs');
+  await factory.scrollIntoViewIfNeeded();
+  await screenshots(page, 'packages-real-token-standard', 1300);
 });

@@ -349,6 +349,13 @@ export function problemsFromCanton(c: CantonErrorDetails | undefined): string[] 
   return out;
 }
 
+/**
+ * The Daml standard library (`daml-prim`, `daml-stdlib`, `ghc-stdlib`) and its stable per-module packages
+ * (`daml-stdlib-DA-Time-Types`, `ghc-stdlib-DA-Internal-Template`, …): Canton does not upgrade-check them, and a stable
+ * package's name and version always denote the same package, so the console does not compare them either.
+ */
+const isStdlibPackage = (name: string): boolean => /^(daml-prim|daml-stdlib|ghc-stdlib)(-.+)?$/.test(name);
+
 /** The console's own upgrade check of each new DAR package against the vetted packages of the same name. */
 async function crossCheck(
   client: LedgerClient,
@@ -358,7 +365,7 @@ async function crossCheck(
 ): Promise<UpgradeCrossCheck[]> {
   const out: UpgradeCrossCheck[] = [];
   for (const pkg of dar.packages) {
-    if (!pkg.name || uploaded.has(pkg.packageId)) continue;
+    if (!pkg.name || uploaded.has(pkg.packageId) || isStdlibPackage(pkg.name)) continue;
     const same = (vettedByName.get(pkg.name) ?? []).filter((v) => v.packageId !== pkg.packageId);
     if (same.length === 0) continue;
     const clash = same.find((v) => compareVersions(v.version, pkg.version) === 0);
