@@ -53,7 +53,7 @@ async function stage(bytes: Uint8Array, fileName: string): Promise<string> {
     await ok('packages.upload.chunk', {
       uploadId,
       offset: off,
-      data: Buffer.from(bytes.subarray(off, Math.min(bytes.length, off + chunkBytes))).toString('base64'),
+      data: bytes.slice(off, Math.min(bytes.length, off + chunkBytes)),
     });
   return uploadId;
 }
