@@ -23,6 +23,7 @@ export const ENFORCED = [
   'bench',
   'test/support',
   'src/daml-lf/ast',
+  'src/daml-lf/check',
   'src/simulator/engine/lf',
   'renderer/src/components/admin',
   'renderer/src/components/audit',
