@@ -84,6 +84,11 @@ export class DarDecoder {
     });
   }
 
+  /** DARs being read or waiting for the worker (what a caller waiting on "a decode is under way" watches). */
+  get pending(): number {
+    return this.queue.length + (this.current ? 1 : 0);
+  }
+
   /** Stops the worker (pending requests fail). */
   async close(): Promise<void> {
     const w = this.worker;

@@ -2,17 +2,20 @@
  * The real Splice DARs (../shared/reference/dars) against the simulator over HTTP: every DAR uploads with exactly the
  * package ids its DALFs declare (including the token-standard API packages, which share name and version with the
  * simulator's built-in look-alikes), uploading it again changes nothing, splice-amulet 0.1.22 validates as an upgrade
- * of 0.1.21, everything is vetted and can be unvetted; the built-in wallet and token standard keep working next to
- * them, and DAR decoding runs off the event loop. The folder must exist (the test fails otherwise).
+ * of 0.1.21, everything is vetted and can be unvetted; the built-in wallet (tap, token-standard transfer), token
+ * standard and demo Iou package keep working next to them, and a hostile DAR being read (in the worker) stalls no other
+ * request. The folder must exist (the test fails otherwise).
  */
 import { createHash } from 'node:crypto';
+import { request } from 'node:http';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOLDING_INTERFACE_ID } from '@canton-network/core-token-standard';
-import { readArchive, readDar } from '../../../src/daml-lf/index.js';
+import { MANIFEST_PATH, ProtoWriter, readArchive, readDar, renderManifest, writeZip } from '../../../src/daml-lf/index.js';
+import { darDecoder } from '../../../src/simulator/packages/dar-decoder.js';
 import type { Dar } from '../../../src/daml-lf/index.js';
-import { acs, acsCreated, call, referenceDir } from './helpers.js';
+import { acs, acsCreated, allocate, call, createIou, exercise, IOU, referenceDir, submitTx, wildcard } from './helpers.js';
 import { errorCode, postBytes } from './dars-helpers.js';
 import { onboard, startTestSim, wok } from './wallet-helpers.js';
 import type { TestSim } from './wallet-helpers.js';
@@ -31,6 +34,59 @@ const vetting = async (base: string): Promise<VettedList> =>
   (await call(base, 'POST', '/v2/package-vetting/list', { body: {} })).json as VettedList;
 const packageIds = async (base: string): Promise<string[]> =>
   ((await call(base, 'GET', '/v2/packages')).json as { packageIds: string[] }).packageIds;
+
+/** Resolves once `cond()` holds (checked on every turn of the event loop). */
+async function until(cond: () => boolean): Promise<void> {
+  while (!cond()) await new Promise((r) => setImmediate(r));
+}
+
+/**
+ * A DAR crafted to keep the reader busy: `copies` archives of the real DAR's main package, each made distinct (and so
+ * decoded in full) by an unknown field appended to its payload, with the matching hash; plus the real dependencies.
+ */
+function hostileDar(real: Dar, copies: number): Uint8Array {
+  const main = real.archives.find((a) => a.packageId === real.main.packageId) as Dar['archives'][number];
+  const payload = readArchive(main.bytes).payload;
+  const files: { name: string; data: Uint8Array }[] = [];
+  for (let i = 0; i < copies; i++) {
+    const extra = new ProtoWriter().int(1000, i + 1).finish();
+    const p = new Uint8Array(payload.length + extra.length);
+    p.set(payload);
+    p.set(extra, payload.length);
+    const hash = createHash('sha256').update(p).digest('hex');
+    files.push({ name: `hostile/copy-${i}-${hash}.dalf`, data: new ProtoWriter().bytes(3, p).string(4, hash).finish() });
+  }
+  for (const a of real.archives) if (a !== main) files.push({ name: a.path, data: a.bytes });
+  const manifest = renderManifest([
+    ['Manifest-Version', '1.0'],
+    ['Main-Dalf', files[0]?.name as string],
+    ['Dalfs', files.map((f) => f.name).join(', ')],
+    ['Format', 'daml-lf'],
+    ['Encryption', 'non-encrypted'],
+  ]);
+  return writeZip([{ name: MANIFEST_PATH, data: new TextEncoder().encode(manifest) }, ...files]);
+}
+
+/**
+ * POSTs a DAR on a connection of its own: a pooled keep-alive connection the server is closing meanwhile would reset a
+ * large body mid-way.
+ */
+function postOnNewConnection(url: string, body: Uint8Array): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { method: 'POST', agent: false, headers: { 'content-type': 'application/octet-stream', 'content-length': String(body.length) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
 
 let sim: TestSim;
 beforeAll(async () => {
@@ -171,6 +227,42 @@ describe('real Splice DARs in the simulator', () => {
     const view = events[0]?.interfaceViews?.[0] as { viewStatus: { code: number }; viewValue: { amount: string } };
     expect(view.viewStatus.code).toBe(0);
     expect(view.viewValue.amount).toBe('25.0000000000');
+    // a token-standard transfer through the wallet: created, listed for the receiver, accepted, delivered
+    const receiver = await onboard(sim.url, 'realdar-receiver');
+    const now = Date.parse(((await (await fetch(`${sim.url}/simulator/admin/time`)).json()) as { now: string }).now) * 1000;
+    const sent = await wok(sim.url, 'realdar-user', 'POST', '/v0/wallet/token-standard/transfers', {
+      body: {
+        receiver_party_id: receiver,
+        amount: '10',
+        description: 'after real DARs',
+        expires_at: now + 3_600_000_000,
+        tracking_id: 'realdar-1',
+      },
+    });
+    const instruction = (sent.output as { transfer_instruction_cid: string }).transfer_instruction_cid;
+    const pending = (await wok(sim.url, 'realdar-receiver', 'GET', '/v0/wallet/token-standard/transfers')).transfers as {
+      contract_id: string;
+    }[];
+    expect(pending.map((t) => t.contract_id)).toEqual([instruction]);
+    await wok(sim.url, 'realdar-receiver', 'POST', '/v0/wallet/token-standard/transfers/{contract_id}/accept', {
+      path: `/v0/wallet/token-standard/transfers/${encodeURIComponent(instruction)}/accept`,
+    });
+    expect(Number((await wok(sim.url, 'realdar-receiver', 'GET', '/v0/wallet/balance')).effective_unlocked_qty)).toBe(10);
+  });
+
+  it('the demo package keeps working after the real Splice DARs were uploaded: create, transfer, split an Iou', async () => {
+    const bank = await allocate(sim.url, 'RealDarBank');
+    const alice = await allocate(sim.url, 'RealDarAlice2');
+    const c = await submitTx(sim.url, [bank], [createIou(bank, bank, '100')]);
+    const t = await submitTx(sim.url, [bank], [exercise(IOU, c.created[0]?.contractId as string, 'Iou_Transfer', { newOwner: alice })]);
+    expect(t.created[0]?.createArgument.owner).toBe(alice);
+    const s = await submitTx(sim.url, [alice], [exercise(IOU, t.created[0]?.contractId as string, 'Iou_Split', { splitAmount: '30' })]);
+    expect(s.created.map((x) => x.createArgument.amount)).toEqual(['30.0000000000', '70.0000000000']);
+    expect(
+      acsCreated(await acs(sim.url, wildcard(alice)))
+        .map((e) => e.contractId)
+        .sort(),
+    ).toEqual(s.created.map((x) => x.contractId).sort());
   });
 
   it('DARs built with different SDKs coexist: their own daml-prim 0.0.0 packages differ and are all accepted', async () => {
@@ -193,20 +285,36 @@ describe('real Splice DARs in the simulator', () => {
     }
   });
 
-  it('decodes DARs off the event loop: the simulator answers other requests while it reads large DARs', async () => {
-    const big = darBytes('splice-amulet-0.1.21.dar');
-    let uploadsDone = 0;
-    const uploads = [0, 1, 2].map(() =>
-      postBytes(sim.url, '/v2/dars/validate', big).then((r) => {
-        uploadsDone++;
-        return r;
-      }),
+  it('a hostile DAR never stalls other requests: the demo Iou flow runs, request after request, while the worker reads it', async () => {
+    const hostile = hostileDar(dar('splice-amulet-0.1.21.dar'), 24);
+    const decoder = darDecoder();
+    expect(decoder.pending).toBe(0);
+    let settled = false;
+    const upload = postOnNewConnection(`${sim.url}/v2/dars/validate`, hostile).finally(() => (settled = true));
+    // the body is in and the worker is reading it (a reader on the event loop would never let this be observed)
+    await until(() => decoder.pending > 0 || settled);
+    expect(settled, 'the hostile DAR was read before anything else could be asked').toBe(false);
+    const answeredWhileReading: string[] = [];
+    const step = async <T>(name: string, p: Promise<T>): Promise<T> => {
+      const r = await p;
+      if (!settled && decoder.pending > 0) answeredWhileReading.push(name);
+      return r;
+    };
+    const issuer = await step('allocate issuer', allocate(sim.url, 'HostileIssuer'));
+    const owner = await step('allocate owner', allocate(sim.url, 'HostileOwner'));
+    const created = await step('create Iou', submitTx(sim.url, [issuer], [createIou(issuer, issuer, '40')]));
+    const moved = await step(
+      'Iou_Transfer',
+      submitTx(sim.url, [issuer], [exercise(IOU, created.created[0]?.contractId as string, 'Iou_Transfer', { newOwner: owner })]),
     );
-    // the first answer to a cheap request arrives while the three DARs are still being read
-    const res = await fetch(`${sim.url}/livez`);
-    expect(res.status).toBe(200);
-    const doneWhenAnswered = uploadsDone;
-    for (const r of await Promise.all(uploads)) expect(r.status).toBe(200);
-    expect(doneWhenAnswered).toBeLessThan(3);
-  });
+    const held = await step('read ACS', acs(sim.url, wildcard(owner)));
+    await step('version', call(sim.url, 'GET', '/v2/version'));
+    expect(moved.created[0]?.createArgument.owner).toBe(owner);
+    expect(acsCreated(held).map((e) => e.contractId)).toEqual([moved.created[0]?.contractId]);
+    const r = await upload;
+    // 24 packages named splice-amulet 0.1.21 with different ids: refused, after every one was decoded
+    expect(r.status, r.text).toBe(400);
+    expect((JSON.parse(r.text) as { code: string }).code).toBe('KNOWN_PACKAGE_VERSION');
+    expect(answeredWhileReading).toEqual(['allocate issuer', 'allocate owner', 'create Iou', 'Iou_Transfer', 'read ACS', 'version']);
+  }, 180_000);
 });
