@@ -21,7 +21,7 @@ module.exports = {
       from: { path: '^renderer/' },
       to: {
         path: '^(src|electron|scripts|test|bench)/',
-        pathNot: '^src/ipc/(contract|errors|client|wire|ws-transport|preload-api|channels/[^/]+)\\.ts$',
+        pathNot: ['^src/ipc/(contract|errors|client|wire|ws-transport|preload-api|channels/[^/]+)\\.ts$', '^src/common/'],
       },
     },
     {
@@ -57,6 +57,20 @@ module.exports = {
       severity: 'error',
       comment: 'src/daml-lf is isomorphic: no Node built-ins.',
       from: { path: '^src/daml-lf/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'common-isolated',
+      severity: 'error',
+      comment: 'src/common holds primitives both sides share (console, simulator, renderer): it imports nothing of the rest.',
+      from: { path: '^src/common/' },
+      to: { path: '^(src|electron|renderer|scripts|test|bench)/', pathNot: '^src/common/' },
+    },
+    {
+      name: 'common-isomorphic',
+      severity: 'error',
+      comment: 'src/common is loaded by the renderer too: no Node built-ins.',
+      from: { path: '^src/common/' },
       to: { dependencyTypes: ['core'] },
     },
     {

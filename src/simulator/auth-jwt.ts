@@ -7,9 +7,10 @@
  * Every failure is UNAUTHENTICATED; the token itself never appears in an error or a log.
  */
 import { readFileSync } from 'node:fs';
-import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, errors as joseErrors, jwtVerify } from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, errors as joseErrors, jwtVerify } from 'jose';
 import type { JSONWebKeySet, JWTPayload, JWTVerifyGetKey, JWTVerifyOptions, JWTVerifyResult } from 'jose';
 import { z } from 'zod';
+import { unverifiedClaims } from '../common/jwt.js';
 import type { SimAuthConfig } from './auth-config.js';
 import { CantonError } from './errors.js';
 import type { IdpStore } from './store/idps.js';
@@ -101,12 +102,8 @@ export class JwtVerifier {
 
   /** Verifies a bearer token; throws UNAUTHENTICATED (401) when it is not a valid user token. */
   async verify(token: string): Promise<VerifiedUser> {
-    let unverified: JWTPayload;
-    try {
-      unverified = decodeJwt(token);
-    } catch {
-      throw unauthenticated('not a JWT');
-    }
+    const unverified = unverifiedClaims(token);
+    if (!unverified) throw unauthenticated('not a JWT');
     const iss = typeof unverified.iss === 'string' ? unverified.iss : undefined;
     const idp = iss !== undefined ? this.idps.byIssuer(iss) : undefined;
 

@@ -8,6 +8,7 @@
  *   so public endpoints and the wallet API (which answers in its own error format) can still be served.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import { unverifiedClaims } from '../common/jwt.js';
 import type { SimAuthConfig } from './auth-config.js';
 import { JwtVerifier } from './auth-jwt.js';
 import { CantonError } from './errors.js';
@@ -34,19 +35,10 @@ export function userFromHeaders(headers: IncomingHttpHeaders): string {
   if (h === undefined || h.trim() === '') return DEFAULT_USER;
   const m = /^Bearer\s+(\S+)$/i.exec(h.trim());
   if (!m || m[1] === undefined) throw new CantonError('UNAUTHENTICATED', 'The command is missing a (valid) JWT token');
-  const parts = m[1].split('.');
-  const payloadPart = parts[1];
-  if (parts.length !== 3 || payloadPart === undefined)
-    throw new CantonError('UNAUTHENTICATED', 'The command is missing a (valid) JWT token: not a JWT');
-  let payload: unknown;
-  try {
-    payload = JSON.parse(Buffer.from(payloadPart, 'base64url').toString('utf8'));
-  } catch {
-    throw new CantonError('UNAUTHENTICATED', 'The command is missing a (valid) JWT token: undecodable payload');
-  }
-  if (typeof payload !== 'object' || payload === null) throw new CantonError('UNAUTHENTICATED', 'JWT payload is not an object');
-  const sub = (payload as Record<string, unknown>).sub;
-  if (typeof sub === 'string' && sub.length > 0) return sub;
+  const payload = unverifiedClaims(m[1]);
+  if (!payload)
+    throw new CantonError('UNAUTHENTICATED', 'The command is missing a (valid) JWT token: not a JWT with a JSON object payload');
+  if (typeof payload.sub === 'string' && payload.sub.length > 0) return payload.sub;
   return DEFAULT_USER;
 }
 

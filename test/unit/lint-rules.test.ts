@@ -54,6 +54,8 @@ describe('layer rules (dependency-cruiser)', () => {
       'src/ipc/contract.ts': 'export const channels = {};\n',
       'src/ipc/router.ts': "import { channels } from './contract.js';\nexport const router = channels;\n",
       'src/daml-lf/index.ts': 'export const lf = 1;\n',
+      'src/common/ids.ts': 'export const short = (s: string): string => s;\n',
+      'src/common/uses.ts': "import { short } from './ids.js';\nexport const uses = short;\n",
       'src/services/profiles.ts': "import { channels } from '../ipc/contract.js';\nexport const profiles = channels;\n",
       'src/simulator/index.ts': "import { lf } from '../daml-lf/index.js';\nexport const sim = lf;\n",
       'src/app/console-app.ts':
@@ -61,13 +63,18 @@ describe('layer rules (dependency-cruiser)', () => {
       'src/cli/host.ts': "import { app } from '../app/console-app.js';\nexport const host = app;\n",
       'electron/main.ts':
         "import electron from 'electron';\nimport { app } from '../src/app/console-app.js';\nexport const main = [electron, app];\n",
-      'renderer/src/main.ts': "import { channels } from '../../src/ipc/contract.js';\nexport const view = channels;\n",
+      'renderer/src/main.ts':
+        "import { channels } from '../../src/ipc/contract.js';\nimport { short } from '../../src/common/ids.js';\nexport const view = [channels, short];\n",
+      'src/simulator/short.ts': "import { short } from '../common/ids.js';\nexport const s = short;\n",
+      'src/services/short.ts': "import { short } from '../common/ids.js';\nexport const s = short;\n",
       'renderer/src/Tree.svelte':
         '<script lang="ts">\n  import Tree from \'./Tree.svelte\';\n  let { depth }: { depth: number } = $props();\n</script>\n{#if depth > 0}<Tree depth={depth - 1} />{/if}\n',
       'test/helper.ts': 'export const helper = 1;\n',
       // Violations, one per rule.
       'src/simulator/bad.ts': "import { profiles } from '../services/profiles.js';\nexport const bad = profiles;\n",
       'src/daml-lf/bad.ts': "import { sim } from '../simulator/index.js';\nexport const bad = sim;\n",
+      'src/common/bad.ts': "import { profiles } from '../services/profiles.js';\nexport const bad = profiles;\n",
+      'src/common/node.ts': "import { Buffer } from 'node:buffer';\nexport const B = Buffer;\n",
       'src/daml-lf/node.ts': "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n",
       'renderer/src/bad.ts': "import { router } from '../../src/ipc/router.js';\nexport const bad = router;\n",
       'renderer/src/node.ts': "import path from 'node:path';\nexport const join = path.join;\n",
@@ -100,6 +107,8 @@ describe('layer rules (dependency-cruiser)', () => {
       .sort();
     expect(found).toEqual(
       [
+        'common-isolated: src/common/bad.ts → src/services/profiles.ts',
+        'common-isomorphic: src/common/node.ts → buffer',
         'composition-below-shells: src/app/bad.ts → src/cli/host.ts',
         'daml-lf-isolated: src/daml-lf/bad.ts → src/simulator/index.ts',
         'daml-lf-isomorphic: src/daml-lf/node.ts → fs',

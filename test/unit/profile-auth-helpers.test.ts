@@ -1,6 +1,6 @@
 /** Small pure parts of profile authentication: JWT expiry, the static token provider, the test-result summary lines. */
 import { describe, expect, it } from 'vitest';
-import { jwtExpiry } from '../../src/services/auth/jwt-claims.js';
+import { jwtExpiry } from '../../src/common/jwt.js';
 import { StaticTokenProvider } from '../../src/services/auth/static-token.js';
 import { expiryText, rightsSummary } from '../../renderer/src/lib/connections/test-summary.js';
 

@@ -1,5 +1,8 @@
 /** Pure display helpers for the renderer (no DOM access, unit-tested in test/unit/renderer-format.test.ts). */
 
+/** Identifiers are shortened the same way on both sides of the contract (src/common/ids.ts). */
+export { shortenId } from '../../../src/common/ids.js';
+
 /** Offsets are positive int64 values; shown in full (operators copy them), 0 means "ledger begin". */
 export function formatOffset(offset: number): string {
   if (!Number.isFinite(offset) || offset < 0) return '—';
@@ -32,23 +35,6 @@ export function clockTime(iso: string): string {
   if (Number.isNaN(at.getTime())) return '—';
   const pad = (n: number) => n.toString().padStart(2, '0');
   return `${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}`;
-}
-
-/**
- * Shortens a Canton identifier `prefix::fingerprint` for narrow cells, keeping the prefix and both
- * ends of the fingerprint ("global-domain::1220ab12…9f3c"). Identifiers without `::` are shortened
- * in the middle. Short identifiers are returned unchanged.
- */
-export function shortenId(id: string, keep = 8): string {
-  const sep = id.indexOf('::');
-  if (sep >= 0) {
-    const prefix = id.slice(0, sep + 2);
-    const rest = id.slice(sep + 2);
-    if (rest.length <= keep * 2 + 1) return id;
-    return `${prefix}${rest.slice(0, keep)}…${rest.slice(-keep)}`;
-  }
-  if (id.length <= keep * 4 + 1) return id;
-  return `${id.slice(0, keep * 2)}…${id.slice(-keep * 2)}`;
 }
 
 /** Whether the page is stale: no successful refresh within `factor` polling intervals. */

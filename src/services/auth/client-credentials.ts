@@ -11,7 +11,7 @@
  */
 import { ConsoleError } from '../../ipc/errors.js';
 import type { ClientAuthMethod } from '../../ipc/channels/core.js';
-import { jwtExpiry } from './jwt-claims.js';
+import { jwtExpiry } from '../../common/jwt.js';
 import { TokenErrorSchema, TokenResponseSchema } from './oauth2-messages.js';
 import type { AccessToken, TokenProvider } from './token-provider.js';
 

@@ -3,7 +3,7 @@
  * secret file) on every request so an edit of the profile (or of the stored entry) applies at once without restarting anything.
  */
 import { ConsoleError } from '../../ipc/errors.js';
-import { jwtExpiry } from './jwt-claims.js';
+import { jwtExpiry } from '../../common/jwt.js';
 import type { AccessToken, TokenProvider } from './token-provider.js';
 
 export class StaticTokenProvider implements TokenProvider {

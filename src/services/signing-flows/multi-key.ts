@@ -5,9 +5,10 @@
  * verified exactly like a participant's answer (verifyTopology) before anything is signed.
  */
 import { TopologyTransaction } from '@canton-network/core-ledger-proto';
+import { unwrapVersioned, wrapVersioned } from '../../common/versioned.js';
 import { ConsoleError } from '../../ipc/errors.js';
 import type { GenerateTopologyResponse } from '../signing/index.js';
-import { topologyMultiHash, unwrapVersioned } from '../signing/topology.js';
+import { topologyMultiHash } from '../signing/topology.js';
 
 /** DER SubjectPublicKeyInfo prefix of an Ed25519 key (RFC 8410). */
 const ED25519_SPKI_PREFIX = Uint8Array.from([0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00]);
@@ -31,8 +32,9 @@ export async function withSigningKeys(
   const raw: Uint8Array[] = [];
   for (const b64 of resp.topologyTransactions) {
     const bytes = Uint8Array.from(Buffer.from(b64, 'base64'));
-    const wrapped = unwrapVersioned(bytes);
-    const inner = wrapped && decodes(wrapped) ? wrapped : bytes;
+    const envelope = unwrapVersioned(bytes);
+    const wrapped = envelope.ok && decodes(envelope.data) ? envelope : null;
+    const inner = wrapped ? wrapped.data : bytes;
     let tx: TopologyTransaction;
     try {
       tx = TopologyTransaction.fromBinary(inner);
@@ -54,7 +56,7 @@ export async function withSigningKeys(
     ];
     m.partyToKeyMapping.threshold = threshold;
     const encoded = TopologyTransaction.toBinary(tx);
-    raw.push(inner === bytes ? encoded : rewrap(bytes, encoded));
+    raw.push(wrapped ? wrapVersioned(encoded, wrapped.version) : encoded);
     changed++;
   }
   if (changed !== 1)
@@ -80,41 +82,4 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   out.set(a, 0);
   out.set(b, a.length);
   return out;
-}
-
-function varint(n: number): number[] {
-  const out: number[] = [];
-  while (n > 0x7f) {
-    out.push((n & 0x7f) | 0x80);
-    n >>>= 7;
-  }
-  out.push(n);
-  return out;
-}
-
-/** UntypedVersionedMessage { bytes data = 1; int32 version = 2 }: same version, new data. */
-function rewrap(original: Uint8Array, data: Uint8Array): Uint8Array {
-  let version = 0;
-  // read the version field (2, varint) of the original wrapper
-  let pos = 0;
-  const read = (): number => {
-    let r = 0;
-    let shift = 0;
-    for (;;) {
-      const b = original[pos++]!;
-      r += (b & 0x7f) * 2 ** shift;
-      if ((b & 0x80) === 0) return r;
-      shift += 7;
-    }
-  };
-  while (pos < original.length) {
-    const tag = read();
-    if (tag >> 3 === 1 && (tag & 7) === 2) {
-      // read the length first: `pos += read()` would add it to the position from before the length varint
-      const len = read();
-      pos += len;
-    } else if (tag >> 3 === 2 && (tag & 7) === 0) version = read();
-    else break;
-  }
-  return Uint8Array.from([0x0a, ...varint(data.length), ...data, ...(version ? [0x10, ...varint(version)] : [])]);
 }

@@ -7,6 +7,7 @@
 import { computeMultiHashForTopology, computeSha256CantonHash, decodeTopologyTransaction } from '@canton-network/core-tx-visualizer';
 import { Enums_ParticipantPermission, Enums_TopologyChangeOp, type TopologyTransaction } from '@canton-network/core-ledger-proto';
 import { z } from 'zod';
+import { unwrapVersioned } from '../../common/versioned.js';
 import { equalBytes, fromBase64, toBase64, toHex } from './bytes.js';
 import { SigningRefusal } from './errors.js';
 import { cantonFingerprint, partyNamespace } from './fingerprint.js';
@@ -145,46 +146,14 @@ export async function verifyTopology(input: GenerateTopologyResponse, expectedFi
   };
 }
 
-/** Canton serializes topology transactions as UntypedVersionedMessage { bytes data = 1; int32 version = 2; }. */
-export function unwrapVersioned(bytes: Uint8Array): Uint8Array | null {
-  let pos = 0;
-  let data: Uint8Array | null = null;
-  const varint = (): bigint | null => {
-    let result = 0n;
-    for (let shift = 0n; shift < 70n; shift += 7n) {
-      if (pos >= bytes.length) return null;
-      const b = bytes[pos++]!;
-      result |= BigInt(b & 0x7f) << shift;
-      if ((b & 0x80) === 0) return result;
-    }
-    return null;
-  };
-  while (pos < bytes.length) {
-    const tag = varint();
-    if (tag === null) return null;
-    const fieldNo = Number(tag >> 3n);
-    const wire = Number(tag & 7n);
-    if (fieldNo === 1 && wire === 2) {
-      const len = varint();
-      if (len === null || pos + Number(len) > bytes.length) return null;
-      data = bytes.slice(pos, pos + Number(len));
-      pos += Number(len);
-    } else if (fieldNo === 2 && wire === 0) {
-      if (varint() === null) return null;
-    } else {
-      return null;
-    }
-  }
-  return data;
-}
-
 /**
  * Canton sends (and hashes) each topology transaction inside its versioned envelope; bare TopologyTransaction bytes
  * are not what a participant produces, so they are not accepted either (no second interpretation of the same bytes).
  */
 function decodeTopology(bytes: Uint8Array): TopologyTransaction | null {
-  const inner = unwrapVersioned(bytes);
-  if (!inner) return null;
+  const envelope = unwrapVersioned(bytes);
+  if (!envelope.ok) return null;
+  const inner = envelope.data;
   try {
     const tx = decodeTopologyTransaction(toBase64(inner));
     return tx.mapping && tx.mapping.mapping.oneofKind !== undefined ? tx : null;

@@ -16,15 +16,3 @@ export function mintDemoToken(sub: string, audience = 'https://canton.network.gl
   const signature = createHmac('sha256', DEMO_SECRET).update(`${header}.${payload}`).digest('base64url');
   return `${header}.${payload}.${signature}`;
 }
-
-/** The `sub` of a JWT, read without verifying it (to show whose wallet a remote profile's token opens). */
-export function tokenSubject(token: string): string | null {
-  const part = token.split('.')[1];
-  if (!part) return null;
-  try {
-    const sub = (JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as { sub?: unknown }).sub;
-    return typeof sub === 'string' && sub !== '' ? sub : null;
-  } catch {
-    return null;
-  }
-}

@@ -3,4 +3,4 @@ export { ValidatorClient } from './validator-client.js';
 export { WalletService, type WalletDeps } from './wallet-service.js';
 export { ExternalWallet, type ExternalWalletDeps } from './external-wallet.js';
 export { WalletStore } from './wallet-store.js';
-export { mintDemoToken, tokenSubject } from './demo-token.js';
+export { mintDemoToken } from './demo-token.js';

@@ -6,10 +6,12 @@
  */
 import { z } from 'zod';
 import { ConsoleError } from '../../ipc/errors.js';
-import { formatDecimal, parseDecimal } from './decimal.js';
+import { DECIMAL_PATTERN, formatDecimal, parseDecimal } from '../../common/decimal.js';
 import type { ValidatorClient } from './validator-client.js';
 
-const Decimal = z.string().regex(/^-?\d+(\.\d+)?$/, 'a decimal');
+/** Prices are Daml Numeric 10. */
+const SCALE = 10;
+const Decimal = z.string().regex(DECIMAL_PATTERN, 'a decimal');
 
 /** The parts of an OpenMiningRound payload the price needs (Splice.Round:OpenMiningRound). */
 const OpenRoundPayload = z.object({
@@ -86,11 +88,11 @@ export async function trafficPrice(client: ValidatorClient, now: Date = new Date
 
 /** The cost of `bytes` of traffic at `price`: bytes / 10^6 × USD per MB, then / USD per CC. */
 export function quote(price: TrafficPrice, bytes: number): TrafficQuote {
-  const perMb = parseDecimal(price.trafficPriceUsdPerMb);
-  const amulet = parseDecimal(price.amuletPriceUsd);
+  const perMb = parseDecimal(price.trafficPriceUsdPerMb, SCALE, 'truncate');
+  const amulet = parseDecimal(price.amuletPriceUsd, SCALE, 'truncate');
   if (perMb === null || amulet === null || amulet <= 0n)
     throw new ConsoleError('VALIDATOR_ERROR', 'The validator reported an unusable price');
   const usd = (perMb * BigInt(bytes)) / 1_000_000n; // scaled 10^10
   const cc = (usd * 10_000_000_000n) / amulet;
-  return { ...price, trafficBytes: bytes, costUsd: formatDecimal(usd), costCc: formatDecimal(cc) };
+  return { ...price, trafficBytes: bytes, costUsd: formatDecimal(usd, SCALE), costCc: formatDecimal(cc, SCALE) };
 }

@@ -19,8 +19,9 @@ import type {
   WalletOverview,
 } from '../../ipc/contract.js';
 import type { LedgerClient } from '../ledger-client.js';
-import { mintDemoToken, tokenSubject } from './demo-token.js';
-import { formatDecimal, parseDecimal } from './decimal.js';
+import { jwtSubject } from '../../common/jwt.js';
+import { mintDemoToken } from './demo-token.js';
+import { formatDecimal, parseDecimal } from '../../common/decimal.js';
 import {
   AcceptTransferOfferResponseSchema,
   amuletInitialAmount,
@@ -66,6 +67,8 @@ export interface WalletDeps {
 }
 
 /** History entries read to reconstruct the chart before the first sample. */
+/** Amulet amounts are Daml Numeric 10. */
+const SCALE = 10;
 const BACKFILL_ITEMS = 200;
 /** Tracked requests whose status is re-read on each refresh. */
 const LIVE_TRACKED = 20;
@@ -96,7 +99,7 @@ export class WalletService {
     const baseUrl = this.validatorUrl(profile);
     if (profile.kind === 'demo') return { profile, client: new ValidatorClient({ baseUrl, getToken: async () => mintDemoToken(user) }) };
     const token = await this.d.profileToken(profile.id);
-    const sub = token ? tokenSubject(token) : null;
+    const sub = token ? jwtSubject(token) : null;
     if (sub !== user) {
       throw new ConsoleError(
         'FORBIDDEN',
@@ -130,7 +133,7 @@ export class WalletService {
     };
     if (!profile.validatorApiUrl) return { ...base, available: false, tokenUser: null, users: null, usersError: null };
     const token = demo ? null : await this.d.profileToken(profile.id);
-    const tokenUser = token ? tokenSubject(token) : null;
+    const tokenUser = token ? jwtSubject(token) : null;
     try {
       const r = await this.adminClient().get('/v0/admin/users', ListUsersResponseSchema);
       return { ...base, available: true, tokenUser, users: [...r.usernames].sort(), usersError: null };
@@ -185,7 +188,9 @@ export class WalletService {
     });
     const series: BalanceSample[] = this.d.store.samples(profile.id, user).map((s) => ({
       at: s.at,
-      total: Number(formatDecimal((parseDecimal(s.unlocked) ?? 0n) + (parseDecimal(s.locked) ?? 0n))),
+      total: Number(
+        formatDecimal((parseDecimal(s.unlocked, SCALE, 'truncate') ?? 0n) + (parseDecimal(s.locked, SCALE, 'truncate') ?? 0n), SCALE),
+      ),
       source: s.source,
     }));
     return {
@@ -525,12 +530,12 @@ export function itemDelta(i: ListTransactionsResponseItem, party: string): bigin
   let sum = 0n;
   let seen = false;
   if (i.transaction_type === 'transfer' && i.sender.party === party) {
-    sum += parseDecimal(i.sender.amount) ?? 0n;
+    sum += parseDecimal(i.sender.amount, SCALE, 'truncate') ?? 0n;
     seen = true;
   }
   for (const r of i.receivers) {
     if (r.party !== party) continue;
-    sum += parseDecimal(r.amount) ?? 0n;
+    sum += parseDecimal(r.amount, SCALE, 'truncate') ?? 0n;
     seen = true;
   }
   return seen ? sum : null;
@@ -546,7 +551,7 @@ function historyItem(i: ListTransactionsResponseItem, party: string): HistoryIte
     templateId: i.transaction_subtype.template_id,
     sender: i.transaction_type === 'transfer' ? i.sender : null,
     receivers: i.transaction_type === 'transfer' || i.transaction_type === 'balance_change' ? i.receivers : [],
-    delta: delta === null ? null : formatDecimal(delta),
+    delta: delta === null ? null : formatDecimal(delta, SCALE),
     description: i.transaction_type === 'notification' ? i.details : i.transaction_type === 'transfer' ? (i.description ?? null) : null,
   };
 }
@@ -561,19 +566,19 @@ export function reconstruct(
   unlocked: string,
   locked: string,
 ): Array<{ at: string; unlocked: string; locked: string }> {
-  let running = (parseDecimal(unlocked) ?? 0n) + (parseDecimal(locked) ?? 0n);
+  let running = (parseDecimal(unlocked, SCALE, 'truncate') ?? 0n) + (parseDecimal(locked, SCALE, 'truncate') ?? 0n);
   const points: Array<{ at: string; unlocked: string; locked: string }> = [];
   for (const i of items) {
     const d = itemDelta(i, party);
     if (d === null) continue;
-    points.push({ at: i.date, unlocked: formatDecimal(running), locked: '0.0000000000' });
+    points.push({ at: i.date, unlocked: formatDecimal(running, SCALE), locked: '0.0000000000' });
     running -= d;
   }
   const oldest = points.at(-1);
   if (oldest)
     points.push({
       at: new Date(Date.parse(oldest.at) - 1000).toISOString(),
-      unlocked: formatDecimal(running < 0n ? 0n : running),
+      unlocked: formatDecimal(running < 0n ? 0n : running, SCALE),
       locked: '0.0000000000',
     });
   return points.reverse();

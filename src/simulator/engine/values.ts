@@ -3,7 +3,7 @@ import { CantonError } from '../errors.js';
 import { isPartyId } from '../ids.js';
 import type { LfValue } from '../model.js';
 import type { FieldDef, FieldType, LfRecord } from '../packages/types.js';
-import { formatNumeric, parseNumeric } from './numeric.js';
+import { formatDecimal, parseDecimal } from '../../common/decimal.js';
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -46,9 +46,9 @@ export function normalizeValue(type: FieldType, v: unknown, path: string): LfVal
     case 'Numeric': {
       const s = typeof v === 'number' && Number.isFinite(v) ? String(v) : v;
       if (typeof s !== 'string') bad(path, `expected Numeric ${type.scale}, got ${describe(v)}`);
-      const n = parseNumeric(s, type.scale);
-      if (n === undefined) bad(path, `expected Numeric ${type.scale}, got ${describe(v)}`);
-      return formatNumeric(n, type.scale);
+      const n = parseDecimal(s, type.scale);
+      if (n === null) bad(path, `expected Numeric ${type.scale}, got ${describe(v)}`);
+      return formatDecimal(n, type.scale);
     }
     case 'Time':
       if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/.test(v) || Number.isNaN(Date.parse(v)))

@@ -1,5 +1,5 @@
 /** The `simulator-demo` package: Iou (+ split/merge/transfer), IouProposal workflow, keyed Account, Asset interface. */
-import { formatNumeric, parseNumeric } from '../engine/numeric.js';
+import { formatDecimal, parseDecimal } from '../../common/decimal.js';
 import type { LfValue } from '../model.js';
 import type { FieldDef, LfRecord, PackageDef, TemplateDef } from './types.js';
 
@@ -9,8 +9,8 @@ const numeric = { kind: 'Numeric', scale: 10 } as const;
 const parties = { kind: 'List', elem: party } as const;
 const unit = { kind: 'Unit' } as const;
 
-const num = (v: LfValue | undefined): bigint => parseNumeric(String(v), 10) ?? 0n;
-const fmt = (v: bigint): string => formatNumeric(v, 10);
+const num = (v: LfValue | undefined): bigint => parseDecimal(String(v), 10) ?? 0n;
+const fmt = (v: bigint): string => formatDecimal(v, 10);
 const str = (v: LfValue | undefined): string => String(v);
 
 const iouFields: FieldDef[] = [

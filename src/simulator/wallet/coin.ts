@@ -2,7 +2,7 @@
  * Coin arithmetic and choice-body helpers shared by the `splice-amulet` templates (`package.ts`,
  * `templates-external.ts`): field-type shorthands, numerics, holding fees, input consumption, unlocking.
  */
-import { formatNumeric, parseNumeric } from '../engine/numeric.js';
+import { formatDecimal, parseDecimal } from '../../common/decimal.js';
 import type { LfValue } from '../model.js';
 import type { ChoiceContext, FieldDef, LfRecord } from '../packages/types.js';
 
@@ -18,8 +18,8 @@ export const parties = { kind: 'List', elem: party } as const;
 export const cid = (template: string) => ({ kind: 'ContractId', template }) as const;
 export const cids = (template: string) => ({ kind: 'List', elem: cid(template) }) as const;
 
-export const num = (v: LfValue | undefined): bigint => parseNumeric(String(v), 10) ?? 0n;
-export const fmt = (v: bigint): string => formatNumeric(v, 10);
+export const num = (v: LfValue | undefined): bigint => parseDecimal(String(v), 10) ?? 0n;
+export const fmt = (v: bigint): string => formatDecimal(v, 10);
 export const int64 = (v: LfValue | undefined): bigint => BigInt(String(v ?? '0'));
 
 /** Effective amount of an (un)locked amulet in a round, and the holding fee accrued so far. */

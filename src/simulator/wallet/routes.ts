@@ -3,6 +3,7 @@
  * (`/v0/admin/users`), wallet internal and wallet external endpoints. Errors use the Splice `ErrorResponse` shape
  * `{ "error": "..." }`.
  */
+import { jwtSubject } from '../../common/jwt.js';
 import { microsToIso } from '../clock.js';
 import type { SimContext } from '../context.js';
 import type { LedgerWriter } from '../ledger.js';
@@ -45,14 +46,9 @@ function walletUser(ctx: RequestCtx): string {
   }
   const h = ctx.req.headers.authorization;
   if (h === undefined || h.trim() === '') throw new WalletError(401, 'Authorization header with a bearer JWT is required');
-  const m = /^Bearer\s+([^.\s]+)\.([^.\s]+)\.([^.\s]*)$/i.exec(h.trim());
-  let sub: unknown;
-  try {
-    sub = m ? (JSON.parse(Buffer.from(m[2] as string, 'base64url').toString('utf8')) as Record<string, unknown>).sub : undefined;
-  } catch {
-    sub = undefined;
-  }
-  if (typeof sub !== 'string' || sub === '') throw new WalletError(401, 'The bearer token is not a JWT with a subject (sub)');
+  const m = /^Bearer\s+(\S+)$/i.exec(h.trim());
+  const sub = m?.[1] === undefined ? null : jwtSubject(m[1]);
+  if (sub === null) throw new WalletError(401, 'The bearer token is not a JWT with a subject (sub)');
   return sub;
 }
 

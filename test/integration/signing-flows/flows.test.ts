@@ -141,7 +141,7 @@ describe('signing flows through the contract', () => {
     expect(create.summary.amounts.map((a) => Number(a.value))).toContain(12.5);
     // described field by field from the package the participant served (its id verified): no blind signature
     expect(create.summary.mode).toBe('described');
-    expect(create.summary.headline).toMatch(/^Create Demo.Iou:Iou: issuer flows-treasury::1220[0-9a-f]{4}…, owner FlowsBob::/);
+    expect(create.summary.headline).toMatch(/^Create Demo.Iou:Iou: issuer flows-treasury::1220[0-9a-f]{4}…[0-9a-f]{4}, owner FlowsBob::/);
     const args = create.summary.description.nodes[0]!.argument;
     expect(args[0]).toMatchObject({ depth: 0, label: 'arguments', kind: 'record', type: 'Demo.Iou:Iou' });
     expect(args.slice(1).map((r) => [r.label, r.kind, r.type])).toEqual(

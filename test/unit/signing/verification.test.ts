@@ -201,7 +201,7 @@ describe('prepared transaction verification', () => {
     const { summary } = await verifyPreparedTransaction(await prepareResponse(tx), ALICE, types);
     expect(summary.mode).toBe('described');
     expect(summary.warnings).toEqual([]);
-    expect(summary.headline).toMatch(/^Iou_Split on MyApp.Iou:Iou [0-9a-f]{10}…: splitAmount 5, newOwner bob::12202222…$/);
+    expect(summary.headline).toMatch(/^Iou_Split on MyApp.Iou:Iou [0-9a-f]{10}…: splitAmount 5, newOwner bob::12202222…2222$/);
     expect(summary.description.nodes.map((n) => [n.kind, n.depth, n.choice ?? n.templateId?.split(':').slice(1).join(':')])).toEqual([
       ['exercise', 0, 'Iou_Split'],
       ['create', 1, 'MyApp.Iou:Iou'],

@@ -41,10 +41,5 @@ export function searchParties(entries: readonly PartyDirectoryEntry[], query: st
   return scored.slice(0, limit).map((s) => s.m);
 }
 
-/** `1220abcd…wxyz`: a namespace shortened to its start and end. */
-export function shortNamespace(namespace: string): string {
-  return namespace.length > 16 ? `${namespace.slice(0, 8)}…${namespace.slice(-4)}` : namespace;
-}
-
 /** A full Canton party id: `hint::` followed by a fingerprint (1220 + 64 hex digits). */
 export const PARTY_ID = /^[^\s:]+::1220[0-9a-f]{64}$/;

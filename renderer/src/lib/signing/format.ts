@@ -1,12 +1,5 @@
 /** Display helpers for the signing views (pure). */
 
-/** `hint::1220abcd…` → `hint::1220abcd…wxyz` for narrow places; the full id stays in the title/copy button. */
-export function shortParty(id: string): string {
-  const [hint, ns] = id.split('::');
-  if (!ns) return id.length > 24 ? `${id.slice(0, 12)}…${id.slice(-6)}` : id;
-  return `${hint}::${ns.slice(0, 8)}…${ns.slice(-4)}`;
-}
-
 export function shortHex(hex: string, head = 10, tail = 6): string {
   return hex.length > head + tail + 1 ? `${hex.slice(0, head)}…${hex.slice(-tail)}` : hex;
 }

@@ -1,14 +1,11 @@
 /**
  * The one-line description of a transaction no recogniser states: each root action with the top-level fields of its
- * argument (e.g. `Iou_Transfer on Demo.Iou:Iou 00ab12…: newOwner bob::1220ab…`).
+ * argument (e.g. `Iou_Transfer on Demo.Iou:Iou 00ab12…: newOwner bob::1220abcd…wxyz`).
  */
+import { shortParty } from '../../../common/ids.js';
 import type { DescribedNode } from './describe-transaction.js';
 import type { DValue } from './typed-value.js';
 
-const shortParty = (p: string): string => {
-  const [hint, ns] = p.split('::');
-  return ns ? `${hint}::${ns.slice(0, 8)}…` : p;
-};
 const shortCid = (c: string): string => (c.length > 14 ? `${c.slice(0, 10)}…` : c);
 const qualified = (templateId: string | null): string => (templateId ? templateId.split(':').slice(1).join(':') : '(unknown template)');
 
