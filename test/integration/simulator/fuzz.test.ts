@@ -325,5 +325,5 @@ describe('fuzzing the HTTP API', () => {
     expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
     expect(statuses.get(400) ?? 0).toBeGreaterThan(0);
     expect(statuses.get(404) ?? 0).toBeGreaterThan(0);
-  }, 120_000);
+  }, 600_000); // a backstop only: 10,000 requests take ~30 s quiet, over 100 s on a loaded 2-core machine
 });
