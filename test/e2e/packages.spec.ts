@@ -3,14 +3,16 @@
  * a corrupt file refused with the reader's error, a DAR built here validated then uploaded (its templates in the
  * detail), an incompatible upgrade with the broken field named, cancel before upload, vet / unvet with a dry run
  * and confirmation (checked through the simulator's HTTP API), the preferred-package query, and real Splice DARs from
- * ../shared/reference/dars validated, uploaded with their real ids, inspected and re-vetted.
+ * ../shared/reference/dars validated, uploaded with their real ids, inspected and re-vetted; a multi-MB real DAR's
+ * upload progress chunk by chunk, and a real DAR with a tampered archive refused with the archive named.
  */
 import { test, expect, type Page } from '@playwright/test';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildDar, readDar, type Field, type PackageDescription, type Type } from '../../src/daml-lf/index.js';
+import { buildDar, readDar, readZip, writeZip, type Field, type PackageDescription, type Type } from '../../src/daml-lf/index.js';
+import { DAR_CHUNK_BYTES } from '../../src/ipc/channels/packages.js';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
 import { themedScreenshots, callSimulator } from '../support/e2e.js';
 
@@ -372,4 +374,61 @@ test('a real Splice DAR: validate → upload (progress) → inspect → unvet / 
   await expect(factory.locator('[data-testid=pkg-choice][data-choice=TransferFactory_Transfer]')).toContainText('extraArgs');
   await factory.scrollIntoViewIfNeeded();
   await screenshots(page, 'packages-real-token-standard', 1300);
+});
+
+test('a multi-MB real DAR: the upload shows its progress chunk by chunk; a real DAR with a tampered archive gets the reason', async ({
+  page,
+}) => {
+  test.setTimeout(180_000); // a 2 MiB DAR read by the console and the participant on a loaded machine
+  const dars = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/reference/dars');
+  const amuletDar = path.join(dars, 'splice-amulet-0.1.21.dar');
+  const bytes = new Uint8Array(readFileSync(amuletDar));
+  const amulet = readDar(bytes).main;
+  expect(bytes.length).toBeGreaterThan(2 * DAR_CHUNK_BYTES);
+  await openPackages(page);
+
+  // Every value the progress bar shows while the file is read (one DOM update per chunk the console acknowledged).
+  await page.evaluate(() => {
+    const seen: number[] = [];
+    (window as unknown as { darProgress: number[] }).darProgress = seen;
+    const root = document.querySelector('[data-testid=dar-upload]') as HTMLElement;
+    new MutationObserver(() => {
+      const bar = root.querySelector('[data-testid=dar-progress]');
+      const v = bar ? Number(bar.getAttribute('data-received')) : undefined;
+      if (v !== undefined && seen.at(-1) !== v) seen.push(v);
+    }).observe(root, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-received'] });
+  });
+  await page.getByTestId('dar-input').setInputFiles(amuletDar);
+  await expect(page.getByTestId('dar-participant-ok')).toBeVisible();
+  const seen = await page.evaluate(() => (window as unknown as { darProgress: number[] }).darProgress);
+  // from 0, one step per chunk, every step strictly between 0 and the file's size (the last one ends the reading)
+  expect(seen[0]).toBe(0);
+  const steps = seen.slice(1);
+  expect(steps).toEqual(steps.map((_, i) => (i + 1) * DAR_CHUNK_BYTES));
+  expect(steps.length).toBe(Math.ceil(bytes.length / DAR_CHUNK_BYTES) - 1);
+  await expect(page.getByTestId('dar-packages').locator('tbody tr')).toHaveCount(readDar(bytes).packages.length);
+  await page.getByTestId('dar-upload-button').click();
+  await expect(page.getByTestId('dar-notice')).toContainText('Uploaded splice-amulet 0.1.21');
+  expect((await simulator<{ packageIds: string[] }>('/v2/packages')).packageIds).toContain(amulet.packageId);
+
+  // The same real DAR with one byte of its main archive changed: the console names the archive and both package ids.
+  const zip = readZip(new Uint8Array(readFileSync(path.join(dars, 'splice-util-0.1.7.dar'))));
+  const util = readDar(new Uint8Array(readFileSync(path.join(dars, 'splice-util-0.1.7.dar'))));
+  const mainPath = util.archives.find((a) => a.packageId === util.main.packageId)?.path as string;
+  const entries = [...zip.entries.values()].map((e) => {
+    const data = e.read();
+    const mid = Math.floor(data.length / 2);
+    if (e.name === mainPath) data[mid] = (data[mid] as number) ^ 0xff;
+    return { name: e.name, data };
+  });
+  const tampered = path.join(tmp, 'splice-util-0.1.7-tampered.dar');
+  writeFileSync(tampered, writeZip(entries));
+  await page.getByTestId('dar-input').setInputFiles(tampered);
+  await expect(page.getByTestId('dar-decode-code')).toHaveText('HASH_MISMATCH');
+  const reason = page.getByTestId('dar-decode-error');
+  await expect(reason).toContainText(mainPath);
+  await expect(reason).toContainText(`declares package id ${util.main.packageId}`);
+  await expect(reason).toContainText('nothing was sent to the participant');
+  await expect(page.getByTestId('dar-upload-button')).toHaveCount(0);
+  await screenshots(page, 'packages-real-dar-tampered', 900);
 });

@@ -4,7 +4,8 @@
  * the console and the participant, inspected (templates with fields, choices with argument types, interfaces with
  * views, dependencies) and uploaded with its real package ids; splice-amulet 0.1.22 checks as a compatible upgrade of
  * 0.1.21 in the console's own check; a real package is unvetted and vetted again through the vetting channel (dry run
- * first); a truncated real DAR gets the reader's specific reason and nothing is sent on.
+ * first); uploading the same DARs again changes nothing; a truncated real DAR gets the reader's specific reason and
+ * nothing is sent on.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -124,6 +125,34 @@ describe('real Splice DARs in the console', () => {
       'extraArgs',
     ]);
   });
+
+  it('uploading the same real DARs again through the console is idempotent: same packages, same vetting', async () => {
+    const state = (l: PackageList) =>
+      l.packages
+        .map(
+          (p) =>
+            `${p.packageId} ${p.vetted
+              .map((v) => v.synchronizerId)
+              .sort()
+              .join(',')}`,
+        )
+        .sort();
+    const before = state(await ok<PackageList>('packages.list', {}));
+    for (const f of ['splice-util-0.1.7.dar', 'splice-amulet-0.1.22.dar']) {
+      const uploadId = await stage(bytesOf(f), f);
+      const v = await ok<DarValidation>('packages.upload.validate', { uploadId, synchronizerId: null });
+      expect(v.participant?.ok, `${f}: ${JSON.stringify(v.participant?.error)}`).toBe(true);
+      expect(v.crossCheck.filter((c) => !c.compatible)).toEqual([]);
+      expect(v.canUpload).toBe(true);
+      const r = await ok<Response<'packages.upload.commit'>>('packages.upload.commit', {
+        uploadId,
+        vetAllPackages: true,
+        synchronizerId: null,
+      });
+      expect(r.mainPackageId).toBe(dar(f).main.packageId);
+    }
+    expect(state(await ok<PackageList>('packages.list', {}))).toEqual(before);
+  }, 120_000);
 
   it('unvets and vets a real package again (dry run first)', async () => {
     const util = dar('splice-util-0.1.7.dar').main;
