@@ -1,12 +1,16 @@
 /**
- * HTTP client for a participant's JSON Ledger API v2, typed with the official generated
- * OpenAPI types. Errors come back as ConsoleError with the participant's JsCantonError attached.
+ * HTTP client for a participant's JSON Ledger API v2, typed by path with the official generated OpenAPI `paths`
+ * (openapi-fetch): a path, its parameters, its body and its answer are checked against the spec at compile time.
+ * Errors come back as ConsoleError with the participant's JsCantonError attached.
  */
 import type { v3_5 } from '@canton-network/core-ledger-client-types';
+import createClient, { type Client } from 'openapi-fetch';
 import { z } from 'zod';
 import { ConsoleError, type CantonErrorDetails } from '../ipc/errors.js';
 
 type Schemas = v3_5.components['schemas'];
+/** The JSON Ledger API v2 by path, as the official OpenAPI types package generates it. */
+export type LedgerPaths = v3_5.paths;
 export type LedgerApiVersion = Schemas['GetLedgerApiVersionResponse'];
 export type LedgerEnd = Schemas['GetLedgerEndResponse'];
 export type ConnectedSynchronizers = Schemas['GetConnectedSynchronizersResponse'];
@@ -37,10 +41,19 @@ export interface LedgerClientOptions {
   signal?: AbortSignal;
 }
 
+/** What an openapi-fetch call resolves to: the data, or the error body, and the response either way. */
+type Answer<D> = { data: D; response: globalThis.Response } | { data?: undefined; error: unknown; response: globalThis.Response };
+
 export class LedgerClient {
   private readonly baseUrl: string;
+  /**
+   * The Ledger API typed by path (`client.read(client.api.GET('/v2/users/{user-id}', …))`). Requests go through
+   * this client's token, 401 retry, deadline and cancel signal; `read` turns the answer into data or a ConsoleError.
+   */
+  readonly api: Client<LedgerPaths>;
   constructor(private readonly opts: LedgerClientOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    this.api = createClient<LedgerPaths>({ baseUrl: this.baseUrl, fetch: (req) => this.send(req) });
   }
 
   get url(): string {
@@ -64,20 +77,47 @@ export class LedgerClient {
     return new ConsoleError('UNREACHABLE', `${method} ${this.baseUrl}${path}: ${reason}`);
   }
 
-  version() {
-    return this.getJson<LedgerApiVersion>('/v2/version');
+  version(): Promise<LedgerApiVersion> {
+    return this.read(this.api.GET('/v2/version'));
   }
-  participantId() {
-    return this.getJson<ParticipantId>('/v2/parties/participant-id');
+  participantId(): Promise<ParticipantId> {
+    return this.read(this.api.GET('/v2/parties/participant-id'));
   }
-  ledgerEnd() {
-    return this.getJson<LedgerEnd>('/v2/state/ledger-end');
+  ledgerEnd(): Promise<LedgerEnd> {
+    return this.read(this.api.GET('/v2/state/ledger-end'));
   }
-  connectedSynchronizers() {
-    return this.getJson<ConnectedSynchronizers>('/v2/state/connected-synchronizers');
+  connectedSynchronizers(): Promise<ConnectedSynchronizers> {
+    return this.read(this.api.GET('/v2/state/connected-synchronizers'));
   }
-  latestPrunedOffsets() {
-    return this.getJson<LatestPrunedOffsets>('/v2/state/latest-pruned-offsets');
+  latestPrunedOffsets(): Promise<LatestPrunedOffsets> {
+    return this.read(this.api.GET('/v2/state/latest-pruned-offsets'));
+  }
+
+  /** The data of a typed call (`api.GET(…)`, `api.POST(…)`, …), or the participant's refusal as a ConsoleError. */
+  async read<D>(call: Promise<Answer<D>>): Promise<NonNullable<D>> {
+    let answer: Answer<D>;
+    try {
+      answer = await call;
+    } catch (err) {
+      if (err instanceof ConsoleError) throw err;
+      // openapi-fetch parses a successful answer as JSON; anything else fails here
+      throw new ConsoleError('LEDGER_API_ERROR', `${this.baseUrl}: the participant answered with a body that is not JSON`);
+    }
+    const { response } = answer;
+    const path = response.url.startsWith(this.baseUrl) ? response.url.slice(this.baseUrl.length) : response.url;
+    if (!response.ok || 'error' in answer) {
+      const error = 'error' in answer ? answer.error : undefined;
+      throw ledgerError(response.status, path, typeof error === 'string' ? error : error === undefined ? '' : JSON.stringify(error));
+    }
+    // An empty success (204, or Content-Length 0) is an empty object, as getJson callers always had it.
+    return (answer.data ?? {}) as NonNullable<D>;
+  }
+
+  /** openapi-fetch's transport: the request as built from the spec, sent like every other request of this client. */
+  private async send(req: Request): Promise<globalThis.Response> {
+    const body = req.method === 'GET' || req.method === 'HEAD' ? '' : await req.text();
+    const path = req.url.startsWith(this.baseUrl) ? req.url.slice(this.baseUrl.length) : req.url;
+    return this.fetch(req.method, path, body === '' ? undefined : body);
   }
   /** Health probes answer with plain text; only the status matters. */
   async probe(path: '/livez' | '/readyz'): Promise<boolean> {
@@ -90,6 +130,7 @@ export class LedgerClient {
     }
   }
 
+  /** Untyped GET, for paths outside the Ledger API spec; Ledger API paths go through `api` and `read`. */
   async getJson<T>(path: string): Promise<T> {
     const res = await this.fetch('GET', path);
     return this.readJson<T>(res, path);
@@ -130,17 +171,17 @@ export class LedgerClient {
   }
 
   async postJson<T>(path: string, body: unknown): Promise<T> {
-    const res = await this.fetch('POST', path, body);
+    const res = await this.fetch('POST', path, JSON.stringify(body));
     return this.readJson<T>(res, path);
   }
 
   async patchJson<T>(path: string, body: unknown): Promise<T> {
-    const res = await this.fetch('PATCH', path, body);
+    const res = await this.fetch('PATCH', path, JSON.stringify(body));
     return this.readJson<T>(res, path);
   }
 
   async putJson<T>(path: string, body: unknown): Promise<T> {
-    const res = await this.fetch('PUT', path, body);
+    const res = await this.fetch('PUT', path, JSON.stringify(body));
     return this.readJson<T>(res, path);
   }
 
@@ -149,7 +190,8 @@ export class LedgerClient {
     return this.readJson<T>(res, path);
   }
 
-  private async fetch(method: string, path: string, body?: unknown, accept = 'application/json'): Promise<globalThis.Response> {
+  /** `body` is JSON text (or absent). */
+  private async fetch(method: string, path: string, body?: string, accept = 'application/json'): Promise<globalThis.Response> {
     const base: Record<string, string> = { accept };
     if (body !== undefined) base['content-type'] = 'application/json';
     return this.authorized(base, async (headers) => {
@@ -157,7 +199,7 @@ export class LedgerClient {
         return await fetch(this.baseUrl + path, {
           method,
           headers,
-          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+          ...(body !== undefined ? { body } : {}),
           signal: this.requestSignal(this.opts.timeoutMs ?? 10_000),
         });
       } catch (err) {

@@ -60,6 +60,34 @@ describe('LedgerClient', () => {
     expect(ce.canton?.cause.length).toBeGreaterThan(0);
   });
 
+  it('calls the Ledger API by path, typed by the official spec: path and query parameters, bodies, answers', async () => {
+    const client = new LedgerClient({ baseUrl: sim.url });
+    const user = `typed|user:${Date.now()}`; // `|` is percent-encoded into the path segment
+    await client.read(client.api.POST('/v2/users', { body: { user: { id: user, isDeactivated: false }, rights: [] } }));
+    const got = await client.read(client.api.GET('/v2/users/{user-id}', { params: { path: { 'user-id': user } } }));
+    expect(got.user?.id).toBe(user);
+    const page = await client.read(client.api.GET('/v2/users', { params: { query: { pageSize: 1 } } }));
+    expect(page.users).toHaveLength(1);
+    expect(page.nextPageToken).not.toBe('');
+    const missing = await client
+      .read(client.api.GET('/v2/users/{user-id}', { params: { path: { 'user-id': 'nobody-here' } } }))
+      .catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(ConsoleError);
+    expect((missing as ConsoleError).canton).toMatchObject({ code: 'USER_NOT_FOUND', httpStatus: 404 });
+  });
+
+  it('sends typed calls with the token and resends once with a fresh one after a 401', async () => {
+    const sent: string[] = [];
+    const client = new LedgerClient({
+      baseUrl: sim.url,
+      getToken: async () => (sent.push('stale'), 'not-a-jwt'),
+      onUnauthorized: async () => (sent.push('fresh'), jwtFor('participant_admin')),
+    });
+    const me = await client.read(client.api.GET('/v2/authenticated-user'));
+    expect(me.user?.id).toBe('participant_admin');
+    expect(sent).toEqual(['stale', 'fresh']);
+  });
+
   it('reports an unreachable participant as UNREACHABLE, not a crash', async () => {
     const client = new LedgerClient({ baseUrl: 'http://127.0.0.1:9', timeoutMs: 2_000 });
     await expect(client.ledgerEnd()).rejects.toMatchObject({ code: 'UNREACHABLE' });

@@ -3,15 +3,12 @@
  * authenticated user (`GET /v2/authenticated-user`) and that user's rights. Each step reports ok,
  * failed (with the error) or skipped (an earlier step failed); the token itself is never returned.
  */
-import type { v3_5 } from '@canton-network/core-ledger-client-types';
 import type { ConnectionTest, Profile } from '../../ipc/contract.js';
 import { toIpcError } from '../../ipc/errors.js';
 import type { LedgerClient } from '../ledger-client.js';
 import { fromApiRight, toUserRow } from '../ledger/users.js';
 import type { Right } from '../../ipc/channels/admin.js';
 import type { AccessToken } from './token-provider.js';
-
-type S = v3_5.components['schemas'];
 
 export interface ConnectionTestDeps {
   profile: Profile;
@@ -51,7 +48,7 @@ export async function testConnection({ profile, accessToken, client }: Connectio
   }
   let userId: string;
   try {
-    const res = await client.getJson<S['GetUserResponse']>('/v2/authenticated-user');
+    const res = await client.read(client.api.GET('/v2/authenticated-user'));
     if (!res.user) throw new Error('the participant answered without a user');
     const row = toUserRow(res.user);
     userId = row.id;
@@ -67,7 +64,7 @@ export async function testConnection({ profile, accessToken, client }: Connectio
     return result;
   }
   try {
-    const res = await client.getJson<S['ListUserRightsResponse']>(`/v2/users/${encodeURIComponent(userId)}/rights`);
+    const res = await client.read(client.api.GET('/v2/users/{user-id}/rights', { params: { path: { 'user-id': userId } } }));
     const rights = (res.rights ?? []).map(fromApiRight).filter((r): r is Right => r !== null);
     result.rights = { status: 'ok', rights };
   } catch (err) {

@@ -125,6 +125,7 @@ export async function fetchActiveContracts(client: LedgerClient, q: AcsQuery): P
     ...(q.activeAtOffset !== null ? { activeAtOffset: q.activeAtOffset } : {}),
     ...(q.pageToken ? { pageToken: q.pageToken } : {}),
   };
+  // POST, as Canton serves it and the 3.6 spec declares; the 3.5 types declare only a GET with a body (fetch cannot send one)
   const res = await client.postJson<S['JsGetActiveContractsPageResponse']>('/v2/state/active-contracts-page', body);
   if (!res || !Array.isArray(res.activeContracts)) {
     throw new ConsoleError('LEDGER_API_ERROR', 'active-contracts-page: the participant answered without a contract list');
@@ -169,10 +170,9 @@ interface Events {
 
 async function contractEvents(client: LedgerClient, contractId: string, parties: string[]): Promise<Events> {
   try {
-    const res = await client.postJson<S['JsGetEventsByContractIdResponse']>('/v2/events/events-by-contract-id', {
-      contractId,
-      eventFormat: eventFormatOf({ parties }),
-    });
+    const res = await client.read(
+      client.api.POST('/v2/events/events-by-contract-id', { body: { contractId, eventFormat: eventFormatOf({ parties }) } }),
+    );
     if (res.created) {
       return {
         created: res.created.createdEvent,
@@ -184,10 +184,9 @@ async function contractEvents(client: LedgerClient, contractId: string, parties:
     // Some participants (and pruned events) answer NOT_FOUND here while contract-by-id still knows the contract.
     if (!(err instanceof ConsoleError && err.canton && /NOT_FOUND/.test(err.canton.code))) throw err;
   }
-  const byId = await client.postJson<S['GetContractResponse']>('/v2/contracts/contract-by-id', {
-    contractId,
-    ...(parties.length > 0 ? { queryingParties: parties } : {}),
-  });
+  const byId = await client.read(
+    client.api.POST('/v2/contracts/contract-by-id', { body: { contractId, ...(parties.length > 0 ? { queryingParties: parties } : {}) } }),
+  );
   return { created: byId.createdEvent, synchronizerId: null, archived: null };
 }
 
@@ -205,7 +204,7 @@ export async function contractTimeline(
     endInclusive: endOffset,
     updateFormat: buildUpdateFormat(filterOf({ parties, templates: [templateId] }, 'LEDGER_EFFECTS')),
   };
-  const raw = await client.postJson<S['JsGetUpdatesResponse'][]>(`/v2/updates?limit=${TIMELINE_MAX_UPDATES}`, body);
+  const raw = await client.read(client.api.POST('/v2/updates', { params: { query: { limit: TIMELINE_MAX_UPDATES } }, body }));
   const entries: TimelineEntry[] = [];
   for (const r of Array.isArray(raw) ? raw : []) {
     const u = r.update as JsUpdate | undefined;
@@ -367,10 +366,11 @@ export async function fetchContractDetail(client: LedgerClient, contractId: stri
 
 async function creationTree(client: LedgerClient, parties: string[], offset: number): Promise<ContractDetail['creation']> {
   try {
-    const res = await client.postJson<S['JsGetUpdateResponse']>('/v2/updates/update-by-offset', {
-      offset,
-      updateFormat: buildUpdateFormat(filterOf({ parties }, 'LEDGER_EFFECTS')),
-    });
+    const res = await client.read(
+      client.api.POST('/v2/updates/update-by-offset', {
+        body: { offset, updateFormat: buildUpdateFormat(filterOf({ parties }, 'LEDGER_EFFECTS')) },
+      }),
+    );
     return res.update ? eventTree(res.update as JsUpdate) : [];
   } catch {
     return [];
@@ -402,7 +402,7 @@ async function submitReassignment(client: LedgerClient, submitter: string, comma
     reassignmentCommands: { commandId: `reassign-${randomUUID()}`, submitter, commands: [{ command }] },
     eventFormat: eventFormatOf({ parties: [submitter] }),
   };
-  const res = await client.postJson<S['JsSubmitAndWaitForReassignmentResponse']>('/v2/commands/submit-and-wait-for-reassignment', body);
+  const res = await client.read(client.api.POST('/v2/commands/submit-and-wait-for-reassignment', { body }));
   if (!res?.reassignment) throw new ConsoleError('LEDGER_API_ERROR', 'The participant answered the reassignment without a reassignment');
   return res.reassignment;
 }

@@ -5,7 +5,7 @@ import type { LedgerClient } from '../ledger-client.js';
 
 type S = v3_5.components['schemas'];
 
-const idpPath = (id: string): string => `/v2/idps/${encodeURIComponent(id)}`;
+const idp = (id: string) => ({ params: { path: { 'idp-id': id } } });
 
 export function toIdpRow(c: S['IdentityProviderConfig']): IdpRow {
   return {
@@ -18,28 +18,28 @@ export function toIdpRow(c: S['IdentityProviderConfig']): IdpRow {
 }
 
 export async function listIdps(client: LedgerClient): Promise<IdpRow[]> {
-  const res = await client.getJson<S['ListIdentityProviderConfigsResponse']>('/v2/idps');
+  const res = await client.read(client.api.GET('/v2/idps'));
   return (res.identityProviderConfigs ?? [])
     .map(toIdpRow)
     .sort((a, b) => a.identityProviderId.localeCompare(b.identityProviderId, 'en', { numeric: true }));
 }
 
-export async function createIdp(client: LedgerClient, idp: IdpRow): Promise<IdpRow> {
-  const body: S['CreateIdentityProviderConfigRequest'] = { identityProviderConfig: { ...idp } };
-  return toIdpRow((await client.postJson<S['CreateIdentityProviderConfigResponse']>('/v2/idps', body)).identityProviderConfig);
+export async function createIdp(client: LedgerClient, row: IdpRow): Promise<IdpRow> {
+  const body: S['CreateIdentityProviderConfigRequest'] = { identityProviderConfig: { ...row } };
+  return toIdpRow((await client.read(client.api.POST('/v2/idps', { body }))).identityProviderConfig);
 }
 
 /** Updates every modifiable field (issuer, JWKS URL, audience, deactivation) to the given values. */
-export async function updateIdp(client: LedgerClient, idp: IdpRow): Promise<IdpRow> {
+export async function updateIdp(client: LedgerClient, row: IdpRow): Promise<IdpRow> {
   const body: S['UpdateIdentityProviderConfigRequest'] = {
-    identityProviderConfig: { ...idp },
+    identityProviderConfig: { ...row },
     updateMask: { paths: ['issuer', 'jwks_url', 'audience', 'is_deactivated'], unknownFields: { fields: {} } },
   };
   return toIdpRow(
-    (await client.patchJson<S['UpdateIdentityProviderConfigResponse']>(idpPath(idp.identityProviderId), body)).identityProviderConfig,
+    (await client.read(client.api.PATCH('/v2/idps/{idp-id}', { ...idp(row.identityProviderId), body }))).identityProviderConfig,
   );
 }
 
 export async function deleteIdp(client: LedgerClient, id: string): Promise<void> {
-  await client.deleteJson<S['DeleteIdentityProviderConfigResponse']>(idpPath(id));
+  await client.read(client.api.DELETE('/v2/idps/{idp-id}', idp(id)));
 }

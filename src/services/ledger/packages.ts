@@ -139,7 +139,7 @@ export async function listSynchronizers(client: LedgerClient): Promise<Synchroni
 
 export async function listPackages(client: LedgerClient): Promise<PackageList> {
   const [ids, participant, synchronizers, states] = await Promise.all([
-    client.getJson<S['ListPackagesResponse']>('/v2/packages'),
+    client.read(client.api.GET('/v2/packages')),
     client.participantId(),
     listSynchronizers(client),
     listVettingStates(client),
@@ -447,7 +447,7 @@ export async function validateDar(
   }
 
   const [ids, participant, states] = await Promise.all([
-    client.getJson<S['ListPackagesResponse']>('/v2/packages'),
+    client.read(client.api.GET('/v2/packages')),
     client.participantId(),
     listVettingStates(client),
   ]);
@@ -538,7 +538,7 @@ export async function preferredPackages(
         ...(req.vettingValidAt ? { vettingValidAt: req.vettingValidAt } : {}),
       };
       try {
-        const res = await client.postJson<S['GetPreferredPackagesResponse']>('/v2/interactive-submission/preferred-packages', body);
+        const res = await client.read(client.api.POST('/v2/interactive-submission/preferred-packages', { body }));
         return {
           requestedSynchronizerId: sync,
           synchronizerId: res.synchronizerId ?? sync,

@@ -332,7 +332,7 @@ export async function fetchUpdateRange(client: LedgerClient, filter: UpdateFilte
     ...(q.descending ? { descendingOrder: true } : {}),
   } as GetUpdatesRequest;
   // One extra element tells whether there is more; the participant never returns more than `limit`.
-  const raw = await client.postJson<S['JsGetUpdatesResponse'][]>(`/v2/updates?limit=${q.limit + 1}`, body);
+  const raw = await client.read(client.api.POST('/v2/updates', { params: { query: { limit: q.limit + 1 } }, body }));
   if (!Array.isArray(raw)) throw new ConsoleError('LEDGER_API_ERROR', 'POST /v2/updates: the participant did not answer with a list');
   const updates = raw.flatMap((r) => (r.update && !isCheckpoint(r.update) ? [r.update] : []));
   const more = updates.length > q.limit;
@@ -353,10 +353,11 @@ export async function fetchUpdate(
   by: { offset?: number | undefined; updateId?: string | undefined },
 ): Promise<UpdateDetail> {
   const updateFormat = buildUpdateFormat(filter);
+  if (by.updateId === undefined && by.offset === undefined) throw new ConsoleError('BAD_REQUEST', 'An update id or an offset is needed');
   const res =
     by.updateId !== undefined
-      ? await client.postJson<S['JsGetUpdateResponse']>('/v2/updates/update-by-id', { updateId: by.updateId, updateFormat })
-      : await client.postJson<S['JsGetUpdateResponse']>('/v2/updates/update-by-offset', { offset: by.offset, updateFormat });
+      ? await client.read(client.api.POST('/v2/updates/update-by-id', { body: { updateId: by.updateId, updateFormat } }))
+      : await client.read(client.api.POST('/v2/updates/update-by-offset', { body: { offset: by.offset ?? 0, updateFormat } }));
   if (!res || typeof res !== 'object' || !res.update) {
     throw new ConsoleError('LEDGER_API_ERROR', 'The participant answered without an update');
   }
@@ -368,9 +369,8 @@ export async function listParties(client: LedgerClient): Promise<PartyOption[]> 
   const out: PartyOption[] = [];
   let token = '';
   for (let page = 0; page < 100; page++) {
-    const qs = new URLSearchParams({ pageSize: '1000' });
-    if (token) qs.set('pageToken', token);
-    const res = await client.getJson<S['ListKnownPartiesResponse']>(`/v2/parties?${qs.toString()}`);
+    const query = token ? { pageSize: 1000, pageToken: token } : { pageSize: 1000 };
+    const res = await client.read(client.api.GET('/v2/parties', { params: { query } }));
     for (const p of res.partyDetails ?? []) out.push({ party: p.party, isLocal: p.isLocal ?? false });
     token = res.nextPageToken ?? '';
     if (!token) break;

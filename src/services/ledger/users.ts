@@ -12,7 +12,7 @@ import { liveAnnotations } from './parties.js';
 type S = v3_5.components['schemas'];
 type ApiRight = S['Right'];
 
-const userPath = (id: string): string => `/v2/users/${encodeURIComponent(id)}`;
+const user = (id: string) => ({ params: { path: { 'user-id': id } } });
 const mask = (paths: string[]): S['FieldMask'] => ({ paths, unknownFields: { fields: {} } });
 
 export function toUserRow(u: S['User']): UserRow {
@@ -65,9 +65,8 @@ export async function listUsers(client: LedgerClient): Promise<UserRow[]> {
   const out: UserRow[] = [];
   let token = '';
   for (let page = 0; page < 100; page++) {
-    const qs = new URLSearchParams({ pageSize: '1000' });
-    if (token) qs.set('pageToken', token);
-    const res = await client.getJson<S['ListUsersResponse']>(`/v2/users?${qs.toString()}`);
+    const query = token ? { pageSize: 1000, pageToken: token } : { pageSize: 1000 };
+    const res = await client.read(client.api.GET('/v2/users', { params: { query } }));
     for (const u of res.users ?? []) out.push(toUserRow(u));
     token = res.nextPageToken ?? '';
     if (!token) break;
@@ -77,8 +76,8 @@ export async function listUsers(client: LedgerClient): Promise<UserRow[]> {
 
 export async function getUser(client: LedgerClient, userId: string): Promise<UserDetail> {
   const [u, r] = await Promise.all([
-    client.getJson<S['GetUserResponse']>(userPath(userId)),
-    client.getJson<S['ListUserRightsResponse']>(`${userPath(userId)}/rights`),
+    client.read(client.api.GET('/v2/users/{user-id}', user(userId))),
+    client.read(client.api.GET('/v2/users/{user-id}/rights', user(userId))),
   ]);
   if (!u.user) throw new ConsoleError('NOT_FOUND', `The participant returned no user ${userId}`);
   return { user: toUserRow(u.user), rights: fromApiRights(r.rights) };
@@ -105,7 +104,7 @@ export async function createUser(
     },
     rights: req.rights.map(toApiRight),
   };
-  await client.postJson<S['CreateUserResponse']>('/v2/users', body);
+  await client.read(client.api.POST('/v2/users', { body }));
   return getUser(client, req.userId);
 }
 
@@ -134,17 +133,17 @@ export async function updateUser(
     },
     updateMask: mask(['primary_party', 'is_deactivated', 'metadata.annotations']),
   };
-  const res = await client.patchJson<S['UpdateUserResponse']>(userPath(req.userId), body);
+  const res = await client.read(client.api.PATCH('/v2/users/{user-id}', { ...user(req.userId), body }));
   if (!res.user) throw new ConsoleError('LEDGER_API_ERROR', `The participant did not return the updated user ${req.userId}`);
   return toUserRow(res.user);
 }
 
 export async function deleteUser(client: LedgerClient, userId: string): Promise<void> {
-  await client.deleteJson<unknown>(userPath(userId));
+  await client.read(client.api.DELETE('/v2/users/{user-id}', user(userId)));
 }
 
 async function listRights(client: LedgerClient, userId: string): Promise<Right[]> {
-  return fromApiRights((await client.getJson<S['ListUserRightsResponse']>(`${userPath(userId)}/rights`)).rights);
+  return fromApiRights((await client.read(client.api.GET('/v2/users/{user-id}/rights', user(userId)))).rights);
 }
 
 export async function grantRights(
@@ -156,7 +155,7 @@ export async function grantRights(
     rights: req.rights.map(toApiRight),
     identityProviderId: req.identityProviderId,
   };
-  const res = await client.postJson<S['GrantUserRightsResponse']>(`${userPath(req.userId)}/rights`, body);
+  const res = await client.read(client.api.POST('/v2/users/{user-id}/rights', { ...user(req.userId), body }));
   return { rights: await listRights(client, req.userId), changed: fromApiRights(res.newlyGrantedRights) };
 }
 
@@ -169,7 +168,7 @@ export async function revokeRights(
     rights: req.rights.map(toApiRight),
     identityProviderId: req.identityProviderId,
   };
-  const res = await client.patchJson<S['RevokeUserRightsResponse']>(`${userPath(req.userId)}/rights`, body);
+  const res = await client.read(client.api.PATCH('/v2/users/{user-id}/rights', { ...user(req.userId), body }));
   return { rights: await listRights(client, req.userId), changed: fromApiRights(res.newlyRevokedRights) };
 }
 
@@ -182,6 +181,6 @@ export async function moveUserIdp(
     sourceIdentityProviderId: req.sourceIdentityProviderId,
     targetIdentityProviderId: req.targetIdentityProviderId,
   };
-  await client.patchJson<S['UpdateUserIdentityProviderIdResponse']>(`${userPath(req.userId)}/identity-provider-id`, body);
+  await client.read(client.api.PATCH('/v2/users/{user-id}/identity-provider-id', { ...user(req.userId), body }));
   return (await getUser(client, req.userId)).user;
 }

@@ -37,7 +37,7 @@ export async function listVettingStates(client: LedgerClient): Promise<VettingSt
   let pageToken = '';
   for (let page = 0; page < 1000; page++) {
     const body: S['ListVettedPackagesRequest'] = pageToken ? { pageToken } : {};
-    const res = await client.postJson<S['ListVettedPackagesResponse']>('/v2/package-vetting/list', body);
+    const res = await client.read(client.api.POST('/v2/package-vetting/list', { body }));
     for (const v of res.vettedPackages ?? []) out.push(toVettingState(v));
     pageToken = res.nextPageToken ?? '';
     if (!pageToken) break;
@@ -115,7 +115,7 @@ export async function updateVetting(
       : {}),
     ...(req.force.length > 0 ? { updateVettedPackagesForceFlags: req.force.map((f) => FORCE_FLAG[f]) } : {}),
   };
-  const res = await client.postJson<S['UpdateVettedPackagesResponse']>('/v2/package-vetting/update', body);
+  const res = await client.read(client.api.POST('/v2/package-vetting/update', { body }));
   const after = toVettingState(res.newVettedPackages);
   const before = res.pastVettedPackages ? toVettingState(res.pastVettedPackages) : null;
   return { dryRun: req.dryRun, synchronizerId: after.synchronizerId, before, after, ...diffVetting(before, after) };

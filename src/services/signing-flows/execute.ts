@@ -17,11 +17,11 @@ export async function executePrepared(
   const submissionId = randomUUID();
   const body = executeSubmissionRequest(prepared, partySignatures, { submissionId });
   if (mode === 'execute') {
-    await client.postJson('/v2/interactive-submission/execute', body);
+    await client.read(client.api.POST('/v2/interactive-submission/execute', { body }));
     return { status: 'executed', mode, submissionId, updateId: null, offset: null, events: [], auditSeqs };
   }
   if (mode === 'executeAndWait') {
-    const r = await client.postJson<{ updateId: string; completionOffset: number }>('/v2/interactive-submission/executeAndWait', body);
+    const r = await client.read(client.api.POST('/v2/interactive-submission/executeAndWait', { body }));
     let events: ExecutionResult['events'] = [];
     try {
       const detail = await fetchUpdate(client, UpdateFilterSchema.parse({ parties: [party], shape: 'LEDGER_EFFECTS' }), {
@@ -39,17 +39,20 @@ export async function executePrepared(
     }
     return { status: 'executed', mode, submissionId, updateId: r.updateId, offset: r.completionOffset, events, auditSeqs };
   }
-  const r = await client.postJson<{
-    transaction: { updateId: string; offset: number; events?: Array<Record<string, Record<string, unknown>>> };
-  }>('/v2/interactive-submission/executeAndWaitForTransaction', {
-    ...body,
-    transactionFormat: {
-      transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS',
-      eventFormat: { filtersByParty: { [party]: {} }, verbose: true },
-    },
-  });
+  const r = await client.read(
+    client.api.POST('/v2/interactive-submission/executeAndWaitForTransaction', {
+      body: {
+        ...body,
+        transactionFormat: {
+          transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS',
+          eventFormat: { filtersByParty: { [party]: {} }, verbose: true },
+        },
+      },
+    }),
+  );
   const events = (r.transaction.events ?? []).map((ev) => {
-    const [kind, value] = Object.entries(ev)[0] ?? ['unknown', {}];
+    // each event is `{ CreatedEvent | ArchivedEvent | ExercisedEvent: {...} }`; the fields shown are read by name
+    const [kind, value] = Object.entries(ev as Record<string, Record<string, unknown>>)[0] ?? ['unknown', {}];
     const str = (v: unknown) => (typeof v === 'string' ? v : null);
     return {
       kind: kind.replace(/Event$/, '').toLowerCase(),
