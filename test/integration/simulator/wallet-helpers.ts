@@ -112,20 +112,35 @@ class SpliceSpecs {
     }
   }
 
+  /** Statuses of the ajv-valid answers seen, per operation (`file METHOD /spec/path`). */
+  readonly answered = new Map<string, Set<number>>();
+
   /** The operation (and its file) serving `method path` (path relative to /api/validator, e.g. `/v0/wallet/balance`). */
-  operation(method: string, specPath: string): { file: string; op: Json } {
+  operation(method: string, specPath: string): { file: string; op: Json; key: string } {
     const registryPath = specPath.startsWith(`${REGISTRY_PREFIX}/registry/`) ? specPath.slice(REGISTRY_PREFIX.length) : undefined;
     for (const [file, doc] of this.docs) {
       const paths = doc.paths as Record<string, Record<string, Json>> | undefined;
-      const op = paths?.[specPath]?.[method.toLowerCase()] ?? (registryPath ? paths?.[registryPath]?.[method.toLowerCase()] : undefined);
-      if (op) return { file, op };
+      const m = method.toLowerCase();
+      const found = paths?.[specPath]?.[m] ? specPath : registryPath && paths?.[registryPath]?.[m] ? registryPath : undefined;
+      const op = found === undefined ? undefined : paths?.[found]?.[m];
+      if (op && found) return { file, op, key: `${file} ${method.toUpperCase()} ${found}` };
     }
     throw new Error(`no Splice spec operation ${method} ${specPath}`);
   }
 
+  /** Every operation of a spec file, as `file METHOD /spec/path`. */
+  operationsOf(file: string): string[] {
+    const paths = (this.docs.get(file)?.paths ?? {}) as Record<string, Record<string, unknown>>;
+    return Object.entries(paths).flatMap(([p, ops]) =>
+      Object.keys(ops)
+        .filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
+        .map((m) => `${file} ${m.toUpperCase()} ${p}`),
+    );
+  }
+
   /** Throws unless `body` matches the spec's response schema for that operation and status. */
   assertResponse(method: string, specPath: string, status: number, body: unknown): void {
-    const { file, op } = this.operation(method, specPath);
+    const { file, op, key: opKey } = this.operation(method, specPath);
     const responses = op.responses as Record<string, Json>;
     let resp = responses[String(status)];
     if (!resp) {
@@ -144,7 +159,8 @@ class SpliceSpecs {
       resp = JSON.parse(JSON.stringify(resp).replaceAll('"#/components/', `"./${target}.yaml#/components/`)) as Json;
     }
     const schema = (resp.content as Record<string, { schema: unknown }> | undefined)?.['application/json']?.schema;
-    if (schema === undefined) return; // e.g. `200: ok` without a body
+    const seen = (): void => void this.answered.set(opKey, (this.answered.get(opKey) ?? new Set()).add(status));
+    if (schema === undefined) return seen(); // e.g. `200: ok` without a body
     const key = `${file}:${JSON.stringify(schema)}`;
     let v = this.cache.get(key);
     if (!v) {
@@ -155,6 +171,7 @@ class SpliceSpecs {
       throw new Error(
         `response of ${method} ${specPath} (${status}) does not match the Splice spec: ${JSON.stringify(v.errors?.slice(0, 5))}\nbody: ${JSON.stringify(body).slice(0, 1500)}`,
       );
+    seen();
   }
 }
 

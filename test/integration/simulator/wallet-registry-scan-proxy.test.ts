@@ -4,6 +4,7 @@
  * every operation is called, and the choice contexts and disclosed contracts the registry hands out are used, exactly
  * as a client does, to exercise the token-standard choices through the Ledger API — a two-step transfer (factory,
  * accept), a direct transfer through a preapproval, an allocation (factory, execute-transfer) and withdraw contexts.
+ * The last test checks that every operation of those five files was answered successfully (and ajv-valid) above.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -13,7 +14,7 @@ import {
   TRANSFER_INSTRUCTION_INTERFACE_ID,
 } from '@canton-network/core-token-standard';
 import { acs, acsCreated, submitTx } from './helpers.js';
-import { onboard, startTestSim, wcall, wok } from './wallet-helpers.js';
+import { onboard, spliceSpecs, startTestSim, wcall, wok } from './wallet-helpers.js';
 import type { TestSim } from './wallet-helpers.js';
 
 let sim: TestSim;
@@ -408,5 +409,16 @@ describe('scan proxy (all 15 operations)', () => {
     expect(Number(bobV1?.total_unlocked_coin)).toBeCloseTo(52, 6);
     expect((v0.summaries as unknown[]).length).toBe(2);
     expect((await wcall(base, 'alice', 'POST', `${P}/holdings/summary`, { body: { ...body, migration_id: 3 } })).status).toBe(404);
+  });
+});
+
+describe('coverage', () => {
+  it('every operation of scan-proxy.yaml and the four registry APIs got a successful, ajv-valid answer above', () => {
+    const ops = ['scan-proxy', 'token-metadata-v1', 'transfer-instruction-v1', 'allocation-instruction-v1', 'allocation-v1'].flatMap((f) =>
+      spliceSpecs().operationsOf(f),
+    );
+    expect(ops.length).toBe(15 + 3 + 4 + 1 + 3);
+    const missing = ops.filter((k) => ![...(spliceSpecs().answered.get(k) ?? [])].some((s) => s >= 200 && s < 300));
+    expect(missing).toEqual([]);
   });
 });
