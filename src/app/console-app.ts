@@ -19,6 +19,8 @@ import { LockableFileSecretStore, SigningFlows } from '../services/signing-flows
 import { ExternalWallet, WalletService, WalletStore } from '../services/wallet/index.js';
 import { WalletAutomation } from '../services/wallet/automation.js';
 import { defaultWalletConfig } from '../simulator/wallet/app.js';
+import { AdminAudit } from '../services/admin-audit.js';
+import { jwtSubject } from '../common/jwt.js';
 
 export interface ConsoleAppOptions {
   dataDir: string;
@@ -106,7 +108,19 @@ export async function startConsoleApp(opts: ConsoleAppOptions): Promise<ConsoleA
     automation: new WalletAutomation(walletService, () => profiles.active().kind === 'demo'),
   };
 
+  // Administrative actions go to the same audit log as signing decisions, with the profile and token user that acted.
+  const adminAudit = new AdminAudit({
+    audit: () => signingServices.audit,
+    actor: async () => {
+      const p = profiles.active();
+      const token = await profiles.token(p.id).catch(() => null);
+      const sub = token ? jwtSubject(token) : null;
+      return `${p.name}${sub ? ` (user ${sub})` : p.kind === 'demo' ? ' (no token: demo access)' : ' (no token)'}`;
+    },
+  });
+
   const deps = {
+    adminAudit,
     info: { name: APP_NAME, version: APP_VERSION, transport: opts.transport, demoMode: opts.demo },
     profiles,
     dataDir: opts.dataDir,

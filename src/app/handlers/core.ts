@@ -21,6 +21,8 @@ export interface HandlerDeps {
    * Parties whose namespace is one of them are shown as external. Optional until the keystore is wired.
    */
   externalPartyKeys?: () => Promise<Map<string, string>>;
+  /** Records administrative actions in the audit log (absent: they are not recorded). */
+  adminAudit?: import('../../services/admin-audit.js').AdminAudit;
   /** Signing services, the online/offline flows and the encrypted-file key backend (absent: signing channels answer INTERNAL). */
   signing?: {
     services: import('../../services/signing/index.js').SigningServices;

@@ -107,7 +107,7 @@ export function signingHandlers(d: HandlerDeps): HandlersOf<typeof signingChanne
     'signing.audit.list': async ({ limit }) => ({
       records: need(d)
         .services.audit.list({ limit })
-        .map((r) => ({ ...r.entry, chainHash: r.hash })),
+        .map((r) => ({ ...r.entry, action: r.entry.action ?? null, actor: r.entry.actor ?? null, chainHash: r.hash })),
     }),
     'signing.audit.verify': async () => need(d).services.audit.verifyChain(),
     'signing.audit.verifyExport': async ({ text, pinnedHead }) => {

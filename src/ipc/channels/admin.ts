@@ -79,6 +79,8 @@ export const AllocatePartyRequestSchema = z
       .default(''),
     annotations: AnnotationsSchema.default({}),
     identityProviderId: IdpId.default(''),
+    /** The synchronizer to allocate the party on; empty = the participant's default (its only one). */
+    synchronizerId: z.string().trim().max(512).default(''),
   })
   .strict();
 
@@ -183,12 +185,40 @@ export const IdpInputSchema = z
   })
   .strict();
 
+export const PruningPreviewSchema = z.object({
+  offset: z.number().int(),
+  ledgerEnd: z.number().int(),
+  /** Already pruned up to (inclusive); what is below is gone already. */
+  prunedUpTo: z.number().int(),
+  transactions: z.number().int(),
+  reassignments: z.number().int(),
+  topology: z.number().int(),
+  /** Create events in the range (contracts created there that are still active are kept, their creation event goes). */
+  createdEvents: z.number().int(),
+  /** Contracts archived in the range: pruning removes them for good. */
+  archivedContracts: z.number().int(),
+  /** False when the range was too long to read completely: the counts are lower bounds. */
+  complete: z.boolean(),
+  oldest: z.string().nullable(),
+  newest: z.string().nullable(),
+});
+export type PruningPreview = z.infer<typeof PruningPreviewSchema>;
+const PruneOffset = z.object({ offset: z.number().int().positive('an offset above 0') }).strict();
+
 export const adminChannels = {
   'parties.list': {
     request: PartyListRequestSchema,
     response: z.object({ parties: z.array(PartyRowSchema), nextPageToken: z.string().nullable(), participantNamespace: z.string() }),
   },
   'parties.get': { request: z.object({ party: PartyId }).strict(), response: PartyRowSchema },
+  /** Where the party is hosted by this participant: per synchronizer, with the participant's permission. */
+  'parties.hosting': {
+    request: z.object({ party: PartyId }).strict(),
+    response: z.object({
+      participantId: z.string(),
+      synchronizers: z.array(z.object({ synchronizerId: z.string(), alias: z.string(), permission: z.string() })),
+    }),
+  },
   /** Every party the participant knows (all pages, up to 20,000), for the party pickers' search by hint, name and annotation. */
   'parties.directory': {
     request: EmptyRequest,
@@ -214,6 +244,11 @@ export const adminChannels = {
     request: z.object({ userId: UserId, sourceIdentityProviderId: IdpId, targetIdentityProviderId: IdpId }).strict(),
     response: UserRowSchema,
   },
+
+  /** What pruning up to `offset` removes (reads the update history, changes nothing). */
+  'pruning.preview': { request: PruneOffset, response: PruningPreviewSchema },
+  /** Prunes up to `offset`: the embedded simulator only (Canton prunes through its Admin API); recorded in the audit log. */
+  'pruning.prune': { request: PruneOffset, response: z.object({ prunedUpTo: z.number().int() }) },
 
   'idps.list': { request: EmptyRequest, response: z.object({ idps: z.array(IdpRowSchema) }) },
   'idps.create': { request: IdpInputSchema, response: IdpRowSchema },

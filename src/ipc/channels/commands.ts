@@ -66,6 +66,23 @@ export type CommandSpec = z.infer<typeof CommandSpecSchema>;
 export const SubmitVariantSchema = z.enum(['submit-and-wait', 'transaction', 'transaction-tree', 'async']);
 export type SubmitVariant = z.infer<typeof SubmitVariantSchema>;
 
+/** A disclosed contract: what its stakeholder shared (JSON API `DisclosedContract`). */
+export const DisclosedContractSchema = z
+  .object({
+    contractId: z.string().trim().min(1, 'the contract id').max(512),
+    /** `packageId:Module:Entity` or `#package-name:Module:Entity`. */
+    templateId: z.string().trim().min(3, 'the template id').max(512),
+    createdEventBlob: z
+      .string()
+      .trim()
+      .min(1, 'the created-event blob (base64)')
+      .max(1_000_000)
+      .regex(/^[A-Za-z0-9+/=\s]+$/, 'base64'),
+    synchronizerId: z.string().trim().max(512).default(''),
+  })
+  .strict();
+export type DisclosedContract = z.output<typeof DisclosedContractSchema>;
+
 export const SubmitRequestSchema = z
   .object({
     commands: z.array(CommandSpecSchema).min(1, 'add at least one command').max(100),
@@ -84,6 +101,10 @@ export const SubmitRequestSchema = z
     variant: SubmitVariantSchema.default('transaction'),
     /** For the `transaction` variant. */
     transactionShape: TransactionShapeSchema.default('LEDGER_EFFECTS'),
+    /** The synchronizer to submit on; empty = the participant picks (its only one, or where the inputs are). */
+    synchronizerId: z.string().trim().max(512).default(''),
+    /** Contracts the submitters cannot see, disclosed by a stakeholder (their created-event blobs). */
+    disclosedContracts: z.array(DisclosedContractSchema).max(100).default([]),
   })
   .strict();
 export type SubmitRequest = z.input<typeof SubmitRequestSchema>;

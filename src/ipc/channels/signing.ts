@@ -252,8 +252,11 @@ const VerifiedPreparedSchema = z.object({
 export const AuditRecordWireSchema = z.object({
   seq: z.number().int(),
   at: z.string(),
-  decision: z.enum(['signed', 'refused', 'unlocked', 'locked']),
+  decision: z.enum(['signed', 'refused', 'unlocked', 'locked', 'admin']),
   subject: z.string(),
+  /** Admin entries: the action and who did it. */
+  action: z.string().nullable(),
+  actor: z.string().nullable(),
   channel: z.string(),
   reason: z.string().nullable(),
   message: z.string().nullable(),
@@ -359,6 +362,8 @@ export const signingChannels = {
         extraFingerprints: z.array(Fingerprint).max(31).default([]),
         /** k: how many of the party's keys must sign a transaction. */
         signingThreshold: z.number().int().min(1).max(32).default(1),
+        /** The synchronizer to host the party on; empty = the participant's first connected synchronizer. */
+        synchronizerId: z.string().trim().max(512).default(''),
       })
       .strict(),
     response: z.union([

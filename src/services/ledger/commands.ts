@@ -4,7 +4,7 @@
  * `…-for-transaction-tree`, `async/submit`), the answer reduced to what the console shows.
  */
 import type { v3_5 } from '@canton-network/core-ledger-client-types';
-import type { CommandSpec, EventNode, SubmitResult, SubmitVariant, TransactionShape } from '../../ipc/contract.js';
+import type { CommandSpec, DisclosedContract, EventNode, SubmitResult, SubmitVariant, TransactionShape } from '../../ipc/contract.js';
 import { ConsoleError } from '../../ipc/errors.js';
 import type { LedgerClient } from '../ledger-client.js';
 import { buildUpdateFormat, eventTree, type JsUpdate } from './updates.js';
@@ -21,6 +21,8 @@ export interface Submission {
   deduplicationSeconds: number;
   variant: SubmitVariant;
   transactionShape: TransactionShape;
+  synchronizerId?: string;
+  disclosedContracts?: DisclosedContract[];
 }
 
 export function toLedgerCommand(c: CommandSpec): S['Command'] {
@@ -57,6 +59,17 @@ export function toJsCommands(s: Submission): S['JsCommands'] {
     ...(s.submissionId ? { submissionId: s.submissionId } : {}),
     ...(s.deduplicationSeconds > 0
       ? { deduplicationPeriod: { DeduplicationDuration: { value: { seconds: s.deduplicationSeconds, nanos: 0 } } } }
+      : {}),
+    ...(s.synchronizerId ? { synchronizerId: s.synchronizerId } : {}),
+    ...(s.disclosedContracts && s.disclosedContracts.length > 0
+      ? {
+          disclosedContracts: s.disclosedContracts.map((d) => ({
+            contractId: d.contractId,
+            templateId: d.templateId,
+            createdEventBlob: d.createdEventBlob.replace(/\s+/g, ''),
+            ...(d.synchronizerId ? { synchronizerId: d.synchronizerId } : {}),
+          })),
+        }
       : {}),
   };
 }

@@ -94,6 +94,25 @@ export async function partyDirectory(
   return { parties: out, truncated: pageToken !== null };
 }
 
+/** The synchronizers on which this participant hosts `party`, with its permission there. */
+export async function partyHosting(
+  client: LedgerClient,
+  party: string,
+): Promise<{ participantId: string; synchronizers: Array<{ synchronizerId: string; alias: string; permission: string }> }> {
+  const [res, pid] = await Promise.all([
+    client.getJson<S['GetConnectedSynchronizersResponse']>(`/v2/state/connected-synchronizers?party=${encodeURIComponent(party)}`),
+    client.participantId(),
+  ]);
+  return {
+    participantId: pid.participantId,
+    synchronizers: (res.connectedSynchronizers ?? []).map((s) => ({
+      synchronizerId: s.synchronizerId,
+      alias: s.synchronizerAlias,
+      permission: s.permission ?? 'PARTICIPANT_PERMISSION_UNSPECIFIED',
+    })),
+  };
+}
+
 export async function getParty(client: LedgerClient, party: string, keys: KeystoreKeys): Promise<PartyRow> {
   const [res, own] = await Promise.all([
     client.getJson<S['GetPartiesResponse']>(`/v2/parties/${encodeURIComponent(party)}`),
@@ -106,13 +125,14 @@ export async function getParty(client: LedgerClient, party: string, keys: Keysto
 
 export async function allocateParty(
   client: LedgerClient,
-  req: { partyIdHint: string; annotations: Annotations; identityProviderId: string },
+  req: { partyIdHint: string; annotations: Annotations; identityProviderId: string; synchronizerId?: string },
   keys: KeystoreKeys,
 ): Promise<PartyRow> {
   const body: S['AllocatePartyRequest'] = {
     partyIdHint: req.partyIdHint,
     localMetadata: { resourceVersion: '', annotations: req.annotations },
     identityProviderId: req.identityProviderId,
+    ...(req.synchronizerId ? { synchronizerId: req.synchronizerId } : {}),
   };
   const [res, own] = await Promise.all([client.postJson<S['AllocatePartyResponse']>('/v2/parties', body), participantNamespace(client)]);
   return toPartyRow(res.partyDetails, own, keys);

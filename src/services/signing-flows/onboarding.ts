@@ -64,13 +64,20 @@ export class OnboardingFlow {
     observationOnly: boolean;
     extraFingerprints?: string[] | undefined;
     signingThreshold?: number | undefined;
+    /** The synchronizer to host the party on; empty or absent = the first connected one. */
+    synchronizerId?: string | undefined;
   }): Promise<Outcome<{ status: 'verified'; sessionId: string; summary: TopologySummaryWire }>> {
     const key = this.svc.keys.get(req.fingerprint);
     const extra = [...new Set(req.extraFingerprints ?? [])].filter((f) => f !== req.fingerprint).map((f) => this.svc.keys.get(f));
     const active = this.ctx.participant();
     const client = active.client;
     const [syncs, binding] = await Promise.all([client.connectedSynchronizers(), bindParticipant(active)]);
-    const synchronizerId = syncs.connectedSynchronizers?.[0]?.synchronizerId;
+    const connected = (syncs.connectedSynchronizers ?? []).map((s) => s.synchronizerId);
+    if (req.synchronizerId && !connected.includes(req.synchronizerId))
+      throw new ConsoleError('BAD_REQUEST', `The participant is not connected to synchronizer ${req.synchronizerId}`, undefined, [
+        { path: 'synchronizerId', message: 'not a connected synchronizer' },
+      ]);
+    const synchronizerId = req.synchronizerId || connected[0];
     if (!synchronizerId) throw new ConsoleError('CONFLICT', 'The participant is not connected to any synchronizer');
     const raw = await client.postJson<unknown>('/v2/parties/external/generate-topology', {
       synchronizer: synchronizerId,

@@ -9,12 +9,15 @@ import { fromHex, toHex, utf8 } from './bytes.js';
 
 export const GENESIS_HASH = '00'.repeat(32);
 
-/** signed / refused: signing decisions; unlocked / locked: a key's opt-in unlock window opened or closed by the user. */
-export const AuditDecisionSchema = z.enum(['signed', 'refused', 'unlocked', 'locked']);
+/**
+ * signed / refused: signing decisions; unlocked / locked: a key's opt-in unlock window opened or closed by the user;
+ * admin: an administrative action on the participant done through the console (done, or failed with its reason).
+ */
+export const AuditDecisionSchema = z.enum(['signed', 'refused', 'unlocked', 'locked', 'admin']);
 export const AuditInputSchema = z.object({
   decision: AuditDecisionSchema,
   /** What was (or would have been) signed. */
-  subject: z.enum(['prepared-transaction', 'topology', 'other']),
+  subject: z.enum(['prepared-transaction', 'topology', 'other', 'admin']),
   /** How the request arrived: directly in the console, or through an offline signing-request file. */
   channel: z.enum(['online', 'offline']),
   /** Refusal reason code (SigningRefusalReason) when refused, else null. */
@@ -24,8 +27,12 @@ export const AuditInputSchema = z.object({
   party: z.string().nullable(),
   /** The hash that was (or would have been) signed, base64. */
   hash: z.string().nullable(),
-  /** One-line human summary of what the signature authorises. */
+  /** One-line human summary of what the signature authorises (admin: what was done). */
   summary: z.string(),
+  /** Admin entries: the action (`party-allocation`, `rights-grant`, `dar-upload`, `pruning`, …). */
+  action: z.string().optional(),
+  /** Admin entries: who acted — the connection profile and the user its token names. */
+  actor: z.string().optional(),
 });
 export type AuditInput = z.infer<typeof AuditInputSchema>;
 export const AuditEntrySchema = AuditInputSchema.extend({ seq: z.number().int().positive(), at: z.string() });
