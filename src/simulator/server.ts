@@ -1,6 +1,7 @@
 /** HTTP server: routing, authentication, error mapping. WebSocket upgrades are delegated to `ws/`. */
 import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Access } from './authz.js';
@@ -81,7 +82,33 @@ async function handle(router: Router, access: Access, req: IncomingMessage, res:
     // Unexpected errors are logged for the operator; every error becomes a spec-shaped answer.
     if (!(err instanceof CantonError) && !(err instanceof DecodeError)) console.error('[simulator] internal error', err);
     // a refusal before the body was read (too large, not allowed): close after answering instead of reading the rest
-    if (!req.complete) res.shouldKeepAlive = false;
+    if (!req.complete) {
+      res.shouldKeepAlive = false;
+      lingerBeforeClosing(res.socket);
+    }
     sendError(res, err);
   }
+}
+
+/** How long a connection closed after an early refusal stays half-open (`lingerBeforeClosing`). */
+export const REFUSAL_LINGER_MS = 2_000;
+
+/**
+ * After an answer to a request whose body was not read, Node ends the connection and destroys the socket at once;
+ * with the client's unread body in its buffer the kernel then sends a TCP reset, and a client still writing its body
+ * (Node's own http client, for one) fails with EPIPE/ECONNRESET before it has read the answer — a 200 MB upload got
+ * no answer at all, now and then, on a loaded machine. As Go's net/http does, the answer is followed by a FIN and the
+ * socket is kept for `REFUSAL_LINGER_MS` (or until the client closes) before it is destroyed, so the client reads the
+ * answer first. What the client sends meanwhile is not read: TCP holds it back at the client.
+ */
+function lingerBeforeClosing(socket: Socket | null): void {
+  if (socket === null) return;
+  // Node's server calls destroySoon() once the answer of a request without keep-alive is written
+  socket.destroySoon = function lingering(this: Socket): void {
+    this.end();
+    const timer = setTimeout(() => this.destroy(), REFUSAL_LINGER_MS);
+    timer.unref();
+    this.once('end', () => this.destroy());
+    this.once('close', () => clearTimeout(timer));
+  };
 }

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleProcess } from '../support/console-process.js';
 import { simulatorUrl } from '../support/e2e.js';
 import { MAX_DAR_BYTES } from '../../src/ipc/channels/packages.js';
-import { expectAlive, simulatorPort, startConsole } from './net-helpers.js';
+import { expectAlive, httpOnce, simulatorPort, startConsole } from './net-helpers.js';
 
 const MiB = 1024 * 1024;
 const rssBytes = (pid: number): number =>
@@ -34,6 +34,8 @@ afterAll(async () => {
 function upload(total: number, withLength: boolean): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const piece = Buffer.alloc(MiB, 0x50);
+    const trail: string[] = [];
+    let answered = false;
     const req = request(
       `${simulatorUrl(proc)}/v2/dars`,
       {
@@ -41,14 +43,19 @@ function upload(total: number, withLength: boolean): Promise<{ status: number; b
         headers: { 'content-type': 'application/octet-stream', ...(withLength ? { 'content-length': String(total) } : {}) },
       },
       (res) => {
+        answered = true;
+        trail.push(`answer ${res.statusCode} after ${sent} bytes`);
         let body = '';
         res.on('data', (d: Buffer) => (body += d.toString()));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-        res.on('error', reject);
+        res.on('error', (e) => reject(new Error(`answer cut: ${e.message} (${trail.join(', ')})`)));
       },
     );
     // the simulator answers and closes before taking the whole body: the rest of the write fails, as expected
-    req.on('error', () => undefined);
+    req.on('error', (e) => trail.push(`request error ${(e as NodeJS.ErrnoException).code ?? e.message} after ${sent} bytes`));
+    req.on('close', () => {
+      if (!answered) reject(new Error(`the connection closed without an answer (${trail.join(', ')})`));
+    });
     let sent = 0;
     const pump = (): void => {
       while (sent < total && !req.destroyed) {
@@ -110,6 +117,10 @@ function darBomb(size: number): Buffer {
   return Buffer.concat([...locals, cd, end]);
 }
 
+/** POSTs a DAR on a connection of its own (building a bomb stalls this process: see `httpOnce`). */
+const postDar = (dar: Buffer) =>
+  httpOnce('POST', `${simulatorUrl(proc)}/v2/dars`, new Uint8Array(dar), { 'content-type': 'application/octet-stream' });
+
 /** Polls /v2/version every 50 ms while `work` runs; returns the slowest answer in ms. */
 async function slowestAnswerDuring(work: Promise<unknown>): Promise<number> {
   let done = false;
@@ -154,13 +165,9 @@ describe('DAR uploads to the embedded simulator', () => {
     const bomb = darBomb(256 * MiB);
     expect(bomb.length).toBeLessThan(2 * MiB);
     const t = performance.now();
-    const r = await fetch(`${simulatorUrl(proc)}/v2/dars`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/octet-stream' },
-      body: new Uint8Array(bomb),
-    });
+    const r = await postDar(bomb);
     expect(r.status).toBe(400);
-    const body = (await r.json()) as { code: string; cause: string };
+    const body = JSON.parse(r.text) as { code: string; cause: string };
     expect(body.code).toBe('ZIP_BOMB');
     expect(body.cause).toContain('above the 67108864-byte limit');
     expect(performance.now() - t).toBeLessThan(5_000);
@@ -170,13 +177,7 @@ describe('DAR uploads to the embedded simulator', () => {
     const bomb = darBomb(60 * MiB);
     expect(bomb.length).toBeLessThan(MiB);
     const uploads = Promise.all(
-      Array.from({ length: 8 }, () =>
-        fetch(`${simulatorUrl(proc)}/v2/dars`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/octet-stream' },
-          body: new Uint8Array(bomb),
-        }).then(async (r) => ({ status: r.status, body: (await r.json()) as { code: string } })),
-      ),
+      Array.from({ length: 8 }, () => postDar(bomb).then((r) => ({ status: r.status, body: JSON.parse(r.text) as { code: string } }))),
     );
     const slowest = await slowestAnswerDuring(uploads);
     for (const a of await uploads) {

@@ -3,6 +3,7 @@
  * WebSocket client that can send frames no well-behaved library would (invalid UTF-8, lying lengths, reserved
  * opcodes), TCP resets, and the liveness check every test ends with.
  */
+import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
@@ -171,10 +172,37 @@ export async function startConsole(
 
 export const simulatorPort = (proc: ConsoleProcess): number => Number(new URL(simulatorUrl(proc)).port);
 
+/**
+ * One HTTP request on a connection of its own. A pooled keep-alive connection (fetch's) can be closed by the server's
+ * keep-alive timeout just as it is reused when this process was stalled for a few seconds (a loaded machine, a test
+ * that builds a large buffer synchronously): the request then fails on the client side although the server is fine.
+ */
+export function httpOnce(
+  method: string,
+  url: string,
+  body?: Uint8Array,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { method, agent: false, headers: { ...headers, ...(body ? { 'content-length': String(body.length) } : {}) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => chunks.push(d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 /** The console process is still running and both its servers answer. */
 export async function expectAlive(proc: ConsoleProcess): Promise<void> {
   if (!proc.running()) throw new Error(`the console process exited:\n${proc.output().slice(-4000)}`);
-  const sim = await fetch(`${simulatorUrl(proc)}/v2/version`);
+  const sim = await httpOnce('GET', `${simulatorUrl(proc)}/v2/version`);
   if (sim.status !== 200) throw new Error(`the simulator answered /v2/version with ${sim.status}`);
   // the host answers over its IPC WebSocket, as the renderer uses it
   const info = await withConsoleClient(proc, (client) => client.call('app.info', {}));
