@@ -76,6 +76,14 @@ export const Codes = {
   INVALID_ARGUMENT: { code: 'INVALID_ARGUMENT', category: 8, grpc: Grpc.INVALID_ARGUMENT },
   INVALID_FIELD: { code: 'INVALID_FIELD', category: 8, grpc: Grpc.INVALID_ARGUMENT },
   MISSING_FIELD: { code: 'MISSING_FIELD', category: 8, grpc: Grpc.INVALID_ARGUMENT },
+  /** A stream continuation token of another ACS request (Canton RequestValidationErrors.InvalidContinuationToken). */
+  INVALID_CONTINUATION_TOKEN: { code: 'INVALID_CONTINUATION_TOKEN', category: 8, grpc: Grpc.INVALID_ARGUMENT },
+  /** Canton RequestValidationErrors.DescendingOrderMissingEnd / NonPositiveOffset / NegativeOffset. */
+  DESCENDING_ORDER_MISSING_END: { code: 'DESCENDING_ORDER_MISSING_END', category: 8, grpc: Grpc.INVALID_ARGUMENT },
+  NON_POSITIVE_OFFSET: { code: 'NON_POSITIVE_OFFSET', category: 8, grpc: Grpc.INVALID_ARGUMENT },
+  NEGATIVE_OFFSET: { code: 'NEGATIVE_OFFSET', category: 8, grpc: Grpc.INVALID_ARGUMENT },
+  /** A get-updates-page token of another request (Canton RequestValidationErrors.InvalidUpdatesPageToken). */
+  INVALID_UPDATES_PAGE_TOKEN: { code: 'INVALID_UPDATES_PAGE_TOKEN', category: 8, grpc: Grpc.INVALID_ARGUMENT },
   COMMAND_PREPROCESSING_FAILED: { code: 'COMMAND_PREPROCESSING_FAILED', category: 8, grpc: Grpc.INVALID_ARGUMENT },
   DAML_AUTHORIZATION_ERROR: { code: 'DAML_AUTHORIZATION_ERROR', category: 8, grpc: Grpc.INVALID_ARGUMENT },
   DAML_INTERPRETATION_ERROR: { code: 'DAML_INTERPRETATION_ERROR', category: 9, grpc: Grpc.FAILED_PRECONDITION },

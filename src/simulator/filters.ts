@@ -212,3 +212,19 @@ export function matchEvent(fmt: ResolvedEventFormat, candidates: string[], templ
 export function readersOf(fmt: ResolvedEventFormat): Set<string> | undefined {
   return fmt.any ? undefined : new Set(fmt.byParty.keys());
 }
+
+/** A canonical text of a resolved event format (for request checksums of page and continuation tokens). */
+export function formatFingerprint(fmt: ResolvedEventFormat): string {
+  const pf = (f: PartyFilter | undefined): unknown =>
+    f && [f.wildcard, f.wildcardBlob, [...f.templates].sort(), [...f.interfaces].map(([i, o]) => [i, o.view, o.blob]).sort()];
+  return JSON.stringify([[...fmt.byParty].map(([p, f]) => [p, pf(f)]).sort(), pf(fmt.any), fmt.verbose]);
+}
+
+/** A canonical text of a resolved update format (for the request checksum of update page tokens). */
+export function updateFormatFingerprint(uf: ResolvedUpdateFormat): string {
+  return JSON.stringify([
+    uf.transactions ? [uf.transactions.shape, formatFingerprint(uf.transactions.events)] : null,
+    uf.reassignments ? formatFingerprint(uf.reassignments) : null,
+    uf.topologyParties ? [...uf.topologyParties].sort() : null,
+  ]);
+}

@@ -353,6 +353,13 @@ export class LedgerWriter {
     };
     sim.store.insertUpdate(tx, now);
     for (const node of result.created) sim.store.insertContract(node, offset, result.synchronizerId, cmds.workflowId);
+    if (result.created.length < result.nodes.length) {
+      // contracts created and consumed here (transient): stored archived, for events-by-contract-id
+      const active = new Set(result.created.map((n) => n.contractId));
+      for (const n of result.nodes)
+        if (n.kind === 'create' && !active.has(n.contractId))
+          sim.store.insertTransientContract(n, offset, result.synchronizerId, cmds.workflowId);
+    }
     for (const cid of result.archived) sim.store.archiveContract(cid, offset);
     const completion: StoredCompletion = {
       offset,
@@ -614,6 +621,7 @@ export class LedgerWriter {
           reassignmentId,
           submitter: rc.submitter,
           ...(rc.workflowId ? { workflowId: rc.workflowId } : {}),
+          recordTime,
         });
       } else {
         const a = cmd.AssignCommand.value;
@@ -660,6 +668,7 @@ export class LedgerWriter {
           reassignmentId: a.reassignmentId,
           submitter: rc.submitter,
           ...(rc.workflowId ? { workflowId: rc.workflowId } : {}),
+          recordTime,
         });
       }
       sim.store.insertUpdate(update, now);

@@ -12,7 +12,7 @@
  * The schema-2 form (splice.ts: a JSON `meta` every read had to parse, ~4.6 µs per row) is still read
  * for rows written before; a transaction naming a party without an id is stored in that form.
  *
- * Text: `ptx1|` then decimal integers separated by `,` and ended by `;`, then the JSON text. Integers:
+ * Text: `ptx2|` then decimal integers separated by `,` and ended by `;`, then the JSON text. Integers:
  * h1 range, h2 range, commandId range, #actAs, actAs ids…, #nodes, per node: flags, nodeId, b, m, e,
  * template-key range, interfaces range, #stakeholders, ids…, #witnesses, ids…. Ranges are in UTF-16
  * code units, relative to the text after `;`. A create's event fields are [b, e); an exercise's
@@ -20,15 +20,23 @@
  * `,"implementedInterfaces":` and the template's interfaces (the interfaces range); reads cut that off
  * and write the interfaces the request's interface filters matched (matchEvent `views`), which
  * depend on the request.
+ *
+ * Fields Canton's JSON API always prints (see projection.ts) are part of the text: `workflowId` (`""`
+ * when empty) in h2, and in a create's fields `contractKeyHash` (`""` without a key),
+ * `createdEventBlob` `""` and `interfaceViews` `[]` (a spliced create never has a blob or views: those
+ * are rendered from the node). A commandId hidden from the reader is written as `""`. Rows written
+ * before in the `ptx1|` form lack these fields; reads add them (`legacyCreateDefaults`).
  */
 import type { Match, ResolvedEventFormat, ResolvedTransactionFormat } from './filters.js';
 import { matchEvent } from './filters.js';
 import type { CreatedNode, StoredTransaction } from './model.js';
 import type { PackageRegistry } from './packages/registry.js';
-import { createdEvent } from './projection.js';
+import { CREATE_DEFAULTS, createdEvent, legacyCreateDefaults } from './projection.js';
 import type { JsonOut } from './splice.js';
 
-const MARK = 'ptx1|';
+const MARK = 'ptx2|';
+/** The earlier packed form (no default fields in the text). */
+const MARK_V1 = 'ptx1|';
 const EXERCISE = 1;
 const CONSUMING = 2;
 const TRANSIENT = 4;
@@ -42,7 +50,7 @@ export interface PartyIds {
 }
 
 export function isPacked(frags: unknown): frags is string {
-  return typeof frags === 'string' && frags.startsWith(MARK);
+  return typeof frags === 'string' && (frags.startsWith(MARK) || frags.startsWith(MARK_V1));
 }
 
 /** The packed form of a transaction, or undefined when one of its parties has no id. */
@@ -68,7 +76,7 @@ export function packTransaction(tx: StoredTransaction, pidOf: (party: string) =>
   const h1 = add(`"updateId":${JSON.stringify(tx.updateId)},"effectiveAt":${JSON.stringify(tx.effectiveAt)}`);
   const h2 = add(
     `"synchronizerId":${JSON.stringify(tx.synchronizerId)},"recordTime":${JSON.stringify(tx.recordTime)}` +
-      (tx.workflowId ? `,"workflowId":${JSON.stringify(tx.workflowId)}` : ''),
+      `,"workflowId":${JSON.stringify(tx.workflowId ?? '')}`,
   );
   const cmd = add(tx.commandId ? `,"commandId":${JSON.stringify(tx.commandId)}` : '');
   ints.push(h1[0], h1[1], h2[0], h2[1], cmd[0], cmd[1]);
@@ -89,10 +97,8 @@ export function packTransaction(tx: StoredTransaction, pidOf: (party: string) =>
         `"contractId":${JSON.stringify(n.contractId)},"templateId":${templateId},"createArgument":${JSON.stringify(n.createArgument)}` +
         `,"signatories":${JSON.stringify(n.signatories)},"observers":${JSON.stringify(n.observers)},"createdAt":${JSON.stringify(n.createdAt)}` +
         `,"packageName":${JSON.stringify(n.packageName)},"representativePackageId":${JSON.stringify(n.packageId)}`;
-      if (n.contractKey !== undefined) {
-        f += `,"contractKey":${JSON.stringify(n.contractKey)}`;
-        if (n.contractKeyHash) f += `,"contractKeyHash":${JSON.stringify(n.contractKeyHash)}`;
-      }
+      if (n.contractKey !== undefined) f += `,"contractKey":${JSON.stringify(n.contractKey)}`;
+      f += `,"contractKeyHash":${JSON.stringify(n.contractKey !== undefined ? (n.contractKeyHash ?? '') : '')}${CREATE_DEFAULTS}`;
       [b, e] = add(f);
       m = e;
       stakeholders = [...new Set([...n.signatories, ...n.observers])].sort();
@@ -249,6 +255,8 @@ interface PlannedEvent {
   ifaces?: string;
   witnesses: string;
   acsDelta: boolean;
+  /** create of a `ptx1|` row: the default fields its text lacks */
+  defaults?: string;
   /** complete event JSON when it cannot be spliced (created-event blob / interface views) */
   json?: string;
 }
@@ -259,7 +267,7 @@ export interface PackedPlan {
   offset: number;
   tree: boolean;
   h1: string;
-  /** h2 and, when shown, the commandId field */
+  /** h2 (with workflowId) and the commandId field */
   tail: string;
   events: PlannedEvent[];
 }
@@ -290,6 +298,8 @@ export function planPacked(
 ): PackedPlan | undefined {
   const ints = pf.ints;
   const base = readHeader(packed, ints);
+  const v1 = packed.startsWith(MARK_V1);
+  const defaultsOf = (e: number): string | undefined => (v1 ? legacyCreateDefaults(packed.slice(Math.max(base, e - 256), e)) : undefined);
   const nActAs = ints[FIXED] as number;
   const actAsAt = FIXED + 1;
   let p = actAsAt + nActAs;
@@ -319,7 +329,17 @@ export function planPacked(
       if (exercise) events.push({ kind: 'a', nodeId, b, e: m, cut, m, ifaces: viewsJson(seen), witnesses: seen.witnesses, acsDelta: true });
       else {
         const json = viaNode(seen, full, k, offset, true, registry);
-        events.push({ kind: 'c', nodeId, b, e, witnesses: seen.witnesses, acsDelta: true, ...(json !== undefined ? { json } : {}) });
+        const defaults = json === undefined ? defaultsOf(e) : undefined;
+        events.push({
+          kind: 'c',
+          nodeId,
+          b,
+          e,
+          witnesses: seen.witnesses,
+          acsDelta: true,
+          ...(json !== undefined ? { json } : {}),
+          ...(defaults !== undefined ? { defaults } : {}),
+        });
       }
     } else {
       const seen = pf.see(packed, base, node, wAt, nW);
@@ -340,18 +360,32 @@ export function planPacked(
         });
       else {
         const json = viaNode(seen, full, k, offset, inDelta, registry);
-        events.push({ kind: 'c', nodeId, b, e, witnesses: seen.witnesses, acsDelta: inDelta, ...(json !== undefined ? { json } : {}) });
+        const defaults = json === undefined ? defaultsOf(e) : undefined;
+        events.push({
+          kind: 'c',
+          nodeId,
+          b,
+          e,
+          witnesses: seen.witnesses,
+          acsDelta: inDelta,
+          ...(json !== undefined ? { json } : {}),
+          ...(defaults !== undefined ? { defaults } : {}),
+        });
       }
     }
   }
   if (events.length === 0) return undefined;
   const showCmd = ints[4] !== ints[5] && pf.showCommandId(actAsAt, nActAs);
+  let tail = packed.slice(base + (ints[2] as number), base + (ints[showCmd ? 5 : 3] as number));
+  // a ptx1 row's h2 has workflowId only when it is set; a commandId nobody may see is written as ""
+  if (v1 && !tail.includes(',"workflowId":')) tail += ',"workflowId":""';
+  if (!showCmd) tail += ',"commandId":""';
   return {
     text: packed,
     offset,
     tree,
     h1: packed.slice(base + (ints[0] as number), base + (ints[1] as number)),
-    tail: packed.slice(base + (ints[2] as number), base + (ints[showCmd ? 5 : 3] as number)),
+    tail,
     events,
   };
 }
@@ -372,7 +406,7 @@ function writeEvent(out: JsonOut, plan: PackedPlan, ev: PlannedEvent): void {
   const t = plan.text;
   if (ev.kind === 'c')
     out.str(
-      `{"offset":${plan.offset},"nodeId":${ev.nodeId},${t.slice(ev.b, ev.e)},"witnessParties":${ev.witnesses},"acsDelta":${ev.acsDelta}}`,
+      `{"offset":${plan.offset},"nodeId":${ev.nodeId},${t.slice(ev.b, ev.e)}${ev.defaults ?? ''},"witnessParties":${ev.witnesses},"acsDelta":${ev.acsDelta}}`,
     );
   else if (ev.kind === 'a')
     out.str(
@@ -397,10 +431,13 @@ export function writePacked(out: JsonOut, plan: PackedPlan): void {
     }
     out.str(`],"offset":${plan.offset},${plan.tail}}}}`);
   } else {
+    // a tree has the created and exercised events; archived events (ACS-delta shape) are left out (projection.ts projectTree)
     out.str(`{"TransactionTree":{"value":{${plan.h1},"offset":${plan.offset},"eventsById":{`);
-    for (let k = 0; k < plan.events.length; k++) {
-      const ev = plan.events[k] as PlannedEvent;
-      out.str(`${k === 0 ? '' : ','}"${ev.nodeId}":{"${ev.kind === 'c' ? 'CreatedTreeEvent' : 'ExercisedTreeEvent'}":{"value":`);
+    let first = true;
+    for (const ev of plan.events) {
+      if (ev.kind === 'a') continue;
+      out.str(`${first ? '' : ','}"${ev.nodeId}":{"${ev.kind === 'c' ? 'CreatedTreeEvent' : 'ExercisedTreeEvent'}":{"value":`);
+      first = false;
       writeEvent(out, plan, ev);
       out.str('}}');
     }

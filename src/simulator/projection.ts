@@ -4,6 +4,7 @@ import type { Match, ResolvedEventFormat, ResolvedTransactionFormat, ResolvedUpd
 import { matchEvent, readersOf } from './filters.js';
 import type { CreatedNode, ExercisedNode, StoredReassignment, StoredTopology, StoredTransaction, StoredUpdate } from './model.js';
 import { stakeholdersOf } from './model.js';
+import { isoToMicros, microsToIso } from './clock.js';
 import { canonicalJson } from './packages/canonical.js';
 import type { PackageRegistry } from './packages/registry.js';
 import { lfInterfaceView } from './engine/lf-views.js';
@@ -20,6 +21,31 @@ export function createdEventBlob(node: CreatedNode): string {
   return Buffer.from(canonicalJson({ v: 1, ...node, witnesses: undefined, nodeId: undefined })).toString('base64');
 }
 
+/** Created-event fields of a spliced create (no blob, no interface views), as Canton prints them. */
+export const CREATE_DEFAULTS = ',"createdEventBlob":"","interfaceViews":[]';
+
+const KEY_HASH_FIELD = ',"contractKeyHash":"';
+
+/**
+ * The default fields the text of a created event lacks when it was stored before they were (`ptx1|`
+ * rows, splice.ts rows): the blob and the views, and `contractKeyHash` unless the text ends with it.
+ * `tail` is the end of the event's text (a few hundred characters). Only the key and its hash follow
+ * the fields that are always there, the hash last and a string without quotes; a field of that name
+ * inside a value is followed by more text, so it is never taken for the hash.
+ */
+export function legacyCreateDefaults(tail: string): string {
+  const h = tail.lastIndexOf(KEY_HASH_FIELD);
+  const hashed = h >= 0 && tail.indexOf('"', h + KEY_HASH_FIELD.length) === tail.length - 1;
+  return hashed ? CREATE_DEFAULTS : `,"contractKeyHash":""${CREATE_DEFAULTS}`;
+}
+
+/**
+ * A CreatedEvent as Canton's JSON API prints it (JsSchema.JsEvent.CreatedEvent, circe-derived): every
+ * field that is not an Option is always present, with the protobuf default when empty —
+ * `contractKeyHash` and `createdEventBlob` (ByteString) `""`, `interfaceViews` `[]`. The Option
+ * `contractKey` is printed as `null` when absent; the simulator omits it (the reference spec allows no
+ * null), which JSON clients read the same way.
+ */
 export function createdEvent(
   node: CreatedNode,
   offset: number,
@@ -32,7 +58,11 @@ export function createdEvent(
     nodeId: node.nodeId,
     contractId: node.contractId,
     templateId: templateIdOf(node),
+    ...(node.contractKey !== undefined ? { contractKey: node.contractKey } : {}),
+    contractKeyHash: node.contractKey !== undefined ? (node.contractKeyHash ?? '') : '',
     createArgument: node.createArgument,
+    createdEventBlob: match.blob ? createdEventBlob(node) : '',
+    interfaceViews: [],
     witnessParties: match.parties,
     signatories: node.signatories,
     observers: node.observers,
@@ -41,26 +71,23 @@ export function createdEvent(
     representativePackageId: node.packageId,
     acsDelta,
   };
-  if (node.contractKey !== undefined) {
-    ev.contractKey = node.contractKey;
-    if (node.contractKeyHash) ev.contractKeyHash = node.contractKeyHash;
-  }
-  if (match.blob) ev.createdEventBlob = createdEventBlob(node);
   if (match.views.length > 0) {
     const t = registry.templateOfNode(node);
+    // JsInterfaceView: viewStatus prints `details` always (JsSchema grpcStatusEncoder); a failed view has no
+    // viewValue and no implementationPackageId (ProtocolConverters.InterfaceView.toJson)
     ev.interfaceViews = match.views.map((iid) => {
       const impl = t ? registry.implementation(t, iid) : undefined;
       if (t?.uploaded) {
         // uploaded packages: the Daml-LF engine computes the view
         const v = lfInterfaceView(registry, node, iid);
         return v.ok
-          ? { interfaceId: iid, viewStatus: { code: 0, message: '' }, viewValue: v.value, implementationPackageId: t.pkg.id }
-          : { interfaceId: iid, viewStatus: { code: v.code, message: v.message } };
+          ? { interfaceId: iid, viewStatus: { code: 0, message: '', details: [] }, viewValue: v.value, implementationPackageId: t.pkg.id }
+          : { interfaceId: iid, viewStatus: { code: v.code, message: v.message, details: [] } };
       }
-      if (!t || !impl) return { interfaceId: iid, viewStatus: { code: 5, message: `Template does not implement ${iid}` } };
+      if (!t || !impl) return { interfaceId: iid, viewStatus: { code: 5, message: `Template does not implement ${iid}`, details: [] } };
       return {
         interfaceId: iid,
-        viewStatus: { code: 0, message: '' },
+        viewStatus: { code: 0, message: '', details: [] },
         viewValue: impl.view(node.createArgument as Record<string, never>),
         implementationPackageId: t.pkg.id,
       };
@@ -143,49 +170,128 @@ function showCommandId(tx: { actAs: string[] }, fmt: ResolvedEventFormat): boole
   return readers === undefined || tx.actAs.some((p) => readers.has(p));
 }
 
+/**
+ * Header fields of JsTransaction / JsTransactionTree / JsReassignment. Canton's JSON API prints the
+ * proto3 strings `commandId` and `workflowId` always, `""` when empty — also the commandId hidden from
+ * a reader that did not submit (JsTransaction.commandId: "Missing for everyone except the submitting
+ * party").
+ */
+function commandAndWorkflow(
+  u: { commandId?: string | undefined; workflowId?: string | undefined; actAs: string[] },
+  fmt: ResolvedEventFormat | 'submitter',
+): { commandId: string; workflowId: string } {
+  const show = fmt === 'submitter' || showCommandId(u, fmt);
+  return { commandId: show ? (u.commandId ?? '') : '', workflowId: u.workflowId ?? '' };
+}
+
+function transaction(tx: StoredTransaction, events: S['Event'][], fmt: ResolvedEventFormat | 'submitter'): S['JsTransaction'] {
+  return {
+    updateId: tx.updateId,
+    ...commandAndWorkflow(tx, fmt),
+    effectiveAt: tx.effectiveAt,
+    events,
+    offset: tx.offset,
+    synchronizerId: tx.synchronizerId,
+    recordTime: tx.recordTime,
+  };
+}
+
 export function projectTransaction(
   tx: StoredTransaction,
   tf: ResolvedTransactionFormat,
   registry: PackageRegistry,
 ): S['JsTransaction'] | undefined {
   const events = transactionEvents(tx, tf, registry);
-  if (events.length === 0) return undefined;
-  const out: S['JsTransaction'] = {
-    updateId: tx.updateId,
-    effectiveAt: tx.effectiveAt,
-    events,
-    offset: tx.offset,
-    synchronizerId: tx.synchronizerId,
-    recordTime: tx.recordTime,
-    ...(tx.workflowId ? { workflowId: tx.workflowId } : {}),
-  };
-  if (tx.commandId && showCommandId(tx, tf.events)) out.commandId = tx.commandId;
-  return out;
+  return events.length === 0 ? undefined : transaction(tx, events, tf.events);
 }
 
+/**
+ * The transaction a submit-and-wait answers when its format shows no event of it: Canton
+ * (CommandServiceImpl.fetchTransactionFromCompletion) looks it up again with an any-party wildcard and
+ * clears the events, so the submitter sees its commandId.
+ */
+export function transactionWithoutEvents(tx: StoredTransaction): S['JsTransaction'] {
+  return transaction(tx, [], 'submitter');
+}
+
+/**
+ * A transaction as a tree (Canton LegacyDTOs.toTransactionTree): the created and exercised events of
+ * the transaction in the requested shape, keyed by node id; archived events (ACS delta) are left out,
+ * so an ACS-delta transaction whose visible events are all archivals is a tree without events.
+ */
 export function projectTree(
   tx: StoredTransaction,
-  fmt: ResolvedEventFormat,
+  tf: ResolvedTransactionFormat,
   registry: PackageRegistry,
 ): S['JsTransactionTree'] | undefined {
-  const events = transactionEvents(tx, { shape: 'LEDGER_EFFECTS', events: fmt }, registry);
-  if (events.length === 0) return undefined;
+  const events = transactionEvents(tx, tf, registry);
+  return events.length === 0 ? undefined : tree(tx, events, tf.events);
+}
+
+function tree(tx: StoredTransaction, events: S['Event'][], fmt: ResolvedEventFormat | 'submitter'): S['JsTransactionTree'] {
   const eventsById: Record<string, S['TreeEvent']> = {};
   for (const e of events) {
     if ('CreatedEvent' in e) eventsById[String(e.CreatedEvent.nodeId)] = { CreatedTreeEvent: { value: e.CreatedEvent } };
     else if ('ExercisedEvent' in e) eventsById[String(e.ExercisedEvent.nodeId)] = { ExercisedTreeEvent: { value: e.ExercisedEvent } };
   }
-  const out: S['JsTransactionTree'] = {
+  return {
     updateId: tx.updateId,
+    ...commandAndWorkflow(tx, fmt),
     effectiveAt: tx.effectiveAt,
     offset: tx.offset,
     eventsById,
     synchronizerId: tx.synchronizerId,
     recordTime: tx.recordTime,
-    ...(tx.workflowId ? { workflowId: tx.workflowId } : {}),
   };
-  if (tx.commandId && showCommandId(tx, fmt)) out.commandId = tx.commandId;
-  return out;
+}
+
+/** The tree a submit-and-wait-for-transaction-tree answers when no event of it is visible. */
+export function treeWithoutEvents(tx: StoredTransaction): S['JsTransactionTree'] {
+  return tree(tx, [], 'submitter');
+}
+
+/** Assignment exclusivity timeout: Canton's default dynamic synchronizer parameter (SynchronizerParameters, 60 s). */
+const ASSIGNMENT_EXCLUSIVITY_MICROS = 60_000_000n;
+
+/**
+ * UnassignedEvent.assignmentExclusivity: "Before this time (measured on the target synchronizer), only
+ * the submitter of the unassignment can initiate the assignment. Defined for reassigning
+ * participants." Canton (UnassignmentValidation.checkAssignmentExclusivity) sets it to the target
+ * timestamp of the unassignment plus the target's assignmentExclusivityTimeout; this participant hosts
+ * every stakeholder, so it is always a reassigning participant. Both synchronizers share the clock:
+ * the unassignment's record time stands for its target timestamp.
+ */
+export function assignmentExclusivity(unassignRecordTime: string): string | undefined {
+  const micros = isoToMicros(unassignRecordTime);
+  return micros === undefined ? undefined : microsToIso(micros + ASSIGNMENT_EXCLUSIVITY_MICROS);
+}
+
+/** An UnassignedEvent (JsUnassignedEvent, JsIncompleteUnassigned): `submitter` `""` when unknown, as proto3 prints it. */
+export function unassignedEvent(
+  e: { reassignmentId: string; contractId: string; templateId: string; packageName: string; source: string; target: string },
+  rest: {
+    submitter: string | undefined;
+    reassignmentCounter: number;
+    witnessParties: string[];
+    offset: number;
+    recordTime: string | undefined;
+  },
+): S['UnassignedEvent'] {
+  const exclusivity = rest.recordTime === undefined ? undefined : assignmentExclusivity(rest.recordTime);
+  return {
+    reassignmentId: e.reassignmentId,
+    contractId: e.contractId,
+    templateId: e.templateId,
+    source: e.source,
+    target: e.target,
+    submitter: rest.submitter ?? '',
+    reassignmentCounter: rest.reassignmentCounter,
+    ...(exclusivity ? { assignmentExclusivity: exclusivity } : {}),
+    witnessParties: rest.witnessParties,
+    packageName: e.packageName,
+    offset: rest.offset,
+    nodeId: 0,
+  };
 }
 
 export function projectReassignment(
@@ -193,55 +299,66 @@ export function projectReassignment(
   fmt: ResolvedEventFormat,
   registry: PackageRegistry,
 ): S['JsReassignment'] | undefined {
+  const event = reassignmentEvent(r, fmt, registry);
+  return event ? reassignment(r, [event], fmt) : undefined;
+}
+
+function reassignmentEvent(
+  r: StoredReassignment,
+  fmt: ResolvedEventFormat,
+  registry: PackageRegistry,
+): S['JsReassignmentEvent'] | undefined {
   const e = r.event;
-  let event: S['JsReassignmentEvent'];
   if (e.type === 'unassign') {
     // template and interface filters select an unassignment as they select the contract's create
     const interfaces = registry.findTemplate(e.templateId)?.implementedInterfaces ?? [];
     const m = matchEvent(fmt, e.stakeholders, `${e.packageName}:${e.templateId.split(':').slice(1).join(':')}`, interfaces);
     if (!m) return undefined;
-    event = {
+    return {
       JsUnassignedEvent: {
-        value: {
-          reassignmentId: e.reassignmentId,
-          contractId: e.contractId,
-          templateId: e.templateId,
-          source: e.source,
-          target: e.target,
+        value: unassignedEvent(e, {
           submitter: e.submitter,
           reassignmentCounter: e.reassignmentCounter,
           witnessParties: m.parties,
-          packageName: e.packageName,
           offset: r.offset,
-          nodeId: e.nodeId,
-        },
-      },
-    };
-  } else {
-    const n = e.createdNode;
-    const m = matchEvent(fmt, e.stakeholders, templateKeyOf(n), n.implementedInterfaces);
-    if (!m) return undefined;
-    event = {
-      JsAssignmentEvent: {
-        source: e.source,
-        target: e.target,
-        reassignmentId: e.reassignmentId,
-        submitter: e.submitter,
-        reassignmentCounter: e.reassignmentCounter,
-        createdEvent: createdEvent(n, r.offset, m, true, registry),
+          recordTime: r.recordTime,
+        }),
       },
     };
   }
-  const out: S['JsReassignment'] = {
+  const n = e.createdNode;
+  const m = matchEvent(fmt, e.stakeholders, templateKeyOf(n), n.implementedInterfaces);
+  if (!m) return undefined;
+  return {
+    JsAssignmentEvent: {
+      source: e.source,
+      target: e.target,
+      reassignmentId: e.reassignmentId,
+      submitter: e.submitter,
+      reassignmentCounter: e.reassignmentCounter,
+      createdEvent: createdEvent(n, r.offset, m, true, registry),
+    },
+  };
+}
+
+function reassignment(
+  r: StoredReassignment,
+  events: S['JsReassignmentEvent'][],
+  fmt: ResolvedEventFormat | 'submitter',
+): S['JsReassignment'] {
+  return {
     updateId: r.updateId,
+    ...commandAndWorkflow(r, fmt),
     offset: r.offset,
-    events: [event],
+    events,
     recordTime: r.recordTime,
     synchronizerId: r.synchronizerId,
-    ...(r.workflowId ? { workflowId: r.workflowId } : {}),
   };
-  if (r.commandId && showCommandId(r, fmt)) out.commandId = r.commandId;
-  return out;
+}
+
+/** The reassignment a submit-and-wait-for-reassignment answers when its format shows no event of it. */
+export function reassignmentWithoutEvents(r: StoredReassignment): S['JsReassignment'] {
+  return reassignment(r, [], 'submitter');
 }
 
 export function projectTopology(t: StoredTopology, parties: string[]): S['JsTopologyTransaction'] | undefined {
@@ -297,13 +414,20 @@ export function projectUpdate(u: StoredUpdate, uf: ResolvedUpdateFormat, registr
   }
 }
 
-export function projectUpdateTree(u: StoredUpdate, fmt: ResolvedEventFormat, registry: PackageRegistry): JsUpdateTree | undefined {
+/**
+ * One element of a trees stream (Canton JsUpdateService.getTrees: the update format's transactions,
+ * in its shape, as trees, and its reassignments). Topology transactions are left out: Canton 3.5 maps
+ * them to an empty tree update that its converter refuses (ProtocolConverters
+ * GetUpdateTreesResponseLegacy: `illegalValue`, an internal error ending the stream); the simulator
+ * does not reproduce that failure.
+ */
+export function projectUpdateTree(u: StoredUpdate, uf: ResolvedUpdateFormat, registry: PackageRegistry): JsUpdateTree | undefined {
   if (u.kind === 'transaction') {
-    const t = projectTree(u, fmt, registry);
+    const t = uf.transactions ? projectTree(u, uf.transactions, registry) : undefined;
     return t ? { TransactionTree: { value: t } } : undefined;
   }
   if (u.kind === 'reassignment') {
-    const r = projectReassignment(u, fmt, registry);
+    const r = uf.reassignments ? projectReassignment(u, uf.reassignments, registry) : undefined;
     return r ? { Reassignment: { value: r } } : undefined;
   }
   return undefined;

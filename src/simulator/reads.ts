@@ -1,12 +1,13 @@
 /** Read-side queries shared by the HTTP list endpoints and the WebSocket streams. */
 import type { v3_5 } from '@canton-network/core-ledger-client-types';
+import { createHash } from 'node:crypto';
 import type { SimContext } from './context.js';
 import { CantonError } from './errors.js';
 import type { ResolvedEventFormat } from './filters.js';
-import { matchEvent } from './filters.js';
+import { formatFingerprint, matchEvent } from './filters.js';
 import type { ContractRow, StoredCompletion } from './model.js';
 import { stakeholdersOf } from './model.js';
-import { createdEvent, projectUpdate, projectUpdateTree } from './projection.js';
+import { createdEvent, projectUpdate, projectUpdateTree, unassignedEvent } from './projection.js';
 import type { ResolvedTransactionFormat, ResolvedUpdateFormat } from './filters.js';
 import { PackedFormat, isPacked, planPacked, writePacked } from './packed.js';
 import type { StoredTransaction } from './model.js';
@@ -15,6 +16,8 @@ import { planTransaction, writeTransaction } from './splice.js';
 import type { ReassignmentRow, UpdateRow } from './store/ledger-store.js';
 
 type S = v3_5.components['schemas'];
+/** An ACS element as answered (JsGetActiveContractsResponse with the fields Canton always prints). */
+export type AcsEntry = S['JsGetActiveContractsResponse'] & { workflowId: string; streamContinuationToken: string };
 
 /** Visits raw update rows (streaming form) in (begin, end], ascending or descending; stops when `visit` returns false. */
 export function scanUpdateRows(
@@ -51,16 +54,15 @@ function fullLoader(sim: SimContext, offset: number): () => StoredTransaction {
  * Decides for a raw row what an `Update` (flat) or `Update1` (tree) shows for a format and returns the
  * function that writes its JSON, or undefined when nothing is visible: transactions are spliced from
  * their packed form (packed.ts) or, for rows stored in the older form, from their fragments
- * (splice.ts); other updates go through projection.ts.
+ * (splice.ts); other updates go through projection.ts. Trees show the format's transactions in its
+ * shape (a legacy `filter` request's format is already ledger effects, filters.ts).
  */
 export function updatePlanner(
   sim: SimContext,
   kind: 'flat' | 'tree',
   uf: ResolvedUpdateFormat,
 ): (r: UpdateRow) => UpdateWriter | undefined {
-  const treeFmt = uf.transactions?.events ?? uf.reassignments;
-  const tf: ResolvedTransactionFormat | undefined =
-    kind === 'tree' ? (treeFmt ? { shape: 'LEDGER_EFFECTS', events: treeFmt } : undefined) : uf.transactions;
+  const tf: ResolvedTransactionFormat | undefined = uf.transactions;
   const packedFormat = tf ? new PackedFormat(tf.events, sim.store) : undefined;
   return (r) => {
     const { frags, meta } = r;
@@ -77,7 +79,7 @@ export function updatePlanner(
     }
     const u = sim.store.updateByOffset(r.offset);
     if (!u) return undefined;
-    const p = kind === 'tree' ? (treeFmt ? projectUpdateTree(u, treeFmt, sim.registry) : undefined) : projectUpdate(u, uf, sim.registry);
+    const p = kind === 'tree' ? projectUpdateTree(u, uf, sim.registry) : projectUpdate(u, uf, sim.registry);
     return p ? (out) => out.str(JSON.stringify(p)) : undefined;
   };
 }
@@ -122,62 +124,60 @@ export function checkActiveAt(sim: SimContext, activeAtOffset: number): void {
  * update (i.e. daml transaction or reassignment). In particular, the last offset, node_id pair is
  * preserved"; JsIncompleteUnassigned.createdEvent: the same for "its last activation update … before
  * the unassigned_event"; workflowId "corresponds to the contract_entry" (Canton ACSReader: the
- * activation's, for an incomplete unassignment the unassignment's).
+ * activation's, for an incomplete unassignment the unassignment's). As Canton's JSON API prints
+ * JsGetActiveContractsResponse, `workflowId` is `""` when empty and `streamContinuationToken` is
+ * always there (set by the caller: a token for streams, `""` for pages).
  */
-function acsEntry(
-  sim: SimContext,
-  c: ContractRow,
-  fmt: ResolvedEventFormat,
-  atOffset: number,
-): S['JsGetActiveContractsResponse'] | undefined {
+function acsEntry(sim: SimContext, c: ContractRow, fmt: ResolvedEventFormat, atOffset: number): AcsEntry | undefined {
   const n = c.node;
   const m = matchEvent(fmt, stakeholdersOf(n), `${n.packageName}:${n.qualifiedName}`, n.implementedInterfaces);
   if (!m) return undefined;
   // Location at `atOffset`: the latest reassignment at or before it (none: where it was created).
   const everReassigned = c.reassignmentCounter > 0 || c.unassignedId !== null;
   const last = everReassigned ? sim.store.lastReassignment(c.contractId, atOffset) : undefined;
-  /** submitter and workflow id of a reassignment (rows written before the history kept them: from the update, unless pruned) */
-  const detailsOf = (r: ReassignmentRow): { submitter?: string; workflowId?: string } => {
-    if (r.submitter !== undefined) return r;
+  /** submitter, workflow id and record time of a reassignment (rows written before the history kept them: from the update, unless pruned) */
+  const detailsOf = (r: ReassignmentRow): { submitter?: string; workflowId?: string; recordTime?: string } => {
+    if (r.submitter !== undefined && r.recordTime !== undefined) return r;
     const u = sim.store.updateByOffset(r.offset);
-    return u?.kind === 'reassignment' ? { submitter: u.event.submitter, ...(u.workflowId ? { workflowId: u.workflowId } : {}) } : {};
+    return u?.kind === 'reassignment'
+      ? { submitter: u.event.submitter, recordTime: u.recordTime, ...(u.workflowId ? { workflowId: u.workflowId } : {}) }
+      : r;
   };
   /** The created event as of an activation: the create, or an assignment (its offset, node 0). */
   const activatedBy = (assign: ReassignmentRow | undefined): S['CreatedEvent'] =>
     assign?.type === 'assign'
       ? createdEvent({ ...n, nodeId: 0 }, assign.offset, m, true, sim.registry)
       : createdEvent(n, c.createdOffset, m, true, sim.registry);
-  const withWorkflow = (workflowId: string | null | undefined, entry: S['JsContractEntry']): S['JsGetActiveContractsResponse'] => ({
-    ...(workflowId ? { workflowId } : {}),
-    contractEntry: entry,
+  const entry = (workflowId: string | null | undefined, contractEntry: S['JsContractEntry']): AcsEntry => ({
+    workflowId: workflowId ?? '',
+    contractEntry,
+    streamContinuationToken: '',
   });
   if (last?.type === 'unassign') {
     const un = detailsOf(last);
     const activation = last.offset > 1 ? sim.store.lastReassignment(c.contractId, last.offset - 1) : undefined;
-    return withWorkflow(un.workflowId, {
+    const templateId = `${n.packageId}:${n.qualifiedName}`;
+    return entry(un.workflowId, {
       JsIncompleteUnassigned: {
         createdEvent: activatedBy(activation),
-        unassignedEvent: {
-          reassignmentId: last.reassignmentId,
-          contractId: c.contractId,
-          templateId: `${n.packageId}:${n.qualifiedName}`,
-          source: last.source,
-          target: last.target,
-          ...(un.submitter ? { submitter: un.submitter } : {}),
-          reassignmentCounter: last.counter,
-          witnessParties: m.parties,
-          packageName: n.packageName,
-          offset: last.offset,
-          nodeId: 0,
-        },
+        unassignedEvent: unassignedEvent(
+          { ...last, contractId: c.contractId, templateId, packageName: n.packageName },
+          {
+            submitter: un.submitter,
+            reassignmentCounter: last.counter,
+            witnessParties: m.parties,
+            offset: last.offset,
+            recordTime: un.recordTime,
+          },
+        ),
       },
     });
   }
   if (last?.type === 'assign')
-    return withWorkflow(detailsOf(last).workflowId, {
+    return entry(detailsOf(last).workflowId, {
       JsActiveContract: { createdEvent: activatedBy(last), synchronizerId: last.target, reassignmentCounter: last.counter },
     });
-  return withWorkflow(c.workflowId, {
+  return entry(c.workflowId, {
     JsActiveContract: { createdEvent: activatedBy(undefined), synchronizerId: creationSynchronizer(sim, c), reassignmentCounter: 0 },
   });
 }
@@ -242,7 +242,7 @@ export function scanActiveContracts(
   atOffset: number,
   fmt: ResolvedEventFormat,
   afterSeq: number,
-  visit: (e: S['JsGetActiveContractsResponse'], seq: number) => boolean,
+  visit: (e: AcsEntry, seq: number) => boolean,
   batch = 256,
 ): void {
   scanActiveRows(
@@ -258,15 +258,57 @@ export function scanActiveContracts(
   );
 }
 
-/** Active contracts at `atOffset` visible through `fmt`, in creation order (at most `max` + 1, to detect overflow). */
+/**
+ * Stream continuation tokens of an ACS request. GetActiveContractsResponse.streamContinuationToken:
+ * "Opaque representation of a continuation token which can be used in the request to bypass the already
+ * processed part of the active contracts snapshot. Only populated for the streaming GetActiveContracts
+ * rpc call"; GetActiveContractsRequest.streamContinuationToken: "The prefix of the active contracts
+ * snapshot will be omitted up to and including the element from which the continuation token was
+ * read." As Canton's AcsContinuationToken, a token names its element and carries a checksum of the
+ * request (activeAtOffset and event format): a token of another request is INVALID_CONTINUATION_TOKEN.
+ */
+export function acsContinuation(
+  atOffset: number,
+  fmt: ResolvedEventFormat,
+  token: string | undefined,
+): { afterSeq: number; tokenOf: (seq: number) => string } {
+  const checksum = createHash('sha256')
+    .update(`${atOffset}|${formatFingerprint(fmt)}`)
+    .digest('hex')
+    .slice(0, 8);
+  const tokenOf = (seq: number): string => Buffer.from(JSON.stringify({ s: seq, c: checksum })).toString('base64');
+  if (token === undefined || token === '') return { afterSeq: 0, tokenOf };
+  let v: unknown;
+  try {
+    v = JSON.parse(Buffer.from(token, 'base64').toString('utf8'));
+  } catch {
+    v = undefined;
+  }
+  const t = v as { s?: unknown; c?: unknown } | null | undefined;
+  if (typeof t !== 'object' || t === null || !Number.isSafeInteger(t.s) || t.c !== checksum)
+    throw new CantonError(
+      'INVALID_CONTINUATION_TOKEN',
+      'The submitted command contains an invalid continuation token. Tokens used in ACS requests must be taken from a valid GetActiveContractsResponse and used with the same EventFormat settings, with the same Canton participant running the same Canton version.',
+      { context: { field: 'streamContinuationToken' }, definiteAnswer: false },
+    );
+  return { afterSeq: t.s as number, tokenOf };
+}
+
+/**
+ * Active contracts at `atOffset` visible through `fmt`, in creation order, after the element a
+ * continuation token names (at most `max` + 1, to detect overflow); each carries its own token.
+ */
 export function activeContracts(
   sim: SimContext,
   atOffset: number,
   fmt: ResolvedEventFormat,
+  token: string | undefined,
   max = Number.MAX_SAFE_INTEGER,
-): S['JsGetActiveContractsResponse'][] {
-  const out: S['JsGetActiveContractsResponse'][] = [];
-  scanActiveContracts(sim, atOffset, fmt, 0, (e) => {
+): AcsEntry[] {
+  const out: AcsEntry[] = [];
+  const { afterSeq, tokenOf } = acsContinuation(atOffset, fmt, token);
+  scanActiveContracts(sim, atOffset, fmt, afterSeq, (e, seq) => {
+    e.streamContinuationToken = tokenOf(seq);
     out.push(e);
     return out.length <= max;
   });

@@ -186,6 +186,7 @@ export const GetUpdatesPageRequestSchema = z.object({
   descendingOrder: z.boolean().optional(),
   pageToken: optionalString,
 });
+export type GetUpdatesPageRequestInput = z.infer<typeof GetUpdatesPageRequestSchema>;
 
 export const GetUpdateByOffsetSchema = z.object({ offset: offsetSchema, updateFormat: UpdateFormatSchema });
 export const GetUpdateByIdSchema = z.object({ updateId: z.string(), updateFormat: UpdateFormatSchema });

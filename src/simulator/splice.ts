@@ -8,12 +8,16 @@
  * JSON.parse and string concatenation — the created arguments, contract ids etc. are never parsed
  * and re-serialized. Anything that needs the node itself (created-event blobs, interface views)
  * falls back to the full payload, so the output is identical to `projection.ts` (tested).
+ *
+ * New transactions are stored in the packed form (packed.ts); rows in this form, written by earlier
+ * versions, lack the fields Canton always prints (workflowId `""`, a hidden commandId `""`, a
+ * create's contractKeyHash / createdEventBlob / interfaceViews): reads add them.
  */
 import type { Match, ResolvedEventFormat, ResolvedTransactionFormat } from './filters.js';
 import { matchEvent, readersOf } from './filters.js';
 import type { CreatedNode, StoredTransaction } from './model.js';
 import type { PackageRegistry } from './packages/registry.js';
-import { createdEvent } from './projection.js';
+import { createdEvent, legacyCreateDefaults } from './projection.js';
 
 interface NodeMeta {
   /** 0 = create, 1 = exercise */
@@ -339,8 +343,11 @@ function writeEvent(out: JsonOut, plan: TransactionPlan, e: PlannedEvent): void 
   const f = plan.row.frags;
   out.str(`{"offset":${plan.row.offset},"nodeId":${n.n},`);
   if (e.kind === 'c') {
-    out.bytes(f.subarray(n.b, n.e));
-    out.str(`,"witnessParties":${JSON.stringify(e.m.parties)},"acsDelta":${e.acsDelta}}`);
+    const frag = f.subarray(n.b, n.e);
+    out.bytes(frag);
+    out.str(
+      `${legacyCreateDefaults(frag.toString('latin1', Math.max(0, frag.length - 256)))},"witnessParties":${JSON.stringify(e.m.parties)},"acsDelta":${e.acsDelta}}`,
+    );
     return;
   }
   const m = n.m as number;
@@ -359,7 +366,7 @@ function writeEvent(out: JsonOut, plan: TransactionPlan, e: PlannedEvent): void 
 /** Writes `{"Transaction":{"value":…}}` or `{"TransactionTree":{"value":…}}` for a plan. */
 export function writeTransaction(out: JsonOut, plan: TransactionPlan): void {
   const { meta, row } = plan;
-  const cmd = plan.showCommandId ? `,"commandId":${meta.cmd}` : '';
+  const cmd = `${meta.h2.includes(',"workflowId":') ? '' : ',"workflowId":""'},"commandId":${plan.showCommandId ? (meta.cmd ?? '""') : '""'}`;
   if (!plan.tree) {
     out.str(`{"Transaction":{"value":{${meta.h1},"events":[`);
     plan.events.forEach((e, i) => {
@@ -381,12 +388,16 @@ export function writeTransaction(out: JsonOut, plan: TransactionPlan): void {
     });
     out.str(`],"offset":${row.offset},${meta.h2}${cmd}}}}`);
   } else {
+    // archived events (ACS-delta shape) are no tree events (projection.ts projectTree)
     out.str(`{"TransactionTree":{"value":{${meta.h1},"offset":${row.offset},"eventsById":{`);
-    plan.events.forEach((e, i) => {
-      out.str(`${i === 0 ? '' : ','}"${e.node.n}":{"${e.kind === 'c' ? 'CreatedTreeEvent' : 'ExercisedTreeEvent'}":{"value":`);
+    let first = true;
+    for (const e of plan.events) {
+      if (e.kind === 'a') continue;
+      out.str(`${first ? '' : ','}"${e.node.n}":{"${e.kind === 'c' ? 'CreatedTreeEvent' : 'ExercisedTreeEvent'}":{"value":`);
+      first = false;
       writeEvent(out, plan, e);
       out.str('}}');
-    });
+    }
     out.str(`},${meta.h2}${cmd}}}}`);
   }
 }

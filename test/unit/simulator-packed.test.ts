@@ -2,7 +2,8 @@
  * The packed streaming form (packed.ts) against the object projection (projection.ts): the spliced
  * JSON must parse to exactly what projectTransaction / projectTree build, for party-wildcard, any-party
  * and template filters, with transient contracts, archives, non-consuming exercises and commandId
- * visibility; a party without an id means no packed form.
+ * visibility, flat and as trees of both shapes, from rows of both packed forms; a party without an id
+ * means no packed form.
  */
 import { describe, expect, it } from 'vitest';
 import type { ResolvedEventFormat, ResolvedTransactionFormat } from '../../src/simulator/filters.js';
@@ -13,6 +14,7 @@ import type { PartyIds } from '../../src/simulator/packed.js';
 import { PackageRegistry } from '../../src/simulator/packages/registry.js';
 import { projectTransaction, projectTree } from '../../src/simulator/projection.js';
 import { JsonOut } from '../../src/simulator/splice.js';
+import { packTransactionV1 } from '../support/simulator-packed-v1.js';
 
 const ns = '1220aa';
 const [bank, alice, bob, carol] = ['Bank', 'Alice', 'Bob', 'Cärol'].map((p) => `${p}::${ns}`) as [string, string, string, string];
@@ -124,12 +126,73 @@ describe('packed streaming form', () => {
         const p = projectTransaction(tx, { shape, events }, registry);
         expect(spliced(packed, { shape, events }, false), `${name} ${shape}`).toEqual(p ? { Transaction: { value: p } } : undefined);
       }
-      const t = projectTree(tx, events, registry);
-      expect(spliced(packed, { shape: 'LEDGER_EFFECTS', events }, true), `${name} tree`).toEqual(
-        t ? { TransactionTree: { value: t } } : undefined,
-      );
+      for (const shape of ['ACS_DELTA', 'LEDGER_EFFECTS'] as const) {
+        const t = projectTree(tx, { shape, events }, registry);
+        expect(spliced(packed, { shape, events }, true), `${name} ${shape} tree`).toEqual(
+          t ? { TransactionTree: { value: t } } : undefined,
+        );
+      }
+    });
+
+    it(`rows in the first packed form (ptx1) answer the same: ${name}`, () => {
+      const v1 = packTransactionV1(tx, ids.pidOf) as string;
+      for (const shape of ['ACS_DELTA', 'LEDGER_EFFECTS'] as const)
+        for (const tree of [false, true]) expect(spliced(v1, { shape, events }, tree)).toEqual(spliced(packed, { shape, events }, tree));
     });
   }
+
+  it('rows in the first packed form answer the same for a keyed contract (with and without a stored key hash)', () => {
+    const keyed = (hash: string | undefined): StoredTransaction => ({
+      ...tx,
+      nodes: [
+        {
+          ...create(0, 'c-key', alice, [alice, bank]),
+          // a key whose record has fields named like the event fields after it
+          contractKey: { representativePackageId: 'x', contractKeyHash: 'y' },
+          ...(hash !== undefined ? { contractKeyHash: hash } : {}),
+        },
+      ],
+    });
+    for (const hash of ['abcd', undefined]) {
+      const tf: ResolvedTransactionFormat = { shape: 'LEDGER_EFFECTS', events: wildcardFormat([alice]) };
+      const now = spliced(packTransaction(keyed(hash), ids.pidOf) as string, tf, false);
+      expect(spliced(packTransactionV1(keyed(hash), ids.pidOf) as string, tf, false)).toEqual(now);
+      const p = projectTransaction(keyed(hash), tf, registry);
+      expect(now).toEqual({ Transaction: { value: p } });
+      expect(p?.events[0]).toMatchObject({ CreatedEvent: { contractKeyHash: hash ?? '' } });
+    }
+  });
+
+  it('writes every field Canton always prints, with its default when empty', () => {
+    const flat = spliced(packed, { shape: 'LEDGER_EFFECTS', events: wildcardFormat([alice]) }, false) as {
+      Transaction: { value: { workflowId: string; events: Record<string, Record<string, unknown>>[] } };
+    };
+    const created = flat.Transaction.value.events[0]?.CreatedEvent;
+    expect(created).toMatchObject({ contractKeyHash: '', createdEventBlob: '', interfaceViews: [] });
+    const noWorkflow = packTransaction({ ...tx, workflowId: undefined }, ids.pidOf) as string;
+    const t = spliced(noWorkflow, { shape: 'ACS_DELTA', events: wildcardFormat([bank]) }, false) as { Transaction: { value: object } };
+    expect(t.Transaction.value).toMatchObject({ workflowId: '', commandId: 'cmd-42' });
+  });
+
+  it('renders an ACS-delta transaction whose visible events are all archivals as a tree without events', () => {
+    const onlyArchive: StoredTransaction = { ...tx, nodes: [exercise(0, 'c-old', true, [alice, bank], 0)] };
+    const p = packTransaction(onlyArchive, ids.pidOf) as string;
+    const plan = planPacked(
+      p,
+      tx.offset,
+      { shape: 'ACS_DELTA', events: wildcardFormat([alice]) },
+      new PackedFormat(wildcardFormat([alice]), ids),
+      registry,
+      () => onlyArchive,
+      true,
+    );
+    const out = new JsonOut();
+    writePacked(out, plan as NonNullable<typeof plan>);
+    expect(
+      (JSON.parse(out.takeOne().toString('utf8')) as { TransactionTree: { value: { eventsById: object } } }).TransactionTree.value
+        .eventsById,
+    ).toEqual({});
+  });
 
   it('shows the commandId only to submitters', () => {
     const forBank = spliced(packed, { shape: 'ACS_DELTA', events: wildcardFormat([bank]) }, false) as {
@@ -139,7 +202,8 @@ describe('packed streaming form', () => {
       Transaction: { value: { commandId?: string } };
     };
     expect(forBank.Transaction.value.commandId).toBe('cmd-42');
-    expect(forAlice.Transaction.value.commandId).toBeUndefined();
+    // a proto3 string: printed as "" when hidden (JsTransaction.commandId "Missing for everyone except the submitting party")
+    expect(forAlice.Transaction.value.commandId).toBe('');
   });
 
   it('matches a requested party that had no id when the request started (allocated while streaming)', () => {

@@ -4,8 +4,15 @@ import type { SimContext } from '../context.js';
 import type { ResolvedTransactionFormat } from '../filters.js';
 import { resolveEventFormat, resolveTransactionFormat, wildcardFormat } from '../filters.js';
 import type { LedgerWriter } from '../ledger.js';
-import type { StoredCompletion, StoredTransaction } from '../model.js';
-import { projectReassignment, projectTransaction, projectTree } from '../projection.js';
+import type { StoredCompletion } from '../model.js';
+import {
+  projectReassignment,
+  projectTransaction,
+  projectTree,
+  reassignmentWithoutEvents,
+  transactionWithoutEvents,
+  treeWithoutEvents,
+} from '../projection.js';
 import type { Router } from '../router.js';
 import { ok } from '../router.js';
 import {
@@ -21,19 +28,13 @@ import { body, checkBegin, limitParam, listCap, synchronizerTimes, tooMany } fro
 
 type S = v3_5.components['schemas'];
 
-function emptyTransaction(tx: StoredTransaction): S['JsTransaction'] {
-  return {
-    updateId: tx.updateId,
-    commandId: tx.commandId,
-    ...(tx.workflowId ? { workflowId: tx.workflowId } : {}),
-    effectiveAt: tx.effectiveAt,
-    events: [],
-    offset: tx.offset,
-    synchronizerId: tx.synchronizerId,
-    recordTime: tx.recordTime,
-  };
-}
-
+/**
+ * A completion as Canton's JSON API prints it (the scalapb Completion through CirceRelaxedCodec):
+ * every proto3 scalar always, `""` / `0` when empty — `updateId` of a rejection, `submissionId`,
+ * `paidTrafficCost` (no traffic is charged here) — the status with its `details` (JsSchema
+ * grpcStatusEncoder), and the deduplication Duration with `unknownFields` (a scalapb message printed
+ * by a derived codec, as in `/v2/version`).
+ */
 export function completionJson(c: StoredCompletion): S['CompletionStreamResponse'] {
   const seconds = Math.floor(c.deduplicationDurationMicros / 1_000_000);
   const nanos = (c.deduplicationDurationMicros % 1_000_000) * 1000;
@@ -42,14 +43,15 @@ export function completionJson(c: StoredCompletion): S['CompletionStreamResponse
       Completion: {
         value: {
           commandId: c.commandId,
-          status: c.status ? { code: c.status.code, message: c.status.message, details: [] } : { code: 0, message: '' },
-          ...(c.updateId ? { updateId: c.updateId } : {}),
+          status: c.status ? { code: c.status.code, message: c.status.message, details: [] } : { code: 0, message: '', details: [] },
+          updateId: c.updateId,
           userId: c.userId,
           actAs: c.actAs,
-          ...(c.submissionId ? { submissionId: c.submissionId } : {}),
-          deduplicationPeriod: { DeduplicationDuration: { value: { seconds, nanos } } },
+          submissionId: c.submissionId ?? '',
+          deduplicationPeriod: { DeduplicationDuration: { value: { seconds, nanos, unknownFields: { fields: {} } } } },
           offset: c.offset,
           synchronizerTime: { synchronizerId: c.synchronizerId, recordTime: c.recordTime },
+          paidTrafficCost: 0,
         },
       },
     },
@@ -75,7 +77,7 @@ export function registerCommandRoutes(router: Router, sim: SimContext, writer: L
       : { shape: 'ACS_DELTA', events: wildcardFormat(req.commands.actAs) };
     const r = await writer.submit(req.commands, ctx.user);
     const res: S['JsSubmitAndWaitForTransactionResponse'] = {
-      transaction: projectTransaction(r.tx, tf, sim.registry) ?? emptyTransaction(r.tx),
+      transaction: projectTransaction(r.tx, tf, sim.registry) ?? transactionWithoutEvents(r.tx),
     };
     return ok(res);
   });
@@ -83,18 +85,8 @@ export function registerCommandRoutes(router: Router, sim: SimContext, writer: L
   router.add('POST', '/v2/commands/submit-and-wait-for-transaction-tree', async (ctx) => {
     const cmds = await body(ctx, JsCommandsSchema);
     const r = await writer.submit(cmds, ctx.user);
-    const tree = projectTree(r.tx, wildcardFormat(cmds.actAs), sim.registry);
-    const res: S['JsSubmitAndWaitForTransactionTreeResponse'] = {
-      transactionTree: tree ?? {
-        updateId: r.tx.updateId,
-        commandId: r.tx.commandId,
-        effectiveAt: r.tx.effectiveAt,
-        offset: r.tx.offset,
-        eventsById: {},
-        synchronizerId: r.tx.synchronizerId,
-        recordTime: r.tx.recordTime,
-      },
-    };
+    const tree = projectTree(r.tx, { shape: 'LEDGER_EFFECTS', events: wildcardFormat(cmds.actAs) }, sim.registry);
+    const res: S['JsSubmitAndWaitForTransactionTreeResponse'] = { transactionTree: tree ?? treeWithoutEvents(r.tx) };
     return ok(res);
   });
 
@@ -111,16 +103,7 @@ export function registerCommandRoutes(router: Router, sim: SimContext, writer: L
     const fmt = req.eventFormat ? resolveEventFormat(req.eventFormat, sim.registry) : wildcardFormat([req.reassignmentCommands.submitter]);
     const r = await writer.reassign(req.reassignmentCommands, ctx.user);
     const projected = projectReassignment(r, fmt, sim.registry);
-    const res: S['JsSubmitAndWaitForReassignmentResponse'] = {
-      reassignment: projected ?? {
-        updateId: r.updateId,
-        commandId: r.commandId,
-        offset: r.offset,
-        events: [],
-        recordTime: r.recordTime,
-        synchronizerId: r.synchronizerId,
-      },
-    };
+    const res: S['JsSubmitAndWaitForReassignmentResponse'] = { reassignment: projected ?? reassignmentWithoutEvents(r) };
     return ok(res);
   });
 

@@ -49,7 +49,7 @@ export function registerContractRoutes(router: Router, sim: SimContext): void {
     const fmt = acsFormatOf(sim, req);
     checkActiveAt(sim, req.activeAtOffset);
     const cap = listCap(sim, limitParam(ctx));
-    const all = activeContracts(sim, req.activeAtOffset, fmt, cap.take);
+    const all = activeContracts(sim, req.activeAtOffset, fmt, req.streamContinuationToken, cap.take);
     if (all.length > cap.take) {
       if (cap.strict) throw tooMany(sim);
       return ok(all.slice(0, cap.take));
@@ -113,9 +113,17 @@ export function registerContractRoutes(router: Router, sim: SimContext): void {
     const n = c.node;
     const m = matchEvent(fmt, stakeholdersOf(n), `${n.packageName}:${n.qualifiedName}`, n.implementedInterfaces);
     if (!m) throw notFound();
-    // JsCreated.synchronizerId: "The synchronizer which sequenced the creation of the contract"
+    // Canton 3.5 EventsReader.getEventsByContractId: the create (of a transient contract: its witnessed
+    // create, with the consuming exercise of the same transaction as the archive), the archive with the
+    // create's witness parties, and both with the synchronizer of the create. The spec says of
+    // JsCreated.synchronizerId "The synchronizer which sequenced the creation of the contract" and of
+    // JsArchived.synchronizerId "The synchronizer which sequenced the archival of the contract"; a
+    // participant answers the creating one for both, and clients cannot tell the simulator from a participant.
+    const synchronizerId = creationSynchronizer(sim, c);
+    const transient = c.archivedOffset === c.createdOffset;
+    // a transient contract's create is no ACS change (acsDelta false, as its ledger-effects event)
     const res: S['JsGetEventsByContractIdResponse'] = {
-      created: { createdEvent: createdEvent(n, c.createdOffset, m, true, sim.registry), synchronizerId: creationSynchronizer(sim, c) },
+      created: { createdEvent: createdEvent(n, c.createdOffset, m, !transient, sim.registry), synchronizerId },
     };
     if (c.archivedOffset !== null) {
       const u = sim.store.updateByOffset(c.archivedOffset);
@@ -131,7 +139,7 @@ export function registerContractRoutes(router: Router, sim: SimContext): void {
           packageName: n.packageName,
           implementedInterfaces: m.views,
         },
-        synchronizerId: u?.synchronizerId ?? c.synchronizerId,
+        synchronizerId,
       };
     }
     return ok(res);

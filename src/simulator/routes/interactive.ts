@@ -6,7 +6,7 @@ import { resolveTransactionFormat, wildcardFormat } from '../filters.js';
 import { faultInjectorOf } from '../fault-injection.js';
 import { InteractiveSubmission } from '../interactive.js';
 import type { LedgerWriter } from '../ledger.js';
-import { projectTransaction } from '../projection.js';
+import { projectTransaction, transactionWithoutEvents } from '../projection.js';
 import type { Router } from '../router.js';
 import { ok } from '../router.js';
 import { JsExecuteSubmissionRequestSchema, JsPrepareSubmissionRequestSchema } from '../schemas.js';
@@ -48,15 +48,7 @@ export function registerInteractiveRoutes(router: Router, sim: SimContext, write
     const r = await service.execute(req, ctx.user);
     const fmt = tf ?? { shape: 'ACS_DELTA' as const, events: wildcardFormat(r.tx.actAs) };
     const res: S['JsExecuteSubmissionAndWaitForTransactionResponse'] = {
-      transaction: projectTransaction(r.tx, fmt, sim.registry) ?? {
-        updateId: r.tx.updateId,
-        ...(r.tx.commandId ? { commandId: r.tx.commandId } : {}),
-        effectiveAt: r.tx.effectiveAt,
-        events: [],
-        offset: r.tx.offset,
-        synchronizerId: r.tx.synchronizerId,
-        recordTime: r.tx.recordTime,
-      },
+      transaction: projectTransaction(r.tx, fmt, sim.registry) ?? transactionWithoutEvents(r.tx),
     };
     return ok(res);
   });

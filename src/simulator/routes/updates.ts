@@ -20,7 +20,8 @@ import {
   GetUpdatesPageRequestSchema,
   GetUpdatesRequestSchema,
 } from '../schemas.js';
-import { body, checkBegin, checkEnd, decodeToken, encodeToken, limitParam, listCap, synchronizerTimes, tooMany } from './common.js';
+import { body, checkBegin, checkEnd, limitParam, listCap, synchronizerTimes, tooMany } from './common.js';
+import { updatesPage } from './updates-page.js';
 
 type S = v3_5.components['schemas'];
 
@@ -109,16 +110,13 @@ function updateList(
   return !cap.strict || end - begin <= cap.take ? okStream(chunks) : okChunks([...chunks]);
 }
 
-/** GetUpdatesRequest.descendingOrder: "If not specified [endInclusive], the descending_order must not be selected". */
+/**
+ * GetUpdatesRequest.descendingOrder: "If not specified, the descending_order must not be selected";
+ * Canton (UpdateServiceRequestValidator) refuses it with DESCENDING_ORDER_MISSING_END.
+ */
 export function checkDescending(descending: boolean | undefined, endInclusive: number | undefined): void {
   if (descending && endInclusive === undefined)
-    throw new CantonError(
-      'INVALID_ARGUMENT',
-      'The submitted request has invalid arguments: descendingOrder requires endInclusive to be set',
-      {
-        context: { field: 'endInclusive' },
-      },
-    );
+    throw new CantonError('DESCENDING_ORDER_MISSING_END', 'end_inclusive is not provided when descending_order is true');
 }
 
 function rangeOf(sim: SimContext, begin: number, endInclusive: number | undefined): number {
@@ -161,8 +159,6 @@ export function registerUpdateRoutes(router: Router, sim: SimContext): void {
     const req = await body(ctx, GetUpdatesRequestSchema);
     const limit = limitParam(ctx);
     const uf = updateFormatOfRequest(req, sim.registry, kind === 'tree' ? 'LEDGER_EFFECTS' : 'ACS_DELTA');
-    if (kind === 'tree' && !(uf.transactions?.events ?? uf.reassignments))
-      throw new CantonError('INVALID_ARGUMENT', 'Tree streams need transactions or reassignments in the format');
     checkDescending(req.descendingOrder, req.endInclusive);
     const end = rangeOf(sim, req.beginExclusive, req.endInclusive);
     return updateList(sim, req.beginExclusive, end, req.descendingOrder ?? false, limit, updatePlanner(sim, kind, uf));
@@ -235,7 +231,7 @@ export function registerUpdateRoutes(router: Router, sim: SimContext): void {
 
   const treeOf = (u: StoredUpdate, parties: string[], ctx: Record<string, string>): S['JsGetTransactionTreeResponse'] => {
     const fmt = legacyFormat(parties);
-    const t = u.kind === 'transaction' ? projectTree(u, fmt, sim.registry) : undefined;
+    const t = u.kind === 'transaction' ? projectTree(u, { shape: 'LEDGER_EFFECTS', events: fmt }, sim.registry) : undefined;
     if (!t) throw updateNotFound(ctx.updateId ?? `offset ${ctx.offset}`, ctx);
     return { transaction: t };
   };
@@ -248,69 +244,5 @@ export function registerUpdateRoutes(router: Router, sim: SimContext): void {
     return ok(treeOf(byId(id), partiesQuery(ctx), { updateId: id }));
   });
 
-  router.add('POST', '/v2/updates/get-updates-page', async (ctx) => {
-    const req = await body(ctx, GetUpdatesPageRequestSchema);
-    const uf = resolveUpdateFormat(req.updateFormat, sim.registry);
-    const max = sim.settings.httpListMaxElementsLimit;
-    const pageSize = req.maxPageSize === undefined || req.maxPageSize <= 0 ? Math.min(100, max) : Math.min(req.maxPageSize, max);
-    const descending = req.descendingOrder ?? false;
-    let begin = req.beginOffsetExclusive ?? sim.store.prunedUpTo();
-    let end: number;
-    if (req.pageToken) {
-      const t = decodeToken(
-        req.pageToken,
-        (v): v is { b: number; e: number; d: boolean } =>
-          typeof v === 'object' && v !== null && typeof (v as { b: unknown }).b === 'number' && typeof (v as { e: unknown }).e === 'number',
-      );
-      if (t.d !== descending)
-        throw new CantonError('INVALID_ARGUMENT', 'Page token does not match descendingOrder', { context: { field: 'pageToken' } });
-      begin = t.b;
-      end = t.e;
-    } else {
-      end = req.endOffsetInclusive ?? sim.store.ledgerEnd();
-    }
-    checkBegin(sim, begin, 'beginOffsetExclusive');
-    checkEnd(sim, end, 'endOffsetInclusive');
-    if (end < begin) throw new CantonError('OFFSET_OUT_OF_RANGE', `End offset ${end} is before begin offset ${begin}`);
-    const out = new JsonOut();
-    out.str('{"updates":[');
-    let count = 0;
-    let reached: number | undefined; // last scanned offset
-    let more = false;
-    const plan = updatePlanner(sim, 'flat', uf);
-    scanUpdateRows(sim, begin, end, descending, (r) => {
-      const w = plan(r);
-      if (w !== undefined) {
-        if (count >= pageSize) {
-          more = true;
-          return false;
-        }
-        out.str(count === 0 ? '{"update":' : ',{"update":');
-        w(out);
-        out.str('}');
-        count++;
-      }
-      reached = r.offset;
-      return true;
-    });
-    let low = begin;
-    let high = end;
-    let nextPageToken: string | undefined;
-    if (more && reached !== undefined) {
-      if (descending) {
-        low = reached - 1;
-        nextPageToken = encodeToken({ b: begin, e: reached - 1, d: true });
-      } else {
-        high = reached;
-        nextPageToken = encodeToken({ b: reached, e: end, d: false });
-      }
-    }
-    // JsGetUpdatesPageResponse, spliced
-    out.str(
-      `],"lowestPageOffsetExclusive":${low},"highestPageOffsetInclusive":${high}` +
-        (nextPageToken ? `,"nextPageToken":${JSON.stringify(nextPageToken)}` : '') +
-        '}',
-    );
-    return okChunks(out.take());
-  });
+  router.add('POST', '/v2/updates/get-updates-page', async (ctx) => updatesPage(sim, await body(ctx, GetUpdatesPageRequestSchema)));
 }

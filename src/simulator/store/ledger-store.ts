@@ -67,6 +67,8 @@ export interface ReassignmentRow {
   /** absent in rows written before these columns existed */
   submitter?: string;
   workflowId?: string;
+  /** record time of the reassignment (absent in rows written before the column existed) */
+  recordTime?: string;
 }
 
 function toReassignment(row: unknown): ReassignmentRow | undefined {
@@ -81,6 +83,7 @@ function toReassignment(row: unknown): ReassignmentRow | undefined {
         reassignment_id: string;
         submitter: string | null;
         workflow_id: string | null;
+        record_time?: string | null;
       }
     | undefined;
   return r
@@ -94,6 +97,7 @@ function toReassignment(row: unknown): ReassignmentRow | undefined {
         reassignmentId: r.reassignment_id,
         ...(r.submitter !== null ? { submitter: r.submitter } : {}),
         ...(r.workflow_id !== null ? { workflowId: r.workflow_id } : {}),
+        ...(typeof r.record_time === 'string' ? { recordTime: r.record_time } : {}),
       }
     : undefined;
 }
@@ -122,6 +126,10 @@ export class LedgerStore implements PartyIds {
         `INSERT INTO contracts (contract_id, template_qn, package_name, created_offset, key_hash, synchronizer_id, workflow_id, create_node)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
+      insertTransientContract: db.prepare(
+        `INSERT INTO contracts (contract_id, template_qn, package_name, created_offset, archived_offset, key_hash, synchronizer_id, workflow_id, create_node)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
       archiveContract: db.prepare('UPDATE contracts SET archived_offset = ? WHERE contract_id = ? AND archived_offset IS NULL'),
       contractById: db.prepare('SELECT * FROM contracts WHERE contract_id = ?'),
       contractByKey: db.prepare('SELECT * FROM contracts WHERE key_hash = ? AND archived_offset IS NULL ORDER BY created_offset LIMIT 1'),
@@ -149,7 +157,7 @@ export class LedgerStore implements PartyIds {
       contractByReassignment: db.prepare('SELECT * FROM contracts WHERE unassigned_id = ?'),
       deleteArchivedUpTo: db.prepare('DELETE FROM contracts WHERE archived_offset IS NOT NULL AND archived_offset <= ?'),
       insertReassignment: db.prepare(
-        'INSERT INTO reassignments (contract_id, offset, type, source, target, counter, reassignment_id, submitter, workflow_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO reassignments (contract_id, offset, type, source, target, counter, reassignment_id, submitter, workflow_id, record_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       firstReassignment: db.prepare('SELECT * FROM reassignments WHERE contract_id = ? ORDER BY offset ASC LIMIT 1'),
       lastReassignment: db.prepare('SELECT * FROM reassignments WHERE contract_id = ? AND offset <= ? ORDER BY offset DESC LIMIT 1'),
@@ -313,6 +321,23 @@ export class LedgerStore implements PartyIds {
       if (pid !== undefined) this.s.insertContractParty.run(pid, seq);
     }
   }
+  /**
+   * A contract created and archived by the same transaction: never active (no stakeholder index rows),
+   * kept for events-by-contract-id and contract-by-id until pruned, as a participant's contract store keeps it.
+   */
+  insertTransientContract(node: CreatedNode, offset: number, synchronizerId: string, workflowId: string | undefined): void {
+    this.s.insertTransientContract.run(
+      node.contractId,
+      node.qualifiedName,
+      node.packageName,
+      offset,
+      offset,
+      node.contractKeyHash ?? null,
+      synchronizerId,
+      workflowId ?? null,
+      JSON.stringify(node),
+    );
+  }
   archiveContract(contractId: string, offset: number): void {
     this.s.archiveContract.run(offset, contractId);
   }
@@ -356,6 +381,7 @@ export class LedgerStore implements PartyIds {
       r.reassignmentId,
       r.submitter ?? null,
       r.workflowId ?? null,
+      r.recordTime ?? null,
     );
   }
   /** The latest reassignment of a contract at or before `atOffset`. */

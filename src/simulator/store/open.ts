@@ -31,7 +31,7 @@ export function openDatabase(dataDir: string, reset: boolean): Db {
   // One transaction: a new data dir's CREATE statements cost one fsync together instead of one each.
   db.transaction(() => {
     db.exec(DDL);
-    addColumns(db, 'reassignments', ['submitter TEXT', 'workflow_id TEXT']);
+    addColumns(db, 'reassignments', ['submitter TEXT', 'workflow_id TEXT', 'record_time TEXT']);
     const row = db.prepare('SELECT value FROM meta WHERE key = ?').get('schema_version') as { value: string } | undefined;
     if (!row) db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('schema_version', String(SCHEMA_VERSION));
     else if (Number(row.value) !== SCHEMA_VERSION)

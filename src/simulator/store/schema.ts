@@ -65,8 +65,9 @@ CREATE TABLE IF NOT EXISTS dedup (
   submission_id TEXT,
   update_id     TEXT NOT NULL
 );
--- Reassignment history per contract (for the ACS at past offsets). submitter and workflow_id (added
--- to schema 2 later, NULL in older rows) keep what ACS entries show after the reassignment update is pruned.
+-- Reassignment history per contract (for the ACS at past offsets). submitter, workflow_id and
+-- record_time (ISO; added to schema 2 later, NULL in older rows) keep what ACS entries show after the
+-- reassignment update is pruned.
 CREATE TABLE IF NOT EXISTS reassignments (
   contract_id     TEXT NOT NULL,
   offset          INTEGER NOT NULL,
@@ -77,6 +78,7 @@ CREATE TABLE IF NOT EXISTS reassignments (
   reassignment_id TEXT NOT NULL,
   submitter       TEXT,
   workflow_id     TEXT,
+  record_time     TEXT,
   PRIMARY KEY (contract_id, offset)
 );
 CREATE TABLE IF NOT EXISTS parties (

@@ -9,7 +9,7 @@
 import type { SimContext } from '../context.js';
 import { updateFormatOfRequest } from '../filters.js';
 import { decodeJson } from '../http.js';
-import { checkActiveAt, scanActiveContracts, scanCompletions, scanUpdateRows, updatePlanner } from '../reads.js';
+import { acsContinuation, checkActiveAt, scanActiveContracts, scanCompletions, scanUpdateRows, updatePlanner } from '../reads.js';
 import type { UpdateRow } from '../store/ledger-store.js';
 import type { UpdateWriter } from '../reads.js';
 import { JsonOut } from '../splice.js';
@@ -115,8 +115,6 @@ function tail(
 export function streamUpdates(sim: SimContext, text: string, sink: StreamSink, kind: 'flat' | 'tree'): void {
   const req = decodeJson(text, GetUpdatesRequestSchema);
   const uf = updateFormatOfRequest(req, sim.registry, kind === 'tree' ? 'LEDGER_EFFECTS' : 'ACS_DELTA');
-  if (kind === 'tree' && !(uf.transactions?.events ?? uf.reassignments))
-    throw new CantonError('INVALID_ARGUMENT', 'Tree streams need transactions or reassignments in the format');
   checkDescending(req.descendingOrder, req.endInclusive);
   checkBegin(sim, req.beginExclusive);
   if (req.endInclusive !== undefined) {
@@ -225,9 +223,10 @@ export function streamActiveContracts(sim: SimContext, text: string, sink: Strea
   const req = decodeJson(text, GetActiveContractsRequestSchema);
   const fmt = acsFormatOf(sim, req);
   checkActiveAt(sim, req.activeAtOffset);
+  const { afterSeq, tokenOf } = acsContinuation(req.activeAtOffset, fmt, req.streamContinuationToken);
   void (async () => {
     try {
-      let after = 0;
+      let after = afterSeq;
       for (;;) {
         if (sink.closed) return;
         if (!sink.writable()) {
@@ -246,6 +245,7 @@ export function streamActiveContracts(sim: SimContext, text: string, sink: Strea
             fmt,
             from,
             (e, seq) => {
+              e.streamContinuationToken = tokenOf(seq);
               sink.send(e);
               after = seq;
               if (++n >= BATCH) {

@@ -115,6 +115,8 @@ describe('crash safety (SIGKILL during concurrent, group-committed submissions)'
       const r = await call(url, 'POST', '/v2/updates/get-updates-page', {
         body: {
           maxPageSize: 200,
+          // with an end, the last page has no token (without one, every page has one: "to tail the ledger")
+          endOffsetInclusive: end,
           ...(token ? { pageToken: token } : {}),
           updateFormat: {
             includeTransactions: { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: wildcard(party) },

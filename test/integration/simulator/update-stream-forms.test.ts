@@ -1,7 +1,8 @@
 /**
- * Stored streaming forms of transactions (packed.ts, splice.ts, payload only): new transactions are
- * stored packed; rows in the older forms (data dirs written by earlier versions) answer exactly the
- * same lists; large lists are streamed while produced, and a client leaving mid-answer is harmless.
+ * Stored streaming forms of transactions (packed.ts `ptx2|` and `ptx1|`, splice.ts, payload only): new
+ * transactions are stored packed; rows in the older forms (data dirs written by earlier versions)
+ * answer exactly the same lists; large lists are streamed while produced, and a client leaving
+ * mid-answer is harmless.
  */
 import http from 'node:http';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { bulkLoad } from '../../../src/simulator/bulk.js';
 import type { StoredTransaction } from '../../../src/simulator/model.js';
 import { serializeTransaction } from '../../../src/simulator/splice.js';
 import { DB_FILE } from '../../../src/simulator/store/open.js';
+import { packTransactionV1 } from '../../support/simulator-packed-v1.js';
 import {
   ACCOUNT,
   ASSET,
@@ -91,6 +93,8 @@ describe('stored forms of transactions', () => {
       ]);
     }
     formats.push(['trees, legacy filter', { filter: wildcard(alice, bob), verbose: true }, '/v2/updates/trees']);
+    for (const shape of ['TRANSACTION_SHAPE_ACS_DELTA', 'TRANSACTION_SHAPE_LEDGER_EFFECTS'])
+      formats.push([`trees, ${shape} alice`, { updateFormat: byParty(shape, { [alice]: {} }) }, '/v2/updates/trees']);
   });
   afterAll(async () => {
     await sim.dispose();
@@ -122,16 +126,21 @@ describe('stored forms of transactions', () => {
       t: string;
       payload: string;
     }[];
-    expect(rows.length).toBeGreaterThan(5);
+    expect(rows.length).toBeGreaterThanOrEqual(7);
     for (const r of rows) expect([r.meta, r.t]).toEqual([null, 'text']);
-    // rewrite rows as earlier versions stored them: schema-2 meta + fragments, or no streaming form at all
+    // rewrite rows as earlier versions stored them: the first packed form, schema-2 meta + fragments, or no streaming form at all
     const setForm = db.prepare('UPDATE updates SET meta = ?, frags = ? WHERE offset = ?');
+    const pids = new Map(
+      (db.prepare('SELECT party, pid FROM parties').all() as { party: string; pid: number }[]).map((p) => [p.party, p.pid]),
+    );
     for (const [i, r] of rows.entries()) {
-      if (i % 3 === 2) continue; // stays packed
-      if (i % 3 === 0) {
-        const s = serializeTransaction(JSON.parse(r.payload) as StoredTransaction);
+      const tx = JSON.parse(r.payload) as StoredTransaction;
+      if (i % 4 === 3) continue; // stays packed
+      if (i % 4 === 0) {
+        const s = serializeTransaction(tx);
         setForm.run(s.meta, s.frags, r.offset);
-      } else setForm.run(null, null, r.offset);
+      } else if (i % 4 === 1) setForm.run(null, packTransactionV1(tx, (p) => pids.get(p)) ?? null, r.offset);
+      else setForm.run(null, null, r.offset);
     }
     db.close();
     sim = await startTestSim({ dataDir: sim.dataDir, settings: { httpListMaxElementsLimit: 1000 } });

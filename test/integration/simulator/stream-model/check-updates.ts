@@ -15,6 +15,8 @@ import { eventFormatOf } from './rules-filter.js';
 import { expectTransaction, expectTree, expectUpdate } from './rules-project.js';
 import type { UpdateFormatJson } from './rules-reads.js';
 import { expectUpdateList, legacyFormat, updateFormatOf } from './rules-reads.js';
+import type { PageRequest, TokenBounds } from './rules-pages.js';
+import { expectPage } from './rules-pages.js';
 
 export interface CheckContext {
   base: string;
@@ -88,8 +90,11 @@ export async function checkUpdateLists(ctx: CheckContext, nf: NamedFormat, index
   await checkList(ctx, nf.name, '/v2/updates', { beginExclusive: begin, endInclusive: end, updateFormat: ufA }, updateFormatOf(ufA), false);
   // no endInclusive: up to the ledger end
   await checkList(ctx, nf.name, '/v2/updates', { beginExclusive: rng.int(begin, end), updateFormat: ufB }, updateFormatOf(ufB), false);
+  // flat or as trees (Canton renders any shape of the update format as trees)
   const [from, to] = range();
-  await checkList(ctx, nf.name, '/v2/updates', { beginExclusive: from, endInclusive: to, updateFormat: ufC }, updateFormatOf(ufC), false);
+  const ufAny = rng.pick([ufA, ufB, ufC]);
+  const anyRoute = rng.pick(['/v2/updates', '/v2/updates/trees'] as const);
+  await checkList(ctx, nf.name, anyRoute, { beginExclusive: from, endInclusive: to, updateFormat: ufAny }, updateFormatOf(ufAny), false);
   // descending needs endInclusive
   const [dFrom, dTo] = range();
   await checkList(
@@ -116,53 +121,67 @@ export async function checkUpdateLists(ctx: CheckContext, nf: NamedFormat, index
   await checkList(ctx, nf.name, '/v2/updates', { beginExclusive: wFrom, endInclusive: wTo, updateFormat: ufB }, updateFormatOf(ufB), true);
   const [vFrom, vTo] = range();
   if (index % 2 === 0) await checkList(ctx, nf.name, '/v2/updates/trees', legacy(vFrom, vTo), legacyFormat(nf.format, true), true);
-  else
+  else {
+    const wsUf = rng.pick([ufA, ufB]);
     await checkList(
       ctx,
       nf.name,
-      '/v2/updates/flats',
-      { beginExclusive: vFrom, endInclusive: vTo, updateFormat: ufA },
-      updateFormatOf(ufA),
+      rng.pick(['/v2/updates/flats', '/v2/updates/trees'] as const),
+      { beginExclusive: vFrom, endInclusive: vTo, updateFormat: wsUf },
+      updateFormatOf(wsUf),
       true,
     );
+  }
   const [pFrom, pTo] = range();
   // GetUpdatesPageRequest.endOffsetInclusive must be a positive offset (Canton validatePositive)
-  await checkPages(ctx, nf.name, ufB, pFrom, Math.max(pTo, 1));
+  await checkPages(ctx, nf.name, rng.pick([ufA, ufB]), pFrom, Math.max(pTo, 1));
 }
 
 /**
- * get-updates-page: "The result page will contain the first max_page_size Updates of all matching
- * updates"; following nextPageToken until it is absent yields the list, without checkpoints.
+ * get-updates-page (rules-pages.ts): every page — its updates, bounds and whether it has a token —
+ * while following the tokens; with or without begin, end and maxPageSize. Without an end, ascending
+ * pages always have a token ("to tail the ledger"): after the last page one more request must answer
+ * an empty page that still has one.
  */
 async function checkPages(ctx: CheckContext, what: string, uf: UpdateFormatJson, begin: number, end: number): Promise<void> {
   const { ledger, rng } = ctx;
   const descending = rng.chance(0.3);
-  const size = rng.int(40, 160);
-  const expected = expectUpdateList(ledger, updateFormatOf(uf), false, begin, end, descending).items;
-  const got: unknown[] = [];
+  const withEnd = descending || rng.chance(0.6);
+  const size = rng.chance(0.2) ? undefined : rng.int(40, 160);
+  const req: PageRequest = {
+    ...(begin > 0 || rng.chance(0.5) ? { begin } : {}),
+    ...(withEnd ? { end } : {}),
+    ...(size !== undefined ? { maxPageSize: size } : {}),
+    descending,
+  };
+  const model = updateFormatOf(uf);
+  const label = `${what} get-updates-page ${JSON.stringify(req)} ${JSON.stringify(uf).slice(0, 600)}`;
   let token: string | undefined;
-  for (let page = 0; page < 1000; page++) {
-    const req = {
+  let bounds: TokenBounds | undefined;
+  for (let page = 0; ; page++) {
+    if (page > 1000) throw new Error(`${label}: more than 1000 pages`);
+    const r = (await post(ctx.base, '/v2/updates/get-updates-page', {
       updateFormat: uf,
-      beginOffsetExclusive: begin,
-      endOffsetInclusive: end,
-      maxPageSize: size,
+      ...(req.begin !== undefined ? { beginOffsetExclusive: req.begin } : {}),
+      ...(req.end !== undefined ? { endOffsetInclusive: req.end } : {}),
+      ...(req.maxPageSize !== undefined ? { maxPageSize: req.maxPageSize } : {}),
       ...(descending ? { descendingOrder: true } : {}),
       ...(token ? { pageToken: token } : {}),
-    };
-    const r = (await post(ctx.base, '/v2/updates/get-updates-page', req)) as { updates: unknown[]; nextPageToken?: string };
-    if (r.updates.length > size) throw new Error(`${what}: a page of ${r.updates.length} > maxPageSize ${size}`);
-    got.push(...r.updates);
+    })) as { updates: unknown[]; nextPageToken?: string; lowestPageOffsetExclusive: number; highestPageOffsetInclusive: number };
     count(ctx, 'HTTP /v2/updates/get-updates-page');
-    token = r.nextPageToken;
-    if (!token) break;
+    const exp = expectPage(ledger, model, req, bounds);
+    const { next, ...body } = exp;
+    const { nextPageToken, ...got } = r;
+    assertSame(`${label}, page ${page + 1}`, body, got, ctx.opaques);
+    count(ctx, 'updates compared', r.updates.length);
+    if ((nextPageToken !== undefined) !== (next !== undefined))
+      throw new Error(`${label}, page ${page + 1}: nextPageToken ${nextPageToken === undefined ? 'missing' : 'unexpected'}`);
+    if (!nextPageToken || !next) return;
+    // a tailing request (no end): once a page is not full, the next one is empty and keeps its token
+    if (req.end === undefined && bounds !== undefined && r.updates.length === 0) return;
+    token = nextPageToken;
+    bounds = next;
   }
-  assertSame(
-    `${what} get-updates-page (${begin}, ${end}], size ${size}${descending ? ', descending' : ''} ${JSON.stringify(uf).slice(0, 600)}`,
-    expected,
-    got,
-    ctx.opaques,
-  );
 }
 
 /**
@@ -214,7 +233,7 @@ export async function checkPointwise(ctx: CheckContext, nf: NamedFormat, samples
     count(ctx, `HTTP transaction-by-${byId ? 'id' : 'offset'}`);
 
     if (parties.length === 0) continue;
-    const tree = u.kind === 'transaction' ? expectTree(ledger, u, eventFormatOf(wildcardOf(parties))) : undefined;
+    const tree = u.kind === 'transaction' ? expectTree(ledger, u, 'LEDGER_EFFECTS', eventFormatOf(wildcardOf(parties))) : undefined;
     const q = parties.map((p) => `parties=${encodeURIComponent(p)}`).join('&');
     const rr = byId
       ? await call(base, 'GET', '/v2/updates/transaction-tree-by-id/{update-id}', {

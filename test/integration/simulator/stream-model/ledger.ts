@@ -22,6 +22,8 @@ export interface Move {
   reassignmentId: string;
   submitter: string;
   workflowId?: string;
+  /** record time of the reassignment (from the submission's answer) */
+  recordTime: string;
 }
 
 /** A contract with its life on the ledger. */

@@ -1,8 +1,13 @@
 /**
  * How the model renders one update for a format: JsTransaction (ACS delta / ledger effects),
- * JsTransactionTree, JsReassignment, JsTopologyTransaction. Field presence follows the spec's
- * descriptions quoted at each rule; optional fields the spec lets be empty are absent when empty,
- * except `implementedInterfaces`, which is always present (possibly empty), as Canton prints it.
+ * JsTransactionTree, JsReassignment, JsTopologyTransaction. Which events and values appear follows
+ * the spec's descriptions quoted at each rule. Field presence follows Canton's JSON codecs (3.5,
+ * ledger-json-api JsSchema / CirceRelaxedCodec, circe-derived): a field that is not an Option is
+ * always printed, with the protobuf default when empty — strings `""` (commandId, workflowId,
+ * submitter), bytes `""` (createdEventBlob, contractKeyHash), lists `[]` (interfaceViews,
+ * implementedInterfaces, a status's details). Option fields Canton prints as `null` when empty
+ * (contractKey, ExercisedEvent.interfaceId, traceContext, …) are absent here: the reference spec
+ * allows no `null` (every answer is validated against it), and JSON clients read both alike.
  */
 import type { Opaque } from './compare.js';
 import { opaque } from './compare.js';
@@ -32,19 +37,17 @@ export function createdEvent(ledger: ModelLedger, c: MContract, offset: number, 
     nodeId,
     contractId: c.cid,
     templateId: ledger.templateId(qualifiedOf(c)),
-    ...(key !== undefined ? { contractKey: key, contractKeyHash: opaque(`keyhash:${c.cid}`) } : {}),
+    ...(key !== undefined ? { contractKey: key } : {}),
+    contractKeyHash: key !== undefined ? opaque(`keyhash:${c.cid}`) : '',
     createArgument: c.args,
-    ...(m.blob ? { createdEventBlob: opaque(`blob:${c.cid}`) } : {}),
-    ...(m.views.length > 0
-      ? {
-          interfaceViews: m.views.map((i) => ({
-            interfaceId: ledger.templateId(i),
-            viewStatus: { code: 0, message: '' },
-            viewValue: assetView(c.template, c.args),
-            implementationPackageId: ledger.packageId,
-          })),
-        }
-      : {}),
+    createdEventBlob: m.blob ? opaque(`blob:${c.cid}`) : '',
+    // InterfaceView.viewStatus: a google.rpc.Status, printed with its details (JsSchema grpcStatusEncoder)
+    interfaceViews: m.views.map((i) => ({
+      interfaceId: ledger.templateId(i),
+      viewStatus: { code: 0, message: '', details: [] },
+      viewValue: assetView(c.template, c.args),
+      implementationPackageId: ledger.packageId,
+    })),
     witnessParties: m.witnessParties,
     signatories: signatories(c.template, c.args),
     observers: observers(c.template, c.args),
@@ -145,14 +148,21 @@ export function transactionEvents(ledger: ModelLedger, tx: MTransaction, shape: 
   return out;
 }
 
+/**
+ * JsTransaction.commandId: "Missing for everyone except the submitting party" — a proto3 string, so
+ * Canton prints `""` to other readers; workflowId likewise `""` when the submission set none.
+ */
+function header(u: { commandId: string; workflowId?: string }, shown: boolean): Obj {
+  return { commandId: shown ? u.commandId : '', workflowId: u.workflowId ?? '' };
+}
+
 /** JsTransaction; undefined when no event is visible ("events … Required: must be non-empty"). */
 export function expectTransaction(ledger: ModelLedger, tx: MTransaction, shape: ShapeModel, ef: EventFormatModel): Obj | undefined {
   const events = transactionEvents(ledger, tx, shape, ef);
   if (events.length === 0) return undefined;
   return {
     updateId: tx.updateId,
-    ...(showsCommandId(ef, tx.actAs) ? { commandId: tx.commandId } : {}),
-    ...(tx.workflowId ? { workflowId: tx.workflowId } : {}),
+    ...header(tx, showsCommandId(ef, tx.actAs)),
     effectiveAt: tx.effectiveAt,
     events,
     offset: tx.offset,
@@ -161,19 +171,25 @@ export function expectTransaction(ledger: ModelLedger, tx: MTransaction, shape: 
   };
 }
 
-/** JsTransactionTree: the ledger-effects events keyed by node id. */
-export function expectTree(ledger: ModelLedger, tx: MTransaction, ef: EventFormatModel): Obj | undefined {
-  const events = transactionEvents(ledger, tx, 'LEDGER_EFFECTS', ef);
+/**
+ * JsTransactionTree: the transaction in the requested shape, its created and exercised events keyed
+ * by node id. Canton's JSON API builds trees from the transactions its update stream returns for the
+ * request's format (JsUpdateService.getTrees, LegacyDTOs.toTransactionTree: `events.collect { Created,
+ * Exercised }`), so a tree of an ACS-delta transaction has no archived events, and one whose visible
+ * events are all archivals has none at all (it is still delivered).
+ */
+export function expectTree(ledger: ModelLedger, tx: MTransaction, shape: ShapeModel, ef: EventFormatModel): Obj | undefined {
+  const events = transactionEvents(ledger, tx, shape, ef);
   if (events.length === 0) return undefined;
   const eventsById: Obj = {};
   for (const e of events) {
     if ('CreatedEvent' in e) eventsById[JSON.stringify((e.CreatedEvent as Obj).nodeId)] = { CreatedTreeEvent: { value: e.CreatedEvent } };
-    else eventsById[JSON.stringify((e.ExercisedEvent as Obj).nodeId)] = { ExercisedTreeEvent: { value: e.ExercisedEvent } };
+    else if ('ExercisedEvent' in e)
+      eventsById[JSON.stringify((e.ExercisedEvent as Obj).nodeId)] = { ExercisedTreeEvent: { value: e.ExercisedEvent } };
   }
   return {
     updateId: tx.updateId,
-    ...(showsCommandId(ef, tx.actAs) ? { commandId: tx.commandId } : {}),
-    ...(tx.workflowId ? { workflowId: tx.workflowId } : {}),
+    ...header(tx, showsCommandId(ef, tx.actAs)),
     effectiveAt: tx.effectiveAt,
     offset: tx.offset,
     eventsById,
@@ -209,8 +225,7 @@ export function expectReassignment(ledger: ModelLedger, r: MReassignment, ef: Ev
         };
   return {
     updateId: r.updateId,
-    ...(showsCommandId(ef, [r.submitter]) ? { commandId: r.commandId } : {}),
-    ...(r.workflowId ? { workflowId: r.workflowId } : {}),
+    ...header(r, showsCommandId(ef, [r.submitter])),
     offset: r.offset,
     events: [event],
     recordTime: r.recordTime,
@@ -218,10 +233,21 @@ export function expectReassignment(ledger: ModelLedger, r: MReassignment, ef: Ev
   };
 }
 
+/** Canton's default assignmentExclusivityTimeout (SynchronizerParameters: 60 s). */
+const EXCLUSIVITY_MICROS = 60_000_000n;
+
+/**
+ * UnassignedEvent. "assignment_exclusivity: Before this time (measured on the target synchronizer),
+ * only the submitter of the unassignment can initiate the assignment. Defined for reassigning
+ * participants." Canton (UnassignmentValidation.checkAssignmentExclusivity) sets it to the target
+ * timestamp of the unassignment plus assignmentExclusivityTimeout; every stakeholder is hosted here,
+ * so the participant is reassigning, and both synchronizers share the clock: the model uses the
+ * unassignment's record time.
+ */
 export function unassignedEvent(
   ledger: ModelLedger,
   c: MContract,
-  mv: { reassignmentId: string; source: string; target: string; submitter: string; counter: number; offset: number },
+  mv: { reassignmentId: string; source: string; target: string; submitter: string; counter: number; offset: number; recordTime: string },
   m: MatchModel,
 ): Obj {
   return {
@@ -232,11 +258,21 @@ export function unassignedEvent(
     target: mv.target,
     submitter: mv.submitter,
     reassignmentCounter: mv.counter,
+    assignmentExclusivity: plusMicros(mv.recordTime, EXCLUSIVITY_MICROS),
     witnessParties: m.witnessParties,
     packageName: PACKAGE_NAME,
     offset: mv.offset,
     nodeId: 0,
   };
+}
+
+/** An RFC 3339 time with six fractional digits (as the simulator prints times) moved by `micros`. */
+export function plusMicros(iso: string, micros: bigint): string {
+  const m = /^(.*T\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?Z$/.exec(iso);
+  if (!m || m[1] === undefined) throw new Error(`model: not a timestamp: ${iso}`);
+  const total = BigInt(Date.parse(`${m[1]}Z`)) * 1000n + BigInt((m[2] ?? '').padEnd(6, '0')) + micros;
+  const secs = total / 1_000_000n;
+  return `${new Date(Number(secs) * 1000).toISOString().slice(0, 19)}.${(total % 1_000_000n).toString().padStart(6, '0')}Z`;
 }
 
 /** ParticipantAuthorizationTopologyFormat.parties: "List of parties for which the topology transactions should be sent. Empty means: for all parties." */
@@ -262,13 +298,17 @@ export function expectTopology(ledger: ModelLedger, t: MTopology, parties: strin
 /**
  * One element of an update list/stream. UpdateFormat: "includeTransactions … If unset, no
  * transactions are emitted"; "includeReassignments … If unset, no (un)assignments are emitted";
- * "includeTopologyEvents … If unset no topology events are emitted".
+ * "includeTopologyEvents … If unset no topology events are emitted". Trees: the format's transactions
+ * as trees (expectTree) and its reassignments. A topology transaction has no tree form: Canton 3.5
+ * maps it to an empty tree update its converter refuses (ProtocolConverters.GetUpdateTreesResponseLegacy,
+ * `illegalValue`, which ends the stream with an internal error); the simulator leaves it out instead,
+ * the one place where it does not reproduce Canton (a failure, not a behaviour a client relies on).
  */
 export function expectUpdate(ledger: ModelLedger, u: MUpdate, uf: UpdateFormatModel, tree: boolean): Obj | undefined {
   if (u.kind === 'transaction') {
     if (!uf.transactions) return undefined;
     if (tree) {
-      const t = expectTree(ledger, u, uf.transactions.events);
+      const t = expectTree(ledger, u, uf.transactions.shape, uf.transactions.events);
       return t ? { TransactionTree: { value: t } } : undefined;
     }
     const t = expectTransaction(ledger, u, uf.transactions.shape, uf.transactions.events);

@@ -91,11 +91,15 @@ export function expectUpdateList(
  * reassignment_counter of the latest observable activation event on this synchronizer";
  * JsIncompleteUnassigned.createdEvent: "as it appeared in the context of its last activation update";
  * workflowId: "The workflow ID used in command submission which corresponds to the contract_entry"
- * (Canton ACSReader: the activation's, or for an incomplete unassignment the unassignment's).
+ * (Canton ACSReader: the activation's, or for an incomplete unassignment the unassignment's), `""`
+ * when none (a proto3 string); streamContinuationToken: "Only populated for the streaming
+ * GetActiveContracts rpc call" — the HTTP list and the WebSocket stream are that call (an opaque token
+ * per element, `tokenKey` names the request), pages clear it (Canton ApiStateService
+ * getActiveContractsPage: `streamContinuationToken = ByteString.empty()`, printed `""`).
  * "If zero, the empty set will be returned." The order is not specified: answers are compared sorted
  * by contract id.
  */
-export function expectAcs(ledger: ModelLedger, at: number, ef: EventFormatModel): Obj[] {
+export function expectAcs(ledger: ModelLedger, at: number, ef: EventFormatModel, tokenKey?: string): Obj[] {
   const out: { cid: string; entry: Obj }[] = [];
   for (const c of ledger.contracts.values()) {
     const st = ledger.stateAt(c, at);
@@ -103,11 +107,12 @@ export function expectAcs(ledger: ModelLedger, at: number, ef: EventFormatModel)
     const m = matchModel(ef, stakeholders(c.template, c.args), QUALIFIED[c.template], IMPLEMENTS[c.template]);
     if (!m) continue;
     const ev = createdEvent(ledger, c, st.activation.offset, st.activation.nodeId, m, true);
+    const token = tokenKey === undefined ? '' : opaque(`acs-token:${tokenKey}:${c.cid}`);
     if (st.kind === 'active') {
       out.push({
         cid: c.cid,
         entry: {
-          ...(st.activation.workflowId ? { workflowId: st.activation.workflowId } : {}),
+          workflowId: st.activation.workflowId ?? '',
           contractEntry: {
             JsActiveContract: {
               createdEvent: ev,
@@ -115,14 +120,16 @@ export function expectAcs(ledger: ModelLedger, at: number, ef: EventFormatModel)
               reassignmentCounter: st.activation.counter,
             },
           },
+          streamContinuationToken: token,
         },
       });
     } else {
       out.push({
         cid: c.cid,
         entry: {
-          ...(st.move.workflowId ? { workflowId: st.move.workflowId } : {}),
+          workflowId: st.move.workflowId ?? '',
           contractEntry: { JsIncompleteUnassigned: { createdEvent: ev, unassignedEvent: unassignedEvent(ledger, c, st.move, m) } },
+          streamContinuationToken: token,
         },
       });
     }
@@ -140,25 +147,34 @@ export function acsContractId(e: unknown): string {
 /**
  * Events by contract id. GetEventsByContractIdRequest.eventFormat: "the presentation will be of
  * TRANSACTION_SHAPE_ACS_DELTA". JsCreated.createdEvent: "as it appeared in the context of its original
- * update"; JsCreated.synchronizerId: "The synchronizer which sequenced the creation of the contract";
- * JsArchived.synchronizerId: "The synchronizer which sequenced the archival of the contract". The
- * archive's witnesses are the create's (Canton EventsReader: `filteredStakeholderParties =
- * fatCreatedEvent.witnessParties`). Unknown, invisible or pruned: CONTRACT_EVENTS_NOT_FOUND.
+ * update". Where the spec and Canton 3.5 (EventsReader.getEventsByContractId, EventReaderQueries
+ * .fetchContractIdEvents) differ, the model follows Canton — clients cannot tell the simulator from a
+ * participant:
+ * - JsCreated.synchronizerId: "The synchronizer which sequenced the creation of the contract";
+ *   JsArchived.synchronizerId: "The synchronizer which sequenced the archival of the contract" — Canton
+ *   answers `fatCreatedEvent.synchronizerId`, the creating synchronizer, for both (a contract
+ *   reassigned and then archived elsewhere shows the difference).
+ * - The archive's witnesses are the create's (`filteredStakeholderParties = fatCreatedEvent.witnessParties`).
+ * - A transient contract (created and archived by one transaction) is found: its create from the
+ *   witnessed events (`lookupWitnessedCreated`, not part of the ACS: acsDelta false) and the consuming
+ *   exercise at the same offset as its archive (`lookupTransientArchived`).
+ * Unknown, invisible or pruned: CONTRACT_EVENTS_NOT_FOUND.
  */
 export function expectEventsByContractId(ledger: ModelLedger, c: MContract, ef: EventFormatModel): Obj | undefined {
   if (c.archived && c.archived.offset <= ledger.prunedUpTo) return undefined;
   const m = matchModel(ef, stakeholders(c.template, c.args), QUALIFIED[c.template], IMPLEMENTS[c.template]);
   if (!m) return undefined;
+  const transient = c.archived !== undefined && c.archived.offset === c.created.offset;
   return {
     created: {
-      createdEvent: createdEvent(ledger, c, c.created.offset, c.created.nodeId, m, true),
+      createdEvent: createdEvent(ledger, c, c.created.offset, c.created.nodeId, m, !transient),
       synchronizerId: c.created.synchronizerId,
     },
     ...(c.archived
       ? {
           archived: {
             archivedEvent: archivedEvent(ledger, c, c.archived.offset, c.archived.nodeId, m),
-            synchronizerId: c.archived.synchronizerId,
+            synchronizerId: c.created.synchronizerId,
           },
         }
       : {}),
@@ -188,6 +204,14 @@ export function expectCompletions(
   return last < end && end > begin ? { items, checkpoint: { offset: end } } : { items };
 }
 
+/**
+ * One completion as Canton prints the scalapb Completion (CirceRelaxedCodec): the proto3 strings
+ * updateId (`""` for a rejection) and submissionId (`""` when none), the int64 paidTrafficCost (`0`:
+ * "for completions processed before the participant started serving traffic cost on the Ledger API,
+ * this field will be set to zero" — the simulator charges no traffic), the status with its details
+ * (JsSchema grpcStatusEncoder), and the deduplication Duration, a scalapb message printed with its
+ * `unknownFields` (as real participants print durations, e.g. in /v2/version).
+ */
 function completion(c: MCompletion): Obj {
   return {
     completionResponse: {
@@ -195,14 +219,15 @@ function completion(c: MCompletion): Obj {
         value: {
           commandId: c.commandId,
           // a rejection: NOT_FOUND (the scenario's rejections use archived contracts); the message names the error code
-          status: c.failed ? { code: 5, message: opaque(`status:${c.offset}`), details: [] } : { code: 0, message: '' },
-          ...(c.updateId ? { updateId: c.updateId } : {}),
+          status: c.failed ? { code: 5, message: opaque(`status:${c.offset}`), details: [] } : { code: 0, message: '', details: [] },
+          updateId: c.updateId ?? '',
           userId: c.userId,
           actAs: c.actAs,
-          ...(c.submissionId ? { submissionId: c.submissionId } : {}),
-          deduplicationPeriod: { DeduplicationDuration: { value: { seconds: c.dedupSeconds, nanos: 0 } } },
+          submissionId: c.submissionId ?? '',
+          deduplicationPeriod: { DeduplicationDuration: { value: { seconds: c.dedupSeconds, nanos: 0, unknownFields: { fields: {} } } } },
           offset: c.offset,
           synchronizerTime: { synchronizerId: c.synchronizerId, recordTime: c.recordTime ?? opaque(`rt:${c.offset}`) },
+          paidTrafficCost: 0,
         },
       },
     },

@@ -151,7 +151,17 @@ export class Submitter {
         ? str((ev?.JsUnassignedEvent?.value as Record<string, Json> | undefined)?.reassignmentId)
         : (pending as Move).reassignmentId;
     const counter = type === 'unassign' ? c.moves.filter((m) => m.type === 'unassign').length + 1 : (pending as Move).counter;
-    const move: Move = { type, offset, source, target, counter, reassignmentId, submitter, ...(workflowId ? { workflowId } : {}) };
+    const move: Move = {
+      type,
+      offset,
+      source,
+      target,
+      counter,
+      reassignmentId,
+      submitter,
+      ...(workflowId ? { workflowId } : {}),
+      recordTime: str(re.recordTime),
+    };
     c.moves.push(move);
     const synchronizerId = type === 'unassign' ? source : target;
     const mr = {
