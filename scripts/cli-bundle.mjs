@@ -16,7 +16,7 @@
  * (its metafile). A bundle is stale when one of those files, package-lock.json, tsconfig.json or this file is
  * newer, or gone. A file the sources do not import yet cannot change the bundle until an imported file changes.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -118,6 +118,8 @@ export async function buildCliBundles() {
     banner: { js: `"use strict";const ${IMPORT_META_URL}=require("node:url").pathToFileURL(__filename).href;` },
   });
   mkdirSync(OUT_DIR, { recursive: true });
+  // caches written by earlier builds (src/cli/bundle-cache.ts) are keyed by bundle mtime; drop them with their builds
+  rmSync(path.join(OUT_DIR, 'cache'), { recursive: true, force: true });
   const suffix = `.${process.pid}.tmp`;
   for (const file of result.outputFiles) writeFileSync(file.path + suffix, file.contents);
   for (const file of result.outputFiles) renameSync(file.path + suffix, file.path);

@@ -29,6 +29,8 @@ export interface ConsoleAppOptions {
   /** Keychain service name; tests pass a unique one so they never touch a user's entries. */
   keychainService?: string;
   secretStore?: SecretStore;
+  /** The embedded simulator's cache of built-in package archives (SimulatorOptions.archiveCacheDir). */
+  archiveCacheDir?: string;
 }
 
 export interface ConsoleApp {
@@ -63,6 +65,7 @@ export async function startConsoleApp(opts: ConsoleAppOptions): Promise<ConsoleA
       port: 0,
       seedDemo: true,
       consoleOnly: true,
+      ...(opts.archiveCacheDir !== undefined ? { archiveCacheDir: opts.archiveCacheDir } : {}),
       // the console uploads DARs of at most MAX_DAR_BYTES: its own simulator takes nothing larger, and reads no more
       // than 64 MiB per entry, 256 MiB in all, out of one (the Splice DARs hold about 11 MB)
       settings: { maxDarBytes: MAX_DAR_BYTES, darUncompressed: { maxEntryBytes: 64 * 1024 * 1024, maxTotalBytes: 256 * 1024 * 1024 } },

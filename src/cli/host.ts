@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { startConsoleApp } from '../app/console-app.js';
 import { startHost } from '../host/server.js';
 import { parseFlags, usage, UsageError } from './args.js';
+import { bundleCacheDir } from './bundle-cache.js';
 import { defaultDataDir } from './data-dir.js';
 
 const FLAGS = {
@@ -15,6 +16,11 @@ const FLAGS = {
 } as const;
 
 export const RENDERER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/renderer');
+
+const archiveCacheDirOption = (): { archiveCacheDir?: string } => {
+  const dir = bundleCacheDir(import.meta.url);
+  return dir !== undefined ? { archiveCacheDir: dir } : {};
+};
 
 export async function runHost(argv: string[]): Promise<void> {
   let flags;
@@ -35,6 +41,7 @@ export async function runHost(argv: string[]): Promise<void> {
     dataDir: flags.data ? path.resolve(flags.data) : defaultDataDir(),
     demo: !flags['no-demo'],
     transport: 'browser-host',
+    ...archiveCacheDirOption(),
     ...(flags['keychain-service'] ? { keychainService: flags['keychain-service'] } : {}),
   });
   const host = await startHost({

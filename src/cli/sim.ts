@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { loadJwksFile } from '../simulator/auth-jwt.js';
 import { parseTamperKinds } from '../simulator/fault-injection.js';
 import { startSimulator } from '../simulator/index.js';
+import { bundleCacheDir } from './bundle-cache.js';
 import type { SimAuthConfig, SimulatorOptions } from '../simulator/index.js';
 
 const USAGE =
@@ -149,7 +150,8 @@ async function main(): Promise<void> {
   const opts = parseArgs(process.argv.slice(2));
   let sim;
   try {
-    sim = await startSimulator(opts);
+    const archiveCacheDir = bundleCacheDir(import.meta.url);
+    sim = await startSimulator(archiveCacheDir !== undefined ? { ...opts, archiveCacheDir } : opts);
   } catch (e) {
     process.stderr.write(`sim: failed to start: ${(e as Error).message}\n`);
     process.exit(1);

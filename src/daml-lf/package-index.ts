@@ -47,21 +47,38 @@ function parseId(id: string): TypeConRef | undefined {
 
 export class PackageIndex {
   private readonly byId = new Map<string, PackageSummary>();
+  /** Packages added by `addLazy`, decoded on first use (insertion order is kept with `order`). */
+  private readonly loaders = new Map<string, () => PackageSummary>();
+  private readonly order: string[] = [];
 
   constructor(packages: Iterable<PackageSummary> = []) {
     for (const p of packages) this.add(p);
   }
 
   add(pkg: PackageSummary): void {
+    if (!this.byId.has(pkg.packageId) && !this.loaders.delete(pkg.packageId)) this.order.push(pkg.packageId);
     this.byId.set(pkg.packageId, pkg);
   }
 
+  /** Adds a package whose summary `load` gives when it is first needed (decoding a package is not free). */
+  addLazy(packageId: string, load: () => PackageSummary): void {
+    if (!this.byId.delete(packageId) && !this.loaders.has(packageId)) this.order.push(packageId);
+    this.loaders.set(packageId, load);
+  }
+
   get(packageId: string): PackageSummary | undefined {
-    return this.byId.get(packageId);
+    const loaded = this.byId.get(packageId);
+    if (loaded !== undefined) return loaded;
+    const load = this.loaders.get(packageId);
+    if (load === undefined) return undefined;
+    const pkg = load();
+    this.loaders.delete(packageId);
+    this.byId.set(packageId, pkg);
+    return pkg;
   }
 
   get packages(): PackageSummary[] {
-    return [...this.byId.values()];
+    return this.order.map((id) => this.get(id) as PackageSummary);
   }
 
   /** Package ids referenced by `packageId` (transitively) that are not in the index. */
@@ -71,7 +88,7 @@ export class PackageIndex {
     const visit = (id: string): void => {
       if (seen.has(id)) return;
       seen.add(id);
-      const p = this.byId.get(id);
+      const p = this.get(id);
       if (p === undefined) {
         missing.add(id);
         return;
@@ -85,7 +102,7 @@ export class PackageIndex {
   /** A template by `packageId:Module:Entity`. */
   template(templateId: string): { pkg: PackageSummary; template: Template } | undefined {
     const ref = parseId(templateId);
-    const pkg = ref && this.byId.get(ref.packageId);
+    const pkg = ref && this.get(ref.packageId);
     const template = pkg?.modules.find((m) => m.name === ref?.module)?.templates.find((t) => t.name === ref?.name);
     return pkg && template ? { pkg, template } : undefined;
   }
@@ -93,7 +110,7 @@ export class PackageIndex {
   /** An interface by `packageId:Module:Entity`. */
   interface(interfaceId: string): { pkg: PackageSummary; iface: Interface } | undefined {
     const ref = parseId(interfaceId);
-    const pkg = ref && this.byId.get(ref.packageId);
+    const pkg = ref && this.get(ref.packageId);
     const iface = pkg?.modules.find((m) => m.name === ref?.module)?.interfaces.find((i) => i.name === ref?.name);
     return pkg && iface ? { pkg, iface } : undefined;
   }
@@ -101,7 +118,7 @@ export class PackageIndex {
   /** Templates implementing an interface (`packageId:Module:Entity`), as template ids. */
   implementationsOf(interfaceId: string): string[] {
     const out: string[] = [];
-    for (const p of this.byId.values()) {
+    for (const p of this.packages) {
       for (const m of p.modules)
         for (const t of m.templates) if (t.implements.includes(interfaceId)) out.push(`${p.packageId}:${m.name}:${t.name}`);
     }
@@ -114,8 +131,7 @@ export class PackageIndex {
    */
   resolve(from: string, t: Extract<Type, { kind: 'con' }>): ResolvedDataType | undefined {
     const packageId = t.packageId === 'self' ? from : t.packageId;
-    const dt = this.byId
-      .get(packageId)
+    const dt = this.get(packageId)
       ?.modules.find((m) => m.name === t.module)
       ?.dataTypes.find((d) => d.name === t.name);
     if (dt === undefined || dt.params.length !== t.args.length) return undefined;

@@ -49,6 +49,11 @@ export interface SimulatorOptions {
    * and any Host but the loopback address and port (console-only.ts). Default false (`npm run sim` serves anyone).
    */
   consoleOnly?: boolean;
+  /**
+   * A directory for the built-in packages' encoded archives (`packages/builtin-archives.ts`), so a start need not
+   * encode them. It must belong to one build of the code: the key covers the packages, not the encoder. Default none.
+   */
+  archiveCacheDir?: string;
 }
 
 export type { SimAuthConfig } from './auth-config.js';
@@ -61,7 +66,10 @@ export interface RunningSimulator {
 }
 
 /** Opens the data dir and builds the simulator context (no server): used by `startSimulator` and bulk loading. */
-export function openSimContext(opts: Pick<SimulatorOptions, 'dataDir' | 'reset' | 'staticTime' | 'settings'>): { sim: SimContext; db: Db } {
+export function openSimContext(opts: Pick<SimulatorOptions, 'dataDir' | 'reset' | 'staticTime' | 'settings' | 'archiveCacheDir'>): {
+  sim: SimContext;
+  db: Db;
+} {
   const db = openDatabase(opts.dataDir, opts.reset ?? false);
   const store = new LedgerStore(db);
   const seed = store.meta.getOrInit('participant_seed', () => randomHex(32));
@@ -88,7 +96,7 @@ export function openSimContext(opts: Pick<SimulatorOptions, 'dataDir' | 'reset' 
     settings: { ...defaultSettings(), ...opts.settings },
     events: new EventEmitter(),
     version: SIMULATOR_LEDGER_API_VERSION,
-    registry: new PackageRegistry(),
+    registry: new PackageRegistry(undefined, opts.archiveCacheDir !== undefined ? { archiveCacheDir: opts.archiveCacheDir } : {}),
     implicitAdmins: [DEFAULT_USER],
     streams: new Map(),
     lastRecordTime() {

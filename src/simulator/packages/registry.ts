@@ -20,7 +20,7 @@ import type { Interface as LfInterface, PackageSummary } from '../../daml-lf/ind
 import { CantonError } from '../errors.js';
 import type { PackageStore, StoredPackage } from '../store/packages.js';
 import { builtinPackages } from './builtins.js';
-import { archiveOf } from './lf.js';
+import { builtinArchive } from './builtin-archives.js';
 import type { ChoiceDef, InterfaceDef, InterfaceImpl, PackageDef, TemplateDef } from './types.js';
 import { toFieldDefs, uploadedBehaviour, type UploadedTemplateBehaviour } from './uploaded.js';
 import { VettingState } from './registry-vetting.js';
@@ -109,21 +109,36 @@ export class PackageRegistry extends VettingState {
    * Built-in packages in dependency order: a definition may refer to types and interfaces of a package listed before
    * its own (`#package-name:Module:Entity`), e.g. the token-standard APIs implemented by `splice-amulet`.
    */
-  constructor(defs: PackageDef[] = builtinPackages()) {
+  constructor(defs: PackageDef[] = builtinPackages(), opts: { archiveCacheDir?: string } = {}) {
     super();
     const idByName = new Map<string, string>();
     this.builtins = defs.map((def) => {
-      const a = archiveOf(def, (name) => {
-        const id = idByName.get(name);
-        if (!id) throw new Error(`built-in package ${def.name}: package ${name} is not defined by an earlier built-in package`);
-        return id;
-      });
+      const a = builtinArchive(
+        def,
+        (name) => {
+          const id = idByName.get(name);
+          if (!id) throw new Error(`built-in package ${def.name}: package ${name} is not defined by an earlier built-in package`);
+          return id;
+        },
+        opts.archiveCacheDir,
+      );
       idByName.set(def.name, a.packageId);
-      return { id: a.packageId, def, archive: a.bytes, summary: readDalf(a.bytes), uploaded: false };
+      // decoded when first needed: most starts never look at most built-in packages' LF
+      let summary: PackageSummary | undefined;
+      return {
+        id: a.packageId,
+        def,
+        archive: a.bytes,
+        get summary(): PackageSummary {
+          summary ??= readDalf(a.bytes);
+          return summary;
+        },
+        uploaded: false,
+      };
     });
     for (const pkg of this.builtins) {
       this.byId.set(pkg.id, pkg);
-      this.index.add(pkg.summary);
+      this.index.addLazy(pkg.id, () => pkg.summary);
       for (const i of pkg.def.interfaces) this.addInterface(pkg, i);
       for (const t of pkg.def.templates) {
         const qn = `${t.module}:${t.entity}`;
