@@ -29,10 +29,13 @@ const variant = (c: string, n: number): Expr => ({
 });
 const color = (c: string): Expr => ({ tag: 'enumCon', tycon: qn('M', 'Color'), con: c });
 
-describe('generic comparison (EvLessEq*, EQUAL, LESS, GREATER_EQ, GREATER)', () => {
+describe('generic comparison (EvLessEq*, EQUAL, LESS, LESS_EQ, GREATER_EQ, GREATER)', () => {
   it('EvLessEqInt64 / EvLessEqText (code point order) / EvLessEqBool / EvLessEqUnit', () => {
     expect(ev('LESS', i64(-1), i64(0))).toBe(true);
     expect(ev('GREATER_EQ', i64(1), i64(1))).toBe(true);
+    expect(ev('LESS_EQ', i64(1), i64(1))).toBe(true);
+    expect(ev('LESS_EQ', i64(2), i64(1))).toBe(false);
+    expect(ev('GREATER', i64(1), i64(1))).toBe(false);
     expect(ev('LESS', text('Z'), text('a'))).toBe(true);
     // U+FFFD (BMP) sorts before U+1F600 although its UTF-16 unit is larger than the surrogate's
     expect(ev('LESS', text('\uFFFD'), text('😀'))).toBe(true);
