@@ -90,6 +90,11 @@ test('exercise interface choices of a real uploaded DAR from the Contracts view;
 
   // TransferFactory_Transfer from the rules' choice list (an interface choice), as Alice reading as the admin
   await expect(page.getByTestId('detail-status')).toHaveText('Active');
+  // the template's own Archive and the two interfaces' Archive choices are told apart by their interface
+  const archives = page.locator('[data-testid=choice-button][data-choice=Archive]');
+  await expect(archives).toHaveText(['Archive', 'Archive (AllocationFactory)', 'Archive (TransferFactory)']);
+  await archives.first().scrollIntoViewIfNeeded();
+  await themedScreenshots(page, 'contracts-real-dar-choices', 900);
   await page.locator('[data-testid=choice-button][data-choice=TransferFactory_Transfer]').click();
   const form = page.getByTestId('exercise-form');
   await expect(form).toBeVisible();
