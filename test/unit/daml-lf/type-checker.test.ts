@@ -252,6 +252,37 @@ describe('Daml-LF type checker (daml-lf-2.rst "Type system")', () => {
     expect(brief(issues({ templates: [wrong] }))).toEqual([`M:T ImplDef: method m has type Text, expected Int64`]);
   });
 
+  it('KeyDefSome: a key of a serializable type with maintainers `τₖ → List Party`; wrong maintainers are rejected', () => {
+    const key = (maintainers: Expr) => ({ type: PARTY, keyExpr: proj(v('this'), 'owner'), maintainers });
+    const good = lam([['k', PARTY]], parties(v('k')));
+    expect(issues({ templates: [template({ key: key(good) })] })).toEqual([]);
+    const [i] = issues({ templates: [template({ key: key(lam([['k', PARTY]], v('k'))) })] });
+    expect(i).toMatchObject({ definition: 'M:T', rule: 'KeyDefSome' });
+    expect(i?.message).toContain('the maintainers has type Party -> Party, expected Party -> [Party]');
+  });
+
+  it('UpdExercise / UpdFetch / ExpToInterface: choice arguments, contract ids and interface instances are checked', () => {
+    const cid = prim('ContractId', con('T'));
+    const exercise = (arg: Expr) => upd({ tag: 'exercise', template: q('T'), choice: 'Bump', cid: v('c'), arg });
+    const fetchI = upd({ tag: 'fetchInterface', iface: q('I'), cid: v('c') });
+    const toI: Expr = { tag: 'toInterface', iface: q('I'), template: q('Boom'), expr: v('x') };
+    const found = issues({
+      templates: [template()],
+      values: [
+        value('ok', arrow(cid, prim('Update', cid)), lam([['c', cid]], exercise(i64(2)))),
+        value('badArg', arrow(cid, prim('Update', cid)), lam([['c', cid]], exercise(text('2')))),
+        value('badCid', arrow(cid, prim('Update', con('I'))), lam([['c', cid]], fetchI)),
+        value('notImpl', arrow(con('Boom'), con('I')), lam([['x', con('Boom')]], toI)),
+      ],
+    });
+    expect(found.map((x) => [x.definition, x.rule])).toEqual([
+      ['M:badArg', 'UpdExercise'],
+      ['M:badCid', 'UpdFetchInterface'],
+      ['M:notImpl', 'ExpToInterface'],
+    ]);
+    expect(found[0]?.message).toContain('the choice argument has type Text, expected Int64');
+  });
+
   it('one ill-typed definition does not stop the others from being checked; value() throws LfTypeError', () => {
     const good = value('good', INT, i64(1));
     const p = pkg({ values: [value('bad', INT, text('x')), good], templates: [template()] });
