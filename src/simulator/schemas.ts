@@ -142,11 +142,16 @@ export const ReassignmentCommandsSchema = z.object({
   submissionId: optionalString,
   commands: z.array(
     z.object({
-      command: z.union([
-        z.object({ AssignCommand: z.object({ value: z.object({ reassignmentId: z.string(), source: z.string(), target: z.string() }) }) }),
-        z.object({ UnassignCommand: z.object({ value: z.object({ contractId: z.string(), source: z.string(), target: z.string() }) }) }),
-        z.object({ Empty: z.object({}) }),
-      ]),
+      command: z
+        .union([
+          z.object({
+            AssignCommand: z.object({ value: z.object({ reassignmentId: z.string(), source: z.string(), target: z.string() }) }),
+          }),
+          z.object({ UnassignCommand: z.object({ value: z.object({ contractId: z.string(), source: z.string(), target: z.string() }) }) }),
+          z.object({ Empty: z.object({}) }),
+        ])
+        // optional in the spec; absent is an unset oneof, refused like Empty (MISSING_FIELD)
+        .default({ Empty: {} }),
     }),
   ),
 });
@@ -253,16 +258,19 @@ export const UserSchema = z.object({
 const partyRight = z.object({ value: z.object({ party: z.string() }) });
 const noArgRight = z.object({ value: z.object({}) });
 export const RightSchema = z.object({
-  kind: z.union([
-    z.object({ CanActAs: partyRight }),
-    z.object({ CanReadAs: partyRight }),
-    z.object({ CanExecuteAs: partyRight }),
-    z.object({ CanExecuteAsAnyParty: noArgRight }),
-    z.object({ CanReadAsAnyParty: noArgRight }),
-    z.object({ IdentityProviderAdmin: noArgRight }),
-    z.object({ ParticipantAdmin: noArgRight }),
-    z.object({ Empty: z.object({}) }),
-  ]),
+  kind: z
+    .union([
+      z.object({ CanActAs: partyRight }),
+      z.object({ CanReadAs: partyRight }),
+      z.object({ CanExecuteAs: partyRight }),
+      z.object({ CanExecuteAsAnyParty: noArgRight }),
+      z.object({ CanReadAsAnyParty: noArgRight }),
+      z.object({ IdentityProviderAdmin: noArgRight }),
+      z.object({ ParticipantAdmin: noArgRight }),
+      z.object({ Empty: z.object({}) }),
+    ])
+    // the spec makes the oneof optional; absent is proto3's unset oneof, i.e. Empty
+    .default({ Empty: {} }),
 });
 export type RightInput = z.infer<typeof RightSchema>;
 

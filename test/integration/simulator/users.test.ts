@@ -74,4 +74,15 @@ describe('user management', () => {
     const admin = await call(sim.url, 'GET', '/v2/users/{user-id}/rights', { path: '/v2/users/participant_admin/rights' });
     expect((admin.json as { rights: unknown[] }).rights).toEqual([{ kind: { ParticipantAdmin: { value: {} } } }]);
   });
+
+  it('reads a right without `kind` (optional in the spec) as an unset oneof: nothing granted, no 400', async () => {
+    await call(sim.url, 'POST', '/v2/users', { body: { user: { id: 'kindless-user' } } });
+    const grant = await call(sim.url, 'POST', '/v2/users/{user-id}/rights', {
+      path: '/v2/users/kindless-user/rights',
+      body: { userId: 'kindless-user', rights: [{}] },
+    });
+    expect(grant.status).toBe(200);
+    expect((grant.json as { newlyGrantedRights?: unknown[] }).newlyGrantedRights ?? []).toEqual([]);
+    expect((await call(sim.url, 'DELETE', '/v2/users/{user-id}', { path: '/v2/users/kindless-user' })).status).toBe(200);
+  });
 });
