@@ -9,6 +9,7 @@ import { coreChannels, coreSubscriptions } from './channels/core.js';
 import { updatesChannels, updatesSubscriptions } from './channels/updates.js';
 import { adminChannels } from './channels/admin.js';
 import { signingChannels } from './channels/signing.js';
+import { signingKeyChannels } from './channels/signing-keys.js';
 import { packagesChannels } from './channels/packages.js';
 import { contractsChannels } from './channels/contracts.js';
 import { commandsChannels, commandsSubscriptions } from './channels/commands.js';
@@ -18,6 +19,7 @@ export * from './channels/core.js';
 export * from './channels/updates.js';
 export * from './channels/admin.js';
 export * from './channels/signing.js';
+export * from './channels/signing-keys.js';
 export * from './channels/packages.js';
 export * from './channels/contracts.js';
 export * from './channels/commands.js';
@@ -29,6 +31,7 @@ export const channels = {
   ...updatesChannels,
   ...adminChannels,
   ...signingChannels,
+  ...signingKeyChannels,
   ...packagesChannels,
   ...contractsChannels,
   ...commandsChannels,

@@ -81,6 +81,8 @@ const MIGRATIONS: string[] = [
   // Entries written before the key existed keep a NULL mac (the key records from which entry it authenticates).
   `ALTER TABLE signing_audit ADD COLUMN mac TEXT;
    ALTER TABLE signing_audit_head ADD COLUMN mac TEXT;`,
+  // Signing policies are versioned (each officer's change is the next version; backups and policy files carry it).
+  `ALTER TABLE signing_policies ADD COLUMN version INTEGER NOT NULL DEFAULT 1;`,
   // Daml-LF archives whose package id the console verified (SHA-256 of the payload), for describing transactions to sign
   // (also on an air-gapped machine). Content-addressed: a row never changes.
   `CREATE TABLE verified_packages (

@@ -98,12 +98,12 @@ test('keys: create a key in the OS keychain, rename it, edit its policy', async 
   await page.getByLabel('New label').press('Enter');
   await expect(page.getByTestId('key-row')).toContainText('Treasury key');
 
-  await page.getByRole('button', { name: 'Policy' }).click();
+  await page.getByRole('button', { name: /^Policy/ }).click();
   await expect(page.getByTestId('policy-editor')).toBeVisible();
   await page.getByLabel(/Amount limit/).fill('1000');
   await shoot(page, 'keys-policy');
   await page.getByRole('button', { name: 'Save policy' }).click();
-  await expect(page.getByText('Signing policy saved.')).toBeVisible();
+  await expect(page.getByText(/Signing policy saved: “Treasury key” is now at version 1/)).toBeVisible();
   await shoot(page, 'keys');
 
   // opt-in unlock window: visible while open, locked again on request
@@ -320,7 +320,7 @@ test('offline round trip between two consoles: request out, verified and signed 
   await on.getByLabel('Repeat passphrase').fill('correct horse battery staple');
   const backup = await download(on, () => on.getByRole('button', { name: 'Download encrypted backup' }).click());
   expect(backup.name).toMatch(/^canton-console-keys-.*\.json$/);
-  expect(JSON.parse(backup.text)).toMatchObject({ format: 'canton-console/key-backup', version: 1 });
+  expect(JSON.parse(backup.text)).toMatchObject({ format: 'canton-console/key-backup', version: 2 });
 
   await go(off, /^Keys/);
   await off.getByTestId('keys-empty').getByRole('button', { name: 'Restore backup…' }).click();
@@ -501,14 +501,17 @@ test('audit: decisions listed with reasons, chain verified, NDJSON exported', as
   await expect(air.getByTestId('chain-status')).toContainText('Chain OK');
   // Someone edits a refusal into a signature behind the console's back: the chain says so.
   const db = new Database(path.join(airGapped.dataDir, 'console.sqlite'));
+  const { seq } = db.prepare(`SELECT min(seq) AS seq FROM signing_audit WHERE entry_json LIKE '%"decision":"refused"%'`).get() as {
+    seq: number;
+  };
   const edited = db
-    .prepare('UPDATE signing_audit SET entry_json = replace(entry_json, \'"decision":"refused"\', \'"decision":"signed"\') WHERE seq = 1')
-    .run();
+    .prepare('UPDATE signing_audit SET entry_json = replace(entry_json, \'"decision":"refused"\', \'"decision":"signed"\') WHERE seq = ?')
+    .run(seq);
   db.close();
   expect(edited.changes).toBe(1);
   await air.getByTestId('audit-verify').click();
   await expect(air.getByTestId('chain-status')).toContainText('The chain is broken');
-  await expect(air.getByTestId('chain-status')).toContainText('#1');
+  await expect(air.getByTestId('chain-status')).toContainText(`#${seq}`);
   await shoot(air, 'audit-broken');
   await air.close();
 });

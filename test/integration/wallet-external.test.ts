@@ -134,6 +134,45 @@ describe('external-party wallet', () => {
     expect(await externalBalance(party)).toBeCloseTo(75, 4);
   });
 
+  it('shows a policy refusal with the rule, audits it once, and offers offline signing only when offline would work', async () => {
+    const bob = (await ok(app, 'wallet.overview', { user: 'bob' })).partyId;
+    const open = {
+      allowedTemplates: null,
+      allowedChoices: null,
+      allowedCounterparties: null,
+      maxAmountPerTransaction: '10',
+      requireOfflineConfirmation: false,
+      allowBlindSigning: true,
+      quorum: null,
+    };
+    await ok(app, 'signing.policy.set', { fingerprint, policy: open });
+    const over = is(
+      await ok(app, 'wallet.external.send.prepare', { party, fingerprint, receiver: bob, amount: '15', description: '' }),
+      'verified',
+    );
+    // refused on every path: not "use offline signing"; the disabled button is recorded once, with the rule and the hash
+    expect(over.policy).toMatchObject({ allowed: false, reason: 'POLICY_AMOUNT', offlineAllowed: false, auditSeq: expect.any(Number) });
+    const entry = (await ok(app, 'signing.audit.list', { limit: 1 })).records[0]!;
+    expect(entry).toMatchObject({ seq: over.policy.auditSeq, decision: 'refused', reason: 'POLICY_AMOUNT', hash: over.summary.hashBase64 });
+    // forced past the disabled buttons: refused again (and audited again), online and offline
+    expect(await ok(app, 'wallet.external.confirm', { sessionId: over.sessionId, blindConfirmation: 'BLIND' })).toMatchObject({
+      status: 'refused',
+      reason: 'POLICY_AMOUNT',
+    });
+    // offline only and within the limit: not a refusal, offline signing is what works
+    await ok(app, 'signing.policy.set', {
+      fingerprint,
+      policy: { ...open, maxAmountPerTransaction: null, requireOfflineConfirmation: true },
+    });
+    const routed = is(
+      await ok(app, 'wallet.external.send.prepare', { party, fingerprint, receiver: bob, amount: '5', description: '' }),
+      'verified',
+    );
+    expect(routed.policy).toMatchObject({ allowed: false, reason: 'POLICY_OFFLINE_ONLY', offlineAllowed: true, auditSeq: null });
+    await ok(app, 'wallet.external.discard', { sessionId: routed.sessionId });
+    await ok(app, 'signing.policy.set', { fingerprint, policy: { ...open, maxAmountPerTransaction: null } });
+  });
+
   it('sends again, signed offline on an air-gapped console through request and response files', async () => {
     const bob = (await ok(app, 'wallet.overview', { user: 'bob' })).partyId;
     const bobBefore = await bobUnlocked();

@@ -4,6 +4,7 @@ import { coreHandlers, coreSubscriptionHandlers, type HandlerDeps } from './core
 import { updatesHandlers, updatesSubscriptionHandlers } from './updates.js';
 import { adminHandlers } from './admin.js';
 import { signingHandlers } from './signing.js';
+import { signingKeyHandlers } from './signing-keys.js';
 import { packagesHandlers } from './packages.js';
 import { contractsHandlers } from './contracts.js';
 import { commandsHandlers, commandsSubscriptionHandlers } from './commands.js';
@@ -17,6 +18,7 @@ export function createHandlers(d: HandlerDeps & WalletDeps): Handlers {
     ...updatesHandlers(d),
     ...adminHandlers(d),
     ...signingHandlers(d),
+    ...signingKeyHandlers(d),
     ...packagesHandlers(d),
     ...contractsHandlers(d),
     ...commandsHandlers(d),

@@ -1,63 +1,18 @@
 /**
- * Signing channels: external-party keys (metadata, never private bytes), encrypted backups (ciphertext only),
- * per-key policies, onboarding, compose → prepare → verify → confirm → sign → execute, offline request/response
- * files and the audit log. Refusals of the signing services are answers (`status: 'refused'` with the reason),
+ * Signing channels: onboarding, compose → prepare → verify → confirm → sign → execute, offline request/response
+ * files and the audit log (keys, backups and policies: signing-keys.ts). Refusals of the signing services are answers (`status: 'refused'` with the reason),
  * not errors, so the renderer shows them as a decision rather than a failure. No channel takes or returns a
  * private key, a seed or a raw signature over an arbitrary hash.
  */
 import { z } from 'zod';
 import { EmptyRequest } from './shared.js';
+import { DownloadSchema, FileTextSchema as FileText, FingerprintSchema as Fingerprint, RefusalSchema } from './signing-common.js';
+import { SigningKeySchema } from './signing-keys.js';
 
-const Fingerprint = z.string().regex(/^1220[0-9a-f]{64}$/, 'Not a Canton key fingerprint (1220 + 64 hex digits)');
+export { RefusalSchema, type Refusal } from './signing-common.js';
+
 const PartyId = z.string().trim().min(3).max(512);
 const SessionId = z.uuid();
-/** Files read by the renderer (`<input type=file>`): backups, signing requests, signature responses. */
-const FileText = z.string().min(1, 'The file is empty').max(5_000_000, 'The file is larger than 5 MB');
-const Passphrase = z.string().min(1, 'Enter the passphrase').max(1024);
-
-export const KeyBackendNameSchema = z.enum(['os-keychain', 'encrypted-file']);
-
-export const SigningKeySchema = z.object({
-  fingerprint: z.string(),
-  label: z.string(),
-  publicKeyHex: z.string(),
-  publicKeyBase64: z.string(),
-  backend: KeyBackendNameSchema,
-  createdAt: z.string(),
-  parties: z.array(z.string()),
-  /** The key is unlocked in the console's memory until then (signatures skip the keychain); null: locked. */
-  unlockedUntil: z.string().nullable(),
-});
-export type SigningKey = z.infer<typeof SigningKeySchema>;
-
-export const KeyBackendsStateSchema = z.object({
-  /** The encrypted key file exists on this machine. */
-  encryptedFileExists: z.boolean(),
-  /** The encrypted key file is unlocked for this session (its passphrase was entered). */
-  encryptedFileUnlocked: z.boolean(),
-});
-
-export const SigningPolicyWireSchema = z
-  .object({
-    allowedTemplates: z.array(z.string().trim().min(3)).nullable(),
-    allowedChoices: z.array(z.string().trim().min(1)).nullable(),
-    allowedCounterparties: z.array(z.string().trim().min(1)).nullable(),
-    maxAmountPerTransaction: z.string().nullable(),
-    requireOfflineConfirmation: z.boolean(),
-    allowBlindSigning: z.boolean(),
-  })
-  .strict();
-export type SigningPolicyWire = z.infer<typeof SigningPolicyWireSchema>;
-
-export const RefusalSchema = z.object({
-  status: z.literal('refused'),
-  /** Machine-readable reason (HASH_MISMATCH, POLICY_AMOUNT, WRONG_KEY, REQUEST_EXPIRED, …). */
-  reason: z.string(),
-  message: z.string(),
-  /** Audit entry that records the refusal, when one was written. */
-  auditSeq: z.number().int().nullable(),
-});
-export type Refusal = z.infer<typeof RefusalSchema>;
 
 export const TopologySummaryWireSchema = z.object({
   partyId: z.string(),
@@ -186,7 +141,18 @@ export const TransactionSummaryWireSchema = z.object({
 });
 export type TransactionSummaryWire = z.infer<typeof TransactionSummaryWireSchema>;
 
-export const PolicyDecisionWireSchema = z.object({ allowed: z.boolean(), reason: z.string().nullable(), message: z.string().nullable() });
+export const PolicyDecisionWireSchema = z.object({
+  /** The key may sign it here (online: now; offline signer: this request). */
+  allowed: z.boolean(),
+  reason: z.string().nullable(),
+  message: z.string().nullable(),
+  /** The policy's rules allow it through an offline signing request (offered when online signing is not allowed). */
+  offlineAllowed: z.boolean(),
+  /** Set when the policy refuses it on every path: the audit entry that recorded the refusal. */
+  auditSeq: z.number().int().nullable(),
+  /** The version of the key's policy this decision was made with. */
+  policyVersion: z.number().int(),
+});
 
 export const ExecuteModeSchema = z.enum(['execute', 'executeAndWait', 'executeAndWaitForTransaction']);
 export type ExecuteMode = z.infer<typeof ExecuteModeSchema>;
@@ -252,7 +218,7 @@ const VerifiedPreparedSchema = z.object({
 export const AuditRecordWireSchema = z.object({
   seq: z.number().int(),
   at: z.string(),
-  decision: z.enum(['signed', 'refused', 'unlocked', 'locked', 'admin']),
+  decision: z.enum(['signed', 'refused', 'unlocked', 'locked', 'policy-changed', 'admin']),
   subject: z.string(),
   /** Admin entries: the action and who did it. */
   action: z.string().nullable(),
@@ -276,77 +242,9 @@ const ThresholdStatusSchema = z.object({
   met: z.boolean(),
 });
 
-const DownloadSchema = z.object({ fileName: z.string(), text: z.string() });
 const ChainProblemSchema = z.object({ seq: z.number().int(), kind: z.string(), message: z.string() });
 
 export const signingChannels = {
-  'signing.keys.list': {
-    request: EmptyRequest,
-    response: z.object({ keys: z.array(SigningKeySchema), backends: KeyBackendsStateSchema }),
-  },
-  'signing.keys.create': {
-    request: z
-      .object({
-        label: z.string().trim().min(1, 'A key needs a label').max(100),
-        backend: KeyBackendNameSchema.default('os-keychain'),
-        /** Encrypted-file backend only: unlocks (or creates) the key file first. */
-        passphrase: Passphrase.optional(),
-      })
-      .strict(),
-    response: SigningKeySchema,
-  },
-  'signing.keys.rename': {
-    request: z.object({ fingerprint: Fingerprint, label: z.string().trim().min(1, 'A key needs a label').max(100) }).strict(),
-    response: SigningKeySchema,
-  },
-  'signing.keys.delete': { request: z.object({ fingerprint: Fingerprint }).strict(), response: z.object({ deleted: z.boolean() }) },
-  /** Opt-in unlock window: keeps the key's private seed in main-process memory for 1..60 minutes (never sent anywhere). */
-  'signing.keys.unlock': {
-    request: z
-      .object({ fingerprint: Fingerprint, minutes: z.number().int().min(1, 'At least 1 minute').max(60, 'At most 60 minutes') })
-      .strict(),
-    response: SigningKeySchema,
-  },
-  'signing.keys.lock': { request: z.object({ fingerprint: Fingerprint }).strict(), response: SigningKeySchema },
-  'signing.keys.unlockFile': { request: z.object({ passphrase: Passphrase }).strict(), response: KeyBackendsStateSchema },
-  'signing.keys.backup': {
-    request: z.object({ fingerprints: z.array(Fingerprint).min(1, 'Select at least one key').max(100), passphrase: Passphrase }).strict(),
-    response: DownloadSchema,
-  },
-  'signing.keys.restorePreview': {
-    request: z.object({ text: FileText, passphrase: Passphrase }).strict(),
-    response: z.union([
-      z.object({
-        status: z.literal('ok'),
-        keys: z.array(
-          z.object({
-            fingerprint: z.string(),
-            label: z.string(),
-            createdAt: z.string(),
-            parties: z.array(z.string()),
-            present: z.boolean(),
-          }),
-        ),
-      }),
-      RefusalSchema,
-    ]),
-  },
-  'signing.keys.restore': {
-    request: z.object({ text: FileText, passphrase: Passphrase }).strict(),
-    response: z.union([
-      z.object({
-        status: z.literal('ok'),
-        restored: z.array(z.object({ fingerprint: z.string(), label: z.string(), status: z.enum(['imported', 'already-present']) })),
-      }),
-      RefusalSchema,
-    ]),
-  },
-  'signing.policy.get': { request: z.object({ fingerprint: Fingerprint }).strict(), response: SigningPolicyWireSchema },
-  'signing.policy.set': {
-    request: z.object({ fingerprint: Fingerprint, policy: SigningPolicyWireSchema }).strict(),
-    response: SigningPolicyWireSchema,
-  },
-
   'signing.onboard.prepare': {
     request: z
       .object({
@@ -499,6 +397,8 @@ export const signingChannels = {
         note: z.string().nullable(),
         summary: TransactionSummaryWireSchema.nullable(),
         policy: PolicyDecisionWireSchema.nullable(),
+        /** Per local key: the policy version the requesting console checked (null: not stated) and this console's. */
+        policyVersions: z.array(z.object({ fingerprint: z.string(), checked: z.number().int().nullable(), here: z.number().int() })),
       }),
       RefusalSchema,
     ]),

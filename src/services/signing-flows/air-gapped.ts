@@ -40,7 +40,13 @@ export class AirGappedFlow {
           })),
           note: ins.request.note ?? null,
           summary: ins.preview ? summaryWire(ins.preview.summary) : null,
-          policy: ins.preview ? policyWire(ins.preview.policy) : null,
+          policy: ins.preview ? policyWire(ins.preview) : null,
+          // which version of each local key's policy the requesting console checked, and which this console has
+          policyVersions: ins.localSigners.map((fingerprint) => ({
+            fingerprint,
+            checked: (ins.request.version === 3 ? ins.request.policies : []).find((p) => p.fingerprint === fingerprint)?.version ?? null,
+            here: this.svc.policies.record(fingerprint).version,
+          })),
         };
       },
       { auditVerification: true },

@@ -9,5 +9,5 @@ export {
 } from './participant-binding.js';
 export { BLIND_CONFIRMATION_WORD, type Outcome } from './context.js';
 export { buildCommand } from './compose.js';
-export { summaryWire, topologyWire } from './wire.js';
+export { policyWire, summaryWire, topologyWire, type PolicyWire } from './wire.js';
 export { LockableFileSecretStore } from './file-store.js';

@@ -3,9 +3,17 @@
  * signature-response files that come back, and execution once the threshold is met.
  */
 import { ConsoleError } from '../../ipc/errors.js';
-import { createSigningRequest, SignatureCollector, type PrepareResponse, type SigningServices } from '../signing/index.js';
+import {
+  createSigningRequest,
+  importSignatureResponse,
+  requiredSignatures,
+  SignatureCollector,
+  SigningRefusal,
+  type PrepareResponse,
+  type SigningServices,
+} from '../signing/index.js';
 import type { ExecuteMode, ExecutionResult } from '../../ipc/channels/signing.js';
-import { refusals, typeSource, type FlowContext, type Outcome, type RefusalAudit } from './context.js';
+import { packageFetcher, refusals, typeSource, type FlowContext, type Outcome, type RefusalAudit } from './context.js';
 import { executePrepared } from './execute.js';
 import type { OnlineSigningFlow } from './online-signing.js';
 import { checkSameParticipant, checkSameProfile, type ParticipantBinding } from './participant-binding.js';
@@ -65,15 +73,40 @@ export class OfflineRequestFlow {
       // the request records the participant the transaction was prepared on, so it is created only while that is active
       checkSameProfile(s.binding, this.ctx.participant());
       const participantId = s.binding.participantId;
+      // a quorum rule of any signer raises the threshold: the request asks for as many signatures as the policies need
+      const needed = Math.max(...signers.map((k) => requiredSignatures(this.svc.policies.get(k.fingerprint), s.summary).count));
+      const threshold = Math.max(req.threshold ?? 1, needed);
+      if (threshold > signers.length) {
+        throw new SigningRefusal(
+          'FORBIDDEN',
+          'POLICY_QUORUM',
+          `The key’s policy needs ${threshold} signatures of the party’s keys for this transaction, but this console knows only ${signers.length} ` +
+            `key(s) of ${s.party}. Nothing was exported.`,
+        );
+      }
+      // the policy as it is now (it may have changed since the summary was shown), for the way this request will be signed
+      const assessed = await this.svc.checks.assess({
+        fingerprint: s.fingerprint,
+        party: s.party,
+        prepared: s.prepared,
+        channel: 'offline',
+        signatures: threshold,
+        fetchPackage: packageFetcher(this.ctx),
+      });
+      if (assessed.refusal) throw new SigningRefusal('FORBIDDEN', assessed.refusal.reason, assessed.refusal.message);
       const { request, text } = await createSigningRequest({
         prepared: s.prepared,
         party: s.party,
         signers,
-        threshold: req.threshold ?? 1,
+        threshold,
         participantId,
         ttlMs: req.ttlMinutes * 60_000,
         note: s.summary.headline.slice(0, 500),
         types: typeSource(this.ctx),
+        policies: signers.map((k) => {
+          const { version, digest } = this.svc.policies.record(k.fingerprint);
+          return { fingerprint: k.fingerprint, version, digest };
+        }),
       });
       const entry: OfflineRequest = {
         binding: s.binding,
@@ -114,6 +147,15 @@ export class OfflineRequestFlow {
     const r = this.requests.get(req.requestId);
     if (!r) throw new ConsoleError('NOT_FOUND', `No pending signing request ${req.requestId} on this console`);
     return this.refusals(this.audit(r), async () => {
+      // whoever signed: this console's current policy of each signing key must allow what was signed
+      const verified = await importSignatureResponse(r.collector.request, req.text);
+      await this.svc.checks.checkExecution({
+        party: r.party,
+        prepared: r.prepared,
+        signers: verified.map((v) => v.signedBy),
+        signatures: r.collector.request.threshold,
+        fetchPackage: packageFetcher(this.ctx),
+      });
       const res = await r.collector.add(req.text);
       return { status: 'collected' as const, added: res.added, alreadyCollected: res.alreadyCollected, collector: this.collectorStatus(r) };
     });
@@ -126,6 +168,15 @@ export class OfflineRequestFlow {
     const sigs = await this.refusals(this.audit(r), async () => {
       checkSameProfile(r.binding, active);
       const partySignatures = r.collector.partySignatures();
+      // the policy is evaluated again as it is now, quorum included, for every key whose signature goes out
+      const collected = r.collector.status().collected;
+      await this.svc.checks.checkExecution({
+        party: r.party,
+        prepared: r.prepared,
+        signers: collected,
+        signatures: collected.length,
+        fetchPackage: packageFetcher(this.ctx),
+      });
       // the participant id recorded in the request file is the one the transaction may be sent to
       checkSameParticipant(r.binding, (await active.client.participantId()).participantId);
       return partySignatures;

@@ -110,18 +110,19 @@ export class OnlineSigningFlow {
           preparedTransactionHash: parsed.data.preparedTransactionHash,
           hashingSchemeVersion: parsed.data.hashingSchemeVersion,
         };
-        const preview = await this.svc.signing.preview({
+        // the policy decides with everything this confirmation would do: online, with the party's keys that sign here
+        const preview = await this.svc.checks.assess({
           fingerprint,
           party,
           prepared,
           channel: 'online',
+          signatures: this.onlineSigners(party, fingerprint).length,
+          // an offline request can ask every key of the party this console knows
+          offlineSignatures: this.svc.keys.list().filter((k) => k.fingerprint === fingerprint || k.parties.includes(party)).length,
           fetchPackage: packageFetcher(this.ctx),
         });
-        if (!preview.policy.allowed && preview.policy.reason !== 'POLICY_OFFLINE_ONLY') {
-          // Sign through the service so the refusal is decided and audited by it (it will refuse).
-          await this.svc.signing.sign({ fingerprint, party, prepared, channel: 'online', fetchPackage: packageFetcher(this.ctx) });
-          throw new ConsoleError('INTERNAL', 'The signing policy refused the preview but allowed the signature');
-        }
+        // refused on every path this console offers: already in the audit log, shown as a refusal
+        if (preview.refusal) throw new SigningRefusal('FORBIDDEN', preview.refusal.reason, preview.refusal.message);
         this.gc();
         const sessionId = randomUUID();
         this.txSessions.set(sessionId, { binding: bound, party, fingerprint, prepared, summary: preview.summary, createdAt: Date.now() });
@@ -131,7 +132,7 @@ export class OnlineSigningFlow {
           party,
           fingerprint,
           summary: summaryWire(preview.summary),
-          policy: policyWire(preview.policy),
+          policy: policyWire(preview),
         };
       },
       { auditVerification: true },
@@ -160,18 +161,41 @@ export class OnlineSigningFlow {
     const idNow = active.client.participantId().then((r) => r.participantId);
     idNow.catch(() => undefined);
     // k-of-n: the chosen key, plus the party's other keys on this machine that may sign online.
-    const others = this.svc.keys
-      .list()
-      .filter(
-        (k) =>
-          k.fingerprint !== s.fingerprint &&
-          k.parties.includes(s.party) &&
-          !this.svc.policies.get(k.fingerprint).requireOfflineConfirmation,
-      )
-      .map((k) => k.fingerprint);
+    const signers = this.onlineSigners(s.party, s.fingerprint);
+    // every signer's policy is decided before any of them signs, so a refusal leaves no signature behind
+    for (const fingerprint of signers.slice(1)) {
+      const ok = await this.svc.signing
+        .preview({
+          fingerprint,
+          party: s.party,
+          prepared: s.prepared,
+          channel: 'online',
+          signatures: signers.length,
+          fetchPackage: packageFetcher(this.ctx),
+        })
+        .then(
+          (p) => p.policy.allowed,
+          () => false,
+        );
+      if (!ok) {
+        // the signing service decides again, audits the refusal and throws it
+        const refused = await this.refusals(null, () =>
+          this.svc.signing.sign({
+            fingerprint,
+            party: s.party,
+            prepared: s.prepared,
+            channel: 'online',
+            signatures: signers.length,
+            fetchPackage: packageFetcher(this.ctx),
+          }),
+        );
+        if ('status' in refused) return refused;
+        throw new ConsoleError('INTERNAL', 'The signing policy refused the preview but allowed the signature');
+      }
+    }
     const signatures: JsonPartySignatures['signatures'][number]['signatures'] = [];
     const auditSeqs: number[] = [];
-    for (const fingerprint of [s.fingerprint, ...others]) {
+    for (const fingerprint of signers) {
       const signed = await this.refusals(null, () =>
         this.svc.signing.sign({
           fingerprint,
@@ -179,6 +203,7 @@ export class OnlineSigningFlow {
           prepared: s.prepared,
           acknowledgeBlind: s.summary.mode === 'blind' && req.blindConfirmation?.trim() === BLIND_CONFIRMATION_WORD,
           channel: 'online',
+          signatures: signers.length,
           fetchPackage: packageFetcher(this.ctx),
         }),
       );
@@ -190,6 +215,17 @@ export class OnlineSigningFlow {
     if (sameParticipant) return sameParticipant;
     this.txSessions.delete(req.sessionId);
     return executePrepared(active.client, s.prepared, s.party, { signatures: [{ party: s.party, signatures }] }, req.mode, auditSeqs);
+  }
+
+  /** The keys that sign for `party` when it is confirmed here: the chosen one, then its other local keys that may sign online. */
+  private onlineSigners(party: string, chosen: string): string[] {
+    const others = this.svc.keys
+      .list()
+      .filter(
+        (k) => k.fingerprint !== chosen && k.parties.includes(party) && !this.svc.policies.get(k.fingerprint).requireOfflineConfirmation,
+      )
+      .map((k) => k.fingerprint);
+    return [chosen, ...others];
   }
 
   private gc(): void {

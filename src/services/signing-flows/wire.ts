@@ -1,11 +1,21 @@
 /** The wire shapes of signing summaries (what the renderer is shown): transaction, topology, clear-sign fields, policy. */
-import { clearSignWire, type PolicyDecision, type TopologySummary, type TransactionSummary } from '../signing/index.js';
-import type { TopologySummaryWire, TransactionSummaryWire } from '../../ipc/channels/signing.js';
+import type { z } from 'zod';
+import { clearSignWire, type Assessment, type TopologySummary, type TransactionSummary } from '../signing/index.js';
+import type { PolicyDecisionWireSchema, TopologySummaryWire, TransactionSummaryWire } from '../../ipc/channels/signing.js';
 import { descriptionWire } from './description-wire.js';
 
-export type PolicyWire = { allowed: boolean; reason: string | null; message: string | null };
-export function policyWire(p: PolicyDecision): PolicyWire {
-  return p.allowed ? { allowed: true, reason: null, message: null } : { allowed: false, reason: p.reason, message: p.message };
+export type PolicyWire = z.infer<typeof PolicyDecisionWireSchema>;
+/** A key's policy decision as the confirmation screens show it (Assessment: PolicyChecks.assess). */
+export function policyWire(a: Pick<Assessment, 'policy' | 'offlineAllowed' | 'refusal' | 'policyVersion'>): PolicyWire {
+  const p = a.policy;
+  return {
+    allowed: p.allowed,
+    reason: p.allowed ? null : p.reason,
+    message: p.allowed ? null : p.message,
+    offlineAllowed: a.offlineAllowed,
+    auditSeq: a.refusal?.auditSeq ?? null,
+    policyVersion: a.policyVersion.version,
+  };
 }
 
 export function topologyWire(s: TopologySummary, multiHash: Uint8Array): TopologySummaryWire {

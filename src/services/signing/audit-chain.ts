@@ -10,10 +10,11 @@ import { fromHex, toHex, utf8 } from './bytes.js';
 export const GENESIS_HASH = '00'.repeat(32);
 
 /**
- * signed / refused: signing decisions; unlocked / locked: a key's opt-in unlock window opened or closed by the user;
+ * signed / refused: signing decisions; unlocked / locked: a key (or the encrypted key file) unlocked or locked;
+ * policy-changed: a key's signing policy got a new version (edited, or adopted from a backup or policy file);
  * admin: an administrative action on the participant done through the console (done, or failed with its reason).
  */
-export const AuditDecisionSchema = z.enum(['signed', 'refused', 'unlocked', 'locked', 'admin']);
+export const AuditDecisionSchema = z.enum(['signed', 'refused', 'unlocked', 'locked', 'policy-changed', 'admin']);
 export const AuditInputSchema = z.object({
   decision: AuditDecisionSchema,
   /** What was (or would have been) signed. */

@@ -26,6 +26,9 @@ export type SigningRefusalReason =
   | 'POLICY_COUNTERPARTY'
   | 'POLICY_AMOUNT'
   | 'POLICY_OFFLINE_ONLY'
+  | 'POLICY_QUORUM'
+  | 'POLICY_OUTDATED'
+  | 'POLICY_DIVERGED'
   // offline files
   | 'REQUEST_EXPIRED'
   | 'REQUEST_NOT_YET_VALID'

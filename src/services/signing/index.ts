@@ -9,7 +9,8 @@ import { AuditLog } from './audit-log.js';
 import type { AuditKey } from './audit-key.js';
 import { KeyStore, type KeyBackend } from './key-store.js';
 import { OfflineSigner } from './offline-signer.js';
-import { PolicyStore } from './policy.js';
+import { PolicyStore } from './policy-store.js';
+import { PolicyChecks } from './policy-checks.js';
 import { SigningService } from './signing-service.js';
 import { VerifiedPackages } from './verified-packages.js';
 
@@ -25,7 +26,15 @@ export {
   type KeyBackend,
 } from './key-store.js';
 export { EncryptedFileSecretStore } from './encrypted-file-secret-store.js';
-export { exportKeyBackup, previewKeyBackup, restoreKeyBackup, type BackupKeyInfo, type RestoreReport } from './key-backup.js';
+export {
+  exportKeyBackup,
+  previewKeyBackup,
+  restoreKeyBackup,
+  type BackupKeyInfo,
+  type RestoreReport,
+  type CarriedPolicy,
+} from './key-backup.js';
+export { exportPolicyFile, previewPolicyFile, importPolicyFile, type PolicyFileEntry } from './policy-file.js';
 export {
   AuditLog,
   verifyAuditExport,
@@ -47,11 +56,18 @@ export {
 export { VerifiedPackages, PackageVerificationError, type PackageFetcher, type PackageSource } from './verified-packages.js';
 export { clearSignWire, type ClearSign, type ClearSignWire } from './clear-sign/index.js';
 export { verifyTopology, GenerateTopologyResponseSchema, type GenerateTopologyResponse, type TopologySummary } from './topology.js';
+export { PolicyStore, type AdoptOutcome } from './policy-store.js';
+export { PolicyChecks, type Assessment } from './policy-checks.js';
+export { comparePolicies, describeChanges, type PolicyChange } from './policy-compare.js';
 export {
-  PolicyStore,
   SigningPolicySchema,
   DEFAULT_POLICY,
   evaluatePolicy,
+  decide,
+  requiredSignatures,
+  policyDigest,
+  type PolicyRecord,
+  type SigningContext,
   type SigningPolicy,
   type PolicyDecision,
   type Channel,
@@ -75,6 +91,9 @@ export {
   SignatureCollector,
   SigningRequestV1Schema,
   SigningRequestV2Schema,
+  SigningRequestV3Schema,
+  SIGNING_REQUEST_VERSION,
+  type PolicyClaim,
   SigningRequestSchema,
   carriedArchives,
   SignatureResponseV1Schema,
@@ -101,6 +120,8 @@ export interface SigningServices {
   signing: SigningService;
   offline: OfflineSigner;
   packages: VerifiedPackages;
+  /** The policy where nothing is signed here: confirmation screens (audited refusals) and execution of outside signatures. */
+  checks: PolicyChecks;
 }
 
 /** Wires the services on one console database. `backends` e.g. `{ 'os-keychain': new KeychainSecretStore('canton-console') }`. */
@@ -112,9 +133,11 @@ export function createSigningServices(
   opts: { auditKey?: AuditKey | null } = {},
 ): SigningServices {
   const keys = new KeyStore(db, backends, defaultBackend);
-  const policies = new PolicyStore(db);
   const audit = new AuditLog(db, { key: opts.auditKey ?? null });
+  const policies = new PolicyStore(db, audit);
   const packages = new VerifiedPackages(db);
   const signing = new SigningService(keys, policies, audit, packages);
-  return { keys, policies, audit, signing, offline: new OfflineSigner(keys, signing, audit, packages), packages };
+  const checks = new PolicyChecks(keys, policies, signing, audit);
+  const offline = new OfflineSigner(keys, signing, audit, packages, checks);
+  return { keys, policies, audit, signing, offline, packages, checks };
 }

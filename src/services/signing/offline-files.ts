@@ -3,7 +3,10 @@
  *  - signing request: prepare response + party + signer keys (k-of-n) + participant + validity window, with a
  *    digest (SHA-256 of the canonical JSON of everything else) so edits are detected; version 2 adds the Daml-LF
  *    archives (gzip, base64) whose types describe the transaction, so the air-gapped signer can describe it field by
- *    field — it verifies each archive's package id itself (SHA-256 of the payload) and keeps them;
+ *    field — it verifies each archive's package id itself (SHA-256 of the payload) and keeps them; version 3 adds the
+ *    version (and digest) of each signer key's policy that the requesting console checked, so the air-gapped signer
+ *    refuses a request checked against a policy newer than its own. Only version 3 is read: an older request does
+ *    not say which policy it was checked against;
  *  - signature response: the request's id and digest, the party, and JSON API `Signature`s.
  * Import refuses schema errors, unknown versions, expired requests, wrong party/key, digest mismatches and bad signatures.
  */
@@ -52,7 +55,26 @@ export const SigningRequestV2Schema = RequestBodyV1Schema.extend({
   packages: z.array(CarriedPackageSchema).max(200),
   digest: z.string().regex(/^[0-9a-f]{64}$/),
 });
-export const SigningRequestSchema = z.discriminatedUnion('version', [SigningRequestV1Schema, SigningRequestV2Schema]);
+/** The version of a signer key's policy the requesting console checked (version 0 = the default policy). */
+export const PolicyClaimSchema = z.object({
+  fingerprint: z.string().regex(FINGERPRINT_PATTERN),
+  version: z.number().int().nonnegative(),
+  digest: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type PolicyClaim = z.infer<typeof PolicyClaimSchema>;
+export const SigningRequestV3Schema = RequestBodyV1Schema.extend({
+  version: z.literal(3),
+  packages: z.array(CarriedPackageSchema).max(200),
+  policies: z.array(PolicyClaimSchema).max(32),
+  digest: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export const SigningRequestSchema = z.discriminatedUnion('version', [
+  SigningRequestV1Schema,
+  SigningRequestV2Schema,
+  SigningRequestV3Schema,
+]);
+/** The request format this console writes and reads. */
+export const SIGNING_REQUEST_VERSION = 3;
 export type SigningRequest = z.infer<typeof SigningRequestSchema>;
 /** A carried archive inflates to at most this (the largest Splice package is under 2 MB). */
 const MAX_ARCHIVE_BYTES = 64 * 1024 * 1024;
@@ -93,6 +115,8 @@ export interface CreateSigningRequestInput {
   now?: Date;
   /** The verified packages (and the participant to fetch missing ones from): the request carries those that describe the transaction. */
   types?: TypeSource;
+  /** The policy version of each signer key this console checked the transaction against (default: none stated). */
+  policies?: PolicyClaim[];
 }
 
 /** Online side: verifies the prepared transaction, then writes the request (returns the object and its file text). */
@@ -113,7 +137,7 @@ export async function createSigningRequest(input: CreateSigningRequestInput): Pr
   const now = input.now ?? new Date();
   const body = {
     format: SIGNING_REQUEST_FORMAT as typeof SIGNING_REQUEST_FORMAT,
-    version: 2 as const,
+    version: 3 as const,
     requestId: randomUUID(),
     createdAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + (input.ttlMs ?? 3_600_000)).toISOString(),
@@ -128,6 +152,7 @@ export async function createSigningRequest(input: CreateSigningRequestInput): Pr
     },
     ...(input.note ? { note: input.note } : {}),
     packages,
+    policies: (input.policies ?? []).filter((p) => input.signers.some((s) => s.fingerprint === p.fingerprint)),
   };
   const request = SigningRequestSchema.parse({ ...body, digest: requestDigest(body) });
   return { request, text: JSON.stringify(request, null, 2) + '\n' };
@@ -136,7 +161,16 @@ export async function createSigningRequest(input: CreateSigningRequestInput): Pr
 /** Either side: parses and checks a request file (schema, version, digest, signers, validity window). */
 export async function parseSigningRequest(text: string, now: Date = new Date()): Promise<SigningRequest> {
   const json = parseJson(text, 'signing request');
-  checkHeader(json, SIGNING_REQUEST_FORMAT, 'signing request', [1, 2]);
+  const header = z.object({ format: z.literal(SIGNING_REQUEST_FORMAT), version: z.number() }).safeParse(json);
+  if (header.success && header.data.version < SIGNING_REQUEST_VERSION) {
+    throw new SigningRefusal(
+      'BAD_REQUEST',
+      'UNKNOWN_FILE_VERSION',
+      `Signing request version ${header.data.version} was written by an older console and does not record which version of the ` +
+        'keys’ policies it was checked against; export it again on the online console',
+    );
+  }
+  checkHeader(json, SIGNING_REQUEST_FORMAT, 'signing request', [SIGNING_REQUEST_VERSION]);
   const parsed = SigningRequestSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

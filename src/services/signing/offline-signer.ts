@@ -14,7 +14,8 @@ import {
   type SigningRequest,
 } from './offline-files.js';
 import type { VerifiedPackages } from './verified-packages.js';
-import type { PreviewResult, SigningService } from './signing-service.js';
+import type { SignPreparedRequest, SigningService } from './signing-service.js';
+import type { Assessment, PolicyChecks } from './policy-checks.js';
 import {
   createOnboardingResponse,
   parseOnboardingRequest,
@@ -28,8 +29,11 @@ export interface OfflineInspection {
   request: SigningRequest;
   /** Request signers whose keys are on this machine. */
   localSigners: string[];
-  /** Verification and policy for the first local signer (null when none is local). */
-  preview: PreviewResult | null;
+  /**
+   * Verification and this console's policy for the local signers: the first that refuses (its refusal is in the audit
+   * log), else the first (null when none is local).
+   */
+  preview: Assessment | null;
   /** Packages the request carried that this machine verified and keeps (ids it already held are not listed). */
   packagesAdded: string[];
 }
@@ -40,7 +44,18 @@ export class OfflineSigner {
     private readonly signing: SigningService,
     private readonly audit: AuditLog,
     private readonly packages: VerifiedPackages,
+    private readonly checks: PolicyChecks,
   ) {}
+
+  /** What this console's policy of `fingerprint` is asked about a request: offline, its threshold, the version it was checked against. */
+  private context(request: SigningRequest, fingerprint: string): Pick<SignPreparedRequest, 'channel' | 'signatures' | 'claimedPolicy'> {
+    const claim = request.version === 3 ? request.policies.find((p) => p.fingerprint === fingerprint) : undefined;
+    return {
+      channel: 'offline',
+      signatures: request.threshold,
+      claimedPolicy: claim ? { version: claim.version, digest: claim.digest } : null,
+    };
+  }
 
   /**
    * Verifies and keeps the archives a request carries: each must hash to the package id it is listed under. A request
@@ -68,10 +83,20 @@ export class OfflineSigner {
     const request = await parseSigningRequest(text, now);
     const packagesAdded = this.importPackages(request);
     const localSigners = this.localSigners(request);
-    const first = localSigners[0];
-    const preview = first
-      ? await this.signing.preview({ fingerprint: first, party: request.party, prepared: request.prepared, channel: 'offline' })
-      : null;
+    let preview: Assessment | null = null;
+    for (const fingerprint of localSigners) {
+      const a = await this.checks.assess({
+        fingerprint,
+        party: request.party,
+        prepared: request.prepared,
+        ...this.context(request, fingerprint),
+      });
+      preview ??= a;
+      if (a.refusal) {
+        preview = a;
+        break;
+      }
+    }
     return { request, localSigners, preview, packagesAdded };
   }
 
@@ -111,16 +136,30 @@ export class OfflineSigner {
       });
       throw err;
     }
-    const signatures = [];
-    let summary: TransactionSummary | undefined;
-    for (const fingerprint of chosen) {
-      const res = await this.signing.sign({
+    // every chosen key's policy is decided before any of them signs, so a refusal leaves no signature behind
+    const sign = (fingerprint: string) =>
+      this.signing.sign({
         fingerprint,
         party: request.party,
         prepared: request.prepared,
         acknowledgeBlind: opts.acknowledgeBlind ?? false,
-        channel: 'offline',
+        ...this.context(request, fingerprint),
       });
+    for (const fingerprint of chosen) {
+      let refused: boolean;
+      try {
+        const ctx = this.context(request, fingerprint);
+        refused = !(await this.signing.preview({ fingerprint, party: request.party, prepared: request.prepared, ...ctx })).policy.allowed;
+      } catch {
+        refused = true;
+      }
+      // the signing service decides again, audits the refusal and throws it
+      if (refused) await sign(fingerprint);
+    }
+    const signatures = [];
+    let summary: TransactionSummary | undefined;
+    for (const fingerprint of chosen) {
+      const res = await sign(fingerprint);
       signatures.push(res.signature);
       summary = res.summary;
     }

@@ -1,12 +1,13 @@
 /**
- * Per-key signing policy, evaluated against the verified summary before a hash is signed.
+ * Per-key signing policy, evaluated against the verified summary before a hash is signed (stored, versioned and
+ * audited by policy-store.ts; compared by policy-compare.ts).
  * Scope: root actions (the choices/creates the party authorises directly); consequences below them are the
  * choice's own code. Counterparties and amounts: what the recogniser of a clear-signed transaction declares
  * (clear-sign/index.ts), or — not recognised — every other party in it and every numeric value found in arguments.
  */
 import { z } from 'zod';
-import type { AppDb } from '../app-db.js';
-import { ConsoleError, zodIssues } from '../../ipc/errors.js';
+import { sha256Hex } from './bytes.js';
+import { canonicalJson } from './canonical-json.js';
 import { clearSignPolicyFacts } from './clear-sign/index.js';
 import { compareDecimal, DECIMAL_PATTERN } from './decimal.js';
 import type { SigningRefusalReason } from './errors.js';
@@ -25,6 +26,18 @@ export const SigningPolicySchema = z.object({
   requireOfflineConfirmation: z.boolean().default(false),
   /** Allow hash-only signatures of transactions that cannot be clear-signed (still needs explicit acknowledgement). */
   allowBlindSigning: z.boolean().default(true),
+  /**
+   * Quorum: a transaction moving more than `above` needs the signatures of at least `signatures` distinct keys of the
+   * party (k of the party's n keys); this key signs it only as one of them. null = no quorum.
+   */
+  quorum: z
+    .object({
+      above: z.string().regex(DECIMAL_PATTERN, 'A decimal amount like "10000"'),
+      signatures: z.number().int().min(2, 'A quorum needs at least 2 signatures').max(32),
+    })
+    .strict()
+    .nullable()
+    .default(null),
 });
 export type SigningPolicy = z.infer<typeof SigningPolicySchema>;
 export const DEFAULT_POLICY: SigningPolicy = SigningPolicySchema.parse({});
@@ -32,29 +45,17 @@ export const DEFAULT_POLICY: SigningPolicy = SigningPolicySchema.parse({});
 export type Channel = 'online' | 'offline';
 export type PolicyDecision = { allowed: true } | { allowed: false; reason: SigningRefusalReason; message: string };
 
-export class PolicyStore {
-  constructor(private readonly db: AppDb) {}
+/** A key's policy as stored: the version counts the officer's changes (0 = never set: the default policy). */
+export interface PolicyRecord {
+  policy: SigningPolicy;
+  version: number;
+  updatedAt: string | null;
+  /** SHA-256 of the policy's canonical JSON: two consoles with the same version must have the same digest. */
+  digest: string;
+}
 
-  get(fingerprint: string): SigningPolicy {
-    const row = this.db.prepare('SELECT policy_json FROM signing_policies WHERE fingerprint = ?').get(fingerprint) as
-      { policy_json: string } | undefined;
-    if (!row) return { ...DEFAULT_POLICY };
-    return SigningPolicySchema.parse(JSON.parse(row.policy_json));
-  }
-
-  /** Validates and stores the policy (the key must exist). */
-  set(fingerprint: string, policy: unknown): SigningPolicy {
-    const parsed = SigningPolicySchema.safeParse(policy);
-    if (!parsed.success) throw new ConsoleError('BAD_REQUEST', 'Invalid signing policy', undefined, zodIssues(parsed.error));
-    const exists = this.db.prepare('SELECT 1 FROM signing_keys WHERE fingerprint = ?').get(fingerprint);
-    if (!exists) throw new ConsoleError('NOT_FOUND', `No signing key with fingerprint ${fingerprint}`);
-    this.db
-      .prepare(
-        'INSERT INTO signing_policies (fingerprint, policy_json, updated_at) VALUES (?, ?, ?) ON CONFLICT(fingerprint) DO UPDATE SET policy_json = excluded.policy_json, updated_at = excluded.updated_at',
-      )
-      .run(fingerprint, JSON.stringify(parsed.data), new Date().toISOString());
-    return parsed.data;
-  }
+export function policyDigest(policy: SigningPolicy): string {
+  return sha256Hex(canonicalJson(policy));
 }
 
 const refuse = (reason: SigningRefusalReason, message: string): PolicyDecision => ({ allowed: false, reason, message });
@@ -92,22 +93,93 @@ export function evaluatePolicy(policy: SigningPolicy, summary: TransactionSummar
       if (!policy.allowedChoices.includes(e.choice)) return refuse('POLICY_CHOICE', `Choice ${e.choice} is not allowed for this key`);
     }
   }
-  // a recognised transaction declares its counterparties and amounts (clear-sign registry); otherwise every other
-  // party in it is a counterparty and every numeric value found in arguments an amount
-  const declared = summary.clearSign ? clearSignPolicyFacts(summary.clearSign) : null;
+  const { counterparties, amounts, declared } = policyFacts(summary);
   if (policy.allowedCounterparties) {
-    const counterparties = declared?.counterparties ?? summary.parties.filter((p) => p !== summary.signingParty);
     const stranger = counterparties.find((p) => p !== summary.signingParty && !policy.allowedCounterparties!.includes(p));
     if (stranger) return refuse('POLICY_COUNTERPARTY', `Counterparty ${stranger} is not on this key’s allow-list`);
   }
   if (policy.maxAmountPerTransaction !== null) {
     const limit = policy.maxAmountPerTransaction;
-    const over = (declared?.amounts ?? summary.amounts).find((a) => compareDecimal(a.value, limit) > 0);
+    const over = amounts.find((a) => compareDecimal(a.value, limit) > 0);
     if (over)
       return refuse(
         'POLICY_AMOUNT',
         `Amount ${over.value}${declared ? '' : ` (${over.path})`} exceeds this key’s limit of ${limit} per transaction`,
       );
+  }
+  return { allowed: true };
+}
+
+/**
+ * What the policy checks of a transaction: a recognised transaction declares its counterparties and amounts
+ * (clear-sign registry); otherwise every other party in it is a counterparty and every numeric value found in
+ * arguments an amount.
+ */
+export function policyFacts(summary: TransactionSummary): {
+  counterparties: string[];
+  amounts: Array<{ path: string; value: string }>;
+  declared: boolean;
+} {
+  const declared = summary.clearSign ? clearSignPolicyFacts(summary.clearSign) : null;
+  return {
+    counterparties: declared?.counterparties ?? summary.parties.filter((p) => p !== summary.signingParty),
+    amounts: declared?.amounts ?? summary.amounts,
+    declared: declared !== null,
+  };
+}
+
+/** How many distinct keys of the party must sign this transaction under the key's quorum rule (1 when none applies). */
+export function requiredSignatures(policy: SigningPolicy, summary: TransactionSummary): { count: number; over: string | null } {
+  if (!policy.quorum) return { count: 1, over: null };
+  const above = policy.quorum.above;
+  const over = policyFacts(summary).amounts.find((a) => compareDecimal(a.value, above) > 0);
+  return over ? { count: policy.quorum.signatures, over: over.value } : { count: 1, over: null };
+}
+
+/** The circumstances of one signature, beyond the transaction: how it arrives and what it is part of. */
+export interface SigningContext {
+  channel: Channel;
+  /**
+   * How many distinct keys of the party sign this transaction together: online, the keys signing now; offline, the
+   * request's threshold. A quorum rule needs it; undefined = 1.
+   */
+  signatures?: number | undefined;
+  /** Offline: the version (and digest) of this key's policy that the requesting console checked. */
+  claimed?: { version: number; digest: string } | null | undefined;
+}
+
+/**
+ * The whole decision for one key: the policy the request was checked against must not be newer than this console's
+ * (nor differ at the same version), the policy's rules, then its quorum.
+ */
+export function decide(record: PolicyRecord, summary: TransactionSummary, ctx: SigningContext): PolicyDecision {
+  const claimed = ctx.claimed;
+  if (claimed && claimed.version > record.version) {
+    return refuse(
+      'POLICY_OUTDATED',
+      `The requesting console checked version ${claimed.version} of this key’s policy; this console has version ${record.version}, ` +
+        'which may be looser. Nothing is signed until this console’s policy is updated: import the officer’s policy file ' +
+        '(Keys → Import policy file) or restore a newer key backup.',
+    );
+  }
+  if (claimed && claimed.version === record.version && claimed.digest !== record.digest) {
+    return refuse(
+      'POLICY_DIVERGED',
+      `This key’s policy version ${record.version} differs between the requesting console and this one (edited on both). ` +
+        'Nothing is signed until an officer brings both to the same policy (export it from one, import it on the other).',
+    );
+  }
+  const rules = evaluatePolicy(record.policy, summary, ctx.channel);
+  if (!rules.allowed) return rules;
+  const need = requiredSignatures(record.policy, summary);
+  const have = ctx.signatures ?? 1;
+  if (need.count > have) {
+    return refuse(
+      'POLICY_QUORUM',
+      `Above ${record.policy.quorum?.above ?? '?'} this key signs only as one of ${need.count} signatures of the party’s keys ` +
+        `(amount ${need.over ?? '?'}); ${have === 1 ? 'only 1 signature is' : `only ${have} signatures are`} being collected. ` +
+        `Export an offline signing request that requires ${need.count} signatures.`,
+    );
   }
   return { allowed: true };
 }

@@ -9,7 +9,8 @@ import { SigningRefusal, type SigningRefusalReason } from './errors.js';
 import { partyNamespace } from './fingerprint.js';
 import type { AuditLog, AuditInput } from './audit-log.js';
 import type { KeyMetadata, KeyStore, OpenedKey } from './key-store.js';
-import { evaluatePolicy, type Channel, type PolicyDecision, type PolicyStore } from './policy.js';
+import { decide, type Channel, type PolicyDecision } from './policy.js';
+import type { PolicyStore } from './policy-store.js';
 import { verifyPreparedTransaction, type PrepareResponse, type TransactionSummary, type TypeSource } from './prepared-transaction.js';
 import type { PackageFetcher, VerifiedPackages } from './verified-packages.js';
 import { verifyTopology, type GenerateTopologyResponse, type TopologySummary } from './topology.js';
@@ -34,6 +35,10 @@ export interface SignPreparedRequest {
   channel?: Channel;
   /** Fetches the archives of packages the console has not verified yet (the participant's `GET /v2/packages/{id}`). */
   fetchPackage?: PackageFetcher;
+  /** How many distinct keys of the party sign this transaction together (a quorum rule needs it; default 1). */
+  signatures?: number | undefined;
+  /** Offline: the version of this key's policy the requesting console checked (from the request file). */
+  claimedPolicy?: { version: number; digest: string } | null | undefined;
 }
 export interface SignPreparedResult {
   summary: TransactionSummary;
@@ -46,6 +51,8 @@ export interface SignPreparedResult {
 export interface PreviewResult {
   summary: TransactionSummary;
   policy: PolicyDecision;
+  /** The key's policy version and digest the decision was made with. */
+  policyVersion: { version: number; digest: string };
 }
 
 export interface SignTopologyRequest {
@@ -77,7 +84,12 @@ export class SigningService {
   async preview(req: Omit<SignPreparedRequest, 'acknowledgeBlind'>): Promise<PreviewResult> {
     this.checkKeyAndParty(req.fingerprint, req.party);
     const { summary } = await verifyPreparedTransaction(req.prepared, req.party, this.types(req.fetchPackage));
-    return { summary, policy: evaluatePolicy(this.policies.get(req.fingerprint), summary, req.channel ?? 'online') };
+    const record = this.policies.record(req.fingerprint);
+    return {
+      summary,
+      policy: decide(record, summary, { channel: req.channel ?? 'online', signatures: req.signatures, claimed: req.claimedPolicy }),
+      policyVersion: { version: record.version, digest: record.digest },
+    };
   }
 
   async sign(req: SignPreparedRequest): Promise<SignPreparedResult> {
@@ -93,7 +105,11 @@ export class SigningService {
       opening.catch(() => undefined);
       const verified = await verifyPreparedTransaction(req.prepared, req.party, this.types(req.fetchPackage));
       summary = verified.summary;
-      const decision = evaluatePolicy(this.policies.get(req.fingerprint), summary, channel);
+      const decision = decide(this.policies.record(req.fingerprint), summary, {
+        channel,
+        signatures: req.signatures,
+        claimed: req.claimedPolicy,
+      });
       if (!decision.allowed) throw new SigningRefusal('FORBIDDEN', decision.reason, decision.message);
       if (summary.mode === 'blind' && req.acknowledgeBlind !== true) {
         throw new SigningRefusal(

@@ -10,14 +10,23 @@ import { randomUUID } from 'node:crypto';
 import type { AcsPage, ExternalPartyWallet, Refusal, TransactionSummaryWire } from '../../ipc/contract.js';
 import { ConsoleError, toIpcError } from '../../ipc/errors.js';
 import { fetchActiveContracts } from '../ledger/contracts.js';
-import { createSigningRequest, SignatureCollector, SigningRefusal, type PrepareResponse, type SigningServices } from '../signing/index.js';
+import {
+  createSigningRequest,
+  importSignatureResponse,
+  SignatureCollector,
+  SigningRefusal,
+  type PrepareResponse,
+  type SigningServices,
+} from '../signing/index.js';
 import {
   bindParticipant,
   BLIND_CONFIRMATION_WORD,
   checkSameParticipant,
   checkSameProfile,
+  policyWire,
   summaryWire,
   type ActiveParticipant,
+  type PolicyWire,
   type ParticipantBinding,
 } from '../signing-flows/index.js';
 import {
@@ -63,7 +72,7 @@ export interface Verified {
   fingerprint: string;
   txHashHex: string;
   summary: TransactionSummaryWire;
-  policy: { allowed: boolean; reason: string | null; message: string | null };
+  policy: PolicyWire;
 }
 export interface Submitted {
   status: 'submitted';
@@ -249,12 +258,15 @@ export class ExternalWallet {
     };
     const audit = { fingerprint, party, hash: prepared.preparedTransactionHash.slice(0, 200) };
     return this.refusals(async () => {
-      const preview = await this.d.signing.signing.preview({
+      // a policy refusal shown on this screen (the sign buttons disabled) is recorded like any other: once, here
+      const preview = await this.d.signing.checks.assess({
         fingerprint,
         party,
         prepared,
         channel: 'online',
         fetchPackage: this.fetchPackage,
+        // the validator submits one signature: no quorum of several can be collected for it
+        offlineSignatures: 1,
       });
       this.gc();
       const sessionId = randomUUID();
@@ -277,9 +289,7 @@ export class ExternalWallet {
         fingerprint,
         txHashHex: txHashHex.toLowerCase(),
         summary: summaryWire(preview.summary),
-        policy: preview.policy.allowed
-          ? { allowed: true, reason: null, message: null }
-          : { allowed: false, reason: preview.policy.reason, message: preview.policy.message },
+        policy: policyWire(preview),
       };
     }, audit);
   }
@@ -317,7 +327,17 @@ export class ExternalWallet {
     const key = this.d.signing.keys.get(s.fingerprint);
     return this.refusals(async () => {
       checkSameProfile(s.binding, this.d.participant());
+      // the policy as it is now, for a single offline signature (the validator submits one)
+      const assessed = await this.d.signing.checks.assess({
+        fingerprint: s.fingerprint,
+        party: s.party,
+        prepared: s.prepared,
+        channel: 'offline',
+        fetchPackage: this.fetchPackage,
+      });
+      if (assessed.refusal) throw new SigningRefusal('FORBIDDEN', assessed.refusal.reason, assessed.refusal.message);
       this.sessions.delete(req.sessionId);
+      const record = this.d.signing.policies.record(key.fingerprint);
       const { request, text } = await createSigningRequest({
         prepared: s.prepared,
         party: s.party,
@@ -327,6 +347,7 @@ export class ExternalWallet {
         ttlMs: req.ttlMinutes * 60_000,
         note: s.kind === 'send' ? 'Preapproved transfer (validator submit-send)' : 'Transfer preapproval setup (validator submit-accept)',
         types: { packages: this.d.signing.packages, fetch: this.fetchPackage },
+        policies: [{ fingerprint: key.fingerprint, version: record.version, digest: record.digest }],
       });
       this.requests.set(request.requestId, { ...s, collector: new SignatureCollector(request), submitted: false });
       return {
@@ -347,6 +368,15 @@ export class ExternalWallet {
     const active = this.d.participant();
     const sig = await this.refusals(async () => {
       checkSameProfile(r.binding, active);
+      // whoever signed: this console's current policy of the key must allow what was signed
+      const verified = await importSignatureResponse(r.collector.request, req.responseText);
+      await this.d.signing.checks.checkExecution({
+        party: r.party,
+        prepared: r.prepared,
+        signers: verified.map((v) => v.signedBy),
+        signatures: 1,
+        fetchPackage: this.fetchPackage,
+      });
       await r.collector.add(req.responseText);
       const ps = r.collector.partySignatures();
       const first = ps.signatures[0]?.signatures[0];

@@ -330,17 +330,25 @@ describe('signing flows through the contract', () => {
 
     // air-gapped: no profile, no network
     await callError(airGapped, 'dashboard.snapshot', {});
-    // an old (version 1) request carries no packages: the air-gapped console cannot type it, and asks for the blind word
-    const v1 = JSON.parse(req.text) as SigningRequest & Record<string, unknown>;
-    v1.version = 1;
-    delete v1.packages;
-    v1.digest = requestDigest(v1);
-    const v1Text = JSON.stringify(v1);
-    const blind = await call(airGapped, 'signing.offline.inspect', { text: v1Text });
+    // a request that carries no packages: the air-gapped console cannot type it, and asks for the blind word
+    const bare = JSON.parse(req.text) as SigningRequest & Record<string, unknown>;
+    bare.packages = [];
+    bare.digest = requestDigest(bare);
+    const bareText = JSON.stringify(bare);
+    const blind = await call(airGapped, 'signing.offline.inspect', { text: bareText });
     expect(blind).toMatchObject({ status: 'verified', summary: { mode: 'blind' } });
-    expect(await call(airGapped, 'signing.offline.sign', { text: v1Text, blindConfirmation: 'yes' })).toMatchObject({
+    expect(await call(airGapped, 'signing.offline.sign', { text: bareText, blindConfirmation: 'yes' })).toMatchObject({
       status: 'refused',
       reason: 'BLIND_NOT_ACKNOWLEDGED',
+    });
+    // an older request format (version 1) does not say which policy it was checked against: refused
+    const v1 = { ...bare, version: 1 } as Record<string, unknown>;
+    delete v1.packages;
+    delete v1.policies;
+    v1.digest = requestDigest(v1 as unknown as SigningRequest);
+    expect(await call(airGapped, 'signing.offline.inspect', { text: JSON.stringify(v1) })).toMatchObject({
+      status: 'refused',
+      reason: 'UNKNOWN_FILE_VERSION',
     });
     // the request itself carries the package: verified by the air-gapped console, kept, the transfer described
     const ins = await call(airGapped, 'signing.offline.inspect', { text: req.text });
@@ -349,8 +357,8 @@ describe('signing flows through the contract', () => {
     expect(ins.summary?.exercises[0]?.choice).toBe('Iou_Transfer');
     expect(ins.summary?.mode).toBe('described');
     expect(ins.summary?.description.nodes[0]?.argument.find((r) => r.label === 'newOwner')).toMatchObject({ kind: 'party', party: bob });
-    // from now on it knows the package: the old request is described too
-    expect(await call(airGapped, 'signing.offline.inspect', { text: v1Text })).toMatchObject({ summary: { mode: 'described' } });
+    // from now on it knows the package: the request without packages is described too
+    expect(await call(airGapped, 'signing.offline.inspect', { text: bareText })).toMatchObject({ summary: { mode: 'described' } });
 
     const altered = req.text.replace(/"expiresAt": "[^"]+"/, '"expiresAt": "2099-01-01T00:00:00.000Z"');
     expect(await call(airGapped, 'signing.offline.inspect', { text: altered })).toMatchObject({
@@ -689,7 +697,11 @@ describe('signing flows through the contract', () => {
   });
 
   it('keeps keys in the passphrase-encrypted key file when chosen: locked until the passphrase, wrong passphrase refused', async () => {
-    expect((await call(airGapped, 'signing.keys.list', {})).backends).toEqual({ encryptedFileExists: false, encryptedFileUnlocked: false });
+    expect((await call(airGapped, 'signing.keys.list', {})).backends).toEqual({
+      encryptedFileExists: false,
+      encryptedFileUnlocked: false,
+      encryptedFileUnlockedUntil: null,
+    });
     expect(await callError(airGapped, 'signing.keys.create', { label: 'File key', backend: 'encrypted-file' })).toMatchObject({
       code: 'BAD_REQUEST',
       issues: [{ path: 'passphrase' }],
@@ -697,13 +709,26 @@ describe('signing flows through the contract', () => {
     expect(
       await callError(airGapped, 'signing.keys.create', { label: 'File key', backend: 'encrypted-file', passphrase: 'short' }),
     ).toMatchObject({ code: 'BAD_REQUEST' });
+    // creating the key file asks for the new passphrase twice
+    expect(
+      await callError(airGapped, 'signing.keys.create', {
+        label: 'File key',
+        backend: 'encrypted-file',
+        passphrase: 'a long enough file passphrase',
+        passphraseConfirmation: 'a long enough file passphrasf',
+      }),
+    ).toMatchObject({ code: 'BAD_REQUEST', issues: [{ path: 'passphraseConfirmation' }] });
     const k = await call(airGapped, 'signing.keys.create', {
       label: 'File key',
       backend: 'encrypted-file',
       passphrase: 'a long enough file passphrase',
+      passphraseConfirmation: 'a long enough file passphrase',
     });
     expect(k.backend).toBe('encrypted-file');
-    expect((await call(airGapped, 'signing.keys.list', {})).backends).toEqual({ encryptedFileExists: true, encryptedFileUnlocked: true });
+    expect((await call(airGapped, 'signing.keys.list', {})).backends).toMatchObject({
+      encryptedFileExists: true,
+      encryptedFileUnlocked: true,
+    });
     // a second console on the same data directory starts locked; the wrong passphrase is refused, the right one unlocks
     const again = await startConsoleApp({ dataDir: dirB, demo: false, transport: 'browser-host', keychainService: SERVICE_B });
     try {
@@ -711,7 +736,7 @@ describe('signing flows through the contract', () => {
       expect(r).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
       expect(await again.router.invoke('signing.keys.unlockFile', { passphrase: 'a long enough file passphrase' })).toMatchObject({
         ok: true,
-        value: { encryptedFileExists: true, encryptedFileUnlocked: true },
+        value: { encryptedFileExists: true, encryptedFileUnlocked: true, encryptedFileUnlockedUntil: expect.any(String) },
       });
       expect(await again.router.invoke('signing.keys.delete', { fingerprint: k.fingerprint })).toMatchObject({
         ok: true,

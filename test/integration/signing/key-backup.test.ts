@@ -64,15 +64,15 @@ describe('key backup', { timeout: 90_000 }, () => {
       expect(text).not.toContain(s);
       expect(text).not.toContain(Buffer.from(s, 'base64').toString('hex'));
     }
-    expect(JSON.parse(text)).toMatchObject({ format: 'canton-console/key-backup', version: 1 });
+    expect(JSON.parse(text)).toMatchObject({ format: 'canton-console/key-backup', version: 2 });
     expect((await previewKeyBackup(text, PASS)).map((k) => k.label)).toEqual(['A', 'B']);
 
     await keys.delete(a.fingerprint);
     await keys.delete(b.fingerprint);
     const report = await restoreKeyBackup(keys, text, PASS);
     expect(report.restored).toEqual([
-      { fingerprint: a.fingerprint, label: 'A', status: 'imported' },
-      { fingerprint: b.fingerprint, label: 'B', status: 'imported' },
+      { fingerprint: a.fingerprint, label: 'A', status: 'imported', policy: null },
+      { fingerprint: b.fingerprint, label: 'B', status: 'imported', policy: null },
     ]);
     expect(keys.get(a.fingerprint).parties).toEqual([party]);
     expect(secretOf(a.fingerprint)).toBe(seeds[0]);
@@ -128,13 +128,18 @@ describe('key backup', { timeout: 90_000 }, () => {
       delete j.nonce;
     });
     await expect(restoreKeyBackup(keys, truncated, PASS)).rejects.toMatchObject({ reason: 'FILE_ALTERED' });
-    const v2 = mutate(text, (j) => {
-      j.version = 2;
+    const v3 = mutate(text, (j) => {
+      j.version = 3;
     });
-    await expect(restoreKeyBackup(keys, v2, PASS)).rejects.toMatchObject({
+    await expect(restoreKeyBackup(keys, v3, PASS)).rejects.toMatchObject({
       reason: 'UNKNOWN_FILE_VERSION',
-      message: expect.stringMatching(/version 2/),
+      message: expect.stringMatching(/version 3/),
     });
+    // the version is authenticated: a version 2 file relabelled as version 1 does not open
+    const relabelled = mutate(text, (j) => {
+      j.version = 1;
+    });
+    await expect(restoreKeyBackup(keys, relabelled, PASS)).rejects.toMatchObject({ reason: 'FILE_ALTERED' });
     await expect(restoreKeyBackup(keys, '{"hello":1}', PASS)).rejects.toMatchObject({ reason: 'NOT_A_VALID_FILE' });
     await expect(restoreKeyBackup(keys, 'garbage', PASS)).rejects.toMatchObject({ reason: 'NOT_A_VALID_FILE' });
 

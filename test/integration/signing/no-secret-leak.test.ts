@@ -13,7 +13,8 @@ import { referenceTypes } from '../../support/reference-packages.js';
 import { KeychainSecretStore } from '../../../src/services/secret-store.js';
 import { KeyStore, secretAccount } from '../../../src/services/signing/key-store.js';
 import { AuditLog } from '../../../src/services/signing/audit-log.js';
-import { PolicyStore } from '../../../src/services/signing/policy.js';
+import { PolicyStore } from '../../../src/services/signing/policy-store.js';
+import { PolicyChecks } from '../../../src/services/signing/policy-checks.js';
 import { SigningService } from '../../../src/services/signing/signing-service.js';
 import { OfflineSigner } from '../../../src/services/signing/offline-signer.js';
 import { createSigningRequest, importSignatureResponse, SignatureCollector } from '../../../src/services/signing/offline-files.js';
@@ -147,7 +148,7 @@ describe('private key material', { timeout: 90_000 }, () => {
         types,
       }),
     ))!;
-    const offline = new OfflineSigner(keys, service, audit, types.packages);
+    const offline = new OfflineSigner(keys, service, audit, types.packages, new PolicyChecks(keys, policies, service, audit));
     await capture(offline.inspect(req.text));
     const resp = (await capture(offline.sign(req.text)))!;
     await capture(importSignatureResponse(req.request, resp.text));

@@ -15,7 +15,8 @@ import { VerifiedPackages } from '../../../src/services/signing/verified-package
 import { KeychainSecretStore } from '../../../src/services/secret-store.js';
 import { KeyStore, secretAccount, type KeyMetadata } from '../../../src/services/signing/key-store.js';
 import { AuditLog } from '../../../src/services/signing/audit-log.js';
-import { PolicyStore } from '../../../src/services/signing/policy.js';
+import { PolicyStore } from '../../../src/services/signing/policy-store.js';
+import { PolicyChecks } from '../../../src/services/signing/policy-checks.js';
 import { SigningService } from '../../../src/services/signing/signing-service.js';
 import { OfflineSigner } from '../../../src/services/signing/offline-signer.js';
 import {
@@ -44,12 +45,9 @@ beforeEach(async () => {
   db = openAppDb(dir);
   keys = new KeyStore(db, { 'os-keychain': new KeychainSecretStore(SERVICE) });
   audit = new AuditLog(db);
-  signer = new OfflineSigner(
-    keys,
-    new SigningService(keys, new PolicyStore(db), audit, new VerifiedPackages(db)),
-    audit,
-    new VerifiedPackages(db),
-  );
+  const policies = new PolicyStore(db, audit);
+  const service = new SigningService(keys, policies, audit, new VerifiedPackages(db));
+  signer = new OfflineSigner(keys, service, audit, new VerifiedPackages(db), new PolicyChecks(keys, policies, service, audit));
   key = await keys.create('Cold onboarding key');
   created.add(key.fingerprint);
   partyId = externalPartyId('cold-treasury', key.fingerprint);

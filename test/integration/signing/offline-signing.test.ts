@@ -15,7 +15,8 @@ import { VerifiedPackages } from '../../../src/services/signing/verified-package
 import { KeychainSecretStore } from '../../../src/services/secret-store.js';
 import { KeyStore, secretAccount, type KeyMetadata } from '../../../src/services/signing/key-store.js';
 import { AuditLog } from '../../../src/services/signing/audit-log.js';
-import { PolicyStore } from '../../../src/services/signing/policy.js';
+import { PolicyStore } from '../../../src/services/signing/policy-store.js';
+import { PolicyChecks } from '../../../src/services/signing/policy-checks.js';
 import { SigningService } from '../../../src/services/signing/signing-service.js';
 import { OfflineSigner } from '../../../src/services/signing/offline-signer.js';
 import {
@@ -54,7 +55,9 @@ beforeEach(async () => {
   keys = new KeyStore(db, { 'os-keychain': new KeychainSecretStore(SERVICE) });
   audit = new AuditLog(db);
   offlinePackages = new VerifiedPackages(db);
-  signer = new OfflineSigner(keys, new SigningService(keys, new PolicyStore(db), audit, offlinePackages), audit, offlinePackages);
+  const policies = new PolicyStore(db, audit);
+  const service = new SigningService(keys, policies, audit, offlinePackages);
+  signer = new OfflineSigner(keys, service, audit, offlinePackages, new PolicyChecks(keys, policies, service, audit));
   k1 = await keys.create('Cold key 1');
   created.add(k1.fingerprint);
   party = externalPartyId('treasury', k1.fingerprint);
@@ -96,13 +99,13 @@ describe('offline signing', () => {
     const { request, text } = await newRequest();
     expect(JSON.parse(text)).toMatchObject({
       format: 'canton-console/signing-request',
-      version: 2,
+      version: 3,
       party,
       participantId: PARTICIPANT,
       threshold: 1,
     });
     // the request carries the packages that describe it; the air-gapped machine had none of them
-    expect(request.version === 2 && request.packages.map((p) => p.packageId)).toEqual(
+    expect(request.version === 3 && request.packages.map((p) => p.packageId)).toEqual(
       expect.arrayContaining([REAL.amulet, REAL.tokenTransferInstruction]),
     );
     expect(offlinePackages.has(REAL.amulet)).toBe(false);
@@ -137,7 +140,7 @@ describe('offline signing', () => {
 
   it('describes from the carried packages only what verifies: a package under a wrong id refuses the request', async () => {
     const { request } = await newRequest();
-    if (request.version !== 2) throw new Error('expected a version 2 request');
+    if (request.version !== 3) throw new Error('expected a version 3 request');
     // another real archive listed under the amulet package's id, digest recomputed: only the package check can catch it
     const impostor = referenceArchives().get(REAL.wallet)!;
     const forged = edit(request, (j) => {
@@ -152,14 +155,23 @@ describe('offline signing', () => {
     });
     await expect(signer.sign(forged)).rejects.toMatchObject({ reason: 'NOT_A_VALID_FILE' });
     expect(offlinePackages.has(REAL.amulet)).toBe(false);
-    // a version 1 request (no packages) on a machine without them: blind, and signing needs the acknowledgement
-    const v1 = edit(request, (j) => {
-      j.version = 1;
-      delete j.packages;
+    // a request without packages on a machine without them: blind, and signing needs the acknowledgement
+    const bare = edit(request, (j) => {
+      j.packages = [];
       withDigest(j);
     });
-    expect((await signer.inspect(v1)).preview?.summary.mode).toBe('blind');
-    await expect(signer.sign(v1)).rejects.toMatchObject({ reason: 'BLIND_NOT_ACKNOWLEDGED' });
+    expect((await signer.inspect(bare)).preview?.summary.mode).toBe('blind');
+    await expect(signer.sign(bare)).rejects.toMatchObject({ reason: 'BLIND_NOT_ACKNOWLEDGED' });
+    // an older request format does not say which policy it was checked against: refused, whatever its digest
+    const v2 = edit(request, (j) => {
+      j.version = 2;
+      delete j.policies;
+      withDigest(j);
+    });
+    await expect(signer.sign(v2)).rejects.toMatchObject({
+      reason: 'UNKNOWN_FILE_VERSION',
+      message: expect.stringMatching(/older console/),
+    });
   });
 
   it('refuses on the offline machine: expired, not yet valid, altered, wrong version, invalid, wrong key, wrong party — each audited', async () => {
@@ -181,7 +193,7 @@ describe('offline signing', () => {
         }),
       ),
     ).rejects.toMatchObject({ reason: 'HASH_MISMATCH' });
-    await expect(signer.sign(edit(request, (j) => (j.version = 3)))).rejects.toMatchObject({ reason: 'UNKNOWN_FILE_VERSION' });
+    await expect(signer.sign(edit(request, (j) => (j.version = 4)))).rejects.toMatchObject({ reason: 'UNKNOWN_FILE_VERSION' });
     await expect(signer.sign(edit(request, (j) => delete j.party))).rejects.toMatchObject({
       reason: 'NOT_A_VALID_FILE',
       message: expect.stringContaining('party'),

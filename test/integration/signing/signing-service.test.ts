@@ -11,7 +11,7 @@ import { referenceTypes } from '../../support/reference-packages.js';
 import { KeychainSecretStore } from '../../../src/services/secret-store.js';
 import { KeyStore, secretAccount, type KeyMetadata } from '../../../src/services/signing/key-store.js';
 import { AuditLog } from '../../../src/services/signing/audit-log.js';
-import { PolicyStore } from '../../../src/services/signing/policy.js';
+import { PolicyStore } from '../../../src/services/signing/policy-store.js';
 import { executeSubmissionRequest, SigningService } from '../../../src/services/signing/signing-service.js';
 import { externalPartyId } from '../../../src/services/signing/fingerprint.js';
 import {
