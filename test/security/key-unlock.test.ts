@@ -12,6 +12,7 @@ import path from 'node:path';
 import { startConsoleApp, type ConsoleApp } from '../../src/app/console-app.js';
 import type { ChannelName, Request, Response } from '../../src/ipc/contract.js';
 import { LockableFileSecretStore } from '../../src/services/signing-flows/file-store.js';
+import { secretAccount } from '../../src/services/signing/key-store.js';
 import { createSigningRequest } from '../../src/services/signing/index.js';
 import { prepareResponse, tokenTransfer } from '../unit/signing/fixtures.js';
 
@@ -109,14 +110,19 @@ describe('unlocking the encrypted key file is confirmed, visible, audited and bo
     });
   });
 
-  it('locks itself when the window ends: the derived key is dropped and the next read asks for the passphrase', async () => {
+  it('locks its signing keys when the window ends: the next signature asks for the passphrase', async () => {
     const store = new LockableFileSecretStore(path.join(dir, 'console'));
     expect(store.exists).toBe(true);
-    await store.unlock(PASS, { seconds: 1 });
-    expect(store.unlocked).toBe(true);
+    await store.unlock(PASS, { signingSeconds: 1 });
+    const [fp] = (await call('signing.keys.list', {})).keys.map((k) => k.fingerprint);
+    expect(await store.get(secretAccount(fp!))).toMatch(/^ed25519-seed:v1:/);
     await new Promise((r) => setTimeout(r, 1_200));
-    expect(store.unlocked).toBe(false);
-    expect(store.unlockedUntil).toBeNull();
-    await expect(store.get('anything')).rejects.toMatchObject({ reason: 'LOCKED' });
+    expect(store.signingUntil).toBeNull();
+    await expect(store.get(secretAccount(fp!))).rejects.toMatchObject({ reason: 'LOCKED' });
+    // connection secrets kept in the same file stay readable while it is open
+    expect(store.unlocked).toBe(true);
+    expect(await store.get('profile:none:bearer-token')).toBeNull();
+    store.lock();
+    await expect(store.get('profile:none:bearer-token')).rejects.toMatchObject({ reason: 'LOCKED' });
   });
 });

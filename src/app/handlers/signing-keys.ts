@@ -24,17 +24,16 @@ type Signing = NonNullable<HandlerDeps['signing']>;
 
 function backends(s: Signing) {
   const f = s.fileStore;
-  return {
-    encryptedFileExists: f.exists,
-    encryptedFileUnlocked: f.unlocked,
-    encryptedFileUnlockedUntil: f.unlockedUntil?.toISOString() ?? null,
-  };
+  const until = f.signingUntil;
+  // "unlocked" for the Keys view: its signing keys may sign now (the file may be open for connection secrets regardless)
+  return { encryptedFileExists: f.exists, encryptedFileUnlocked: until !== null, encryptedFileUnlockedUntil: until?.toISOString() ?? null };
 }
 
 /** Opens the key file for `minutes` and records it: who could sign with its keys without the passphrase, until when. */
 async function unlockKeyFile(s: Signing, passphrase: string, confirmation: string | undefined, minutes: number): Promise<void> {
   const creating = !s.fileStore.exists;
-  const until = await s.fileStore.unlock(passphrase, { seconds: minutes * 60, confirmation });
+  await s.fileStore.unlock(passphrase, { signingSeconds: minutes * 60, confirmation, requireConfirmation: true });
+  const until = s.fileStore.signingUntil ?? new Date();
   s.services.audit.append({
     decision: 'unlocked',
     subject: 'other',
@@ -96,7 +95,7 @@ export function signingKeyHandlers(d: HandlerDeps): HandlersOf<typeof signingKey
     },
     'signing.keys.create': async ({ label, backend, passphrase, passphraseConfirmation }) => {
       const s = need(d);
-      if (backend === 'encrypted-file' && !s.fileStore.unlocked) {
+      if (backend === 'encrypted-file' && !s.fileStore.signingUntil) {
         if (!passphrase)
           throw new ConsoleError('BAD_REQUEST', 'The encrypted key file needs its passphrase', undefined, [
             { path: 'passphrase', message: 'Enter the key file passphrase' },
@@ -119,7 +118,7 @@ export function signingKeyHandlers(d: HandlerDeps): HandlersOf<typeof signingKey
     },
     'signing.keys.lockFile': async () => {
       const s = need(d);
-      if (s.fileStore.lock()) {
+      if (s.fileStore.lockSigning()) {
         s.services.audit.append({
           decision: 'locked',
           subject: 'other',
@@ -129,7 +128,7 @@ export function signingKeyHandlers(d: HandlerDeps): HandlersOf<typeof signingKey
           fingerprint: null,
           party: null,
           hash: null,
-          summary: 'Encrypted key file locked: its keys ask for the passphrase again',
+          summary: 'Encrypted key file locked for signing: its keys ask for the passphrase again',
         });
       }
       return backends(s);

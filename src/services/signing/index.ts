@@ -18,6 +18,7 @@ export * from './errors.js';
 export { cantonFingerprint, externalPartyId, partyNamespace } from './fingerprint.js';
 export {
   KeyStore,
+  secretAccount,
   KeyMetadataSchema,
   KeyLabelSchema,
   PartyIdSchema,
