@@ -53,6 +53,13 @@ module.exports = {
       to: { path: '^(src|electron|renderer|scripts|test|bench)/', pathNot: '^src/daml-lf/' },
     },
     {
+      name: 'dar-reader-isolated',
+      severity: 'error',
+      comment: 'src/dar-reader (the DAR reader thread, used by the simulator and the console) imports only src/daml-lf.',
+      from: { path: '^src/dar-reader/' },
+      to: { path: '^(src|electron|renderer|scripts|test|bench)/', pathNot: '^src/(dar-reader|daml-lf)/' },
+    },
+    {
       name: 'daml-lf-isomorphic',
       severity: 'error',
       comment: 'src/daml-lf is isomorphic: no Node built-ins.',

@@ -2,7 +2,7 @@
  * Bundles the Electron shell with esbuild:
  *   electron/main.ts    → dist/electron/main.cjs     (Node, CJS, everything bundled except Electron and native modules)
  *   electron/preload.ts → dist/electron/preload.cjs  (sandboxed preload: one self-contained file, requires only 'electron')
- *   src/simulator/packages/dar-worker.ts → dist/electron/dar-worker.cjs (the simulator's DAR reader thread; found
+ *   src/dar-reader/dar-worker.ts → dist/electron/dar-worker.cjs (the DAR reader thread of the simulator and the console; found
  *                         beside main.cjs at run time and unpacked from the asar archive, see electron-builder.yml)
  *
  * The package is "type": "module", so the bundles use the .cjs extension to be loaded as CommonJS.
@@ -65,7 +65,7 @@ export async function buildElectron(options: BuildElectronOptions = {}): Promise
     }),
     build({
       ...commonOptions(outDir, minify),
-      entryPoints: { 'dar-worker': path.join(ROOT, 'src/simulator/packages/dar-worker.ts') },
+      entryPoints: { 'dar-worker': path.join(ROOT, 'src/dar-reader/dar-worker.ts') },
       platform: 'node',
       target: 'node20',
     }),

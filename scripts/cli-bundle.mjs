@@ -33,8 +33,8 @@ export const ENTRIES = {
 
 /** Worker threads are separate bundles beside the entry bundles; each is found next to its caller's bundle. */
 const WORKERS = {
-  // The simulator's DAR reader (src/simulator/packages/dar-decoder.ts looks for dar-worker.cjs beside the bundle).
-  'dar-worker': 'src/simulator/packages/dar-worker.ts',
+  // The DAR reader thread (src/dar-reader/dar-decoder.ts looks for dar-worker.cjs beside the bundle).
+  'dar-worker': 'src/dar-reader/dar-worker.ts',
 };
 
 /** Loaded at run time from node_modules: native code, and the build tools used only when something is stale. */

@@ -5,7 +5,7 @@
  * views, dependencies) and uploaded with its real package ids; splice-amulet 0.1.22 checks as a compatible upgrade of
  * 0.1.21 in the console's own check; a real package is unvetted and vetted again through the vetting channel (dry run
  * first); uploading the same DARs again changes nothing; a truncated real DAR gets the reader's specific reason and
- * nothing is sent on.
+ * nothing is sent on; a hostile DAR is read in the worker while the console answers its other calls.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -15,6 +15,8 @@ import { startConsoleApp, type ConsoleApp } from '../../src/app/console-app.js';
 import { readDar, type Dar } from '../../src/daml-lf/index.js';
 import type { DarValidation, PackageDetail, PackageList, Response } from '../../src/ipc/contract.js';
 import { referenceDir } from './simulator/helpers.js';
+import { darDecoder } from '../../src/dar-reader/dar-decoder.js';
+import { hostileDar, until } from '../support/hostile-dar.js';
 
 const DARS = path.join(referenceDir, 'dars');
 const darFiles = (): string[] => readdirSync(DARS).filter((f) => f.endsWith('.dar'));
@@ -27,8 +29,13 @@ let app: ConsoleApp;
 let dir: string;
 let syncs: string[] = [];
 
+/** Built before the console starts: building it blocks this (the console's) process for seconds. */
+let hostile: Uint8Array;
+
 beforeAll(async () => {
   for (const f of darFiles()) dar(f);
+  // 24 distinct copies of the amulet package to decode, then an archive with a wrong hash: refused after all that work
+  hostile = hostileDar(dar('splice-amulet-0.1.21.dar'), 24, { badLast: true });
   dir = mkdtempSync(path.join(os.tmpdir(), 'packages-real-'));
   app = await startConsoleApp({ dataDir: dir, demo: true, transport: 'browser-host', keychainService: `packages-real-${process.pid}` });
   const list = await ok<PackageList>('packages.list', {});
@@ -188,6 +195,34 @@ describe('real Splice DARs in the console', () => {
     list = await ok<PackageList>('packages.list', {});
     expect(list.packages.find((p) => p.packageId === util.packageId)?.vetted.map((v) => v.synchronizerId)).toContain(sync);
   });
+
+  it('a hostile DAR being read by the console stalls none of its other calls (the reading runs in the worker)', async () => {
+    const uploadId = await stage(hostile, 'hostile.dar');
+    const decoder = darDecoder();
+    expect(decoder.pending).toBe(0);
+    let settled = false;
+    const validation = ok<DarValidation>('packages.upload.validate', { uploadId, synchronizerId: null }).finally(() => (settled = true));
+    await until(() => decoder.pending > 0 || settled);
+    expect(settled, 'the console read the hostile DAR before anything else could be asked').toBe(false);
+    const answered: string[] = [];
+    const step = async <T>(name: string, p: Promise<T>): Promise<T> => {
+      const r = await p;
+      if (!settled && decoder.pending > 0) answered.push(name);
+      return r;
+    };
+    const list = await step('packages.list', ok<PackageList>('packages.list', {}));
+    const util = dar('splice-util-0.1.7.dar').main.packageId;
+    await step('packages.get', ok<PackageDetail>('packages.get', { packageId: util }));
+    const small = await step('stage another DAR', stage(bytesOf('splice-api-token-metadata-v1-1.0.0.dar'), 'metadata.dar'));
+    await step('cancel it', ok('packages.upload.cancel', { uploadId: small }));
+    expect(list.packages.some((p) => p.packageId === util)).toBe(true);
+    const v = await validation;
+    expect(answered).toEqual(['packages.list', 'packages.get', 'stage another DAR', 'cancel it']);
+    expect(v.decodeError?.code).toBe('HASH_MISMATCH');
+    expect(v.decodeError?.message).toContain('hostile/bad.dalf');
+    expect(v.participant).toBeNull();
+    expect(v.canUpload).toBe(false);
+  }, 180_000);
 
   it('a truncated real DAR is refused by the console with the reader’s reason; nothing is sent to the participant', async () => {
     const bytes = bytesOf('splice-util-0.1.7.dar');

@@ -66,6 +66,7 @@ describe('layer rules (dependency-cruiser)', () => {
       'renderer/src/main.ts':
         "import { channels } from '../../src/ipc/contract.js';\nimport { short } from '../../src/common/ids.js';\nexport const view = [channels, short];\n",
       'src/simulator/short.ts': "import { short } from '../common/ids.js';\nexport const s = short;\n",
+      'src/dar-reader/reader.ts': "import { lf } from '../daml-lf/index.js';\nexport const reader = lf;\n",
       'src/services/short.ts': "import { short } from '../common/ids.js';\nexport const s = short;\n",
       'renderer/src/Tree.svelte':
         '<script lang="ts">\n  import Tree from \'./Tree.svelte\';\n  let { depth }: { depth: number } = $props();\n</script>\n{#if depth > 0}<Tree depth={depth - 1} />{/if}\n',
@@ -73,6 +74,7 @@ describe('layer rules (dependency-cruiser)', () => {
       // Violations, one per rule.
       'src/simulator/bad.ts': "import { profiles } from '../services/profiles.js';\nexport const bad = profiles;\n",
       'src/daml-lf/bad.ts': "import { sim } from '../simulator/index.js';\nexport const bad = sim;\n",
+      'src/dar-reader/bad.ts': "import { sim } from '../simulator/index.js';\nexport const bad = sim;\n",
       'src/common/bad.ts': "import { profiles } from '../services/profiles.js';\nexport const bad = profiles;\n",
       'src/common/node.ts': "import { Buffer } from 'node:buffer';\nexport const B = Buffer;\n",
       'src/daml-lf/node.ts': "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n",
@@ -111,6 +113,7 @@ describe('layer rules (dependency-cruiser)', () => {
         'common-isomorphic: src/common/node.ts → buffer',
         'composition-below-shells: src/app/bad.ts → src/cli/host.ts',
         'daml-lf-isolated: src/daml-lf/bad.ts → src/simulator/index.ts',
+        'dar-reader-isolated: src/dar-reader/bad.ts → src/simulator/index.ts',
         'daml-lf-isomorphic: src/daml-lf/node.ts → fs',
         'electron-only-in-electron: src/cli/electron.ts → node_modules/electron/index.js',
         'host-no-other-shell: src/host/bad.ts → src/cli/host.ts',

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DamlLfError, readDar } from '../../src/daml-lf/index.js';
-import { DarDecoder, DarDecoderError } from '../../src/simulator/packages/dar-decoder.js';
+import { DarDecoder, DarDecoderError } from '../../src/dar-reader/dar-decoder.js';
 import { referenceDir } from '../integration/simulator/helpers.js';
 
 const dar = (f: string): Uint8Array => new Uint8Array(readFileSync(path.join(referenceDir, 'dars', f)));

@@ -12,7 +12,6 @@ import {
   isDamlLfError,
   readArchive,
   readDalf,
-  readDar,
   typeToString,
   type Choice,
   type Dar,
@@ -34,6 +33,7 @@ import {
   type VettingBounds,
 } from '../../ipc/channels/packages.js';
 import { ConsoleError, toIpcError, type CantonErrorDetails } from '../../ipc/errors.js';
+import { darDecoder, DarDecoderError } from '../../dar-reader/dar-decoder.js';
 import type { LedgerClient } from '../ledger-client.js';
 import { listVettingStates } from './vetting.js';
 
@@ -437,12 +437,15 @@ export async function validateDar(
   };
   let dar: Dar;
   try {
-    dar = readDar(bytes);
+    // in the DAR reader's worker thread: a large or hostile DAR must not stall the console's other calls
+    dar = await darDecoder().decode(bytes);
   } catch (err) {
     s.validated = null;
     const decodeError = isDamlLfError(err)
       ? { code: err.code, message: err.message }
-      : { code: 'UNREADABLE', message: err instanceof Error ? err.message : String(err) };
+      : err instanceof DarDecoderError
+        ? { code: err.kind === 'timeout' ? 'READ_TIMEOUT' : 'UNREADABLE', message: err.message }
+        : { code: 'UNREADABLE', message: err instanceof Error ? err.message : String(err) };
     return { ...base, dar: null, decodeError, participant: null, crossCheck: [], canUpload: false };
   }
 

@@ -14,7 +14,7 @@ import { microsToIso } from '../clock.js';
 import type { SimContext } from '../context.js';
 import { CantonError, DecodeError } from '../errors.js';
 import type { ErrorCode } from '../errors.js';
-import { darDecoder, DarDecoderError } from '../packages/dar-decoder.js';
+import { darDecoder, DarDecoderError } from '../../dar-reader/dar-decoder.js';
 import { isUtilityPackage } from '../packages/registry.js';
 import type { RequestCtx, Router } from '../router.js';
 import { oneAtATime, readDarBody } from './dar-body.js';

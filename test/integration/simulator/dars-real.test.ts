@@ -7,13 +7,13 @@
  * request. The folder must exist (the test fails otherwise).
  */
 import { createHash } from 'node:crypto';
-import { request } from 'node:http';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOLDING_INTERFACE_ID } from '@canton-network/core-token-standard';
-import { MANIFEST_PATH, ProtoWriter, readArchive, readDar, renderManifest, writeZip } from '../../../src/daml-lf/index.js';
-import { darDecoder } from '../../../src/simulator/packages/dar-decoder.js';
+import { readArchive, readDar } from '../../../src/daml-lf/index.js';
+import { hostileDar, until } from '../../support/hostile-dar.js';
+import { darDecoder } from '../../../src/dar-reader/dar-decoder.js';
 import type { Dar } from '../../../src/daml-lf/index.js';
 import { acs, acsCreated, allocate, call, createIou, exercise, IOU, referenceDir, submitTx, wildcard } from './helpers.js';
 import { errorCode, postBytes } from './dars-helpers.js';
@@ -35,62 +35,12 @@ const vetting = async (base: string): Promise<VettedList> =>
 const packageIds = async (base: string): Promise<string[]> =>
   ((await call(base, 'GET', '/v2/packages')).json as { packageIds: string[] }).packageIds;
 
-/** Resolves once `cond()` holds (checked on every turn of the event loop). */
-async function until(cond: () => boolean): Promise<void> {
-  while (!cond()) await new Promise((r) => setImmediate(r));
-}
-
-/**
- * A DAR crafted to keep the reader busy: `copies` archives of the real DAR's main package, each made distinct (and so
- * decoded in full) by an unknown field appended to its payload, with the matching hash; plus the real dependencies.
- */
-function hostileDar(real: Dar, copies: number): Uint8Array {
-  const main = real.archives.find((a) => a.packageId === real.main.packageId) as Dar['archives'][number];
-  const payload = readArchive(main.bytes).payload;
-  const files: { name: string; data: Uint8Array }[] = [];
-  for (let i = 0; i < copies; i++) {
-    const extra = new ProtoWriter().int(1000, i + 1).finish();
-    const p = new Uint8Array(payload.length + extra.length);
-    p.set(payload);
-    p.set(extra, payload.length);
-    const hash = createHash('sha256').update(p).digest('hex');
-    files.push({ name: `hostile/copy-${i}-${hash}.dalf`, data: new ProtoWriter().bytes(3, p).string(4, hash).finish() });
-  }
-  for (const a of real.archives) if (a !== main) files.push({ name: a.path, data: a.bytes });
-  const manifest = renderManifest([
-    ['Manifest-Version', '1.0'],
-    ['Main-Dalf', files[0]?.name as string],
-    ['Dalfs', files.map((f) => f.name).join(', ')],
-    ['Format', 'daml-lf'],
-    ['Encryption', 'non-encrypted'],
-  ]);
-  return writeZip([{ name: MANIFEST_PATH, data: new TextEncoder().encode(manifest) }, ...files]);
-}
-
-/**
- * POSTs a DAR on a connection of its own: a pooled keep-alive connection the server is closing meanwhile would reset a
- * large body mid-way.
- */
-function postOnNewConnection(url: string, body: Uint8Array): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      { method: 'POST', agent: false, headers: { 'content-type': 'application/octet-stream', 'content-length': String(body.length) } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 let sim: TestSim;
+/** Built before the simulator (same process) starts: building it blocks the process for seconds. */
+let hostile: Uint8Array;
 beforeAll(async () => {
   for (const f of darFiles()) dar(f);
+  hostile = hostileDar(dar('splice-amulet-0.1.21.dar'), 24);
   sim = await startTestSim();
 });
 afterAll(async () => {
@@ -286,11 +236,10 @@ describe('real Splice DARs in the simulator', () => {
   });
 
   it('a hostile DAR never stalls other requests: the demo Iou flow runs, request after request, while the worker reads it', async () => {
-    const hostile = hostileDar(dar('splice-amulet-0.1.21.dar'), 24);
     const decoder = darDecoder();
     expect(decoder.pending).toBe(0);
     let settled = false;
-    const upload = postOnNewConnection(`${sim.url}/v2/dars/validate`, hostile).finally(() => (settled = true));
+    const upload = postBytes(sim.url, '/v2/dars/validate', hostile).finally(() => (settled = true));
     // the body is in and the worker is reading it (a reader on the event loop would never let this be observed)
     await until(() => decoder.pending > 0 || settled);
     expect(settled, 'the hostile DAR was read before anything else could be asked').toBe(false);
@@ -314,7 +263,7 @@ describe('real Splice DARs in the simulator', () => {
     const r = await upload;
     // 24 packages named splice-amulet 0.1.21 with different ids: refused, after every one was decoded
     expect(r.status, r.text).toBe(400);
-    expect((JSON.parse(r.text) as { code: string }).code).toBe('KNOWN_PACKAGE_VERSION');
+    expect(errorCode(r)).toBe('KNOWN_PACKAGE_VERSION');
     expect(answeredWhileReading).toEqual(['allocate issuer', 'allocate owner', 'create Iou', 'Iou_Transfer', 'read ACS', 'version']);
   }, 180_000);
 });

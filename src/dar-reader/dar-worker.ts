@@ -1,10 +1,10 @@
 /**
  * Worker thread entry of `dar-decoder.ts`: reads one DAR per message with `src/daml-lf` (zip, manifest, every DALF's
- * hash, the LF2 packages) and answers with the decoded `Dar` or the reader's error. It imports nothing of the
- * simulator, so its bundle (`dist/electron/dar-worker.cjs`) holds the Daml-LF reader only.
+ * hash, the LF2 packages) and answers with the decoded `Dar` or the reader's error. It imports nothing but
+ * `src/daml-lf`, so its bundle (`dist/electron/dar-worker.cjs`) holds the Daml-LF reader only.
  */
 import { parentPort } from 'node:worker_threads';
-import { DamlLfError, readDar } from '../../daml-lf/index.js';
+import { DamlLfError, readDar } from '../daml-lf/index.js';
 import type { DarWorkerRequest, DarWorkerResponse } from './dar-worker-protocol.js';
 
 const port = parentPort;

@@ -1,7 +1,7 @@
 /**
  * Reads DARs off the event loop: one worker thread (started on first use, unref'd so it never keeps the process
- * alive) decodes one DAR at a time with `src/daml-lf`, so a large or hostile DAR never stalls the simulator's other
- * requests. A decode that runs longer than `timeoutMs`, or a worker that dies (e.g. out of its memory limit), ends that
+ * alive) decodes one DAR at a time with `src/daml-lf`, so a large or hostile DAR never stalls the process's other work
+ * (the simulator's requests, the console's IPC calls; both use the process-wide `darDecoder()`). A decode that runs longer than `timeoutMs`, or a worker that dies (e.g. out of its memory limit), ends that
  * request with an error and the worker is replaced for the next one.
  *
  * Where the worker's code lives: beside the Electron bundle (`dist/electron/dar-worker.cjs`, unpacked from the asar
@@ -12,8 +12,8 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { DamlLfError } from '../../daml-lf/index.js';
-import type { Dar, ZipLimits } from '../../daml-lf/index.js';
+import { DamlLfError } from '../daml-lf/index.js';
+import type { Dar, ZipLimits } from '../daml-lf/index.js';
 import type { DarWorkerRequest, DarWorkerResponse } from './dar-worker-protocol.js';
 
 export interface DarDecoderOptions {
@@ -160,5 +160,5 @@ export class DarDecoder {
 }
 
 let shared: DarDecoder | undefined;
-/** The process-wide decoder the simulator's DAR routes use. */
+/** The process-wide decoder the simulator's DAR routes and the console's DAR validation use. */
 export const darDecoder = (): DarDecoder => (shared ??= new DarDecoder());

@@ -1,5 +1,5 @@
 /** Messages between `dar-decoder.ts` and its worker thread (`dar-worker.ts`). */
-import type { Dar, DamlLfErrorCode, ZipLimits } from '../../daml-lf/index.js';
+import type { Dar, DamlLfErrorCode, ZipLimits } from '../daml-lf/index.js';
 
 export interface DarWorkerRequest {
   id: number;
