@@ -160,8 +160,23 @@ describe('audit log authenticated with a keychain secret', () => {
     db.prepare('UPDATE signing_audit SET mac = NULL WHERE seq = 4').run();
     expect(kinds()).toEqual([
       ['forged', 3],
-      ['forged', 4],
+      ['unauthenticated', 4],
     ]);
+  });
+
+  it('reports entries the console appended while the keychain was unreachable as unauthenticated, not as forged', () => {
+    fill(2);
+    // a start without a reachable keychain: the console chains without the key (console-app.ts loadAuditKey)
+    new AuditLog(db).append(input(3));
+    expect(kinds()).toEqual([
+      ['unauthenticated', 3],
+      ['unauthenticated', 3],
+    ]);
+    expect(log.verifyChain().problems[0]!.message).toMatch(/no authentication code.*keychain was unreachable.*cannot be told/);
+    // the next start with the keychain authenticates what it appends; entry 3 stays unauthenticated
+    log.append(input(4));
+    expect(kinds()).toEqual([['unauthenticated', 3]]);
+    expect(log.verifyChain().ok).toBe(false);
   });
 
   it('treats entries written before the key existed as chained only, and says so', async () => {

@@ -9,7 +9,8 @@ import { canonicalJson } from './canonical-json.js';
 import { AuditEntrySchema, entryHash, GENESIS_HASH } from './audit-chain.js';
 import { fromBase64, fromHex, utf8 } from './bytes.js';
 
-export type ChainProblemKind = 'edited' | 'rewritten' | 'deleted' | 'reordered' | 'truncated' | 'unreadable' | 'forged' | 'signature';
+export type ChainProblemKind =
+  'edited' | 'rewritten' | 'deleted' | 'reordered' | 'truncated' | 'unreadable' | 'forged' | 'unauthenticated' | 'signature';
 export interface ChainProblem {
   seq: number;
   kind: ChainProblemKind;
@@ -62,6 +63,21 @@ export function signedHeadMessage(h: Omit<SignedHead, 'publicKeyHex' | 'signatur
 }
 
 /**
+ * An entry (or head) without an authentication code after the audit key existed: the console writes those when the OS
+ * keychain was unreachable at its start (it then chains without the key), and anyone with write access to the
+ * database can write them too — the two cannot be told apart, so it is a problem, but not called a forgery.
+ */
+function unauthenticated(seq: number, what: string): ChainProblem {
+  return {
+    seq,
+    kind: 'unauthenticated',
+    message:
+      `${what} carries no authentication code: it was written without the audit key (by this console while the OS ` +
+      'keychain was unreachable) or outside the console; which of the two cannot be told',
+  };
+}
+
+/**
  * Checks every link of the chain; with `key`, also every entry's MAC from `key.keyedFrom` on and the head's MAC.
  * `headRequired`: the database always has a head row once it has entries; an export may come without one.
  */
@@ -99,7 +115,8 @@ export function verifyRecords(rows: ChainRow[], head: ChainHead | null, key: Aud
             : `Entry ${row.seq} does not follow entry ${row.seq - 1}: entry ${row.seq - 1} was rewritten or replaced`,
       });
     }
-    if (key && row.seq >= key.keyedFrom && !AuditKey.macEquals(row.mac, key.entryMac(row.hash))) {
+    if (key && row.seq >= key.keyedFrom && row.mac === null) problems.push(unauthenticated(row.seq, `Entry ${row.seq}`));
+    else if (key && row.seq >= key.keyedFrom && !AuditKey.macEquals(row.mac, key.entryMac(row.hash))) {
       problems.push({
         seq: row.seq,
         kind: 'forged',
@@ -122,7 +139,8 @@ export function verifyRecords(rows: ChainRow[], head: ChainHead | null, key: Aud
     } else if (head.seq < lastSeq) {
       problems.push({ seq: head.seq + 1, kind: 'edited', message: `Entries after ${head.seq} were added outside the audit log` });
     }
-    if (key && head.seq >= key.keyedFrom && !AuditKey.macEquals(head.mac, key.headMac(head.seq, head.hash))) {
+    if (key && head.seq >= key.keyedFrom && head.mac === null) problems.push(unauthenticated(head.seq, 'The chain head'));
+    else if (key && head.seq >= key.keyedFrom && !AuditKey.macEquals(head.mac, key.headMac(head.seq, head.hash))) {
       problems.push({
         seq: head.seq,
         kind: 'forged',
