@@ -137,10 +137,12 @@ test('exercise interface choices of a real uploaded DAR from the Contracts view;
   }
   expect(opened).toBe(true);
   await page.locator('[data-testid=choice-button][data-choice=TransferInstruction_Accept]').click();
-  await form.getByTestId('mode-json').click();
-  await form.getByTestId('json-editor').fill(JSON.stringify({ extraArgs }));
+  // the generated form of the interface choice's argument (ExtraArgs: empty context and metadata maps) as it opens
+  await expect(form.getByTestId('form-invalid')).toHaveCount(0);
   await setParties(page, 'exercise-form', 'act-as', [bob]);
   await setParties(page, 'exercise-form', 'read-as', [admin]);
+  await form.scrollIntoViewIfNeeded();
+  await themedScreenshots(page, 'contracts-real-dar-accept-form', 1000);
   await page.getByTestId('action-submit').click();
   await expect(page.getByTestId('contracts-notice')).toContainText('Exercised TransferInstruction_Accept');
   await expect(tree.locator('[data-testid=event][data-depth="0"]')).toContainText('TransferInstruction_Accept');
