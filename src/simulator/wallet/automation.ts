@@ -20,6 +20,9 @@
  * 12. validator liveness (after 2.) — one ValidatorLivenessActivityRecord per open round (`automation-liveness.ts`);
  * 13. development fund (after 12.) — the DSO expires coupons past expiresAt; with `collectRewards`, wallet users claim
  *     theirs (`development-fund.ts`).
+ *
+ * Tasks 1 (token-standard part) and 2 live in `automation-transfers.ts`, 7 in `automation-merges.ts`, 11 in
+ * `automation-minting.ts`; the others here.
  */
 import { randomUUID } from 'node:crypto';
 import { microsToIso } from '../clock.js';
@@ -32,6 +35,9 @@ import { MERGE_PACKAGE_NAME, MERGE_QN } from './merge-delegation.js';
 import { args, PREAPPROVAL_LIFETIME_MICROS, T } from './names.js';
 import { MINTING_QN } from './templates-minting.js';
 import { recordLivenessActivity } from './automation-liveness.js';
+import { acceptMergeDelegations, mergeAll } from './automation-merges.js';
+import { runMintingDelegations } from './automation-minting.js';
+import { processTransferCommands, withdrawExpiredTokenTransfers } from './automation-transfers.js';
 import { DevelopmentFund } from './development-fund.js';
 import { SUB_QN } from './templates-subscriptions.js';
 import { TRANSFER_INSTRUCTION_QN } from './templates-transfer-instruction.js';
@@ -65,18 +71,18 @@ export class WalletAutomation {
     const c = this.config;
     const tasks: [string, boolean, () => unknown][] = [
       ['offer expiry', c.autoExpireOffers, () => this.expireOffers()],
-      ['token-standard transfer expiry', c.autoExpireOffers, () => this.withdrawExpiredTokenTransfers()],
-      ['transfer commands', true, () => this.processTransferCommands()],
+      ['token-standard transfer expiry', c.autoExpireOffers, () => withdrawExpiredTokenTransfers(this.sim, this.app)],
+      ['transfer commands', true, () => processTransferCommands(this.sim, this.app)],
       ['validator liveness', true, () => recordLivenessActivity(this.app)],
       ['development fund expiry', true, () => this.developmentFund.expire()],
       ['development fund claims', c.collectRewards, () => this.developmentFund.claim()],
       ['auto-accept', true, () => this.autoAccept()],
       ['dust expiry', c.expireDustHoldings, () => this.expireDust()],
-      ['minting delegations', true, () => this.runMintingDelegations()],
+      ['minting delegations', true, () => runMintingDelegations(this.sim, this.app)],
       ['reward collection', c.collectRewards, () => this.collectRewards()],
       ['sweeps', true, () => this.sweeps()],
-      ['merge delegations', true, () => this.acceptMergeDelegations()],
-      ['merges', c.mergeThreshold > 0, () => this.mergeAll()],
+      ['merge delegations', true, () => acceptMergeDelegations(this.app)],
+      ['merges', c.mergeThreshold > 0, () => mergeAll(this.app)],
       ['traffic top-up', true, () => this.trafficTopup()],
       ['preapproval renewal', true, () => this.renewPreapprovals()],
       ['subscription payments', true, () => this.paySubscriptions()],
@@ -109,127 +115,6 @@ export class WalletAutomation {
         this.app.offers.closed(o, r.res, { status: 'failed', failure_kind: 'expired' });
         n++;
       }
-    }
-    return n;
-  }
-
-  /** The sender's wallet withdraws its token-standard transfers whose executeBefore passed (funds unlocked). */
-  withdrawExpiredTokenTransfers(): number {
-    const now = this.sim.clock.nowMicros();
-    let n = 0;
-    for (const c of this.app.contracts(this.app.dso, TRANSFER_INSTRUCTION_QN)) {
-      const a = args(c).transfer as LfRecord;
-      const sender = String(a.sender);
-      if (this.sim.store.partyKeys(sender)) continue; // an external sender signs its own withdrawal
-      if (BigInt(Date.parse(String(a.executeBefore))) * 1000n > now) continue;
-      const lockedExists = this.sim.store.contract(String(args(c).lockedAmulet))?.archivedOffset === null;
-      const r = this.app.exerciseInterface([sender], TOKEN_STANDARD.transferInstruction, c.contractId, 'TransferInstruction_Withdraw', {
-        extraArgs: extraArgsWith({
-          [CTX.amuletRules]: this.app.rules(),
-          [CTX.openRound]: this.app.openRound().cid,
-          [CTX.expireLock]: lockedExists,
-        }),
-      });
-      this.app.log(
-        [sender, String(a.receiver)],
-        {
-          transaction_type: 'notification',
-          choice: 'TransferInstruction_Withdraw',
-          template: TRANSFER_INSTRUCTION_QN,
-          event_id: r.res.updateId,
-          details: 'Token-standard transfer expired; locked funds returned to the sender',
-        },
-        r.res,
-      );
-      n++;
-    }
-    return n;
-  }
-
-  /**
-   * The DSO delegate's automation for external parties' TransferCommands (Splice runs it on the SVs): expired commands
-   * are archived; a command whose nonce is the sender's counter is executed through the receiver's preapproval (a
-   * command with a later nonce waits for its turn). The sender's `TransferCommandCounter` is created on first use.
-   */
-  processTransferCommands(): number {
-    const app = this.app;
-    let n = 0;
-    const now = this.sim.clock.nowMicros();
-    const commands = app
-      .contracts(app.dso, T.command)
-      .sort((a, b) => Number(BigInt(String(args(a).nonce)) - BigInt(String(args(b).nonce))));
-    for (const c of commands) {
-      const a = args(c);
-      const sender = String(a.sender);
-      if (BigInt(Date.parse(String(a.expiresAt))) * 1000n <= now) {
-        const r = app.exercise([app.dso], T.command, c.contractId, 'TransferCommand_Expire', { p: app.dso });
-        app.log(
-          [sender],
-          {
-            transaction_type: 'notification',
-            choice: 'TransferCommand_Expire',
-            template: T.command,
-            event_id: r.res.updateId,
-            details: `Transfer command with nonce ${String(a.nonce)} expired`,
-          },
-          r.res,
-        );
-        n++;
-        continue;
-      }
-      let counter = app.contracts(app.dso, T.counter).find((x) => args(x).sender === sender);
-      if (!counter) {
-        const created = app.submit(
-          [app.dso],
-          [{ CreateCommand: { templateId: `#splice-amulet:${T.counter}`, createArguments: { dso: app.dso, sender, nextNonce: '0' } } }],
-        );
-        counter = this.sim.store.contract(created.tx.nodes.find((x) => x.kind === 'create')?.contractId ?? '');
-        if (!counter) continue;
-      }
-      if (BigInt(String(args(counter).nextNonce)) < BigInt(String(a.nonce))) continue; // an earlier nonce is still in flight
-      const amount = num(a.amount);
-      let inputs: string[] = [];
-      try {
-        inputs = app.selectInputs(sender, amount);
-      } catch {
-        inputs = []; // insufficient funds: the command fails and spends its nonce, as on Splice
-      }
-      const pre = app.preapprovalOf(String(a.receiver));
-      const r = app.exercise([app.dso], T.command, c.contractId, 'TransferCommand_Send', {
-        inputs,
-        transferPreapprovalCidO: pre?.contractId ?? null,
-        transferCounterCid: counter.contractId,
-        openRound: app.openRound().cid,
-      });
-      const result = (r.result ?? {}) as LfRecord;
-      if (result.succeeded === true)
-        app.log(
-          [sender, String(a.receiver)],
-          {
-            transaction_type: 'transfer',
-            choice: 'TransferCommand_Send',
-            template: T.command,
-            amulet_operation: 'transfer',
-            event_id: r.res.updateId,
-            sender: { party: sender, amount: `-${fmt(amount)}` },
-            receivers: [{ party: String(a.receiver), amount: fmt(amount) }],
-            description: String(a.description ?? ''),
-          },
-          r.res,
-        );
-      else
-        app.log(
-          [sender],
-          {
-            transaction_type: 'notification',
-            choice: 'TransferCommand_Send',
-            template: T.command,
-            event_id: r.res.updateId,
-            details: `Transfer command with nonce ${String(a.nonce)} failed: ${String(result.failureReason ?? '')}`,
-          },
-          r.res,
-        );
-      n++;
     }
     return n;
   }
@@ -366,131 +251,6 @@ export class WalletAutomation {
     return n;
   }
 
-  /** The validator (wallet provider) accepts the merge delegations proposed to it. */
-  acceptMergeDelegations(): number {
-    const validator = this.app.validatorParty;
-    let n = 0;
-    for (const p of this.app.mergeContracts(validator, MERGE_QN.proposal).filter((c) => args(c).delegate === validator)) {
-      const r = this.app.exercise([validator], MERGE_QN.proposal, p.contractId, 'MergeDelegationProposal_Accept', {}, MERGE_PACKAGE_NAME);
-      this.app.log(
-        [String(args(p).owner)],
-        {
-          transaction_type: 'notification',
-          choice: 'MergeDelegationProposal_Accept',
-          template: MERGE_QN.proposal,
-          event_id: r.res.updateId,
-          details: 'Merge delegation accepted by the wallet provider',
-        },
-        r.res,
-      );
-      n++;
-    }
-    return n;
-  }
-
-  /** Merges every party above `mergeThreshold`: delegated ones in batches, the other wallet users one by one. */
-  mergeAll(): number {
-    const validator = this.app.validatorParty;
-    const delegations = new Map(
-      this.app
-        .mergeContracts(validator, MERGE_QN.delegation)
-        .filter((c) => args(c).delegate === validator)
-        .map((c) => [String(args(c).owner), c.contractId]),
-    );
-    let n = this.batchMerge(delegations);
-    for (const u of this.app.listUsers()) {
-      const party = this.app.partyOf(u);
-      if (!delegations.has(party)) n += this.mergeHoldings(party);
-    }
-    return n;
-  }
-
-  /**
-   * `BatchMergeUtility_MergeHoldings` rounds: each round takes, for every delegated owner above the threshold, one merge
-   * call over its first `mergeBatchSize` holdings, ≤ 100 calls per transaction; repeated until all are below it.
-   */
-  private batchMerge(delegations: Map<string, string>): number {
-    const utility = this.app.batchMergeUtility();
-    if (!utility || delegations.size === 0) return 0;
-    const batch = Math.min(Math.max(2, this.config.mergeBatchSize), MAX_TRANSFER_INPUTS);
-    const threshold = Math.max(1, this.config.mergeThreshold);
-    let txs = 0;
-    for (;;) {
-      const calls = [...delegations].flatMap(([owner, delegationCid]) => {
-        const holdings = this.app.amulets(owner);
-        const inputs = this.worthMerging(holdings, this.app.openRound().round).slice(0, batch);
-        return holdings.length > threshold && inputs.length >= 2 ? [{ owner, delegationCid, inputs }] : [];
-      });
-      if (calls.length === 0) return txs;
-      for (let i = 0; i < calls.length; i += MAX_TRANSFER_INPUTS) {
-        const chunk = calls.slice(i, i + MAX_TRANSFER_INPUTS);
-        const round = this.app.openRound();
-        const r = this.app.exercise(
-          [this.app.validatorParty, this.app.dso],
-          MERGE_QN.batch,
-          utility.contractId,
-          'BatchMergeUtility_MergeHoldings',
-          {
-            merges: chunk.map((c) => ({ delegationCid: c.delegationCid, inputs: c.inputs })),
-            amuletRules: this.app.rules(),
-            openRound: round.cid,
-          },
-          MERGE_PACKAGE_NAME,
-        );
-        for (const c of chunk)
-          this.app.log(
-            [c.owner],
-            {
-              transaction_type: 'balance_change',
-              choice: 'BatchMergeUtility_MergeHoldings',
-              template: MERGE_QN.batch,
-              amulet_operation: 'merge',
-              event_id: r.res.updateId,
-              receivers: [],
-            },
-            r.res,
-          );
-        txs++;
-      }
-    }
-  }
-
-  /** Ids of the holdings with a positive effective amount (merging only dust would fail: a merge needs value). */
-  private worthMerging(holdings: ContractRow[], round: bigint): string[] {
-    return holdings.filter((c) => effectiveAmount(c.node.createArgument as LfRecord, round).effective > 0n).map((c) => c.contractId);
-  }
-
-  /** Merge automation for one party: batches of ≤ mergeBatchSize inputs until at most mergeThreshold holdings remain. Returns the merges done. */
-  mergeHoldings(party: string): number {
-    const batch = Math.min(Math.max(2, this.config.mergeBatchSize), MAX_TRANSFER_INPUTS);
-    let merges = 0;
-    for (;;) {
-      const holdings = this.app.amulets(party);
-      if (holdings.length <= Math.max(1, this.config.mergeThreshold)) return merges;
-      const round = this.app.openRound();
-      const inputs = this.worthMerging(holdings, round.round).slice(0, batch);
-      if (inputs.length < 2) return merges; // only dust left: the dust expiry removes it
-      const r = this.app.exercise([party, this.app.dso], T.rules, this.app.rules(), 'AmuletRules_Merge', {
-        owner: party,
-        inputs,
-        openRound: round.cid,
-      });
-      this.app.log(
-        [party],
-        {
-          transaction_type: 'balance_change',
-          choice: 'AmuletRules_Merge',
-          template: T.rules,
-          amulet_operation: 'merge',
-          event_id: r.res.updateId,
-          receivers: [],
-        },
-        r.res,
-      );
-      merges++;
-    }
-  }
-
   /**
    * Buys `targetThroughput × minTopupIntervalSeconds` bytes for the validator when its unused traffic is below that and
    * the last top-up is at least `minTopupIntervalSeconds` old. Without enough amulets the top-up is skipped (retried
@@ -578,84 +338,6 @@ export class WalletAutomation {
           r.res,
         );
         n++;
-      }
-    }
-    return n;
-  }
-
-  /**
-   * For each active minting delegation whose delegate is a wallet user here: mint the beneficiary's closed-round
-   * coupons (`MintingDelegation_Mint`) and merge its amulets down to `amuletMergeLimit` (`MintingDelegation_Merge`).
-   */
-  runMintingDelegations(): number {
-    const app = this.app;
-    const now = this.sim.clock.nowMicros();
-    let n = 0;
-    for (const u of app.listUsers()) {
-      const delegate = app.partyOf(u);
-      for (const d of app.contracts(delegate, MINTING_QN.delegation).filter((c) => args(c).delegate === delegate)) {
-        const a = args(d);
-        if (BigInt(Date.parse(String(a.expiresAt))) * 1000n <= now) continue;
-        const beneficiary = String(a.beneficiary);
-        const round = app.openRound();
-        const closed = (c: ContractRow) => BigInt(String(args(c).round)) < round.round;
-        const rights = app.contracts(beneficiary, T.validatorRight).filter((r) => args(r).validator === beneficiary);
-        const hosted = new Set(rights.map((r) => String(args(r).user)));
-        const vc = app
-          .contracts(app.dso, T.validatorCoupon)
-          .filter((c) => closed(c) && hosted.has(String(args(c).user)))
-          .slice(0, MAX_TRANSFER_INPUTS);
-        const ac = app
-          .contracts(beneficiary, T.appCoupon)
-          .filter((c) => closed(c) && args(c).provider === beneficiary)
-          .slice(0, MAX_TRANSFER_INPUTS);
-        if (vc.length + ac.length > 0) {
-          const r = app.exercise([delegate, app.dso], MINTING_QN.delegation, d.contractId, 'MintingDelegation_Mint', {
-            amuletRules: app.rules(),
-            validatorRights: rights.map((x) => x.contractId),
-            validatorRewardCoupons: vc.map((x) => x.contractId),
-            appRewardCoupons: ac.map((x) => x.contractId),
-            openRound: round.cid,
-          });
-          app.log(
-            [beneficiary, delegate],
-            {
-              transaction_type: 'balance_change',
-              choice: 'MintingDelegation_Mint',
-              template: MINTING_QN.delegation,
-              amulet_operation: 'collect_rewards',
-              event_id: r.res.updateId,
-              receivers: [],
-            },
-            r.res,
-          );
-          n++;
-        }
-        const limit = Math.max(1, Number(a.amuletMergeLimit));
-        for (;;) {
-          const holdings = app.amulets(beneficiary);
-          if (holdings.length <= limit) break;
-          const inputs = this.worthMerging(holdings, app.openRound().round).slice(0, MAX_TRANSFER_INPUTS);
-          if (inputs.length < 2) break;
-          const r = app.exercise([delegate, app.dso], MINTING_QN.delegation, d.contractId, 'MintingDelegation_Merge', {
-            amuletRules: app.rules(),
-            inputs,
-            openRound: app.openRound().cid,
-          });
-          app.log(
-            [beneficiary],
-            {
-              transaction_type: 'balance_change',
-              choice: 'MintingDelegation_Merge',
-              template: MINTING_QN.delegation,
-              amulet_operation: 'merge',
-              event_id: r.res.updateId,
-              receivers: [],
-            },
-            r.res,
-          );
-          n++;
-        }
       }
     }
     return n;
