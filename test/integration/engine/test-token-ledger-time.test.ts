@@ -34,6 +34,8 @@ describe('splice-test-token-v1: getTime is the ledger time the submission asked 
   };
   /** TransferFactory_Transfer of 1 from Alice to Bob, with `requestedAt` / `executeBefore` relative to now (ms). */
   const transfer = async (requestedIn: number, expiresIn: number, minLedgerTimeRel?: { seconds: number; nanos: number }) => {
+    // The holding first: `now` is taken just before the submission, so only the submission itself eats the margins.
+    const input = await holding('5.0');
     const now = Date.now();
     const t = {
       sender: alice,
@@ -42,7 +44,7 @@ describe('splice-test-token-v1: getTime is the ledger time the submission asked 
       instrumentId: { admin, id: 'TestToken' },
       requestedAt: new Date(now + requestedIn).toISOString(),
       executeBefore: new Date(now + expiresIn).toISOString(),
-      inputHoldingCids: [await holding('5.0')],
+      inputHoldingCids: [input],
       meta: { values: {} },
     };
     const choiceArgument = { expectedAdmin: admin, transfer: t, extraArgs: { context: { values: {} }, meta: { values: {} } } };
