@@ -24,6 +24,7 @@ describe('contract values', () => {
     expect(formatNumeric('250.5000000000')).toBe('250.5');
     expect(formatNumeric('3.0000000000')).toBe('3');
     expect(formatNumeric('100')).toBe('100');
+    expect(formatNumeric('-1250.5000000000')).toBe('−1,250.5');
   });
   it('previews text and numbers before parties', () => {
     expect(argumentPreview({ issuer: P, owner: P, currency: 'USD', amount: '10.0000000000', observers: [] })).toBe(

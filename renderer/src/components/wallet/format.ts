@@ -1,20 +1,36 @@
 /** Display helpers of the wallet views (pure; no DOM). */
 import type { OfferStatus } from '../../../../src/ipc/contract.js';
+import { formatDecimal as decimalText, isDecimal, parseDecimal } from '../../../../src/common/decimal.js';
+import { dateTimeText, formatDecimal } from '../../lib/format.js';
 
-/** "1,250.5" from a Daml decimal string: grouping, trailing zeros dropped, at most `digits` decimals. */
+/**
+ * "1,250.5" from a Daml decimal string, exactly (no floating point), rounded half up to at most `digits` decimals,
+ * trailing zeros dropped — the console's one amount format (lib/format.ts formatDecimal). Numbers (chart values) are
+ * formatted the same way through toLocaleString.
+ */
 export function formatAmount(value: string | number, digits = 4): string {
-  const n = typeof value === 'number' ? value : Number(value);
-  if (!Number.isFinite(n)) return String(value);
-  return n.toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: digits });
+  if (typeof value === 'string') {
+    const t = value.trim();
+    if (!isDecimal(t)) return value;
+    const scale = t.split('.')[1]?.length ?? 0;
+    if (scale <= digits) return formatDecimal(t);
+    const v = parseDecimal(t, scale, 'truncate') ?? 0n;
+    const unit = 10n ** BigInt(scale - digits);
+    const rounded = ((v < 0n ? -v : v) + unit / 2n) / unit;
+    return formatDecimal(decimalText(v < 0n ? -rounded : rounded, digits));
+  }
+  if (!Number.isFinite(value)) return String(value);
+  return value.toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: digits }).replace(/^-/, '−');
 }
 
 /** Signed amount for history rows: "+500", "−42.5". */
 export function signedAmount(value: string | null): string {
   if (value === null) return '—';
-  const n = Number(value);
-  if (!Number.isFinite(n)) return value;
-  if (n === 0) return '0';
-  return `${n > 0 ? '+' : '−'}${formatAmount(Math.abs(n))}`;
+  const t = value.trim();
+  if (!isDecimal(t)) return value;
+  const abs = formatAmount(t.replace(/^-/, ''));
+  if (abs === '0') return '0';
+  return `${t.startsWith('-') ? '−' : '+'}${abs}`;
 }
 
 /** "3 d 4 h", "12 min", "just created" — the age of a holding. */
@@ -30,12 +46,9 @@ export function age(iso: string, now: number): string {
   return `${Math.floor(h / 24)} d ${h % 24} h`;
 }
 
-/** Local date and time, e.g. "2026-11-23 14:03". */
+/** Local date and time: the console's one date format (lib/format.ts dateTimeText), "2026-11-23 14:03:07". */
 export function dateTime(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '—';
-  const p = (n: number) => n.toString().padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+  return dateTimeText(iso);
 }
 
 /** Label and badge class of a tracked request's status. */

@@ -1,5 +1,6 @@
 /** Display helpers for contract values and life cycles (pure; unit-tested). */
 import type { JsonValue, TemplateCatalog, TimelineEntry } from '../../../../src/ipc/contract.js';
+import { formatDecimal } from '../format.js';
 
 export type ValueKind = 'party' | 'contractId' | 'numeric' | 'text' | 'bool' | 'none' | 'record' | 'list' | 'variant';
 
@@ -28,10 +29,10 @@ export function valueKind(v: JsonValue): ValueKind {
   return 'record';
 }
 
-/** `250.5000000000` → `250.5`; `3.0000000000` → `3`; keeps integers and non-numbers as they are. */
+/** `250.5000000000` → `250.5`, `1250.5` → `1,250.5`, `-3.0` → `−3` (lib/format.ts formatDecimal); keeps integers and non-numbers as they are. */
 export function formatNumeric(s: string): string {
   if (!/^-?\d+\.\d+$/.test(s)) return s;
-  return s.replace(/0+$/, '').replace(/\.$/, '');
+  return formatDecimal(s);
 }
 
 export const TIMELINE_LABELS: Record<TimelineEntry['kind'], string> = {
