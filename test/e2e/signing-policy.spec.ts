@@ -201,6 +201,7 @@ test('the bypass is refused at the air-gapped signer, and a tampered signer’s 
   await expect(off.getByTestId('request-policy-versions')).toContainText('checked against version 3');
   await confirmWord(off);
   await expect(off.getByTestId('confirm-button')).toBeDisabled();
+  await off.getByTestId('policy-refusal').scrollIntoViewIfNeeded();
   await shoot(off, 'signer-refused');
   // forced past the disabled button, straight to the console: refused again, audited again
   const forced = await withConsoleClient(air, (c) => c.call('signing.offline.sign', { text: request.text, blindConfirmation: 'BLIND' }));
@@ -259,6 +260,7 @@ test('a request checked against a newer policy is refused at the signer until a 
   await expect(off.getByTestId('request-policy-versions')).toContainText('checked against version 5');
   await expect(off.getByTestId('request-policy-versions')).toContainText('version 4');
   await expect(off.getByTestId('confirm-button')).toBeDisabled();
+  await off.getByTestId('policy-refusal').scrollIntoViewIfNeeded();
   await shoot(off, 'signer-outdated');
 
   await go(on, /^Keys/);
@@ -367,7 +369,7 @@ test('a quorum of 2 keys above 10,000 collects both signatures before executing'
   const early = await withConsoleClient(online, (c) =>
     c.call('signing.offline.execute', { requestId: req.requestId, mode: 'executeAndWait' }),
   );
-  expect(early).toMatchObject({ status: 'refused' });
+  expect(early).toMatchObject({ status: 'refused', reason: 'POLICY_QUORUM' });
 
   // the second signature: Quorum A signs in this console's own Offline signer
   await openRequest(on, request);
@@ -404,8 +406,12 @@ test('every refusal kind is one audit entry with its rule and the transaction ha
   await on.getByLabel('Show').selectOption('refused');
   const onTable = on.getByTestId('audit-table');
   // the amount refused online (error screen), the tampered signature at execution, the quorum executed too early
-  for (const reason of ['POLICY_AMOUNT', 'BAD_SIGNATURE']) await expect(onTable).toContainText(reason);
-  await expect(on.getByTestId('audit-row').filter({ hasText: 'refused at execution' })).toHaveCount(1);
+  for (const reason of ['POLICY_AMOUNT', 'POLICY_QUORUM']) await expect(onTable).toContainText(reason);
+  // refused at execution, each once: the tampered signer's signature (amount) and the quorum short of its 2nd signature
+  const atExecution = on.getByTestId('audit-row').filter({ hasText: 'refused at execution' });
+  await expect(atExecution).toHaveCount(2);
+  await expect(atExecution.filter({ hasText: 'POLICY_AMOUNT' })).toHaveCount(1);
+  await expect(atExecution.filter({ hasText: 'POLICY_QUORUM' })).toHaveCount(1);
   await on.getByTestId('audit-verify').click();
   await expect(on.getByTestId('chain-status')).toContainText('Chain OK');
   await shoot(on, 'audit-online');

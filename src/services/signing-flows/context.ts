@@ -36,6 +36,8 @@ export interface RefusalAudit {
   fingerprint: string | null;
   party: string | null;
   hash: string | null;
+  /** What the refused request would have done (its headline), when known. */
+  summary?: string;
 }
 
 /**
@@ -65,7 +67,7 @@ export async function refusals<T>(
         fingerprint: ctx.fingerprint,
         party: ctx.party,
         hash: ctx.hash,
-        summary: '(refused before signing: the request did not pass verification)',
+        summary: ctx.summary ?? '(refused before signing: the request did not pass verification)',
       }).entry.seq;
     }
     return { status: 'refused', reason: err.reason, message: err.message, auditSeq: auditSeq === before ? null : auditSeq };

@@ -49,6 +49,7 @@ export class OfflineRequestFlow {
       fingerprint: r.collector.request.signers[0]?.fingerprint ?? null,
       party: r.party,
       hash: r.prepared.preparedTransactionHash,
+      summary: r.headline,
     };
   }
   private refusals<T>(audit: RefusalAudit | null, fn: () => Promise<T>, opts?: { auditVerification?: boolean }) {
@@ -167,8 +168,8 @@ export class OfflineRequestFlow {
     const active = this.ctx.participant();
     const sigs = await this.refusals(this.audit(r), async () => {
       checkSameProfile(r.binding, active);
-      const partySignatures = r.collector.partySignatures();
-      // the policy is evaluated again as it is now, quorum included, for every key whose signature goes out
+      // the policy is evaluated again as it is now, quorum included, for every key whose signature goes out (first, so
+      // that too few signatures for the policy's quorum is refused as POLICY_QUORUM rather than as a short collection)
       const collected = r.collector.status().collected;
       await this.svc.checks.checkExecution({
         party: r.party,
@@ -177,6 +178,7 @@ export class OfflineRequestFlow {
         signatures: collected.length,
         fetchPackage: packageFetcher(this.ctx),
       });
+      const partySignatures = r.collector.partySignatures();
       // the participant id recorded in the request file is the one the transaction may be sent to
       checkSameParticipant(r.binding, (await active.client.participantId()).participantId);
       return partySignatures;

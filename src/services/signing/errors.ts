@@ -37,6 +37,7 @@ export type SigningRefusalReason =
   | 'DIGEST_MISMATCH'
   | 'BAD_SIGNATURE'
   | 'DUPLICATE_SIGNATURE'
+  | 'SIGNATURES_MISSING'
   // sessions and requests belong to the participant they were prepared on
   | 'PARTICIPANT_CHANGED';
 

@@ -312,8 +312,8 @@ export class SignatureCollector {
     if (!st.met) {
       throw new SigningRefusal(
         'CONFLICT',
-        'BAD_SIGNATURE',
-        `Only ${st.collected.length} of the ${st.threshold} required signatures are collected`,
+        'SIGNATURES_MISSING',
+        `${st.collected.length} of the ${st.threshold} required signatures ${st.collected.length === 1 ? 'is' : 'are'} collected: import the missing signers' responses first`,
       );
     }
     return { signatures: [{ party: this.request.party, signatures: [...this.signatures.values()] }] };

@@ -602,7 +602,7 @@ describe('signing flows through the contract', () => {
     });
     expect(await call(online, 'signing.offline.execute', { requestId: req.requestId, mode: 'executeAndWait' })).toMatchObject({
       status: 'refused',
-      reason: 'BAD_SIGNATURE',
+      reason: 'SIGNATURES_MISSING',
     });
     // ...and the participant agrees: one valid signature of a 2-of-3 party is not enough.
     const one = await fetch(online.demoLedgerUrl + '/v2/interactive-submission/executeAndWait', {

@@ -334,9 +334,12 @@ describe('the signing policy travels with the key and is enforced at both ends',
     expect(await call(online, 'signing.offline.importResponse', { requestId: req.requestId, text: fromAir.text })).toMatchObject({
       collector: { threshold: 2, collected: [q2], met: false },
     });
-    expect(await call(online, 'signing.offline.execute', { requestId: req.requestId, mode: 'executeAndWait' })).toMatchObject({
-      status: 'refused',
-    });
+    // executing with 1 signature: refused by the quorum rule as this console evaluates it now, and audited
+    const early = await call(online, 'signing.offline.execute', { requestId: req.requestId, mode: 'executeAndWait' });
+    expect(early).toMatchObject({ status: 'refused', reason: 'POLICY_QUORUM' });
+    if (early.status !== 'refused') throw new Error('executed early');
+    const [entry] = (await call(online, 'signing.audit.list', { limit: 1 })).records;
+    expect(entry).toMatchObject({ seq: early.auditSeq, decision: 'refused', reason: 'POLICY_QUORUM', party: q.party });
     const here = await call(online, 'signing.offline.sign', { text: req.text, blindConfirmation: 'BLIND' });
     if (here.status !== 'signed') throw new Error(here.message);
     expect(await call(online, 'signing.offline.importResponse', { requestId: req.requestId, text: here.text })).toMatchObject({

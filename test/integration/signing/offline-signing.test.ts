@@ -331,7 +331,8 @@ describe('offline signing', () => {
     const collector = new SignatureCollector(request);
     const first = await collector.add(fromK1.text);
     expect(first.status).toEqual({ threshold: 2, collected: [k1.fingerprint], missing: [k2.fingerprint, k3.fingerprint], met: false });
-    expect(() => collector.partySignatures()).toThrow(/Only 1 of the 2/);
+    expect(() => collector.partySignatures()).toThrow(/1 of the 2 required signatures is collected/);
+    expect(() => collector.partySignatures()).toThrow(expect.objectContaining({ reason: 'SIGNATURES_MISSING' }));
     expect((await collector.add(fromK1.text)).alreadyCollected).toEqual([k1.fingerprint]);
     const second = await collector.add(fromK3.text);
     expect(second.status).toMatchObject({ met: true, missing: [k2.fingerprint] });

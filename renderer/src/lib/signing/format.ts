@@ -34,6 +34,7 @@ export const REASON_TITLES: Record<string, string> = {
   WRONG_PARTY: 'Wrong party',
   DIGEST_MISMATCH: 'The file was altered',
   BAD_SIGNATURE: 'A signature does not verify',
+  SIGNATURES_MISSING: 'Not all required signatures are collected',
   DUPLICATE_SIGNATURE: 'Duplicate signature',
   WRONG_PASSPHRASE: 'Wrong passphrase',
   FILE_ALTERED: 'The file was altered',
