@@ -17,6 +17,12 @@ import ts from 'typescript-eslint';
 export const ENFORCED = [
   'src/cli',
   'src/common',
+  'src/services/auth',
+  'src/services/app-db.ts',
+  'src/services/dashboard.ts',
+  'src/services/profiles.ts',
+  'src/services/wallet/automation.ts',
+  'src/services/wallet/wallet-service.ts',
   'test/unit/common.test.ts',
   'src/host',
   'src/ipc',

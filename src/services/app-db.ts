@@ -107,9 +107,10 @@ export function openAppDb(dataDir: string): AppDb {
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   const version = db.pragma('user_version', { simple: true }) as number;
-  for (let v = version; v < MIGRATIONS.length; v++) {
+  for (const [v, migration] of MIGRATIONS.entries()) {
+    if (v < version) continue;
     db.transaction(() => {
-      db.exec(MIGRATIONS[v]!);
+      db.exec(migration);
       db.pragma(`user_version = ${v + 1}`);
     })();
   }

@@ -1,6 +1,10 @@
 /** Builds the dashboard snapshot from a participant, with all reads in parallel. */
 import type { DashboardSnapshot, Profile } from '../ipc/contract.js';
+import { z } from 'zod';
 import type { LedgerClient } from './ledger-client.js';
+
+/** The answer is not validated: a participant may leave `features` out (or send something else), then none are listed. */
+const FeaturesSchema = z.record(z.string(), z.unknown()).catch({});
 
 export async function fetchDashboard(client: LedgerClient, profile: Profile): Promise<DashboardSnapshot> {
   const [live, ready, version, participant, end, syncs, pruned] = await Promise.all([
@@ -12,7 +16,7 @@ export async function fetchDashboard(client: LedgerClient, profile: Profile): Pr
     client.connectedSynchronizers(),
     client.latestPrunedOffsets(),
   ]);
-  const features = Object.entries(version.features ?? {})
+  const features = Object.entries(FeaturesSchema.parse(version.features))
     .filter(([, v]) => v !== undefined && v !== null)
     .map(([k]) => k)
     .sort();

@@ -155,13 +155,13 @@ export class ProfileService {
     const auth: SaveProfileAuth = req.auth ?? keepAuth(existing);
 
     // Validate fully before touching the keychain, so bad input changes nothing.
-    if (auth.mode === 'static' && auth.token === undefined && !(hadToken && existing?.auth_mode === 'static')) {
+    if (auth.mode === 'static' && auth.token === undefined && !(hadToken && existing.auth_mode === 'static')) {
       throw badAuth('token', 'a bearer token is required');
     }
     if (
       auth.mode === 'oauth2-client-credentials' &&
       auth.clientSecret === undefined &&
-      !(hadClientSecret && existing?.auth_mode === auth.mode)
+      !(hadClientSecret && existing.auth_mode === auth.mode)
     ) {
       throw badAuth('clientSecret', 'a client secret is required');
     }

@@ -10,7 +10,7 @@ export const TokenResponseSchema = z.object({
   /** RECOMMENDED, seconds. Some providers send it as a numeric string. */
   expires_in: z
     .union([z.number(), z.string().regex(/^\d+$/).transform(Number)])
-    .pipe(z.number().finite().nonnegative())
+    .pipe(z.number().nonnegative())
     .optional(),
   scope: z.string().optional(),
 });

@@ -22,6 +22,6 @@ export interface TokenProvider {
 
 /** Profiles without authentication (the embedded simulator, open participants). */
 export const NO_TOKEN: TokenProvider = {
-  token: async () => null,
-  refresh: async () => null,
+  token: () => Promise.resolve(null),
+  refresh: () => Promise.resolve(null),
 };

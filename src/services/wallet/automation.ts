@@ -70,7 +70,7 @@ export function flatten(config: Config): AutomationSetting[] {
     }
     const inner = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.entries(value) : [];
     const scalars = inner.map(([k, v]) => scalarSetting(`${key}.${k}`, v));
-    if (inner.length > 0 && scalars.every((s) => s !== null)) out.push(...(scalars as AutomationSetting[]));
+    if (inner.length > 0 && scalars.every((s) => s !== null)) out.push(...scalars);
     else out.push({ key, kind: 'json', value: JSON.stringify(value, null, 2) });
   }
   return out;

@@ -97,7 +97,8 @@ export class WalletService {
   async userClient(user: string): Promise<{ profile: Profile; client: ValidatorClient }> {
     const profile = this.d.profile();
     const baseUrl = this.validatorUrl(profile);
-    if (profile.kind === 'demo') return { profile, client: new ValidatorClient({ baseUrl, getToken: async () => mintDemoToken(user) }) };
+    if (profile.kind === 'demo')
+      return { profile, client: new ValidatorClient({ baseUrl, getToken: () => Promise.resolve(mintDemoToken(user)) }) };
     const token = await this.d.profileToken(profile.id);
     const sub = token ? jwtSubject(token) : null;
     if (sub !== user) {
@@ -116,7 +117,8 @@ export class WalletService {
     const profile = this.d.profile();
     const baseUrl = this.validatorUrl(profile);
     const operator = this.d.demoOperatorUser;
-    if (profile.kind === 'demo' && operator) return new ValidatorClient({ baseUrl, getToken: async () => mintDemoToken(operator) });
+    if (profile.kind === 'demo' && operator)
+      return new ValidatorClient({ baseUrl, getToken: () => Promise.resolve(mintDemoToken(operator)) });
     return this.remoteClient(baseUrl, profile.id);
   }
 
