@@ -3,6 +3,7 @@
  * profile), the theme button names what it does in each theme, and the completions of Commands read "Not started"
  * (not a red "Stopped") before any party is followed.
  */
+import { readFileSync } from 'node:fs';
 import { test, expect } from '@playwright/test';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
 import { waitForSimulatorUrl } from '../support/e2e.js';
@@ -50,4 +51,23 @@ test('demo badge, theme button and completions state say what is true', async ({
   await expect(page.getByTestId('demo-badge')).toHaveCount(0);
   await page.getByLabel('Connection profile').selectOption({ label: 'Demo — embedded simulator' });
   await expect(page.getByTestId('demo-badge')).toBeVisible();
+});
+
+test('Updates suggests template ids and proposes the full id; the IDP audience placeholder is the README’s', async ({ page }) => {
+  await page.goto(consoleProc.url);
+  await page.getByRole('link', { name: /Updates/ }).click();
+  const input = page.getByTestId('template-filter');
+  await expect(page.locator('#updates-template-options option[value="#simulator-demo:Demo.Iou:Iou"]')).toHaveCount(1);
+  await input.fill('Demo.Iou:Iou');
+  await expect(page.getByTestId('templates-proposal')).toContainText('Did you mean');
+  await page.getByTestId('templates-proposal-use').filter({ hasText: '#simulator-demo:Demo.Iou:Iou' }).click();
+  await expect(input).toHaveValue('#simulator-demo:Demo.Iou:Iou');
+  await expect(input).not.toHaveAttribute('aria-invalid', 'true');
+
+  const readme = readFileSync('README.md', 'utf8');
+  const audience = /`(https:\/\/daml\.com\/jwt\/aud\/participant\/<participant id>)`/.exec(readme)?.[1];
+  expect(audience).toBeTruthy();
+  await page.getByRole('link', { name: /Identity providers/ }).click();
+  await page.getByTestId('idp-new').click();
+  await expect(page.locator('#idp-audience')).toHaveAttribute('placeholder', audience!);
 });

@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { moveSelection, scrollToReveal, visibleRange } from '../../renderer/src/lib/updates/virtual.js';
 import { UpdateBuffer } from '../../renderer/src/lib/updates/buffer.js';
 import { RateCounter, sparklinePath } from '../../renderer/src/lib/updates/rate.js';
-import { describeCounts, describeFilter, emptyDraft, invalidIdentifiers, toFilter } from '../../renderer/src/lib/updates/filter.js';
+import {
+  describeCounts,
+  describeFilter,
+  emptyDraft,
+  invalidIdentifiers,
+  proposeIdentifiers,
+  toFilter,
+} from '../../renderer/src/lib/updates/filter.js';
 import { UpdateFilterSchema, type UpdateSummary } from '../../src/ipc/contract.js';
 
 const row = (offset: number): UpdateSummary => ({
@@ -125,5 +132,19 @@ describe('filter draft', () => {
     expect(describeCounts({ ...row(1), counts: { created: 2, archived: 1, exercised: 1, assigned: 0, unassigned: 0, topology: 0 } })).toBe(
       '1 exercised · 2 created · 1 archived',
     );
+  });
+});
+
+describe('template filter proposals', () => {
+  const known = [
+    { packageName: 'simulator-demo', qualifiedName: 'Demo.Iou:Iou' },
+    { packageName: 'simulator-demo', qualifiedName: 'Demo.Iou:IouProposal' },
+    { packageName: 'splice-amulet', qualifiedName: 'Splice.Amulet:Amulet' },
+  ];
+  it('proposes the full id for Module:Entity or the entity alone', () => {
+    expect(proposeIdentifiers('Demo.Iou:Iou', known)).toEqual(['#simulator-demo:Demo.Iou:Iou']);
+    expect(proposeIdentifiers('amulet', known)).toEqual(['#splice-amulet:Splice.Amulet:Amulet']);
+    expect(proposeIdentifiers('simulator-demo:Demo.Iou:IouProposal', known)).toEqual([]); // already an identifier
+    expect(proposeIdentifiers('Nothing:Here', known)).toEqual([]);
   });
 });

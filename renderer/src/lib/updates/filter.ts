@@ -95,3 +95,26 @@ export const KIND_LABELS: Record<UpdateSummary['kind'], string> = {
   topology: 'Topology',
   checkpoint: 'Checkpoint',
 };
+
+/** A template or interface the participant knows, as the catalog lists it. */
+export interface KnownIdentifier {
+  packageName: string;
+  qualifiedName: string;
+}
+
+/** `#package-name:Module:Entity`: the id that follows package upgrades, as the filter suggests it. */
+export const byPackageName = (k: KnownIdentifier): string => `#${k.packageName}:${k.qualifiedName}`;
+
+/**
+ * The full ids an incomplete identifier most likely means: `Demo.Iou:Iou` (Module:Entity) or `Iou` (the entity alone)
+ * → `#simulator-demo:Demo.Iou:Iou`. Case-insensitive; unique; empty when nothing matches or the text is already valid.
+ */
+export function proposeIdentifiers(token: string, known: KnownIdentifier[]): string[] {
+  const t = token.trim().toLowerCase();
+  if (t === '' || IDENTIFIER_PATTERN.test(token.trim())) return [];
+  const hits = known.filter((k) => {
+    const q = k.qualifiedName.toLowerCase();
+    return q === t || q.split(':').pop() === t || `${k.packageName.toLowerCase()}:${q}` === t;
+  });
+  return [...new Set(hits.map(byPackageName))].sort();
+}
