@@ -37,6 +37,8 @@ export interface AdminRecord<T> {
   party?: string | null;
   /** What was done, from the result (replaces the summary when the action succeeded). */
   done?: (result: T) => string;
+  /** The party the action created, from the result (when `party` could not be known before). */
+  partyOf?: (result: T) => string;
 }
 
 export class AdminAudit {
@@ -47,7 +49,12 @@ export class AdminAudit {
     const actor = await this.d.actor().catch(() => '(unknown)');
     try {
       const result = await fn();
-      this.append(what, actor, { summary: what.done ? what.done(result) : what.summary, reason: null, message: null });
+      const party = what.partyOf ? what.partyOf(result) : what.party;
+      this.append({ action: what.action, party: party ?? null }, actor, {
+        summary: what.done ? what.done(result) : what.summary,
+        reason: null,
+        message: null,
+      });
       return result;
     } catch (err) {
       const reason = err instanceof ConsoleError ? (err.canton?.code ?? err.code) : 'INTERNAL';

@@ -47,6 +47,7 @@ test('synchronizer choice, hosting, disclosed contracts, pruning, and admin acti
   await expect(hosting.getByTestId('party-hosting-row').first()).toBeVisible();
   await expect(hosting.locator(`[data-synchronizer="${second.synchronizerId}"]`)).toContainText(second.synchronizerAlias);
   await expect(hosting.getByTestId('party-hosting-permission').first()).toHaveText('Submission');
+  await themedScreenshots(page, 'parties-hosting', 900);
 
   // Commands: Carol cannot see Alice's Iou; with the blob Alice shared (pasted as JSON) she exercises Asset_Describe.
   const bank = await allocate(`DBank${stamp}`);

@@ -73,6 +73,7 @@ describe('synchronizer choice and hosting', () => {
     const entry = await lastAdmin('party-allocation');
     expect(entry.summary).toBe(`Allocated party ${p.party} on ${target}`);
     expect(entry.actor).toMatch(/\(no token: demo access\)$/);
+    expect(entry.party).toBe(p.party);
     expect(entry.reason).toBeNull();
   });
 

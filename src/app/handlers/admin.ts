@@ -59,6 +59,7 @@ export function adminHandlers(d: AdminDeps): HandlersOf<typeof adminChannels> {
           action: 'party-allocation',
           summary: `Allocate a party${req.partyIdHint ? ` with hint ${req.partyIdHint}` : ''}${req.synchronizerId ? ` on ${req.synchronizerId}` : ''}`,
           done: (p) => `Allocated party ${p.party}${req.synchronizerId ? ` on ${req.synchronizerId}` : ''}`,
+          partyOf: (p) => p.party,
         },
         async () => allocateParty(client(), req, await keys()),
       ),
