@@ -13,7 +13,9 @@ import {
   type VettingList,
   type VettingState,
 } from '../../src/ipc/contract.js';
-import { DarUploads, decodeArchiveBytes, packageDetail, problemsFromCanton } from '../../src/services/ledger/packages.js';
+import { DarUploads, problemsFromCanton } from '../../src/services/ledger/dar-upload.js';
+import { decodeArchiveBytes } from '../../src/services/ledger/package-cache.js';
+import { packageDetail } from '../../src/services/ledger/packages.js';
 import { diffVetting, toApiChange } from '../../src/services/ledger/vetting.js';
 import { filterPackages, syncLabel, vettingStatus } from '../../renderer/src/lib/packages/filter.js';
 import {

@@ -1,6 +1,7 @@
 /** Handlers of the packages channels: list and decoded detail, chunked DAR upload with validation, vetting, preferred packages. */
 import type { packagesChannels } from '../../ipc/channels/packages.js';
-import { DarUploads, getPackage, listPackages, preferredPackages, uploadDar, validateDar } from '../../services/ledger/packages.js';
+import { DarUploads, uploadDar, validateDar } from '../../services/ledger/dar-upload.js';
+import { getPackage, listPackages, preferredPackages } from '../../services/ledger/packages.js';
 import { listVetting, updateVetting } from '../../services/ledger/vetting.js';
 import type { LedgerClient } from '../../services/ledger-client.js';
 import type { CallContext } from '../../ipc/router.js';

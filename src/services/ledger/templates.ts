@@ -11,7 +11,7 @@ import { PackageIndex, typeToString, type PackageSummary, type Type, type Choice
 import type { ChoiceDef, FieldType, InterfaceDef, TemplateCatalog, TemplateDef } from '../../ipc/contract.js';
 import { ConsoleError } from '../../ipc/errors.js';
 import type { LedgerClient } from '../ledger-client.js';
-import { decodedPackage } from './packages.js';
+import { decodedPackage } from './package-cache.js';
 
 /** At most this many packages are fetched at once. */
 const FETCH_CONCURRENCY = 8;
