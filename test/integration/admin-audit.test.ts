@@ -88,6 +88,27 @@ describe('synchronizer choice and hosting', () => {
   });
 });
 
+describe('onboarding', () => {
+  it('onboards an external party on the chosen synchronizer; an unknown one is refused before anything is generated', async () => {
+    const key = await ok<{ fingerprint: string }>('signing.keys.create', { label: `Sync ${Date.now()}`, backend: 'os-keychain' });
+    const hint = `ext-${Date.now()}`;
+    const bad = await fails('signing.onboard.prepare', { fingerprint: key.fingerprint, partyHint: hint, synchronizerId: 'no-such::sync' });
+    expect(bad.code).toBe('BAD_REQUEST');
+    expect(bad.issues?.[0]?.path).toBe('synchronizerId');
+    const prep = await ok<{ status: string; sessionId: string; message?: string }>('signing.onboard.prepare', {
+      fingerprint: key.fingerprint,
+      partyHint: hint,
+      synchronizerId: syncs[1]!.synchronizerId,
+    });
+    expect(prep.status, prep.message).toBe('verified');
+    const done = await ok<{ status: string; partyId: string }>('signing.onboard.confirm', { sessionId: prep.sessionId });
+    expect(done.status).toBe('allocated');
+    expect(
+      (await sim<{ partyDetails: Array<{ party: string }> }>(`/v2/parties/${encodeURIComponent(done.partyId)}`)).partyDetails,
+    ).toHaveLength(1);
+  });
+});
+
 describe('commands', () => {
   it('submits on a chosen synchronizer and uses a disclosed contract the submitter cannot see', async () => {
     const [bank, alice, carol] = await Promise.all(
