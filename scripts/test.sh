@@ -23,34 +23,31 @@ echo "building renderer and electron bundles…"
 npx tsx scripts/build.ts || { echo "0 passed, 1 failed"; exit 1; }
 
 results="$(mktemp -d)"
-echo "type-checking…"
-if npx tsc --noEmit -p tsconfig.json && npx svelte-check --tsconfig renderer/tsconfig.json --fail-on-warnings --output machine >"$results/svelte-check.log" 2>&1; then
-  echo 0 > "$results/typecheck.rc"
-else
+# The static checks run in two lanes at once (type checks | format, layer rules, lint): each is mostly one CPU-bound
+# process, and they share nothing but the sources they read. Their findings are printed after both lanes end.
+echo "type-checking, checking format, layer rules and lint…"
+(
+  if npx tsc --noEmit -p tsconfig.json >"$results/tsc.log" 2>&1 &&
+    npx svelte-check --tsconfig renderer/tsconfig.json --fail-on-warnings --output machine >"$results/svelte-check.log" 2>&1; then
+    echo 0 > "$results/typecheck.rc"
+  else
+    echo 1 > "$results/typecheck.rc"
+  fi
+) &
+typecheck_lane=$!
+(
+  if npx prettier --check . >"$results/format.log" 2>&1; then echo 0 > "$results/format.rc"; else echo 1 > "$results/format.rc"; fi
+  if npm run -s lint:layers >"$results/layers.log" 2>&1; then echo 0 > "$results/layers.rc"; else echo 1 > "$results/layers.rc"; fi
+  if npm run -s lint >"$results/lint.log" 2>&1; then echo 0 > "$results/lint.rc"; else echo 1 > "$results/lint.rc"; fi
+) &
+wait $typecheck_lane $!
+if [ "$(cat "$results/typecheck.rc")" != 0 ]; then
+  tail -20 "$results/tsc.log"
   tail -20 "$results/svelte-check.log" 2>/dev/null
-  echo 1 > "$results/typecheck.rc"
 fi
-echo "checking format…"
-if npx prettier --check . >"$results/format.log" 2>&1; then
-  echo 0 > "$results/format.rc"
-else
-  grep -v "^Checking" "$results/format.log" | tail -20
-  echo 1 > "$results/format.rc"
-fi
-echo "checking layer rules…"
-if npm run -s lint:layers >"$results/layers.log" 2>&1; then
-  echo 0 > "$results/layers.rc"
-else
-  tail -30 "$results/layers.log"
-  echo 1 > "$results/layers.rc"
-fi
-echo "linting…"
-if npm run -s lint >"$results/lint.log" 2>&1; then
-  echo 0 > "$results/lint.rc"
-else
-  tail -40 "$results/lint.log"
-  echo 1 > "$results/lint.rc"
-fi
+[ "$(cat "$results/format.rc")" = 0 ] || grep -v "^Checking" "$results/format.log" | tail -20
+[ "$(cat "$results/layers.rc")" = 0 ] || tail -30 "$results/layers.log"
+[ "$(cat "$results/lint.rc")" = 0 ] || tail -40 "$results/lint.log"
 export TEST_RESULTS_DIR="$results"
 # The test keyring lives in this run's own directory: gnome-keyring keeps keyrings under $XDG_DATA_HOME/keyrings,
 # and two runs sharing one login keyring (other checkouts' test runs on the same machine) lock each other out

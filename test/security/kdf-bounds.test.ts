@@ -3,7 +3,7 @@
  * N=2^20, r=15, p=4 took 116 s of CPU and 1.8 GB; the console now refuses any parameters beyond what it writes
  * (N=2^17, r=8, p=1) before deriving anything, with an error that names them.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,7 +12,7 @@ import type { SecretStore } from '../../src/services/secret-store.js';
 import { KeyStore } from '../../src/services/signing/key-store.js';
 import { EncryptedFileSecretStore } from '../../src/services/signing/encrypted-file-secret-store.js';
 import { exportKeyBackup, previewKeyBackup, restoreKeyBackup } from '../../src/services/signing/key-backup.js';
-import { DEFAULT_SCRYPT } from '../../src/services/signing/passphrase-envelope.js';
+import { DEFAULT_SCRYPT, useTestScryptCost } from '../../src/services/signing/passphrase-envelope.js';
 
 const PASS = 'kdf bounds passphrase';
 /** A SecretStore in memory: this test is about the file format, not where keys are kept. */
@@ -66,6 +66,9 @@ async function measure(fn: () => Promise<unknown>): Promise<{ err: unknown; ms: 
 
 describe('KDF bounds of passphrase-encrypted files', () => {
   it('writes exactly the parameters it reads', async () => {
+    // the suite writes with a cheaper N (test/support/test-kdf-cost.ts); this test checks what the console writes
+    useTestScryptCost(false);
+    onTestFinished(() => useTestScryptCost(true));
     const k = await keys.create('Bounded');
     const backup = JSON.parse(await exportKeyBackup(keys, [k.fingerprint], PASS)) as { kdf: Record<string, unknown> };
     expect(backup.kdf).toMatchObject({ name: 'scrypt', ...DEFAULT_SCRYPT });

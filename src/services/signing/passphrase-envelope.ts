@@ -4,7 +4,7 @@
  * The check value tells a wrong passphrase apart from an altered file; the AEAD (with the header as
  * associated data) authenticates everything else. Random 16-byte salt and 24-byte nonce per seal.
  */
-import { scryptAsync } from '@noble/hashes/scrypt.js';
+import { scrypt } from 'node:crypto';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { xchacha20poly1305 } from '@noble/ciphers/chacha.js';
 import { randomBytes } from '@noble/ciphers/utils.js';
@@ -19,6 +19,32 @@ export const MIN_SCRYPT_N = 2 ** 14;
 /** scrypt needs 128·N·r bytes: 128 MiB at the parameters the console writes; nothing a file says may need more. */
 const SCRYPT_MAXMEM = 128 * DEFAULT_SCRYPT.N * DEFAULT_SCRYPT.r * DEFAULT_SCRYPT.p + 2 ** 20;
 export const MIN_PASSPHRASE_LENGTH = 8;
+
+/**
+ * The N new files are written with: DEFAULT_SCRYPT.N, except in a test process that chose the weakest N still read
+ * (`useTestScryptCost`). Only N changes, within what the console reads anyway, so a file written by a test is one the
+ * console would also accept from an older build; r and p never change.
+ */
+let writeN: number = DEFAULT_SCRYPT.N;
+
+/**
+ * Tests only (vitest's setup file test/support/test-kdf-cost.ts): new files are written with N=2^14 instead of 2^17,
+ * 8× less CPU per derivation; `false` restores the console's parameters. Refused outside a vitest worker
+ * (`VITEST=true`), and no product code calls it (test/unit/signing/kdf-test-cost.test.ts checks the sources).
+ */
+export function useTestScryptCost(on: boolean): void {
+  if (process.env.VITEST !== 'true') throw new Error('useTestScryptCost is for the test suite only');
+  writeN = on ? MIN_SCRYPT_N : DEFAULT_SCRYPT.N;
+}
+
+/** scrypt by Node's crypto (native code in the thread pool: the event loop keeps running while it derives). */
+function deriveBytes(passphrase: Uint8Array, salt: Uint8Array, params: Pick<KdfParams, 'N' | 'r' | 'p'>): Promise<Uint8Array> {
+  return new Promise((resolve, reject) =>
+    scrypt(passphrase, salt, 64, { N: params.N, r: params.r, p: params.p, maxmem: SCRYPT_MAXMEM }, (err, key) =>
+      err ? reject(err) : resolve(new Uint8Array(key.buffer, key.byteOffset, key.byteLength)),
+    ),
+  );
+}
 
 const b64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64');
 /**
@@ -51,15 +77,9 @@ export class DerivedKey {
   ) {}
 
   static async derive(passphrase: string, kdf?: KdfParams): Promise<DerivedKey> {
-    const params = kdf ?? { name: 'scrypt' as const, ...DEFAULT_SCRYPT, salt: toBase64(randomBytes(16)) };
+    const params = kdf ?? { name: 'scrypt' as const, ...DEFAULT_SCRYPT, N: writeN, salt: toBase64(randomBytes(16)) };
     checkKdfCost(params);
-    const out = await scryptAsync(utf8(passphrase.normalize('NFKC')), fromBase64(params.salt, 'salt'), {
-      N: params.N,
-      r: params.r,
-      p: params.p,
-      dkLen: 64,
-      maxmem: SCRYPT_MAXMEM,
-    });
+    const out = await deriveBytes(utf8(passphrase.normalize('NFKC')), fromBase64(params.salt, 'salt'), params);
     const encKey = out.slice(0, 32);
     const check = toBase64(sha256(new Uint8Array([...utf8('canton-console key check v1'), ...out.slice(32)])));
     wipe(out);

@@ -1,5 +1,5 @@
 /** The passphrase-encrypted secret file backend, on real files with real scrypt + XChaCha20-Poly1305. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +7,7 @@ import * as ed from '@noble/ed25519';
 import { openAppDb, type AppDb } from '../../../src/services/app-db.js';
 import { EncryptedFileSecretStore } from '../../../src/services/signing/encrypted-file-secret-store.js';
 import { KeyStore } from '../../../src/services/signing/key-store.js';
+import { useTestScryptCost } from '../../../src/services/signing/passphrase-envelope.js';
 
 const PASS = 'correct horse battery staple';
 let dir: string;
@@ -25,7 +26,10 @@ function tamper(mutate: (json: Record<string, unknown>) => void): void {
 }
 
 describe('EncryptedFileSecretStore', { timeout: 90_000 }, () => {
-  it('stores secrets encrypted, survives reopening, and leaves no temp files', async () => {
+  it('stores secrets encrypted with the console’s scrypt parameters, survives reopening, and leaves no temp files', async () => {
+    // the suite writes with a cheaper N (test/support/test-kdf-cost.ts); this test checks what the console writes
+    useTestScryptCost(false);
+    onTestFinished(() => useTestScryptCost(true));
     const store = await EncryptedFileSecretStore.open(file, PASS);
     await store.set('signing-key:a', 'SECRET-VALUE-ONE');
     await store.set('signing-key:b', 'SECRET-VALUE-TWO');
