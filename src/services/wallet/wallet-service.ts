@@ -66,9 +66,9 @@ export interface WalletDeps {
   demoOperatorUser: string | null;
 }
 
-/** History entries read to reconstruct the chart before the first sample. */
 /** Amulet amounts are Daml Numeric 10. */
 const SCALE = 10;
+/** History entries read to reconstruct the chart before the first sample. */
 const BACKFILL_ITEMS = 200;
 /** Tracked requests whose status is re-read on each refresh. */
 const LIVE_TRACKED = 20;
