@@ -3,7 +3,7 @@
  * wallets, onboarding a user, receiving coin through an offer the receiver accepts, withdrawing another offer, live
  * offer status, buying traffic, history and delegations; then the external-party wallet — key and party created in
  * the console, preapproval set up and a preapproved transfer signed in the console (prepare → verify → sign →
- * submit). Effects are checked again through the validator's own HTTP API. Screenshots of every view, light and dark.
+ * submit), and transfers the key's policy forbids refused with the rule and audited. Effects are checked again through the validator's own HTTP API. Screenshots of every view, light and dark.
  */
 import { readFileSync } from 'node:fs';
 import { test, expect, type Download, type Page } from '@playwright/test';
@@ -383,6 +383,76 @@ test('external party: a preapproved transfer signed offline through request and 
   await expect(page.getByTestId('external-done')).toContainText('Transfer submitted');
   await expect.poll(async () => (await unlocked('bob')) - bobBefore).toBeCloseTo(5, 4);
   await expect(row.getByTestId('external-balance')).toHaveText('70');
+});
+
+test('external party: transfers its key’s policy forbids are named, cannot be signed on any path, and audited', async ({ page }) => {
+  const bob = (await validator<{ party_id: string }>('bob', '/v0/wallet/user-status')).party_id;
+  const alice = (await validator<{ party_id: string }>('alice', '/v0/wallet/user-status')).party_id;
+  await page.goto(consoleProc.url);
+  const setPolicy = async (version: number, fill: () => Promise<void>) => {
+    await page.getByRole('link', { name: /^Keys/ }).click();
+    await page
+      .getByTestId('key-row')
+      .getByRole('button', { name: /^Policy/ })
+      .click();
+    await fill();
+    await page.getByRole('button', { name: 'Save policy' }).click();
+    // the version the save produced, so a message left from an earlier save cannot satisfy the wait
+    await expect(page.getByText(`Signing policy saved: “Wallet key” is now at version ${version}`)).toBeVisible();
+  };
+  const prepareSend = async (amount: string) => {
+    await page.getByRole('link', { name: /^External wallet/ }).click();
+    await expect(page.getByTestId('external-party-row').getByTestId('external-balance')).toHaveText('70');
+    await page.getByTestId('external-receiver').fill(bob);
+    await page.getByTestId('external-receiver').press('Enter');
+    await page.getByTestId('external-amount').fill(amount);
+    await page.getByTestId('external-send-prepare').click();
+    await expect(page.getByTestId('external-signing').getByTestId('tx-summary')).toBeVisible();
+  };
+  const signing = page.getByTestId('external-signing');
+  const refusedHere = async (reason: RegExp) => {
+    const note = signing.getByTestId('policy-note');
+    await expect(note).toContainText('Refused by this key’s policy');
+    await expect(note).toContainText(reason);
+    // what would work is an officer's policy change, not another path that refuses too
+    await expect(note).toContainText('an officer changes the key’s policy');
+    await expect(note).not.toContainText(/use .?sign offline/i);
+    await expect(note).toContainText(/Recorded\s+in\s+the audit log as entry #\d+/);
+    await expect(signing.getByTestId('confirm-button')).toBeDisabled();
+    await expect(signing.getByTestId('external-sign-offline')).toBeDisabled();
+    return (await signing.getByTestId('hash-hex').textContent())!.replace(/\s/g, '');
+  };
+
+  // an amount limit of 50: 60 CC to bob is over it
+  await setPolicy(1, () => page.getByLabel(/Amount limit/).fill('50'));
+  await prepareSend('60');
+  const overHash = await refusedHere(/exceeds this key’s limit of 50/);
+  await signing.getByTestId('policy-note').scrollIntoViewIfNeeded();
+  await themedScreenshots(page, 'wallet-external-policy-refused', 1300);
+  await signing.getByRole('button', { name: 'Cancel' }).click();
+  // only alice as counterparty: 5 CC to bob is to a counterparty the policy does not allow
+  await setPolicy(2, async () => {
+    await page.getByLabel(/Amount limit/).fill('');
+    await page.getByLabel(/Allowed counterparties/).fill(alice);
+  });
+  await prepareSend('5');
+  const counterpartyHash = await refusedHere(/counterpart/i);
+  await signing.getByRole('button', { name: 'Cancel' }).click();
+  await setPolicy(3, () => page.getByLabel(/Allowed counterparties/).fill(''));
+
+  // each refusal shown as a disabled button is one audit entry with its rule and the transaction hash
+  await page.getByRole('link', { name: /^Audit/ }).click();
+  await page.getByLabel('Show').selectOption('refused');
+  const b64 = (hex: string) => Buffer.from(hex, 'hex').toString('base64');
+  for (const [reason, hash] of [
+    ['POLICY_AMOUNT', overHash],
+    ['POLICY_COUNTERPARTY', counterpartyHash],
+  ] as const) {
+    const rows = page.getByTestId('audit-row').filter({ hasText: reason });
+    await expect(rows).toHaveCount(1);
+    await expect(rows).toContainText(`hash ${b64(hash).slice(0, 12)}`);
+  }
+  await themedScreenshots(page, 'wallet-external-policy-audit', 900);
 });
 
 test('automation settings of the simulator: merge holdings above a threshold', async ({ page }) => {
