@@ -348,4 +348,34 @@ describe('the signing policy travels with the key and is enforced at both ends',
     const executed = await call(online, 'signing.offline.execute', { requestId: req.requestId, mode: 'executeAndWaitForTransaction' });
     expect(executed).toMatchObject({ status: 'executed' });
   });
+
+  it('refuses a request whose policy has the same version but other rules on the signer (POLICY_DIVERGED), audited', async () => {
+    const d = await onboard('Diverged key', 'policy-diverged');
+    const [dk] = d.keys as [string];
+    await call(online, 'signing.policy.set', { fingerprint: dk, policy: { ...OPEN, maxAmountPerTransaction: '1000' } });
+    const b = await call(online, 'signing.keys.backup', { fingerprints: [dk], passphrase: PASS });
+    await call(air, 'signing.keys.restore', { text: b.text, passphrase: PASS });
+    // each console's officer changes the policy on their own: both are at version 2, with other rules
+    expect(
+      await call(online, 'signing.policy.set', { fingerprint: dk, policy: { ...OPEN, maxAmountPerTransaction: '2000' } }),
+    ).toMatchObject({
+      version: 2,
+    });
+    expect(await call(air, 'signing.policy.set', { fingerprint: dk, policy: { ...OPEN, maxAmountPerTransaction: '500' } })).toMatchObject({
+      version: 2,
+    });
+    const prep = await call(online, 'signing.prepare', { party: d.party, fingerprint: dk, command: iou(d.party, '100') });
+    if (prep.status !== 'verified') throw new Error(prep.message);
+    const req = await call(online, 'signing.offline.createRequest', { sessionId: prep.sessionId, ttlMinutes: 60 });
+    if (req.status !== 'created') throw new Error(req.message);
+    const ins = await call(air, 'signing.offline.inspect', { text: req.text });
+    if (ins.status !== 'verified') throw new Error(ins.message);
+    expect(ins.policy).toMatchObject({ allowed: false, reason: 'POLICY_DIVERGED', auditSeq: expect.any(Number) });
+    const forced = await call(air, 'signing.offline.sign', { text: req.text, blindConfirmation: 'BLIND' });
+    expect(forced).toMatchObject({ status: 'refused', reason: 'POLICY_DIVERGED', auditSeq: expect.any(Number) });
+    const refused = (await audit(air)).filter((r) => r.decision === 'refused' && r.reason === 'POLICY_DIVERGED');
+    // the screen and the forced request: one entry each, with the transaction hash
+    expect(refused).toHaveLength(2);
+    expect(refused.every((r) => r.hash === prep.summary.hashBase64 && r.party === d.party)).toBe(true);
+  });
 });
