@@ -44,9 +44,7 @@ describe('bundle freshness', () => {
     expect(staleReasonFor(manifest, '/repo', files({ 'src/simulator/index.ts': 1_001 }))).toBe('src/simulator/index.ts changed');
     expect(staleReasonFor(manifest, '/repo', files({ 'src/simulator/index.ts': null }))).toBe('src/simulator/index.ts is gone');
     expect(staleReasonFor(manifest, '/repo', files({ 'package-lock.json': 2_000 }))).toBe('package-lock.json changed');
-    expect(staleReasonFor(manifest, '/repo', files({ 'src/simulator/packages/dar-worker.ts': 900 }))).toBe(
-      'src/simulator/packages/dar-worker.ts is new',
-    );
+    expect(staleReasonFor(manifest, '/repo', files({ 'src/dar-reader/dar-worker.ts': 900 }))).toBe('src/dar-reader/dar-worker.ts is new');
   });
 
   it('lists every local source of the built bundles (the vitest global setup built them)', () => {
