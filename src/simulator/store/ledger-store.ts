@@ -438,8 +438,22 @@ export class LedgerStore implements PartyIds {
     const r = this.s.partyKeysGet.get(party) as { threshold: number; keys: string } | undefined;
     return r ? { threshold: r.threshold, keys: JSON.parse(r.keys) as { fingerprint: string; raw: string }[] } : undefined;
   }
+  /**
+   * A prepared submission is not acknowledged ledger state (Canton keeps none; a client whose prepare was lost
+   * prepares again), so its row is committed without an fsync: WAL with synchronous=NORMAL survives a process crash,
+   * and the next FULL commit syncs it with everything before. This saves one fsync per prepare (~4 ms on a busy disk).
+   */
   putPrepared(hash: string, payload: unknown, createdAtMicros: bigint): void {
-    this.s.preparedPut.run(hash, JSON.stringify(payload), createdAtMicros);
+    if (this.db.inTransaction) {
+      this.s.preparedPut.run(hash, JSON.stringify(payload), createdAtMicros);
+      return;
+    }
+    this.db.pragma('synchronous = NORMAL');
+    try {
+      this.s.preparedPut.run(hash, JSON.stringify(payload), createdAtMicros);
+    } finally {
+      this.db.pragma('synchronous = FULL');
+    }
   }
   prepared<T>(hash: string): T | undefined {
     const r = this.s.preparedGet.get(hash) as { payload: string } | undefined;
