@@ -137,7 +137,7 @@ export class LfTypeChecker {
         for (const method of i.methods) {
           const body =
             impl.methods.find((x) => x.name === method.name) ??
-            fail('ImplDef', `method ${method.name} of ${qnText(impl.iface)} is not implemented`);
+            fail('ImplDef', `the instance of ${qnText(impl.iface)} lacks method ${method.name}`);
           this.checker.check(body.value, this.checker.norm.norm(method.type), ctx, 'ImplDef', `method ${method.name}`);
         }
         for (const x of impl.methods)

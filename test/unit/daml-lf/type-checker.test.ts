@@ -248,7 +248,7 @@ describe('Daml-LF type checker (daml-lf-2.rst "Type system")', () => {
     const missing = template({ implements: [{ ...instance, methods: [] }] });
     const wrong = template({ implements: [{ ...instance, methods: [{ name: 'm', value: text('no') }] }] });
     const brief = (xs: CheckIssue[]) => xs.map((x) => `${x.definition} ${x.message}`);
-    expect(brief(issues({ templates: [missing] }))).toEqual([`M:T ImplDef: method m of ${PKG.slice(0, 8)}:M:I is not implemented`]);
+    expect(brief(issues({ templates: [missing] }))).toEqual([`M:T ImplDef: the instance of ${PKG.slice(0, 8)}:M:I lacks method m`]);
     expect(brief(issues({ templates: [wrong] }))).toEqual([`M:T ImplDef: method m has type Text, expected Int64`]);
   });
 
