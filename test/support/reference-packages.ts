@@ -31,8 +31,9 @@ export function referenceArchives(): Map<string, Uint8Array> {
   for (const f of readdirSync(REFERENCE_DARS).filter((n) => n.endsWith('.dar'))) {
     for (const a of readDar(new Uint8Array(readFileSync(path.join(REFERENCE_DARS, f)))).archives) out.set(a.packageId, a.bytes);
   }
-  if (!out.has(REAL.amulet) || !out.has(REAL.wallet))
-    throw new Error(`splice-amulet 0.1.22 or splice-wallet 0.1.23 is missing from ${REFERENCE_DARS}`);
+  const missing = Object.entries(REAL).filter(([, id]) => !out.has(id));
+  if (missing.length > 0)
+    throw new Error(`Reference packages missing from ${REFERENCE_DARS}: ${missing.map(([name, id]) => `${name} (${id})`).join(', ')}`);
   archives = out;
   return out;
 }
