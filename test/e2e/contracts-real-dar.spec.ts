@@ -7,22 +7,14 @@
  * the simulator's HTTP API.
  */
 import { test, expect, type Page } from '@playwright/test';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
-import { callSimulator, themedScreenshots, waitForSimulatorUrl } from '../support/e2e.js';
+import { callSimulator, themedScreenshots, uploadReferenceDar } from '../support/e2e.js';
 
 let consoleProc: ConsoleProcess;
 
 test.beforeAll(async () => {
   consoleProc = await startConsoleProcess();
-  const dar = readFileSync(path.resolve('../shared/reference/dars/splice-test-token-v1-1.0.0.dar'));
-  const up = await fetch(`${await waitForSimulatorUrl(consoleProc)}/v2/dars?vetAllPackages=true`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/octet-stream' },
-    body: dar,
-  });
-  expect(up.status, await up.text()).toBe(200);
+  await uploadReferenceDar(consoleProc, 'splice-test-token-v1-1.0.0.dar');
 });
 test.afterAll(async () => {
   await consoleProc.stop();

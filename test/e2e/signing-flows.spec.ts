@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import { Entry } from '@napi-rs/keyring';
 import { test, expect, type Page, type Download } from '@playwright/test';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
+import { uploadReferenceDar } from '../support/e2e.js';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -218,13 +219,7 @@ test('compose, verify, sign and execute a create and a transfer; the transaction
 
 test('a transaction of an uploaded real DAR is described field by field with its record field names', async ({ page }) => {
   // the real splice-test-token-v1 DAR, uploaded to the simulator like to any participant
-  const dar = readFileSync(path.resolve('../shared/reference/dars/splice-test-token-v1-1.0.0.dar'));
-  const up = await fetch(`${simUrl}/v2/dars?vetAllPackages=true`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/octet-stream' },
-    body: dar,
-  });
-  expect(up.status, await up.text()).toBe(200);
+  await uploadReferenceDar(online, 'splice-test-token-v1-1.0.0.dar');
   await page.goto(online.url);
   await go(page, /^Signing/);
   await page.getByLabel('Template id').fill('#splice-test-token-v1:Splice.Testing.Tokens.TestTokenV1:Token');

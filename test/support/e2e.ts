@@ -1,5 +1,7 @@
 /** Helpers the end-to-end specs share: themed screenshots and direct calls to the embedded simulator. */
 import type { Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { ConsoleProcess } from './console-process.js';
 
 /** Light and dark screenshots; the shell scrolls inside its main pane, so the window is made tall enough instead of fullPage. */
@@ -36,4 +38,15 @@ export async function callSimulator<T>(proc: ConsoleProcess, path: string, body?
   );
   if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
+}
+
+/** Uploads and vets a DAR of ../shared/reference/dars to the embedded simulator (a missing file throws). */
+export async function uploadReferenceDar(proc: ConsoleProcess, file: string): Promise<void> {
+  const dar = readFileSync(resolve('../shared/reference/dars', file));
+  const res = await fetch(`${await waitForSimulatorUrl(proc)}/v2/dars?vetAllPackages=true`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/octet-stream' },
+    body: dar,
+  });
+  if (res.status !== 200) throw new Error(`uploading ${file}: HTTP ${res.status} ${await res.text()}`);
 }
