@@ -3,17 +3,37 @@
  * Diffie-Hellman OpenSession, most of what a signature used to cost) while still reading the real keychain at every
  * call. Against the real gnome-keyring under dbus-run-session; the D-Bus traffic is watched with dbus-monitor.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { afterAll, describe, expect, it } from 'vitest';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AsyncEntry, Entry } from '@napi-rs/keyring';
 import { KeychainSecretStore } from '../../../src/services/secret-store.js';
 
 const SERVICE = `canton-console-test-session-${process.pid}-${Date.now()}`;
 const monitors: ChildProcess[] = [];
+const scratch = mkdtempSync(path.join(os.tmpdir(), 'keychain-session-'));
+let busPid = 0;
+
+// A private session bus with its own unlocked gnome-keyring for this file: the monitor below counts every
+// OpenSession on the bus, and other test files running in parallel use the shared bus's keyring.
+beforeAll(() => {
+  const bus = execFileSync('dbus-daemon', ['--session', '--fork', '--print-address=1', '--print-pid=1'], { encoding: 'utf8' }).split('\n');
+  process.env.DBUS_SESSION_BUS_ADDRESS = bus[0]!.trim();
+  busPid = Number(bus[1]);
+  execFileSync('gnome-keyring-daemon', ['--unlock', '--components=secrets'], {
+    input: 'test',
+    env: { ...process.env, XDG_DATA_HOME: scratch },
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
+});
 
 afterAll(() => {
   for (const m of monitors) m.kill('SIGTERM');
   for (const account of ['a', 'b']) new Entry(SERVICE, account).deletePassword();
+  if (busPid > 0) process.kill(busPid, 'SIGTERM');
+  rmSync(scratch, { recursive: true, force: true });
 });
 
 async function until(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
