@@ -38,6 +38,7 @@ export const ENFORCED = [
   'test/unit/daml-lf',
   'test/unit/engine',
   'test/integration/daml-lf',
+  'test/integration/engine',
   '*.ts',
   '*.js',
   '.dependency-cruiser.cjs',
