@@ -23,6 +23,7 @@ import { createdEventBlob } from './projection.js';
 import { sha256Hex } from './ids.js';
 import type { DisclosedContractInput, JsCommandsInput, ReassignmentCommandsInput } from './schemas.js';
 import type { PartyRow } from './store/ledger-store.js';
+import { partyHostingStore } from './store/party-hosting.js';
 import { GroupCommitter, type CommitBody } from './group-commit.js';
 
 export interface AllocatePartyInput {
@@ -143,10 +144,13 @@ export class LedgerWriter {
     keys?: { threshold: number; keys: { fingerprint: string; raw: string }[] };
   }): PartyRow {
     const party = p.party;
+    const hosting = partyHostingStore(this.sim.store.db);
     return this.commit(() => {
-      if (this.sim.store.party(party))
+      const existing = this.sim.store.party(party);
+      // Allocating a known party on another synchronizer adds its hosting there (as Canton does); on the same one it is a duplicate.
+      if (existing && hosting.of(party).some((h) => h.synchronizerId === p.synchronizerId))
         throw new CantonError('PARTY_ALREADY_EXISTS', `Party already exists: ${party} is already allocated on this node`, {
-          context: { party },
+          context: { party, synchronizerId: p.synchronizerId },
         });
       const t = this.sim.clock.nowMicros();
       const offset = this.sim.store.nextOffset();
@@ -159,6 +163,8 @@ export class LedgerWriter {
         events: [{ type: 'added', partyId: party, participantId: this.sim.participantId, permission: p.permission }],
       };
       this.sim.store.insertUpdate(update, t);
+      hosting.add(party, p.synchronizerId, p.permission, offset);
+      if (existing) return { result: existing, offset };
       const row: PartyRow = {
         party,
         offset,

@@ -36,7 +36,8 @@ test('synchronizer choice, hosting, disclosed contracts, pruning, and admin acti
   ).connectedSynchronizers;
   const second = syncs[1]!;
 
-  // Parties: allocate on the second synchronizer; the details list the hosting per synchronizer with the permission.
+  // Parties: allocate on the second synchronizer; the details list the hosting per synchronizer with the permission,
+  // and only that synchronizer.
   await page.goto(consoleProc.url);
   await open(page, /Parties/, 'parties');
   await page.getByTestId('party-allocate-open').click();
@@ -47,6 +48,9 @@ test('synchronizer choice, hosting, disclosed contracts, pruning, and admin acti
   await expect(hosting.getByTestId('party-hosting-row').first()).toBeVisible();
   await expect(hosting.locator(`[data-synchronizer="${second.synchronizerId}"]`)).toContainText(second.synchronizerAlias);
   await expect(hosting.getByTestId('party-hosting-permission').first()).toHaveText('Submission');
+  // Hosted only where it was allocated: the first synchronizer is not listed.
+  await expect(hosting.getByTestId('party-hosting-row')).toHaveCount(1);
+  await expect(hosting.locator(`[data-synchronizer="${syncs[0]!.synchronizerId}"]`)).toHaveCount(0);
   await themedScreenshots(page, 'parties-hosting', 900);
 
   // Commands: Carol cannot see Alice's Iou; with the blob Alice shared (pasted as JSON) she exercises Asset_Describe.

@@ -3,6 +3,7 @@ import type { v3_5 } from '@canton-network/core-ledger-client-types';
 import type { SimContext } from '../context.js';
 import type { Router } from '../router.js';
 import { ok } from '../router.js';
+import { partyHostingStore } from '../store/party-hosting.js';
 
 type Schemas = v3_5.components['schemas'];
 
@@ -23,13 +24,20 @@ export function registerStateRoutes(router: Router, sim: SimContext): void {
     const party = ctx.query.get('party');
     const participantId = ctx.query.get('participantId');
     if (participantId && participantId !== sim.participantId) return ok({ connectedSynchronizers: [] });
-    if (party && !sim.store.party(party)) return ok({ connectedSynchronizers: [] });
+    // Without a party: every synchronizer this participant is connected to, permission unspecified (as the spec says).
+    if (!party) {
+      const all: Schemas['GetConnectedSynchronizersResponse'] = {
+        connectedSynchronizers: sim.synchronizers.map((s) => ({ synchronizerAlias: s.alias, synchronizerId: s.id })),
+      };
+      return ok(all);
+    }
+    // With a party: only the synchronizers on which this participant hosts it, with its permission on each.
+    const hosting = sim.store.party(party) ? partyHostingStore(sim.store.db).of(party) : [];
     const body: Schemas['GetConnectedSynchronizersResponse'] = {
-      connectedSynchronizers: sim.synchronizers.map((s) => ({
-        synchronizerAlias: s.alias,
-        synchronizerId: s.id,
-        permission: 'PARTICIPANT_PERMISSION_SUBMISSION',
-      })),
+      connectedSynchronizers: hosting.flatMap((h) => {
+        const s = sim.synchronizers.find((c) => c.id === h.synchronizerId);
+        return s ? [{ synchronizerAlias: s.alias, synchronizerId: s.id, permission: h.permission }] : [];
+      }),
     };
     return ok(body);
   });
