@@ -1,10 +1,10 @@
 /**
- * Signing benchmark: `npx tsx bench/signing/run.ts [--n 200] [--burn N] [--backend file] [--unlock-window SECONDS]`,
+ * Signing benchmark: `npx tsx bench/signing/run.ts [--n 200] [--burn N] [--backend file] [--unlock-window SECONDS] [--cpu-prof FILE]`,
  * run inside a D-Bus session with an unlocked gnome-keyring so the key is read from the real OS keychain, as in the
  * console (without one it falls back to the encrypted key file and says so; `--backend file` forces it;
  * `--unlock-window SECONDS` unlocks the key in memory first, as the Keys view's opt-in "Unlock for…" does).
  * `--burn N` runs N CPU burners beside it (bench/support/cpu-burner.ts) and measures once the load average is ≥ N.
- * `--session-per-read` reads the key the way the console did before: a new keyring entry — a new Secret Service
+ * `--cpu-prof FILE` writes a CPU profile of the timed rounds. `--session-per-read` reads the key the way the console did before: a new keyring entry — a new Secret Service
  * connection and session — per read (run it as a separate process, so its garbage does not burden the other run).
  *
  * One online signing round against the embedded simulator over HTTP, per stage and end to end:
@@ -14,7 +14,8 @@
  * all) and an HTTP read round trip; then the sign stage's parts measured one by one, the key read both ways.
  * Targets: end-to-end p50 < 20 ms and p95 < 35 ms (exit 1 when missed).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import inspector from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -48,6 +49,23 @@ const FILE_BACKEND = arg('--backend') === 'file';
 /** `--unlock-window S`: the opt-in unlock window (default: none, the key is read from its store at each signature). */
 const UNLOCK_SECONDS = Number(arg('--unlock-window') ?? 0);
 const SESSION_PER_READ = process.argv.includes('--session-per-read');
+/** `--cpu-prof FILE`: a V8 CPU profile of the timed rounds only (not start-up, warm-up or the parts), for DevTools. */
+const PROFILE_FILE = arg('--cpu-prof');
+
+async function startProfiler(): Promise<{ stop(file: string): Promise<void> }> {
+  const session = new inspector.Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 100 });
+  await session.post('Profiler.start');
+  return {
+    async stop(file) {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -68,14 +86,14 @@ class SessionPerReadStore implements SecretStore {
   }
 }
 
-interface Stages {
-  prepare: number[];
-  verify: number[];
-  sign: number[];
-  executeAndWait: number[];
-  total: number[];
-}
+type StageName = 'prepare' | 'verify' | 'sign' | 'executeAndWait' | 'total';
+type Stages = Record<StageName, number[]>;
 const stages = (): Stages => ({ prepare: [], verify: [], sign: [], executeAndWait: [], total: [] });
+/** CPU time (user + system, ms) of this process — console and embedded simulator — spent since `from`. */
+const cpuMs = (from: NodeJS.CpuUsage): number => {
+  const d = process.cpuUsage(from);
+  return (d.user + d.system) / 1000;
+};
 
 async function main(): Promise<void> {
   const burners = await startBurners(BURN);
@@ -130,18 +148,23 @@ async function main(): Promise<void> {
     const binding = await bindParticipant(participant);
     const baseline: number[] = [];
     const read: number[] = [];
+    const cpu = stages();
     const round = async (signer: SigningServices, id: string, into: Stages | null) => {
+      const c0 = process.cpuUsage();
       const t0 = performance.now();
       const raw = await prepare(id);
       const t1 = performance.now();
+      const c1 = process.cpuUsage();
       // what the Signing view runs before showing the summary
       const v = await flows.verifyPrepared(raw, party, fp, binding);
       if (v.status !== 'verified') throw new Error(v.message);
       flows.discard(v.sessionId);
       const t2 = performance.now();
+      const c2 = process.cpuUsage();
       // what the confirmation runs: SigningService re-verifies, applies the policy, reads the key, signs, audits
       const signed = await signer.signing.sign({ fingerprint: fp, party, prepared: raw as PrepareResponse, acknowledgeBlind: true });
       const t3 = performance.now();
+      const c3 = process.cpuUsage();
       await client.postJson(
         '/v2/interactive-submission/executeAndWait',
         executeSubmissionRequest(raw as PrepareResponse, signed.partySignatures, { submissionId: `sub-${id}` }),
@@ -153,9 +176,15 @@ async function main(): Promise<void> {
         into.sign.push(t3 - t2);
         into.executeAndWait.push(t4 - t3);
         into.total.push(t4 - t0);
+        cpu.prepare.push(cpuMs(c0) - cpuMs(c1));
+        cpu.verify.push(cpuMs(c1) - cpuMs(c2));
+        cpu.sign.push(cpuMs(c2) - cpuMs(c3));
+        cpu.executeAndWait.push(cpuMs(c3));
+        cpu.total.push(cpuMs(c0));
       }
     };
     for (let i = 0; i < 20; i++) await round(svc, `warm-${i}-${process.pid}`, null);
+    const profiler = PROFILE_FILE ? await startProfiler() : null;
     for (let i = 0; i < N; i++) {
       await round(svc, `bench-${i}-${process.pid}`, now);
       const b0 = performance.now();
@@ -169,6 +198,8 @@ async function main(): Promise<void> {
       await client.ledgerEnd();
       read.push(performance.now() - r0);
     }
+
+    if (profiler && PROFILE_FILE) await profiler.stop(PROFILE_FILE);
 
     // the sign stage's parts, one by one (same run, after the rounds)
     const parts: Array<[string, number[]]> = [];
@@ -210,24 +241,30 @@ async function main(): Promise<void> {
       }),
     );
 
-    const rows: Array<[string, number[]]> = [
-      ['prepare (HTTP)', now.prepare],
-      ['verify (decode, V2 hash, summary, policy)', now.verify],
-      ['sign (re-verify, policy, key read, Ed25519, audit fsync)', now.sign],
-      ['executeAndWait (HTTP, durable commit)', now.executeAndWait],
-      ['**prepare → verify → sign → executeAndWait**', now.total],
-      ['baseline: submit-and-wait, local party', baseline],
-      ['baseline: GET ledger-end', read],
+    const rows: Array<[string, number[], number[] | null]> = [
+      ['prepare (HTTP)', now.prepare, cpu.prepare],
+      ['verify (decode, V2 hash, summary, policy)', now.verify, cpu.verify],
+      ['sign (re-verify, policy, key read, Ed25519, audit fsync)', now.sign, cpu.sign],
+      ['executeAndWait (HTTP, durable commit)', now.executeAndWait, cpu.executeAndWait],
+      ['**prepare → verify → sign → executeAndWait**', now.total, cpu.total],
+      ['baseline: submit-and-wait, local party', baseline, null],
+      ['baseline: GET ledger-end', read, null],
     ];
     const base = pct(baseline, 50);
     console.log(
       `signing bench: ${N} rounds, key in ${backendNote}, node ${process.version}, ${BURN} CPU burner(s), ` +
         `load average ${loadBefore} at start, ${loadAverage()} at end`,
     );
-    console.log('| stage | p50 ms | p95 ms | p50 vs local submit-and-wait |');
-    console.log('| --- | ---: | ---: | ---: |');
-    for (const [label, xs] of rows)
-      console.log(`| ${label} | ${pct(xs, 50).toFixed(2)} | ${pct(xs, 95).toFixed(2)} | ${(pct(xs, 50) / base).toFixed(2)}× |`);
+    // CPU: user + system time of this process (console and embedded simulator) within the stage; the rest is waiting
+    // (fsync, keychain daemon, scheduling behind other processes)
+    console.log('| stage | p50 ms | p95 ms | CPU p50 ms | p50 vs local submit-and-wait |');
+    console.log('| --- | ---: | ---: | ---: | ---: |');
+    for (const [label, xs, cpuXs] of rows) {
+      const cpuCell = cpuXs ? pct(cpuXs, 50).toFixed(2) : '—';
+      console.log(
+        `| ${label} | ${pct(xs, 50).toFixed(2)} | ${pct(xs, 95).toFixed(2)} | ${cpuCell} | ${(pct(xs, 50) / base).toFixed(2)}× |`,
+      );
+    }
     console.log('\nsign stage, part by part (same run):');
     console.log('| part | p50 ms | p95 ms |');
     console.log('| --- | ---: | ---: |');

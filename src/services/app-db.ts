@@ -114,5 +114,30 @@ export function openAppDb(dataDir: string): AppDb {
       db.pragma(`user_version = ${v + 1}`);
     })();
   }
+  cacheStatements(db);
   return db;
+}
+
+/** More distinct SQL texts than the console has; past it the cache starts over (dynamic SQL cannot grow it unbounded). */
+const STATEMENT_CACHE_MAX = 512;
+
+/**
+ * The services call `db.prepare(sql)` where they use a statement; compiling it again each time was a measurable part
+ * of a signature (key, policy and audit reads run several statements per signing round, bench/signing). Statements
+ * are reusable, and SQLite re-prepares one by itself when the schema changes, so one compiled statement per SQL text
+ * is kept. Shared statements must keep their default modes: no caller changes them (pluck/raw/expand/safeIntegers).
+ */
+function cacheStatements(db: AppDb): void {
+  const compile = db.prepare.bind(db);
+  const cache = new Map<string, Database.Statement>();
+  const prepare = (sql: string): Database.Statement => {
+    let statement = cache.get(sql);
+    if (statement === undefined) {
+      statement = compile(sql);
+      if (cache.size >= STATEMENT_CACHE_MAX) cache.clear();
+      cache.set(sql, statement);
+    }
+    return statement;
+  };
+  db.prepare = prepare as AppDb['prepare'];
 }

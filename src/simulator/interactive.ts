@@ -7,12 +7,12 @@
  * after checking that its input contracts are still active (deduplication included).
  */
 import { randomUUID } from 'node:crypto';
-import { PreparedTransaction } from '@canton-network/core-ledger-proto';
+import { decodePreparedTransaction } from '@canton-network/core-tx-visualizer';
 import type { SimContext } from './context.js';
 import { microsToIso } from './clock.js';
 import { signatureValid } from './crypto/keys.js';
 import { interpretCommands } from './engine/submit.js';
-import { buildPreparedTransaction, encodePrepared, preparedHash } from './engine/prepared-transaction.js';
+import { buildPreparedTransaction, encodeAndHashPrepared, preparedHash } from './engine/prepared-transaction.js';
 import { CantonError } from './errors.js';
 import type { LedgerWriter, SubmitResult } from './ledger.js';
 import { relativeContractId, toSimCommands } from './ledger.js';
@@ -88,8 +88,7 @@ export class InteractiveSubmission {
       },
       sim.registry,
     );
-    const preparedTransaction = encodePrepared(pt);
-    const preparedTransactionHash = await preparedHash(preparedTransaction);
+    const { base64: preparedTransaction, hash: preparedTransactionHash } = await encodeAndHashPrepared(pt);
     const stored: StoredPrepared = {
       commands: { ...commands, synchronizerId: result.synchronizerId },
       nodes,
@@ -110,8 +109,8 @@ export class InteractiveSubmission {
       });
     let hash: string;
     try {
-      PreparedTransaction.fromBinary(Buffer.from(req.preparedTransaction, 'base64'));
-      hash = await preparedHash(req.preparedTransaction);
+      // decoded once (as the hashing library decodes base64), then hashed
+      hash = await preparedHash(decodePreparedTransaction(req.preparedTransaction));
     } catch (e) {
       throw new CantonError('INVALID_ARGUMENT', `The prepared transaction cannot be decoded: ${(e as Error).message}`, {
         context: { field: 'preparedTransaction' },

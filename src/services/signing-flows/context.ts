@@ -75,7 +75,8 @@ export async function refusals<T>(
 }
 
 export function headSeq(svc: SigningServices): number {
-  return svc.audit.list({ limit: 1 })[0]?.entry.seq ?? 0;
+  // the head row, not the newest entry: reading and parsing an entry here was a cost of every verification
+  return svc.audit.headSeq();
 }
 
 /** The party a request file names, for the audit entry of a file that did not parse. */

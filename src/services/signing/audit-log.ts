@@ -49,6 +49,11 @@ export class AuditLog {
     return (head?.seq ?? 0) + 1;
   }
 
+  /** The newest entry's number (0 when empty): the chain head, written in the same transaction as each entry. */
+  headSeq(): number {
+    return AuditLog.nextSeq(this.db) - 1;
+  }
+
   /** Whether entries are authenticated with the console's audit key, and the key's public half. */
   get authenticated(): { keyed: boolean; publicKeyHex: string | null } {
     return { keyed: this.key !== null, publicKeyHex: this.key?.publicKeyHex ?? null };

@@ -180,7 +180,17 @@ export function encodePrepared(pt: PreparedTransaction): string {
   return Buffer.from(PreparedTransaction.toBinary(pt)).toString('base64');
 }
 
-/** Hash (base64) with hashing scheme V2 of a prepared transaction (base64 protobuf). */
-export async function preparedHash(preparedBase64: string): Promise<string> {
-  return hashPreparedTransaction(preparedBase64, 'base64');
+/**
+ * Hash (base64) with hashing scheme V2 of a prepared transaction: its base64 protobuf, or the message decoded from
+ * those bytes (a caller that has decoded them already saves decoding them again).
+ */
+export async function preparedHash(prepared: string | PreparedTransaction): Promise<string> {
+  return hashPreparedTransaction(prepared, 'base64');
+}
+
+/** The base64 protobuf of a prepared transaction and its V2 hash, the hash computed over exactly those bytes. */
+export async function encodeAndHashPrepared(pt: PreparedTransaction): Promise<{ base64: string; hash: string }> {
+  const bytes = PreparedTransaction.toBinary(pt);
+  // hashed as a reader of the bytes sees them (decoded from the bytes, not the message built here), one decode
+  return { base64: Buffer.from(bytes).toString('base64'), hash: await preparedHash(PreparedTransaction.fromBinary(bytes)) };
 }
