@@ -39,6 +39,7 @@ export const ENFORCED = [
   'test/unit/engine',
   'test/integration/daml-lf',
   'test/integration/engine',
+  'test/integration/signing-flows',
   '*.ts',
   '*.js',
   '.dependency-cruiser.cjs',

@@ -23,6 +23,7 @@ import {
   submitTx,
 } from '../simulator/helpers.js';
 import type { TestSim } from '../simulator/helpers.js';
+import { must } from '../../support/must.js';
 
 interface Answer {
   preparedTransaction: string;
@@ -40,6 +41,9 @@ const call = (base: string, method: string, p: string, opts: { body?: unknown } 
 /** `npm run sim`'s command: the prebuilt bundle (test/support/global-setup.ts built it). */
 const cli = path.join(repoRoot, 'scripts/run.mjs');
 const decode = (b64: string) => PreparedTransaction.fromBinary(Buffer.from(b64, 'base64'));
+const transactionOf = (b64: string) => must(decode(b64).transaction, 'a transaction in the prepared answer');
+const submitterOf = (b64: string) =>
+  must(must(decode(b64).metadata, 'metadata in the prepared answer').submitterInfo, 'submitter info in the metadata');
 
 describe('simulator fault injection (prepare answers)', () => {
   let sim: TestSim;
@@ -81,21 +85,22 @@ describe('simulator fault injection (prepare answers)', () => {
       ['hash', true],
     ]);
     // amount: the created Iou's amount has a leading 9; the hash is the one of the honest transaction
-    expect(amount.preparedTransactionHash).toBe(log[0]!.honestHash);
+    expect(amount.preparedTransactionHash).toBe(must(log[0], 'injection 0').honestHash);
     expect(await hashPreparedTransaction(amount.preparedTransaction, 'base64')).not.toBe(amount.preparedTransactionHash);
-    const created = decode(amount.preparedTransaction).transaction!.nodes[1]!.versionedNode;
+    const created = must(transactionOf(amount.preparedTransaction).nodes[1], 'node 1').versionedNode;
     expect(
       created.oneofKind === 'v1' && created.v1.nodeType.oneofKind === 'create' && JSON.stringify(created.v1.nodeType.create.argument),
     ).toContain('"numeric":"925');
     // receiver: the choice argument's new owner is somebody else
-    const ex = decode(receiver.preparedTransaction).transaction!.nodes[0]!.versionedNode;
+    const ex = must(transactionOf(receiver.preparedTransaction).nodes[0], 'node 0').versionedNode;
     const chosen =
       ex.oneofKind === 'v1' && ex.v1.nodeType.oneofKind === 'exercise' ? JSON.stringify(ex.v1.nodeType.exercise.chosenValue) : '';
     expect(chosen).not.toContain(bob);
     expect(chosen).toContain('fault-injected-party::');
     // hash: the transaction is honest, the hash is not
-    expect(await hashPreparedTransaction(hash.preparedTransaction, 'base64')).toBe(log[2]!.honestHash);
-    expect(hash.preparedTransactionHash).not.toBe(log[2]!.honestHash);
+    const hashed = must(log[2], 'injection 2');
+    expect(await hashPreparedTransaction(hash.preparedTransaction, 'base64')).toBe(hashed.honestHash);
+    expect(hash.preparedTransactionHash).not.toBe(hashed.honestHash);
   });
 
   it('tampers structurally for every kind (or says it could not), and switches at runtime', async () => {
@@ -103,11 +108,11 @@ describe('simulator fault injection (prepare answers)', () => {
     expect(r.status).toBe(200);
     for (const kind of TAMPER_KINDS) {
       const a = await prepare();
-      const last = (await status()).injections.at(-1)!;
+      const last = must((await status()).injections.at(-1), `an injection for ${kind}`);
       expect(last.kind).toBe(kind);
       expect(last.applied, kind).toBe(true);
       const consistent = a.preparedTransactionHash === last.honestHash && a.hashingSchemeVersion === 'HASHING_SCHEME_VERSION_V2';
-      let txHash: string | null = null;
+      let txHash: string | null;
       try {
         txHash = await hashPreparedTransaction(a.preparedTransaction, 'base64');
       } catch {
@@ -115,12 +120,12 @@ describe('simulator fault injection (prepare answers)', () => {
       }
       // never an honest, self-consistent answer
       expect(consistent && txHash === last.honestHash, kind).toBe(false);
-      if (kind === 'input-dropped') expect(decode(a.preparedTransaction).metadata!.inputContracts).toHaveLength(0);
-      if (kind === 'extra-node') expect(decode(a.preparedTransaction).transaction!.roots).toEqual(['0', '2']);
-      if (kind === 'submitter') expect(decode(a.preparedTransaction).metadata!.submitterInfo!.actAs).toHaveLength(2);
+      if (kind === 'input-dropped') expect(must(decode(a.preparedTransaction).metadata, 'metadata').inputContracts).toHaveLength(0);
+      if (kind === 'extra-node') expect(transactionOf(a.preparedTransaction).roots).toEqual(['0', '2']);
+      if (kind === 'submitter') expect(submitterOf(a.preparedTransaction).actAs).toHaveLength(2);
       if (kind === 'submitter-rehashed') {
         expect(txHash).toBe(a.preparedTransactionHash);
-        expect(decode(a.preparedTransaction).metadata!.submitterInfo!.actAs).not.toContain(alice);
+        expect(submitterOf(a.preparedTransaction).actAs).not.toContain(alice);
       }
       if (kind === 'scheme-v3') expect(a.hashingSchemeVersion).toBe('HASHING_SCHEME_VERSION_V3');
     }
@@ -206,7 +211,7 @@ describe('simulator fault injection (prepare answers)', () => {
         child.stdout.on('data', (d: Buffer) => {
           out += d.toString('utf8');
           const m = /listening on (\S+)/.exec(out);
-          if (m) resolve(m[1]!);
+          if (m?.[1]) resolve(m[1]);
         });
         child.once('exit', (code) => reject(new Error(`sim exited with ${code}`)));
       });

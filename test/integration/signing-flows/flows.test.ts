@@ -15,6 +15,8 @@ import { secretAccount } from '../../../src/services/signing/key-store.js';
 import { createSigningRequest, type SigningRequest } from '../../../src/services/signing/index.js';
 import { requestDigest } from '../../../src/services/signing/offline-files.js';
 import { TAMPER_KINDS as FAULT_KINDS } from '../../../src/simulator/fault-injection.js';
+import { must } from '../../support/must.js';
+import { stringContaining, anyString } from '../../support/matchers.js';
 
 const IOU = '#simulator-demo:Demo.Iou:Iou';
 const SERVICE_A = `signing-flows-a-${process.pid}-${Date.now()}`;
@@ -42,9 +44,10 @@ async function callError(app: ConsoleApp, channel: ChannelName, req: unknown) {
   return r.error;
 }
 
+const ledgerUrl = () => must(online.demoLedgerUrl, "the online console's demo ledger URL");
 async function sim<T>(p: string, body?: unknown): Promise<T> {
   const res = await fetch(
-    online.demoLedgerUrl + p,
+    ledgerUrl() + p,
     body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
   );
   if (!res.ok) throw new Error(`${p}: ${res.status} ${await res.text()}`);
@@ -64,7 +67,7 @@ async function iouFor(issuer: string, owner: string, amount: string): Promise<st
       },
     },
   );
-  return r.transaction.events.find((e) => e.CreatedEvent)!.CreatedEvent!.contractId;
+  return must(r.transaction.events.find((e) => e.CreatedEvent)?.CreatedEvent, 'a created Iou').contractId;
 }
 
 let bank: string;
@@ -76,7 +79,8 @@ beforeAll(async () => {
   for (const m of ['log', 'info', 'warn', 'error', 'debug'] as const) {
     const orig = console[m].bind(console);
     vi.spyOn(console, m).mockImplementation((...args: unknown[]) => {
-      consoleOut.push(args.map((a) => (typeof a === 'string' ? a : (JSON.stringify(a) ?? String(a)))).join(' '));
+      // JSON.stringify answers undefined (which its type does not say) for undefined and functions
+      consoleOut.push(args.map((a) => (typeof a === 'string' ? a : ((JSON.stringify(a) as string | undefined) ?? String(a)))).join(' '));
       orig(...args);
     });
   }
@@ -90,13 +94,16 @@ beforeAll(async () => {
 
 afterAll(async () => {
   vi.restoreAllMocks();
-  for (const [app, service] of [
+  // unassigned when beforeAll failed before starting them
+  const started: Array<[ConsoleApp | undefined, string]> = [
     [online, SERVICE_A],
     [airGapped, SERVICE_B],
-  ] as const) {
+  ];
+  for (const [app, service] of started) {
     if (!app) continue;
-    const keys = (await app.router.invoke('signing.keys.list', {})) as { ok: true; value: Response<'signing.keys.list'> };
-    for (const k of keys.ok ? keys.value.keys : []) new Entry(service, secretAccount(k.fingerprint)).deletePassword();
+    const keys = await app.router.invoke('signing.keys.list', {});
+    const listed = keys.ok ? (keys.value as Response<'signing.keys.list'>).keys : [];
+    for (const k of listed) new Entry(service, secretAccount(k.fingerprint)).deletePassword();
     await app.close();
   }
   rmSync(dirA, { recursive: true, force: true });
@@ -137,12 +144,12 @@ describe('signing flows through the contract', () => {
       },
     });
     if (create.status !== 'verified') throw new Error(create.message);
-    expect(create.summary.created[0]).toMatchObject({ root: true, template: expect.stringContaining('Demo.Iou:Iou') });
+    expect(create.summary.created[0]).toMatchObject({ root: true, template: stringContaining('Demo.Iou:Iou') });
     expect(create.summary.amounts.map((a) => Number(a.value))).toContain(12.5);
     // described field by field from the package the participant served (its id verified): no blind signature
     expect(create.summary.mode).toBe('described');
     expect(create.summary.headline).toMatch(/^Create Demo.Iou:Iou: issuer flows-treasury::1220[0-9a-f]{4}…[0-9a-f]{4}, owner FlowsBob::/);
-    const args = create.summary.description.nodes[0]!.argument;
+    const args = must(create.summary.description.nodes[0], 'a described node').argument;
     expect(args[0]).toMatchObject({ depth: 0, label: 'arguments', kind: 'record', type: 'Demo.Iou:Iou' });
     expect(args.slice(1).map((r) => [r.label, r.kind, r.type])).toEqual(
       expect.arrayContaining([
@@ -261,7 +268,7 @@ describe('signing flows through the contract', () => {
     const reasons = new Map<string, Set<string>>();
     try {
       for (let i = 0; i < rounds * FAULT_KINDS.length; i++) {
-        const kind = FAULT_KINDS[i % FAULT_KINDS.length]!;
+        const kind = must(FAULT_KINDS[i % FAULT_KINDS.length], 'a fault kind');
         const r = await transfer();
         expect(r.status, `${kind} (round ${Math.floor(i / FAULT_KINDS.length) + 1})`).toBe('refused');
         if (r.status !== 'refused') continue;
@@ -428,7 +435,8 @@ describe('signing flows through the contract', () => {
     expect(ins.summary.partyId).toBe(req.partyId);
     expect(ins.summary.multiHashBase64).toBe(file.topology.multiHash);
     expect(ins.signer).toEqual({ fingerprint: key.fingerprint, label: 'Treasury' });
-    const altered = req.text.replace(file.topology.topologyTransactions[2]!, file.topology.topologyTransactions[1]!);
+    const [, second, third] = file.topology.topologyTransactions;
+    const altered = req.text.replace(must(third, 'topology transaction 3'), must(second, 'topology transaction 2'));
     expect(await call(airGapped, 'signing.onboard.offline.sign', { text: altered })).toMatchObject({
       status: 'refused',
       reason: 'DIGEST_MISMATCH',
@@ -605,7 +613,7 @@ describe('signing flows through the contract', () => {
       reason: 'SIGNATURES_MISSING',
     });
     // ...and the participant agrees: one valid signature of a 2-of-3 party is not enough.
-    const one = await fetch(online.demoLedgerUrl + '/v2/interactive-submission/executeAndWait', {
+    const one = await fetch(ledgerUrl() + '/v2/interactive-submission/executeAndWait', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -642,13 +650,13 @@ describe('signing flows through the contract', () => {
       expect(e, String(minutes)).toMatchObject({ code: 'BAD_REQUEST', issues: [{ path: 'minutes' }] });
     }
     const unlocked = await call(online, 'signing.keys.unlock', { fingerprint: key.fingerprint, minutes: 5 });
-    expect(Date.parse(unlocked.unlockedUntil!) - Date.now()).toBeGreaterThan(4 * 60_000);
+    expect(Date.parse(must(unlocked.unlockedUntil, 'an unlocked-until time')) - Date.now()).toBeGreaterThan(4 * 60_000);
     expect((await call(online, 'signing.keys.list', {})).keys.find((k) => k.fingerprint === key.fingerprint)?.unlockedUntil).toBe(
       unlocked.unlockedUntil,
     );
     // while unlocked the keychain is not read: with its entry removed, a signature still goes through
     const entry = new Entry(SERVICE_A, secretAccount(key.fingerprint));
-    const secret = entry.getPassword()!;
+    const secret = must(entry.getPassword(), 'the key in the keychain');
     entry.deletePassword();
     try {
       const p = await call(online, 'signing.prepare', {
@@ -686,10 +694,11 @@ describe('signing flows through the contract', () => {
       const recent = (await call(online, 'signing.audit.list', { limit: 4 })).records;
       expect(recent.map((r) => r.decision)).toEqual(['refused', 'locked', 'signed', 'unlocked']);
       expect(recent[3]).toMatchObject({ subject: 'other', fingerprint: key.fingerprint });
-      expect(recent[3]!.summary).toMatch(/unlocked for 5 min/);
+      expect(must(recent[3], 'the unlock record').summary).toMatch(/unlocked for 5 min/);
       // locking a key that is not unlocked changes nothing and records nothing
       await call(online, 'signing.keys.lock', { fingerprint: key.fingerprint });
-      expect((await call(online, 'signing.audit.list', { limit: 1 })).records[0]!.seq).toBe(recent[0]!.seq);
+      const latest = (await call(online, 'signing.audit.list', { limit: 1 })).records[0];
+      expect(must(latest, 'the latest audit record').seq).toBe(must(recent[0], 'the refusal record').seq);
       expect(await call(online, 'signing.audit.verify', {})).toMatchObject({ ok: true });
     } finally {
       entry.setPassword(secret);
@@ -736,7 +745,7 @@ describe('signing flows through the contract', () => {
       expect(r).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
       expect(await again.router.invoke('signing.keys.unlockFile', { passphrase: 'a long enough file passphrase' })).toMatchObject({
         ok: true,
-        value: { encryptedFileExists: true, encryptedFileUnlocked: true, encryptedFileUnlockedUntil: expect.any(String) },
+        value: { encryptedFileExists: true, encryptedFileUnlocked: true, encryptedFileUnlockedUntil: anyString() },
       });
       expect(await again.router.invoke('signing.keys.delete', { fingerprint: k.fingerprint })).toMatchObject({
         ok: true,
@@ -757,7 +766,7 @@ describe('signing flows through the contract', () => {
     for (const [service, fp] of keys) {
       const stored = new Entry(service, secretAccount(fp)).getPassword();
       expect(stored, fp).toMatch(/^ed25519-seed:v1:/);
-      const seed = Buffer.from(stored!.slice('ed25519-seed:v1:'.length), 'base64');
+      const seed = Buffer.from(must(stored, `the stored key ${fp}`).slice('ed25519-seed:v1:'.length), 'base64');
       expect(seed).toHaveLength(32);
       needles.push(seed.toString('hex'), seed.toString('base64').replace(/=+$/, ''), seed.toString('base64url'));
       // also any 12+ byte window (partial leaks), in hex

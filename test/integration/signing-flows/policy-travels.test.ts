@@ -15,6 +15,8 @@ import { Entry } from '@napi-rs/keyring';
 import { startConsoleApp, type ConsoleApp } from '../../../src/app/console-app.js';
 import type { ChannelName, Request, Response, SigningPolicyWire } from '../../../src/ipc/contract.js';
 import { secretAccount } from '../../../src/services/signing/key-store.js';
+import { anyNumber } from '../../support/matchers.js';
+import { must } from '../../support/must.js';
 
 const IOU = '#simulator-demo:Demo.Iou:Iou';
 const SERVICE_A = `policy-travels-a-${process.pid}-${Date.now()}`;
@@ -43,7 +45,7 @@ async function call<C extends ChannelName>(app: ConsoleApp, channel: C, req: Req
 }
 async function sim<T>(p: string, body?: unknown): Promise<T> {
   const res = await fetch(
-    online.demoLedgerUrl + p,
+    must(online.demoLedgerUrl, "the online console's demo ledger URL") + p,
     body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
   );
   if (!res.ok) throw new Error(`${p}: ${res.status} ${await res.text()}`);
@@ -80,14 +82,16 @@ beforeAll(async () => {
   online = await startConsoleApp({ dataDir: path.join(dir, 'online'), demo: true, transport: 'browser-host', keychainService: SERVICE_A });
   air = await startConsoleApp({ dataDir: path.join(dir, 'air'), demo: false, transport: 'browser-host', keychainService: SERVICE_B });
   const o = await onboard('Officer key', 'policy-treasury');
-  fp = o.keys[0]!;
+  fp = must(o.keys[0], 'the officer key');
   party = o.party;
 }, 60_000);
 afterAll(async () => {
-  for (const [app, service] of [
+  // unassigned when beforeAll failed before starting them
+  const started: Array<[ConsoleApp | undefined, string]> = [
     [online, SERVICE_A],
     [air, SERVICE_B],
-  ] as const) {
+  ];
+  for (const [app, service] of started) {
     if (!app) continue;
     const r = await app.router.invoke('signing.keys.list', {});
     for (const k of r.ok ? (r.value as Response<'signing.keys.list'>).keys : [])
@@ -110,7 +114,7 @@ describe('the signing policy travels with the key and is enforced at both ends',
     ).toBe(2);
     const changes = (await audit(online)).filter((r) => r.decision === 'policy-changed');
     expect(changes[0]).toMatchObject({ fingerprint: fp, message: 'amount limit 10000 → 1000 (stricter)' });
-    expect(changes[0]!.summary).toMatch(/version 1 → 2 \(edited on this console\)$/);
+    expect(must(changes[0], 'the latest policy change').summary).toMatch(/version 1 → 2 \(edited on this console\)$/);
     expect(changes[1]).toMatchObject({ message: 'amount limit none → 10000 (stricter)' });
     expect((await call(online, 'signing.keys.list', {})).policies[fp]).toMatchObject({ version: 2 });
   });
@@ -181,9 +185,9 @@ describe('the signing policy travels with the key and is enforced at both ends',
     const ins = await call(air, 'signing.offline.inspect', { text: req.text });
     if (ins.status !== 'verified') throw new Error(ins.message);
     expect(ins.policyVersions).toEqual([{ fingerprint: fp, checked: 4, here: 3 }]);
-    expect(ins.policy).toMatchObject({ allowed: false, reason: 'POLICY_OUTDATED', auditSeq: expect.any(Number) });
+    expect(ins.policy).toMatchObject({ allowed: false, reason: 'POLICY_OUTDATED', auditSeq: anyNumber() });
     const forced = await call(air, 'signing.offline.sign', { text: req.text, blindConfirmation: 'BLIND' });
-    expect(forced).toMatchObject({ status: 'refused', reason: 'POLICY_OUTDATED', auditSeq: expect.any(Number) });
+    expect(forced).toMatchObject({ status: 'refused', reason: 'POLICY_OUTDATED', auditSeq: anyNumber() });
 
     // the officer exports the policy online and imports it on the signer (passphrase-sealed, no key material)
     const file = await call(online, 'signing.policy.export', { fingerprints: [fp], passphrase: PASS });
@@ -230,7 +234,10 @@ describe('the signing policy travels with the key and is enforced at both ends',
     expect(forced).toMatchObject({ status: 'refused', reason: 'POLICY_AMOUNT' });
 
     // a tampered signer (anything holding the key) signs the hash anyway
-    const seed = Buffer.from(new Entry(SERVICE_B, secretAccount(fp)).getPassword()!.slice('ed25519-seed:v1:'.length), 'base64');
+    const seed = Buffer.from(
+      must(new Entry(SERVICE_B, secretAccount(fp)).getPassword(), 'the key in the keychain').slice('ed25519-seed:v1:'.length),
+      'base64',
+    );
     const request = JSON.parse(req.text) as { requestId: string; digest: string; party: string };
     const signature = Buffer.from(await ed.signAsync(Buffer.from(hash, 'base64'), seed)).toString('base64');
     const response = JSON.stringify({
@@ -244,7 +251,7 @@ describe('the signing policy travels with the key and is enforced at both ends',
     });
     const end = (await sim<{ offset: number }>('/v2/state/ledger-end')).offset;
     const imported = await call(online, 'signing.offline.importResponse', { requestId: req.requestId, text: response });
-    expect(imported).toMatchObject({ status: 'refused', reason: 'POLICY_AMOUNT', auditSeq: expect.any(Number) });
+    expect(imported).toMatchObject({ status: 'refused', reason: 'POLICY_AMOUNT', auditSeq: anyNumber() });
     if (imported.status === 'refused') expect(imported.message).toMatch(/refused at execution/);
     expect(await call(online, 'signing.offline.execute', { requestId: req.requestId, mode: 'executeAndWait' })).toMatchObject({
       status: 'refused',
@@ -260,7 +267,7 @@ describe('the signing policy travels with the key and is enforced at both ends',
 
   it('refuses online with the rule and says what would work; the disabled button is audited once, a forced confirm again', async () => {
     const over = await call(online, 'signing.prepare', { party, fingerprint: fp, command: iou(party, '2000') });
-    expect(over).toMatchObject({ status: 'refused', reason: 'POLICY_AMOUNT', auditSeq: expect.any(Number) });
+    expect(over).toMatchObject({ status: 'refused', reason: 'POLICY_AMOUNT', auditSeq: anyNumber() });
     // offline-only key: the online preview routes to a request file (not a refusal), a forced confirm is refused
     await call(online, 'signing.policy.set', {
       fingerprint: fp,
@@ -277,7 +284,7 @@ describe('the signing policy travels with the key and is enforced at both ends',
       mode: 'executeAndWait',
       blindConfirmation: 'BLIND',
     });
-    expect(forced).toMatchObject({ status: 'refused', reason: 'POLICY_OFFLINE_ONLY', auditSeq: expect.any(Number) });
+    expect(forced).toMatchObject({ status: 'refused', reason: 'POLICY_OFFLINE_ONLY', auditSeq: anyNumber() });
     // offline-only and over the limit: refused for the amount, not "use offline signing"
     const both = await call(online, 'signing.prepare', { party, fingerprint: fp, command: iou(party, '3000') });
     expect(both).toMatchObject({ status: 'refused', reason: 'POLICY_AMOUNT' });
@@ -370,9 +377,9 @@ describe('the signing policy travels with the key and is enforced at both ends',
     if (req.status !== 'created') throw new Error(req.message);
     const ins = await call(air, 'signing.offline.inspect', { text: req.text });
     if (ins.status !== 'verified') throw new Error(ins.message);
-    expect(ins.policy).toMatchObject({ allowed: false, reason: 'POLICY_DIVERGED', auditSeq: expect.any(Number) });
+    expect(ins.policy).toMatchObject({ allowed: false, reason: 'POLICY_DIVERGED', auditSeq: anyNumber() });
     const forced = await call(air, 'signing.offline.sign', { text: req.text, blindConfirmation: 'BLIND' });
-    expect(forced).toMatchObject({ status: 'refused', reason: 'POLICY_DIVERGED', auditSeq: expect.any(Number) });
+    expect(forced).toMatchObject({ status: 'refused', reason: 'POLICY_DIVERGED', auditSeq: anyNumber() });
     const refused = (await audit(air)).filter((r) => r.decision === 'refused' && r.reason === 'POLICY_DIVERGED');
     // the screen and the forced request: one entry each, with the transaction hash
     expect(refused).toHaveLength(2);
