@@ -11,6 +11,7 @@ import {
   proposeIdentifiers,
   toFilter,
 } from '../../renderer/src/lib/updates/filter.js';
+import { parseLookup, parseOffset, rangeInvalid } from '../../renderer/src/lib/updates/offsets.js';
 import { UpdateFilterSchema, type UpdateSummary } from '../../src/ipc/contract.js';
 
 const row = (offset: number): UpdateSummary => ({
@@ -146,5 +147,26 @@ describe('template filter proposals', () => {
     expect(proposeIdentifiers('amulet', known)).toEqual(['#splice-amulet:Splice.Amulet:Amulet']);
     expect(proposeIdentifiers('simulator-demo:Demo.Iou:IouProposal', known)).toEqual([]); // already an identifier
     expect(proposeIdentifiers('Nothing:Here', known)).toEqual([]);
+  });
+});
+
+describe('typed offsets', () => {
+  it('reads whole numbers of at most 15 digits, empty as none', () => {
+    expect(parseOffset(' 42 ')).toBe(42);
+    expect(parseOffset('')).toBeNull();
+    expect(parseOffset('4.2')).toBe('invalid');
+    expect(parseOffset('1234567890123456')).toBe('invalid');
+  });
+  it('refuses a range whose end is below its start', () => {
+    expect(rangeInvalid(10, 5)).toBe(true);
+    expect(rangeInvalid(5, 10)).toBe(false);
+    expect(rangeInvalid(null, 3)).toBe(false);
+    expect(rangeInvalid('invalid', null)).toBe(true);
+  });
+  it('looks up an offset from 1 on, anything else as an update id', () => {
+    expect(parseLookup('7')).toEqual({ offset: 7 });
+    expect(parseLookup(' 1220abc ')).toEqual({ updateId: '1220abc' });
+    expect(parseLookup('  ')).toBeNull();
+    expect(parseLookup('0')).toEqual(new Error('Offsets start at 1'));
   });
 });
