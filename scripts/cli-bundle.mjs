@@ -46,6 +46,40 @@ const ALWAYS = ['package-lock.json', 'tsconfig.json', 'scripts/cli-bundle.mjs'];
 const IMPORT_META_URL = '__consoleImportMetaUrl';
 
 /**
+ * Start-up: what the bundles evaluate at load. The sources import only the id constants of
+ * @canton-network/core-token-standard, but its one module file also runs the Daml codegen (with @daml/types and
+ * lodash) when loaded, about a tenth of the simulator bundle; the bundles get a module holding just the constants,
+ * read from the package's own declaration of them (a name it does not declare fails the build). The generated
+ * protobuf modules of @canton-network/core-ledger-proto only define message types: marked free of side effects, the
+ * files the sources do not use are left out.
+ */
+const leanImports = {
+  name: 'lean-imports',
+  setup(b) {
+    b.onResolve({ filter: /^@canton-network\/core-token-standard$/ }, () => ({
+      path: path.join(ROOT, 'node_modules/@canton-network/core-token-standard/dist/interface-ids.const.d.ts'),
+      namespace: 'token-standard-ids',
+    }));
+    b.onLoad({ filter: /.*/, namespace: 'token-standard-ids' }, (args) => {
+      const declared = [...readFileSync(args.path, 'utf8').matchAll(/^export declare const (\w+) = ("[^"\n]*");$/gm)];
+      if (declared.length === 0) return { errors: [{ text: `no id constants declared in ${args.path}` }] };
+      return { contents: declared.map(([, name, value]) => `export const ${name} = ${value};`).join('\n'), loader: 'js' };
+    });
+    b.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.pluginData === 'lean-imports' || !/core-ledger-proto/.test(`${args.path} ${args.importer}`)) return undefined;
+      const r = await b.resolve(args.path, {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+        importer: args.importer,
+        pluginData: 'lean-imports',
+      });
+      if (r.errors.length > 0 || !r.path.includes('/node_modules/@canton-network/core-ledger-proto/')) return undefined;
+      return { path: r.path, sideEffects: false };
+    });
+  },
+};
+
+/**
  * Why bundles described by `manifest` must be rebuilt, or null when they are fresh. `mtimeOf(rel)` gives a file's
  * modification time (ms) relative to the checkout, or null when it does not exist.
  */
@@ -101,6 +135,7 @@ export async function buildCliBundles() {
     outdir: OUT_DIR,
     outExtension: { '.js': '.cjs' },
     external: CLI_EXTERNALS,
+    plugins: [leanImports],
     sourcemap: 'linked',
     // Smaller source parses faster; names stay readable in stack traces.
     minifyWhitespace: true,
