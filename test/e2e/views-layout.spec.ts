@@ -1,7 +1,8 @@
 /**
  * Every view in light and dark at 1440×900 and 1024×700 (browser host + embedded simulator with its seed data): the
  * view opens at its heading (not scrolled past it), nothing overflows the content pane sideways, no select is cut
- * short of its text, and template names never break inside a word. Screenshots go to test/e2e/screenshots/views/.
+ * short of its text, the Parties and Users tables fit without scrolling sideways, and template names never break
+ * inside a word. Screenshots go to test/e2e/screenshots/views/.
  */
 import { test, expect, type Page } from '@playwright/test';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
@@ -31,6 +32,8 @@ const VIEWS = [
   'audit',
   'connections',
 ];
+/** Views whose list table must fit without a horizontal scroll bar, with the test id of its scroll box. */
+const TABLES: Record<string, string> = { parties: 'party-table-scroll', users: 'user-table-scroll' };
 const SIZES = [
   { width: 1440, height: 900 },
   { width: 1024, height: 700 },
@@ -80,6 +83,14 @@ for (const size of SIZES) {
       expect.soft(m.headingVisible, `${id}: heading in view (scrollTop ${m.scrollTop})`).toBe(true);
       expect.soft(m.overflowX, `${id}: sideways overflow`).toBeLessThanOrEqual(1);
       expect.soft(m.cutSelects, `${id}: selects cut short`).toEqual([]);
+      const table = TABLES[id];
+      if (table) {
+        // The list tables fit their column: no sideways scroll inside their own scroll box either.
+        const scroller = page.getByTestId(table);
+        await expect(scroller.locator('tbody tr').first()).toBeVisible();
+        const sideways = await scroller.evaluate((el) => el.scrollWidth - el.clientWidth);
+        expect.soft(sideways, `${id}: table scrolls sideways`).toBeLessThanOrEqual(1);
+      }
       for (const theme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme: theme });
         await page.screenshot({ path: `test/e2e/screenshots/views/${id}-${size.width}-${theme}.png` });
