@@ -8,11 +8,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { createLocalJWKSet, createRemoteJWKSet, errors as joseErrors, jwtVerify } from 'jose';
-import type { JSONWebKeySet, JWTPayload, JWTVerifyGetKey, JWTVerifyOptions, JWTVerifyResult } from 'jose';
+import type { JWTPayload, JWTVerifyGetKey, JWTVerifyOptions, JWTVerifyResult } from 'jose';
 import { z } from 'zod';
 import { unverifiedClaims } from '../common/jwt.js';
 import type { SimAuthConfig } from './auth-config.js';
-import { CantonError } from './errors.js';
+import { CantonError, errorText } from './errors.js';
 import type { IdpStore } from './store/idps.js';
 
 /** The scope a scope-based Ledger API user token carries (Canton's default target scope). */
@@ -40,13 +40,13 @@ export function loadJwksFile(file: string): z.infer<typeof JwksFileSchema> {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new Error(`cannot read JWKS file '${file}': ${(e as Error).message}`);
+    throw new Error(`cannot read JWKS file '${file}': ${errorText(e)}`, { cause: e });
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new Error(`JWKS file '${file}' is not JSON: ${(e as Error).message}`);
+    throw new Error(`JWKS file '${file}' is not JSON: ${errorText(e)}`, { cause: e });
   }
   const r = JwksFileSchema.safeParse(raw);
   if (!r.success) throw new Error(`JWKS file '${file}' is not a JWK set: ${r.error.issues[0]?.message ?? 'invalid'}`);
@@ -64,7 +64,7 @@ function reason(e: unknown): string {
   if (e instanceof joseErrors.JWKSTimeout) return 'fetching the identity provider JWKS timed out';
   if (e instanceof joseErrors.JOSEAlgNotAllowed) return 'signing algorithm not allowed';
   if (e instanceof joseErrors.JOSEError) return e.message;
-  return `could not verify the token (${(e as Error)?.message ?? String(e)})`;
+  return `could not verify the token (${errorText(e)})`;
 }
 
 function hasScope(payload: JWTPayload): boolean {
@@ -86,7 +86,7 @@ export class JwtVerifier {
       this.verifyMain = (token, opts) => jwtVerify(token, secret, { ...opts, algorithms: ['HS256'] });
     } else {
       // the file was checked to be a key set; jose validates each key when it is selected
-      const keys = createLocalJWKSet(loadJwksFile(config.jwksFile) as JSONWebKeySet);
+      const keys = createLocalJWKSet(loadJwksFile(config.jwksFile));
       this.verifyMain = (token, opts) => jwtVerify(token, keys, { ...opts, algorithms: ['RS256'] });
     }
   }

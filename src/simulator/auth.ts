@@ -56,10 +56,10 @@ export function createAuthenticator(config: SimAuthConfig, idps: IdpStore): Auth
     return {
       mode: 'none',
       // a rejected promise, never a synchronous throw: callers (HTTP and the WebSocket upgrade) handle rejections only
-      authenticate: async (authorization) => ({
-        user: userFromHeaders(authorization === undefined ? {} : { authorization }),
-        auth: { mode: 'none' },
-      }),
+      authenticate: (authorization) =>
+        new Promise((resolve) => {
+          resolve({ user: userFromHeaders(authorization === undefined ? {} : { authorization }), auth: { mode: 'none' } });
+        }),
     };
   }
   const verifier = new JwtVerifier(config, idps);

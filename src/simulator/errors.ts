@@ -227,3 +227,8 @@ export const contractNotFound = (contractId: string): CantonError =>
     context: { contractId },
     resources: [['CONTRACT_ID', contractId]],
   });
+
+/** The message of a caught value: an Error's message, anything else as JavaScript prints it. */
+export function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

@@ -232,7 +232,9 @@ async function tamper(
       const t = tx.transaction;
       const source = t?.nodes.find((n) => n.versionedNode.oneofKind === 'v1' && n.versionedNode.v1.nodeType.oneofKind === 'create');
       if (!t || !source) return null;
-      const copy = PreparedTransaction.fromBinary(PreparedTransaction.toBinary(tx)).transaction!.nodes[t.nodes.indexOf(source)]!;
+      // a deep copy of the node through the wire form
+      const copy = PreparedTransaction.fromBinary(PreparedTransaction.toBinary(tx)).transaction?.nodes[t.nodes.indexOf(source)];
+      if (!copy) return null;
       copy.nodeId = String(t.nodes.length);
       t.nodes.push(copy);
       t.roots.push(copy.nodeId);

@@ -37,7 +37,7 @@ export class GroupCommitter {
   /** Resolves with the body's result once its group is durable; rejects with what the body threw (nothing of it written). */
   commit<T>(body: CommitBody<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ body, resolve: resolve as (v: unknown) => void, reject });
+      this.queue.push({ body, resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(() => this.flush());

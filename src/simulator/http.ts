@@ -1,7 +1,7 @@
 /** Small HTTP helpers: body reading, JSON/text replies. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
-import { CantonError, DecodeError } from './errors.js';
+import { CantonError, DecodeError, errorText } from './errors.js';
 
 export const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
@@ -23,7 +23,7 @@ export function decodeJson<T>(text: string, schema: z.ZodType<T>, what = 'body')
   try {
     raw = text.trim() === '' ? undefined : JSON.parse(text);
   } catch (e) {
-    throw new DecodeError(`Invalid value for: ${what} (${(e as Error).message})`);
+    throw new DecodeError(`Invalid value for: ${what} (${errorText(e)})`);
   }
   return decodeValue(raw, schema, what);
 }
@@ -56,8 +56,14 @@ export function sendError(res: ServerResponse, err: unknown): void {
     res.destroy();
     return;
   }
-  if (err instanceof DecodeError) return sendText(res, 400, err.message);
-  if (err instanceof CantonError) return sendJson(res, err.httpStatus, err.toBody());
-  const internal = new CantonError('INTERNAL', `Internal simulator error: ${(err as Error)?.message ?? String(err)}`);
+  if (err instanceof DecodeError) {
+    sendText(res, 400, err.message);
+    return;
+  }
+  if (err instanceof CantonError) {
+    sendJson(res, err.httpStatus, err.toBody());
+    return;
+  }
+  const internal = new CantonError('INTERNAL', `Internal simulator error: ${errorText(err)}`);
   sendJson(res, internal.httpStatus, internal.toBody());
 }

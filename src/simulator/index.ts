@@ -10,7 +10,7 @@ import { createAccess } from './authz.js';
 import { consoleOnlyRefusal } from './console-only.js';
 import { FaultInjectionConfigSchema, faultInjectorOf } from './fault-injection.js';
 import type { FaultInjectionConfig } from './fault-injection.js';
-import { isoToMicros, microsToIso, staticClock, wallClock } from './clock.js';
+import { microsToIso, staticClock, wallClock } from './clock.js';
 import type { Clock } from './clock.js';
 import { SIMULATOR_LEDGER_API_VERSION } from './context.js';
 import type { SimContext } from './context.js';

@@ -116,7 +116,8 @@ export class InteractiveSubmission {
         context: { field: 'preparedTransaction' },
       });
     }
-    const stored = sim.store.prepared<StoredPrepared>(hash);
+    // written by prepare above
+    const stored = sim.store.prepared(hash) as StoredPrepared | undefined;
     if (!stored)
       throw new CantonError(
         'INVALID_ARGUMENT',

@@ -86,6 +86,13 @@ const relMicros = (d: { seconds: number; nanos: number }): bigint => BigInt(d.se
 const dedupKey = (userId: string, commandId: string, actAs: string[]): string =>
   sha256Hex(JSON.stringify([userId, commandId, [...new Set(actAs)].sort()]));
 
+/** Runs `start` now; a synchronous throw becomes a rejection, so callers handle one failure path. */
+function settled<T>(start: () => Promise<T>): Promise<T> {
+  return new Promise<T>((resolve) => {
+    resolve(start());
+  });
+}
+
 export class LedgerWriter {
   private readonly group: GroupCommitter;
 
@@ -195,11 +202,7 @@ export class LedgerWriter {
    */
   commitDurably<T>(fn: CommitBody<T>): Promise<T> {
     if (this.sim.settings.groupCommit) return this.group.commit(fn);
-    try {
-      return Promise.resolve(this.commit(fn));
-    } catch (err) {
-      return Promise.reject(err);
-    }
+    return settled(() => Promise.resolve(this.commit(fn)));
   }
 
   /** Checks a submission's fields, parties and synchronizer (shared by submit and prepare). */
@@ -254,7 +257,7 @@ export class LedgerWriter {
       const field = `disclosedContracts[${i}]`;
       const bad = (why: string): CantonError =>
         new CantonError('INVALID_ARGUMENT', `Invalid disclosed contract ${field}: ${why}`, { context: { field } });
-      let decoded: { v?: unknown; contractId?: unknown };
+      let decoded: { v?: unknown; contractId?: unknown } | null;
       try {
         decoded = JSON.parse(Buffer.from(d.createdEventBlob, 'base64').toString('utf8')) as typeof decoded;
       } catch {
@@ -428,11 +431,7 @@ export class LedgerWriter {
   submit(cmds: JsCommandsInput, authenticatedUser: string): Promise<SubmitResult>;
   submit(cmds: JsCommandsInput, authenticatedUser: string, opts: { rejectAsCompletion: true }): Promise<SubmitResult | RejectedResult>;
   submit(cmds: JsCommandsInput, authenticatedUser: string, opts?: { rejectAsCompletion: true }): Promise<SubmitResult | RejectedResult> {
-    try {
-      return this.commitDurably(this.submission(cmds, authenticatedUser, opts));
-    } catch (err) {
-      return Promise.reject(err);
-    }
+    return settled(() => this.commitDurably(this.submission(cmds, authenticatedUser, opts)));
   }
 
   /**
@@ -484,11 +483,7 @@ export class LedgerWriter {
    * Through the group commit (`commitDurably`): resolves once the transaction is durable.
    */
   executePrepared(cmds: JsCommandsInput, authenticatedUser: string, prepared: PreparedForCommit): Promise<SubmitResult> {
-    try {
-      return this.commitDurably(this.preparedCommit(cmds, authenticatedUser, prepared));
-    } catch (err) {
-      return Promise.reject(err);
-    }
+    return settled(() => this.commitDurably(this.preparedCommit(cmds, authenticatedUser, prepared)));
   }
 
   private preparedCommit(cmds: JsCommandsInput, authenticatedUser: string, prepared: PreparedForCommit): CommitBody<SubmitResult> {
@@ -549,11 +544,7 @@ export class LedgerWriter {
 
   /** `submitReassignment` through the group commit (`commitDurably`): resolves once the transaction is durable. */
   reassign(rc: ReassignmentCommandsInput, authenticatedUser: string): Promise<StoredReassignment> {
-    try {
-      return this.commitDurably(this.reassignment(rc, authenticatedUser));
-    } catch (err) {
-      return Promise.reject(err);
-    }
+    return settled(() => this.commitDurably(this.reassignment(rc, authenticatedUser)));
   }
 
   private reassignment(rc: ReassignmentCommandsInput, authenticatedUser: string): CommitBody<StoredReassignment> {

@@ -7,12 +7,11 @@ import {
   CryptoKeyFormat,
   Enums_ParticipantPermission,
   Enums_TopologyChangeOp,
-  SigningKeyScheme,
   SigningKeySpec,
   SigningKeyUsage,
+  SigningPublicKey,
   TopologyTransaction,
 } from '@canton-network/core-ledger-proto';
-import type { SigningPublicKey } from '@canton-network/core-ledger-proto';
 import { computeMultiHashForTopology, computeSha256CantonHash } from '@canton-network/core-tx-visualizer';
 import { CantonError } from '../errors.js';
 import type { Ed25519Key } from './keys.js';
@@ -23,13 +22,13 @@ export const HASH_PURPOSE_TOPOLOGY_TX = 11;
 export const HASH_PURPOSE_MULTI_TOPOLOGY = 55;
 
 function signingKey(key: Ed25519Key): SigningPublicKey {
-  return {
+  // `create` leaves the deprecated `scheme` at its default value, which protobuf does not write
+  return SigningPublicKey.create({
     format: CryptoKeyFormat.DER_X509_SUBJECT_PUBLIC_KEY_INFO,
     publicKey: spkiOf(key.raw),
-    scheme: SigningKeyScheme.UNSPECIFIED,
     usage: [SigningKeyUsage.NAMESPACE, SigningKeyUsage.PROTOCOL],
     keySpec: SigningKeySpec.EC_CURVE25519,
-  };
+  });
 }
 
 export interface OnboardingPlan {
@@ -51,6 +50,8 @@ export function onboardingTransactions(plan: OnboardingPlan): Uint8Array[] {
           namespaceDelegation: {
             namespace: plan.key.fingerprint,
             targetKey: k,
+            // deprecated in favour of `restriction` but still on the wire: the console's decoder shows it, and the signed bytes stay stable
+            // eslint-disable-next-line @typescript-eslint/no-deprecated
             isRootDelegation: true,
             restriction: { oneofKind: 'canSignAllMappings', canSignAllMappings: {} },
           },

@@ -105,9 +105,7 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
 
   // `contract` expressions may name a nested record field with a dotted path (e.g. `settlement.executor` of a view)
   const fieldAt = (rec: LfRecord, path: string): LfValue =>
-    path
-      .split('.')
-      .reduce<LfValue>((v, k) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? ((v as LfRecord)[k] ?? null) : null), rec);
+    path.split('.').reduce<LfValue>((v, k) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v[k] ?? null) : null), rec);
   const partiesOf = (exprs: PartyExpr[], contract: LfRecord, arg: LfRecord): string[] =>
     sorted(exprs.flatMap((e) => partiesIn('contract' in e ? fieldAt(contract, e.contract) : fieldAt(arg, e.argument))));
 

@@ -3,6 +3,7 @@ import type { Identifier, Value } from '@canton-network/core-ledger-proto';
 import { isoToMicros } from '../clock.js';
 import type { LfValue } from '../model.js';
 import type { FieldDef, FieldType } from '../packages/types.js';
+import { asText } from '../lf-text.js';
 
 const v = (sum: Value['sum']): Value => ({ sum });
 
@@ -33,23 +34,23 @@ const homeOf = (packageId: string, pkg: string | undefined, idOf: PackageIdOf | 
 export function encodeValue(packageId: string, type: FieldType, value: LfValue, idOf?: PackageIdOf): Value {
   switch (type.kind) {
     case 'Party':
-      return v({ oneofKind: 'party', party: String(value) });
+      return v({ oneofKind: 'party', party: asText(value) });
     case 'Text':
-      return v({ oneofKind: 'text', text: String(value) });
+      return v({ oneofKind: 'text', text: asText(value) });
     case 'Int64':
-      return v({ oneofKind: 'int64', int64: String(value) });
+      return v({ oneofKind: 'int64', int64: asText(value) });
     case 'Numeric':
-      return v({ oneofKind: 'numeric', numeric: String(value) });
+      return v({ oneofKind: 'numeric', numeric: asText(value) });
     case 'Bool':
       return v({ oneofKind: 'bool', bool: value === true });
     case 'Time':
-      return v({ oneofKind: 'timestamp', timestamp: String(isoToMicros(String(value)) ?? 0n) });
+      return v({ oneofKind: 'timestamp', timestamp: String(isoToMicros(asText(value)) ?? 0n) });
     case 'Date':
-      return v({ oneofKind: 'date', date: Math.floor(Date.parse(`${String(value)}T00:00:00Z`) / 86_400_000) });
+      return v({ oneofKind: 'date', date: Math.floor(Date.parse(`${asText(value)}T00:00:00Z`) / 86_400_000) });
     case 'Unit':
       return v({ oneofKind: 'unit', unit: {} });
     case 'ContractId':
-      return v({ oneofKind: 'contractId', contractId: String(value) });
+      return v({ oneofKind: 'contractId', contractId: asText(value) });
     case 'List':
       return v({
         oneofKind: 'list',
@@ -94,7 +95,7 @@ export function encodeValue(packageId: string, type: FieldType, value: LfValue, 
         oneofKind: 'variant',
         variant: {
           variantId: identifier(home, type.name),
-          constructor: String(o.tag ?? ''),
+          constructor: o.tag ?? '',
           value: c ? encodeValue(home, c.type, o.value ?? null, idOf) : v({ oneofKind: 'unit', unit: {} }),
         },
       });

@@ -1,6 +1,7 @@
 /** Validation and normalisation of LF-JSON values against field types. Failures: COMMAND_PREPROCESSING_FAILED. */
 import { CantonError } from '../errors.js';
 import { isPartyId } from '../ids.js';
+import { jsonText } from '../lf-text.js';
 import type { LfValue } from '../model.js';
 import type { FieldDef, FieldType, LfRecord } from '../packages/types.js';
 import { formatDecimal, parseDecimal } from '../../common/decimal.js';
@@ -17,7 +18,7 @@ function bad(path: string, msg: string): never {
 const describe = (v: unknown): string => {
   let s: string | undefined;
   try {
-    s = JSON.stringify(v);
+    s = jsonText(v);
   } catch {
     // a value too deep for JSON.stringify (callers normally refuse those first: json-depth.ts)
     return Array.isArray(v) ? 'a deeply nested list' : 'a deeply nested object';
@@ -94,7 +95,7 @@ export function normalizeValue(type: FieldType, v: unknown, path: string): LfVal
       if (typeof o !== 'object' || o === null || typeof o.tag !== 'string')
         bad(path, `expected a variant { tag, value }, got ${describe(v)}`);
       const c = type.constructors.find((x) => x.name === o.tag);
-      if (!c) bad(path, `unknown constructor '${String(o.tag)}' of ${type.name}`);
+      if (!c) bad(path, `unknown constructor '${o.tag}' of ${type.name}`);
       return { tag: c.name, value: normalizeValue(c.type, o.value, `${path}.value`) };
     }
     case 'Record':

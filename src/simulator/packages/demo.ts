@@ -2,6 +2,7 @@
 import { formatDecimal, parseDecimal } from '../../common/decimal.js';
 import type { LfValue } from '../model.js';
 import type { FieldDef, LfRecord, PackageDef, TemplateDef } from './types.js';
+import { asList, asText } from '../lf-text.js';
 
 const party = { kind: 'Party' } as const;
 const text = { kind: 'Text' } as const;
@@ -9,9 +10,10 @@ const numeric = { kind: 'Numeric', scale: 10 } as const;
 const parties = { kind: 'List', elem: party } as const;
 const unit = { kind: 'Unit' } as const;
 
-const num = (v: LfValue | undefined): bigint => parseDecimal(String(v), 10) ?? 0n;
+/** A Numeric field as a scaled bigint; an absent Optional counts as zero. */
+const num = (v: LfValue | undefined): bigint => (v === null || v === undefined ? 0n : (parseDecimal(asText(v), 10) ?? 0n));
 const fmt = (v: bigint): string => formatDecimal(v, 10);
-const str = (v: LfValue | undefined): string => String(v);
+const str = (v: LfValue | undefined): string => asText(v);
 
 const iouFields: FieldDef[] = [
   { name: 'issuer', type: party },
@@ -94,7 +96,7 @@ const Iou: TemplateDef = {
       controllers: [{ contract: 'owner' }],
       description: 'archive; recreate with newObserver added',
       body: (ctx) => {
-        const obs = (ctx.contract.observers as string[]) ?? [];
+        const obs = asList(ctx.contract.observers).map(asText);
         const n = str(ctx.arg.newObserver);
         return ctx.create('Demo.Iou:Iou', iouWith(ctx.contract, { observers: obs.includes(n) ? obs : [...obs, n] }));
       },

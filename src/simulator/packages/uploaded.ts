@@ -12,6 +12,7 @@ import type { Value } from '@canton-network/core-ledger-proto';
 import type { PackageIndex, PackageSummary, Template, Type } from '../../daml-lf/index.js';
 import { encodeLfValue } from '../engine/lf-typed-proto.js';
 import { CantonError } from '../errors.js';
+import { jsonText } from '../lf-text.js';
 import type { LfValue } from '../model.js';
 import { normalizeValue } from '../engine/values.js';
 import type { FieldDef, FieldType, LfRecord } from './types.js';
@@ -35,7 +36,7 @@ function bad(path: string, msg: string): never {
 }
 
 const describe = (v: unknown): string => {
-  const s = JSON.stringify(v);
+  const s = jsonText(v);
   return s === undefined ? String(v) : s.length > 60 ? `${s.slice(0, 57)}...` : s;
 };
 
@@ -178,11 +179,10 @@ function partiesTyped(index: PackageIndex, from: string, type: Type, v: LfValue,
   const r = index.resolve(from, type);
   if (!r || typeof v !== 'object' || Array.isArray(v)) return;
   const dt = r.dataType;
-  if (dt.kind === 'record')
-    for (const f of dt.fields) partiesTyped(index, r.packageId, f.type, (v[f.name] ?? null) as LfValue, out, depth + 1);
+  if (dt.kind === 'record') for (const f of dt.fields) partiesTyped(index, r.packageId, f.type, v[f.name] ?? null, out, depth + 1);
   else if (dt.kind === 'variant') {
     const ctor = dt.constructors.find((c) => c.name === v.tag);
-    if (ctor) partiesTyped(index, r.packageId, ctor.type, (v.value ?? null) as LfValue, out, depth + 1);
+    if (ctor) partiesTyped(index, r.packageId, ctor.type, v.value ?? null, out, depth + 1);
   }
 }
 
@@ -238,7 +238,7 @@ export function uploadedBehaviour(index: PackageIndex, pkg: PackageSummary, t: T
     },
     stakeholders: (args, authorizers) => {
       const all = new Set<string>();
-      for (const f of t.fields) partiesTyped(index, pkg.packageId, f.type, (args[f.name] ?? null) as LfValue, all);
+      for (const f of t.fields) partiesTyped(index, pkg.packageId, f.type, args[f.name] ?? null, all);
       const signatories = [...all].filter((p) => authorizers.has(p)).sort();
       if (signatories.length === 0)
         throw new CantonError(

@@ -125,17 +125,18 @@ export function registerCommandRoutes(router: Router, sim: SimContext, writer: L
     const cap = listCap(sim, limit);
     const set = new Set(parties);
     const out: S['CompletionStreamResponse'][] = [];
-    let overflow = false;
+    // set inside the scan callback, hence a field (a plain `let` would read as never changing)
+    const scan = { overflow: false };
     scanCompletions(sim, beginExclusive, end, (c) => {
       if (!completionVisible(c, set, userId)) return true;
       if (out.length >= cap.take) {
-        overflow = true;
+        scan.overflow = true;
         return false;
       }
       out.push(completionJson(c));
       return true;
     });
-    if (overflow) {
+    if (scan.overflow) {
       if (cap.strict) throw tooMany(sim);
       return out;
     }

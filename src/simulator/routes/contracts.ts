@@ -76,8 +76,8 @@ export function registerContractRoutes(router: Router, sim: SimContext): void {
     const max = sim.settings.httpListMaxElementsLimit;
     const size = req.maxPageSize === undefined || req.maxPageSize <= 0 ? Math.min(100, max) : Math.min(req.maxPageSize, max);
     const slice: S['JsGetActiveContractsResponse'][] = [];
-    let lastSeq = after;
-    let more = false;
+    // set inside the scan callback, hence fields (a plain `let` would read as never changing)
+    const page = { lastSeq: after, more: false };
     scanActiveContracts(
       sim,
       at,
@@ -85,16 +85,16 @@ export function registerContractRoutes(router: Router, sim: SimContext): void {
       after,
       (e, seq) => {
         if (slice.length >= size) {
-          more = true;
+          page.more = true;
           return false;
         }
         slice.push(e);
-        lastSeq = seq;
+        page.lastSeq = seq;
         return true;
       },
       size + 1,
     ); // read one page (+1 to know whether there is more), not a fixed batch
-    const next = more ? encodeToken({ a: at, k: lastSeq }) : undefined;
+    const next = page.more ? encodeToken({ a: at, k: page.lastSeq }) : undefined;
     return { activeContracts: slice, activeAtOffset: at, ...(next ? { nextPageToken: next } : {}) };
   };
   router.add('POST', '/v2/state/active-contracts-page', async (ctx) => ok(page(await ctx.body())));

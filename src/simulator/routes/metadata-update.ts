@@ -56,12 +56,12 @@ export function checkResourceVersion(
 
 /** Merges requested annotations into the current ones; an empty value deletes the key. */
 export function mergeAnnotations(current: Record<string, string>, given: Record<string, string> | undefined): Record<string, string> {
-  const next: Record<string, string> = { ...current };
+  const next = new Map(Object.entries(current));
   for (const [k, v] of Object.entries(given ?? {})) {
-    if (v === '') delete next[k];
-    else next[k] = v;
+    if (v === '') next.delete(k);
+    else next.set(k, v);
   }
-  return next;
+  return Object.fromEntries(next);
 }
 
 export const nextResourceVersion = (current: string): string => String(Number(current) + 1);

@@ -26,7 +26,7 @@ const UpdateVettedPackagesRequestSchema = z.object({
     z.object({
       operation: z
         .union([
-          z.object({ Empty: z.object({}).passthrough() }),
+          z.object({ Empty: z.looseObject({}) }),
           z.object({ Unvet: z.object({ value: z.object({ packages: z.array(RefSchema) }) }) }),
           z.object({
             Vet: z.object({
@@ -47,8 +47,8 @@ const UpdateVettedPackagesRequestSchema = z.object({
     .object({
       serial: z
         .union([
-          z.object({ Empty: z.object({}).passthrough() }),
-          z.object({ NoPrior: z.object({}).passthrough() }),
+          z.object({ Empty: z.looseObject({}) }),
+          z.object({ NoPrior: z.looseObject({}) }),
           z.object({ Prior: z.object({ value: z.number().int() }) }),
         ])
         .optional(),

@@ -48,12 +48,13 @@ function* listChunks(
   const out = new JsonOut();
   out.str('[');
   let count = 0;
-  let overflow = false;
+  // set inside the scan callbacks, hence fields (a plain `let` would read as never changing)
+  const scan = { more: true, overflow: false };
   let lastOffset = begin;
   let low = begin;
   let high = end;
-  for (let more = true; more && !overflow;) {
-    more = false;
+  while (scan.more && !scan.overflow) {
+    scan.more = false;
     let n = 0;
     scanUpdateRows(
       sim,
@@ -66,7 +67,8 @@ function* listChunks(
         const w = plan(r);
         if (w !== undefined) {
           if (count >= cap.take) {
-            overflow = true;
+            if (cap.strict) throw tooMany(sim);
+            scan.overflow = true;
             return false;
           }
           out.str(count === 0 ? '{"update":' : ',{"update":');
@@ -75,15 +77,14 @@ function* listChunks(
           count++;
           lastOffset = r.offset;
         }
-        if (++n >= LIST_BATCH) more = true;
-        return !more;
+        if (++n >= LIST_BATCH) scan.more = true;
+        return !scan.more;
       },
       LIST_BATCH,
     );
-    if (overflow && cap.strict) throw tooMany(sim);
     yield* out.take();
   }
-  if (!overflow && !descending && count < cap.take && end > begin && lastOffset < end)
+  if (!scan.overflow && !descending && count < cap.take && end > begin && lastOffset < end)
     out.str(
       (count === 0 ? '' : ',') +
         JSON.stringify({ update: { OffsetCheckpoint: { value: { offset: end, synchronizerTimes: synchronizerTimes(sim) } } } }),

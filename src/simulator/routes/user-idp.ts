@@ -47,7 +47,7 @@ export function registerUserIdpRoute(router: Router, sim: SimContext): void {
     if (source !== '' && !idps.get(source)) throw idpNotFound(operation, source);
     if (target !== '' && !idps.get(target)) throw idpNotFound(operation, target);
 
-    const stored = sim.store.userGet<StoredUserShape>(id);
+    const stored = sim.store.userGet(id) as StoredUserShape | undefined;
     const record: StoredUserShape | undefined =
       stored ?? (id === DEFAULT_USER ? { user: userRecord(sim, id), rights: [{ kind: { ParticipantAdmin: { value: {} } } }] } : undefined);
     if (!record || (record.user.identityProviderId ?? '') !== source)

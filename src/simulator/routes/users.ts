@@ -29,7 +29,7 @@ const builtinAdmin = (id: string): StoredUser => ({
 
 /** A user and its rights as stored (the implicit admins exist until they are stored). */
 export function loadUser(sim: SimContext, id: string): StoredUser | undefined {
-  return sim.store.userGet<StoredUser>(id) ?? (sim.implicitAdmins.includes(id) ? builtinAdmin(id) : undefined);
+  return (sim.store.userGet(id) as StoredUser | undefined) ?? (sim.implicitAdmins.includes(id) ? builtinAdmin(id) : undefined);
 }
 
 /** The user record for an authenticated id (users unknown to the store are served as admins in demo mode). */
@@ -114,7 +114,7 @@ export function registerUserRoutes(router: Router, sim: SimContext): void {
     const after = token
       ? decodeToken(token, (v): v is { u: string } => typeof v === 'object' && v !== null && typeof (v as { u: unknown }).u === 'string').u
       : '';
-    const stored = sim.store.userList<StoredUser>();
+    const stored = sim.store.userList() as StoredUser[];
     const implicit = sim.implicitAdmins.filter((id) => !stored.some((u) => u.user.id === id)).map(builtinAdmin);
     const all = [...implicit, ...stored]
       .map((u) => u.user)

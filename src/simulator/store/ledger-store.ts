@@ -48,6 +48,9 @@ export interface UpdateRow {
 
 export type GroupOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
+/** Party metadata as `insertParty` / `updatePartyMetadata` wrote it. */
+const partyMetadata = (json: string): PartyRow['metadata'] => JSON.parse(json) as PartyRow['metadata'];
+
 export interface PartyRow {
   party: string;
   offset: number;
@@ -415,7 +418,7 @@ export class LedgerStore implements PartyIds {
   }
   party(party: string): PartyRow | undefined {
     const r = this.s.partyGet.get(party) as { party: string; offset: number; is_local: number; idp: string; metadata: string } | undefined;
-    return r ? { party: r.party, offset: r.offset, isLocal: r.is_local === 1, idp: r.idp, metadata: JSON.parse(r.metadata) } : undefined;
+    return r ? { party: r.party, offset: r.offset, isLocal: r.is_local === 1, idp: r.idp, metadata: partyMetadata(r.metadata) } : undefined;
   }
   parties(): PartyRow[] {
     return (this.s.partyList.all() as { party: string; offset: number; is_local: number; idp: string; metadata: string }[]).map((r) => ({
@@ -423,7 +426,7 @@ export class LedgerStore implements PartyIds {
       offset: r.offset,
       isLocal: r.is_local === 1,
       idp: r.idp,
-      metadata: JSON.parse(r.metadata),
+      metadata: partyMetadata(r.metadata),
     }));
   }
   updatePartyMetadata(party: string, metadata: PartyRow['metadata']): void {
@@ -455,20 +458,22 @@ export class LedgerStore implements PartyIds {
       this.db.pragma('synchronous = FULL');
     }
   }
-  prepared<T>(hash: string): T | undefined {
+  /** The payload stored by `preparedPut`, as its writer gave it (the caller knows its shape). */
+  prepared(hash: string): unknown {
     const r = this.s.preparedGet.get(hash) as { payload: string } | undefined;
-    return r ? (JSON.parse(r.payload) as T) : undefined;
+    return r ? JSON.parse(r.payload) : undefined;
   }
 
-  userGet<T>(id: string): T | undefined {
+  /** The payload stored by `userPut` (the caller knows its shape). */
+  userGet(id: string): unknown {
     const r = this.s.userGet.get(id) as { payload: string } | undefined;
-    return r ? (JSON.parse(r.payload) as T) : undefined;
+    return r ? JSON.parse(r.payload) : undefined;
   }
   userPut(id: string, payload: unknown): void {
     this.s.userPut.run(id, JSON.stringify(payload));
   }
-  userList<T>(): T[] {
-    return (this.s.userList.all() as { payload: string }[]).map((r) => JSON.parse(r.payload) as T);
+  userList(): unknown[] {
+    return (this.s.userList.all() as { payload: string }[]).map((r): unknown => JSON.parse(r.payload));
   }
   userDelete(id: string): boolean {
     return this.s.userDelete.run(id).changes > 0;

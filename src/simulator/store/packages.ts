@@ -110,7 +110,7 @@ export class PackageStore {
     }[];
     for (const r of rows) {
       let m = out.get(r.synchronizer_id);
-      if (!m) out.set(r.synchronizer_id, (m = new Map()));
+      if (!m) out.set(r.synchronizer_id, (m = new Map<string, VettingBounds>()));
       m.set(r.package_id, { validFrom: r.valid_from, validUntil: r.valid_until });
     }
     return out;

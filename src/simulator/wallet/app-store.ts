@@ -4,7 +4,6 @@
  * validator's traffic meter (meta key `wallet_validator_traffic`). Written right after the ledger commit of the
  * transaction they describe (not in the same SQLite transaction).
  */
-import { microsToIso } from '../clock.js';
 import type { SimContext } from '../context.js';
 import type { SubmitResult } from '../ledger.js';
 import type { ResolvedPackage } from '../packages/registry.js';
@@ -70,7 +69,7 @@ export class WalletStore {
     const full = {
       ...(rest.transaction_type === 'transfer' ? ZERO_FEES : {}),
       ...rest,
-      date: res.tx.effectiveAt ?? microsToIso(this.sim.clock.nowMicros()),
+      date: res.tx.effectiveAt,
       transaction_subtype: {
         template_id: `${this.pkgIdOf(template)}:${template}`,
         choice,

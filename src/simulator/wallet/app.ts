@@ -32,6 +32,7 @@ import type { WalletConfig, WalletCore } from './wallet-core.js';
 export type { WalletConfig } from './wallet-core.js';
 import type { SpliceContract } from './types.js';
 import { parseFloatStrict, trafficCostBytes, WalletError } from './types.js';
+import { asText } from '../lf-text.js';
 
 export type { OfferStatus, SpliceContract } from './types.js';
 export { trafficCostBytes, WalletError } from './types.js';
@@ -179,7 +180,7 @@ export class WalletApp implements WalletCore {
   openRound(): { cid: string; round: bigint } {
     const want = this.currentRoundNumber();
     const rounds = this.contracts(this.dso, T.round);
-    const current = rounds.find((r) => BigInt(String(args(r).round)) === want);
+    const current = rounds.find((r) => BigInt(asText(args(r).round)) === want);
     if (current) return { cid: current.contractId, round: want };
     const genesis = BigInt(this.sim.store.meta.get('wallet_genesis_micros') ?? '0');
     const len = BigInt(this.config.roundDurationSeconds) * 1_000_000n;
@@ -236,13 +237,13 @@ export class WalletApp implements WalletCore {
     this.init();
     const i = this.installOf(user);
     if (!i) throw new WalletError(404, `User ${user} is not onboarded to this validator's wallet`);
-    return String(args(i).endUserParty);
+    return asText(args(i).endUserParty);
   }
 
   /** The wallet user whose party is `party`, if any. */
   userOfParty(party: string): string | undefined {
     const i = this.contracts(this.validatorParty, T.install).find((c) => args(c).endUserParty === party);
-    return i ? String(args(i).endUserName) : undefined;
+    return i ? asText(args(i).endUserName) : undefined;
   }
 
   knownParty(party: string): boolean {
@@ -276,7 +277,7 @@ export class WalletApp implements WalletCore {
     this.init();
     if (!/^[a-zA-Z0-9@^$.!`\-#+'~_|:()]{1,128}$/.test(user)) throw new WalletError(400, `Invalid user name '${user}'`);
     const existing = this.installOf(user);
-    if (existing) return String(args(existing).endUserParty);
+    if (existing) return asText(args(existing).endUserParty);
     let party = partyId;
     if (party === undefined) {
       const hint = user.replace(/[^a-zA-Z0-9:_ -]/g, '-').replaceAll('::', '-');
@@ -284,7 +285,7 @@ export class WalletApp implements WalletCore {
       // a fresh party: add a suffix when the hint is already taken
       if (this.sim.store.party(p) && user !== this.config.validatorWalletUser)
         p = `${hint}-${randomUUID().slice(0, 8)}::${this.sim.namespace}`;
-      if (!this.sim.store.party(p)) this.writer.allocateParty({ partyIdHint: p.split('::')[0] as string });
+      if (!this.sim.store.party(p)) this.writer.allocateParty({ partyIdHint: p.split('::')[0] ?? p });
       party = p;
     } else if (!this.sim.store.party(party)) {
       if (!createPartyIfMissing) throw new WalletError(400, `Party ${party} does not exist and createPartyIfMissing is false`);
@@ -294,7 +295,7 @@ export class WalletApp implements WalletCore {
       this.writer.allocateParty({ partyIdHint: hint });
     }
     // the ledger API user, with actAs its party
-    const stored = this.sim.store.userGet<{ user: unknown; rights: unknown[] }>(user);
+    const stored = this.sim.store.userGet(user) as { user: unknown; rights: unknown[] } | undefined;
     const right = { kind: { CanActAs: { value: { party } } } };
     this.sim.store.userPut(user, {
       user: stored?.user ?? {
@@ -333,7 +334,7 @@ export class WalletApp implements WalletCore {
   listUsers(): string[] {
     this.init();
     return this.contracts(this.validatorParty, T.install)
-      .map((c) => String(args(c).endUserName))
+      .map((c) => asText(args(c).endUserName))
       .sort();
   }
 
@@ -410,7 +411,7 @@ export class WalletApp implements WalletCore {
       amount,
       openRound: this.openRound().cid,
     });
-    const cid = String((r.result as { amuletSum: { amulet: string } }).amuletSum.amulet);
+    const cid = (r.result as { amuletSum: { amulet: string } }).amuletSum.amulet;
     this.log(
       [party],
       {
@@ -594,7 +595,7 @@ export class WalletApp implements WalletCore {
     });
     if (req.receiving_validator_party_id === this.validatorParty && req.domain_id === this.sim.synchronizers[0].id)
       this.store.addPurchasedTraffic(req.traffic_amount);
-    const cid = String(r.result);
+    const cid = asText(r.result);
     this.setTracking('traffic', req.tracking_id, {
       user,
       kind: 'traffic',

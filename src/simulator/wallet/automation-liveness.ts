@@ -7,6 +7,7 @@
 import type { WalletCore } from './wallet-core.js';
 import { args, tid } from './names.js';
 import { LICENSE_QN } from './templates-validator-license.js';
+import { asText } from '../lf-text.js';
 
 /** The validator's licence, created by the DSO when missing. */
 export function validatorLicense(app: WalletCore): string {
@@ -26,7 +27,7 @@ export function recordLivenessActivity(app: WalletCore): number {
   const round = app.openRound();
   const licence = validatorLicense(app);
   const done = [LICENSE_QN.livenessRecord, LICENSE_QN.faucetCoupon].some((qn) =>
-    app.contracts(v, qn).some((c) => args(c).validator === v && BigInt(String(args(c).round)) === round.round),
+    app.contracts(v, qn).some((c) => args(c).validator === v && BigInt(asText(args(c).round)) === round.round),
   );
   if (done) return 0;
   app.exercise([v], LICENSE_QN.license, licence, 'ValidatorLicense_RecordValidatorLivenessActivity', { openRound: round.cid });

@@ -9,6 +9,7 @@ import { effectiveAmount, MAX_TRANSFER_INPUTS } from './coin.js';
 import { MERGE_PACKAGE_NAME, MERGE_QN } from './merge-delegation.js';
 import { args, T } from './names.js';
 import type { WalletCore } from './wallet-core.js';
+import { asText } from '../lf-text.js';
 
 /** The validator (wallet provider) accepts the merge delegations proposed to it. */
 export function acceptMergeDelegations(app: WalletCore): number {
@@ -17,7 +18,7 @@ export function acceptMergeDelegations(app: WalletCore): number {
   for (const p of app.mergeContracts(validator, MERGE_QN.proposal).filter((c) => args(c).delegate === validator)) {
     const r = app.exercise([validator], MERGE_QN.proposal, p.contractId, 'MergeDelegationProposal_Accept', {}, MERGE_PACKAGE_NAME);
     app.log(
-      [String(args(p).owner)],
+      [asText(args(p).owner)],
       {
         transaction_type: 'notification',
         choice: 'MergeDelegationProposal_Accept',
@@ -39,7 +40,7 @@ export function mergeAll(app: WalletCore): number {
     app
       .mergeContracts(validator, MERGE_QN.delegation)
       .filter((c) => args(c).delegate === validator)
-      .map((c) => [String(args(c).owner), c.contractId]),
+      .map((c) => [asText(args(c).owner), c.contractId]),
   );
   let n = batchMerge(app, delegations);
   for (const u of app.listUsers()) {

@@ -6,6 +6,7 @@ import { worthMerging } from './automation-merges.js';
 import { args, T } from './names.js';
 import { MINTING_QN } from './templates-minting.js';
 import type { WalletCore } from './wallet-core.js';
+import { asText } from '../lf-text.js';
 
 /**
  * For each active minting delegation whose delegate is a wallet user here: mint the beneficiary's closed-round
@@ -18,15 +19,15 @@ export function runMintingDelegations(sim: SimContext, app: WalletCore): number 
     const delegate = app.partyOf(u);
     for (const d of app.contracts(delegate, MINTING_QN.delegation).filter((c) => args(c).delegate === delegate)) {
       const a = args(d);
-      if (BigInt(Date.parse(String(a.expiresAt))) * 1000n <= now) continue;
-      const beneficiary = String(a.beneficiary);
+      if (BigInt(Date.parse(asText(a.expiresAt))) * 1000n <= now) continue;
+      const beneficiary = asText(a.beneficiary);
       const round = app.openRound();
-      const closed = (c: ContractRow) => BigInt(String(args(c).round)) < round.round;
+      const closed = (c: ContractRow) => BigInt(asText(args(c).round)) < round.round;
       const rights = app.contracts(beneficiary, T.validatorRight).filter((r) => args(r).validator === beneficiary);
-      const hosted = new Set(rights.map((r) => String(args(r).user)));
+      const hosted = new Set(rights.map((r) => asText(args(r).user)));
       const vc = app
         .contracts(app.dso, T.validatorCoupon)
-        .filter((c) => closed(c) && hosted.has(String(args(c).user)))
+        .filter((c) => closed(c) && hosted.has(asText(args(c).user)))
         .slice(0, MAX_TRANSFER_INPUTS);
       const ac = app
         .contracts(beneficiary, T.appCoupon)

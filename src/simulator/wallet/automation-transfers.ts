@@ -11,6 +11,7 @@ import { args, T } from './names.js';
 import { TRANSFER_INSTRUCTION_QN } from './templates-transfer-instruction.js';
 import { CTX, extraArgsWith } from './token-context.js';
 import type { WalletCore } from './wallet-core.js';
+import { asText } from '../lf-text.js';
 
 /** The sender's wallet withdraws its token-standard transfers whose executeBefore passed (funds unlocked). */
 export function withdrawExpiredTokenTransfers(sim: SimContext, app: WalletCore): number {
@@ -18,10 +19,10 @@ export function withdrawExpiredTokenTransfers(sim: SimContext, app: WalletCore):
   let n = 0;
   for (const c of app.contracts(app.dso, TRANSFER_INSTRUCTION_QN)) {
     const a = args(c).transfer as LfRecord;
-    const sender = String(a.sender);
+    const sender = asText(a.sender);
     if (sim.store.partyKeys(sender)) continue; // an external sender signs its own withdrawal
-    if (BigInt(Date.parse(String(a.executeBefore))) * 1000n > now) continue;
-    const lockedExists = sim.store.contract(String(args(c).lockedAmulet))?.archivedOffset === null;
+    if (BigInt(Date.parse(asText(a.executeBefore))) * 1000n > now) continue;
+    const lockedExists = sim.store.contract(asText(args(c).lockedAmulet))?.archivedOffset === null;
     const r = app.exerciseInterface([sender], TOKEN_STANDARD.transferInstruction, c.contractId, 'TransferInstruction_Withdraw', {
       extraArgs: extraArgsWith({
         [CTX.amuletRules]: app.rules(),
@@ -30,7 +31,7 @@ export function withdrawExpiredTokenTransfers(sim: SimContext, app: WalletCore):
       }),
     });
     app.log(
-      [sender, String(a.receiver)],
+      [sender, asText(a.receiver)],
       {
         transaction_type: 'notification',
         choice: 'TransferInstruction_Withdraw',
@@ -53,11 +54,11 @@ export function withdrawExpiredTokenTransfers(sim: SimContext, app: WalletCore):
 export function processTransferCommands(sim: SimContext, app: WalletCore): number {
   let n = 0;
   const now = sim.clock.nowMicros();
-  const commands = app.contracts(app.dso, T.command).sort((a, b) => Number(BigInt(String(args(a).nonce)) - BigInt(String(args(b).nonce))));
+  const commands = app.contracts(app.dso, T.command).sort((a, b) => Number(BigInt(asText(args(a).nonce)) - BigInt(asText(args(b).nonce))));
   for (const c of commands) {
     const a = args(c);
-    const sender = String(a.sender);
-    if (BigInt(Date.parse(String(a.expiresAt))) * 1000n <= now) {
+    const sender = asText(a.sender);
+    if (BigInt(Date.parse(asText(a.expiresAt))) * 1000n <= now) {
       const r = app.exercise([app.dso], T.command, c.contractId, 'TransferCommand_Expire', { p: app.dso });
       app.log(
         [sender],
@@ -66,7 +67,7 @@ export function processTransferCommands(sim: SimContext, app: WalletCore): numbe
           choice: 'TransferCommand_Expire',
           template: T.command,
           event_id: r.res.updateId,
-          details: `Transfer command with nonce ${String(a.nonce)} expired`,
+          details: `Transfer command with nonce ${asText(a.nonce)} expired`,
         },
         r.res,
       );
@@ -82,15 +83,15 @@ export function processTransferCommands(sim: SimContext, app: WalletCore): numbe
       counter = sim.store.contract(created.tx.nodes.find((x) => x.kind === 'create')?.contractId ?? '');
       if (!counter) continue;
     }
-    if (BigInt(String(args(counter).nextNonce)) < BigInt(String(a.nonce))) continue; // an earlier nonce is still in flight
+    if (BigInt(asText(args(counter).nextNonce)) < BigInt(asText(a.nonce))) continue; // an earlier nonce is still in flight
     const amount = num(a.amount);
-    let inputs: string[] = [];
+    let inputs: string[];
     try {
       inputs = app.selectInputs(sender, amount);
     } catch {
       inputs = []; // insufficient funds: the command fails and spends its nonce, as on Splice
     }
-    const pre = app.preapprovalOf(String(a.receiver));
+    const pre = app.preapprovalOf(asText(a.receiver));
     const r = app.exercise([app.dso], T.command, c.contractId, 'TransferCommand_Send', {
       inputs,
       transferPreapprovalCidO: pre?.contractId ?? null,
@@ -100,7 +101,7 @@ export function processTransferCommands(sim: SimContext, app: WalletCore): numbe
     const result = (r.result ?? {}) as LfRecord;
     if (result.succeeded === true)
       app.log(
-        [sender, String(a.receiver)],
+        [sender, asText(a.receiver)],
         {
           transaction_type: 'transfer',
           choice: 'TransferCommand_Send',
@@ -108,8 +109,8 @@ export function processTransferCommands(sim: SimContext, app: WalletCore): numbe
           amulet_operation: 'transfer',
           event_id: r.res.updateId,
           sender: { party: sender, amount: `-${fmt(amount)}` },
-          receivers: [{ party: String(a.receiver), amount: fmt(amount) }],
-          description: String(a.description ?? ''),
+          receivers: [{ party: asText(a.receiver), amount: fmt(amount) }],
+          description: asText(a.description ?? ''),
         },
         r.res,
       );
@@ -121,7 +122,7 @@ export function processTransferCommands(sim: SimContext, app: WalletCore): numbe
           choice: 'TransferCommand_Send',
           template: T.command,
           event_id: r.res.updateId,
-          details: `Transfer command with nonce ${String(a.nonce)} failed: ${String(result.failureReason ?? '')}`,
+          details: `Transfer command with nonce ${asText(a.nonce)} failed: ${asText(result.failureReason ?? '')}`,
         },
         r.res,
       );

@@ -27,22 +27,19 @@
 import { randomUUID } from 'node:crypto';
 import { microsToIso } from '../clock.js';
 import type { SimContext } from '../context.js';
+import { errorText } from '../errors.js';
 import type { ContractRow } from '../model.js';
 import type { LfRecord } from '../packages/types.js';
 import type { WalletCore } from './wallet-core.js';
 import { effectiveAmount, fmt, MAX_TRANSFER_INPUTS, num } from './coin.js';
-import { MERGE_PACKAGE_NAME, MERGE_QN } from './merge-delegation.js';
 import { args, PREAPPROVAL_LIFETIME_MICROS, T } from './names.js';
-import { MINTING_QN } from './templates-minting.js';
 import { recordLivenessActivity } from './automation-liveness.js';
 import { acceptMergeDelegations, mergeAll } from './automation-merges.js';
 import { runMintingDelegations } from './automation-minting.js';
 import { processTransferCommands, withdrawExpiredTokenTransfers } from './automation-transfers.js';
 import { DevelopmentFund } from './development-fund.js';
 import { SUB_QN } from './templates-subscriptions.js';
-import { TRANSFER_INSTRUCTION_QN } from './templates-transfer-instruction.js';
-import { CTX, extraArgsWith } from './token-context.js';
-import { TOKEN_STANDARD } from '../packages/token-standard.js';
+import { asText } from '../lf-text.js';
 
 const SCALE = 10_000_000_000n;
 const DAY_MICROS = 24n * 3600n * 1_000_000n;
@@ -92,7 +89,7 @@ export class WalletAutomation {
       try {
         task();
       } catch (err) {
-        console.error(`[simulator wallet] automation task '${name}' failed (retried on the next run):`, (err as Error)?.message ?? err);
+        console.error(`[simulator wallet] automation task '${name}' failed (retried on the next run):`, errorText(err));
       }
     }
   }
@@ -103,7 +100,7 @@ export class WalletAutomation {
     let n = 0;
     for (const qn of [T.offer, T.accepted]) {
       for (const o of this.app.contracts(this.app.dso, qn)) {
-        const exp = Date.parse(String(args(o).expiresAt)) * 1000;
+        const exp = Date.parse(asText(args(o).expiresAt)) * 1000;
         if (BigInt(exp) > now) continue;
         const r = this.app.exercise(
           [this.app.dso],
@@ -127,7 +124,7 @@ export class WalletAutomation {
       if (!user) continue; // not (or no longer) a wallet user of this validator
       const from = new Set(rule.fromParties);
       for (const o of this.app.contracts(receiver, T.offer)) {
-        if (args(o).receiver !== receiver || !from.has(String(args(o).sender))) continue;
+        if (args(o).receiver !== receiver || !from.has(asText(args(o).sender))) continue;
         this.app.offers.accept(user, o.contractId);
         n++;
       }
@@ -141,11 +138,11 @@ export class WalletAutomation {
     let n = 0;
     for (const c of this.app.contracts(this.app.dso, T.amulet)) {
       const a = args(c);
-      const elapsed = round.round - BigInt(String(a.createdAtRound));
+      const elapsed = round.round - BigInt(asText(a.createdAtRound));
       if (elapsed * num(a.ratePerRound) < num(a.initialAmount)) continue;
       const r = this.app.exercise([this.app.dso], T.amulet, c.contractId, 'Amulet_Expire', { roundCid: round.cid });
       this.app.log(
-        [String(a.owner)],
+        [asText(a.owner)],
         {
           transaction_type: 'notification',
           choice: 'Amulet_Expire',
@@ -167,7 +164,7 @@ export class WalletAutomation {
   collectRewards(): number {
     const app = this.app;
     const round = app.openRound();
-    const closed = (c: ContractRow) => BigInt(String(args(c).round)) < round.round;
+    const closed = (c: ContractRow) => BigInt(asText(args(c).round)) < round.round;
     let n = 0;
     const collect = (beneficiary: string, rights: ContractRow[], validatorCoupons: ContractRow[], appCoupons: ContractRow[]): void => {
       for (let i = 0; i < Math.max(validatorCoupons.length, appCoupons.length); i += MAX_TRANSFER_INPUTS) {
@@ -180,7 +177,7 @@ export class WalletAutomation {
           appRewardCoupons: ac.map((x) => x.contractId),
           openRound: round.cid,
         });
-        const minted = r.result === null ? undefined : this.sim.store.contract(String(r.result));
+        const minted = r.result === null ? undefined : this.sim.store.contract(asText(r.result));
         app.log(
           [beneficiary],
           {
@@ -200,8 +197,8 @@ export class WalletAutomation {
     };
     const validator = app.validatorParty;
     const rights = app.contracts(validator, T.validatorRight).filter((r) => args(r).validator === validator);
-    const hosted = new Set(rights.map((r) => String(args(r).user)));
-    const vCoupons = app.contracts(app.dso, T.validatorCoupon).filter((c) => closed(c) && hosted.has(String(args(c).user)));
+    const hosted = new Set(rights.map((r) => asText(args(r).user)));
+    const vCoupons = app.contracts(app.dso, T.validatorCoupon).filter((c) => closed(c) && hosted.has(asText(args(c).user)));
     const usedRights = rights.filter((r) => vCoupons.some((c) => args(c).user === args(r).user));
     const appCoupons = app.contracts(app.dso, T.appCoupon).filter(closed);
     const providers = new Set(app.listUsers().map((u) => app.partyOf(u)));
@@ -288,14 +285,14 @@ export class WalletAutomation {
     for (const p of this.app.contracts(this.app.validatorParty, T.preapproval)) {
       const a = args(p);
       if (a.provider !== this.app.validatorParty) continue;
-      const expires = BigInt(Date.parse(String(a.expiresAt))) * 1000n;
+      const expires = BigInt(Date.parse(asText(a.expiresAt))) * 1000n;
       if (expires <= now || expires - now > window) continue; // expired ones are not revived
       const r = this.app.exercise([this.app.validatorParty], T.preapproval, p.contractId, 'TransferPreapproval_Renew', {
         renewedAt: microsToIso(now),
         newExpiresAt: microsToIso(now + PREAPPROVAL_LIFETIME_MICROS),
       });
       this.app.log(
-        [String(a.receiver)],
+        [asText(a.receiver)],
         {
           transaction_type: 'notification',
           choice: 'TransferPreapproval_Renew',
@@ -318,13 +315,13 @@ export class WalletAutomation {
       const sender = this.app.partyOf(u);
       for (const idle of this.app.contracts(sender, SUB_QN.idle).filter((c) => args(c).sender === sender)) {
         const a = args(idle);
-        if (BigInt(Date.parse(String(a.nextPaymentDueAt))) * 1000n > now) continue;
+        if (BigInt(Date.parse(asText(a.nextPaymentDueAt))) * 1000n > now) continue;
         const inputs = this.app.selectInputs(sender, num(a.paymentAmount));
         const r = this.app.exercise([sender, this.app.dso], SUB_QN.idle, idle.contractId, 'SubscriptionIdleState_MakePayment', {
           inputs,
           amuletRules: this.app.rules(),
           openRound: this.app.openRound().cid,
-          lockExpiresAt: microsToIso(now + BigInt(String(a.paymentIntervalMicros))),
+          lockExpiresAt: microsToIso(now + BigInt(asText(a.paymentIntervalMicros))),
         });
         this.app.log(
           [sender],
@@ -333,7 +330,7 @@ export class WalletAutomation {
             choice: 'SubscriptionIdleState_MakePayment',
             template: SUB_QN.idle,
             event_id: r.res.updateId,
-            details: `Subscription payment of ${fmt(num(a.paymentAmount))} to ${String(a.provider)} made`,
+            details: `Subscription payment of ${fmt(num(a.paymentAmount))} to ${asText(a.provider)} made`,
           },
           r.res,
         );

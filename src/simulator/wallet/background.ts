@@ -12,6 +12,7 @@
  * - Started with the simulator (`index.ts`), stopped on close.
  */
 import type { SimContext } from '../context.js';
+import { errorText } from '../errors.js';
 
 /** What the trigger needs from the validator app. */
 export interface BackgroundAutomationTarget {
@@ -60,7 +61,7 @@ export function startBackgroundAutomation(sim: SimContext): BackgroundAutomation
         target.runAutomation();
         runs += 1;
       } catch (err) {
-        console.error('[simulator wallet] background automation run failed (retried on the next tick):', (err as Error)?.message ?? err);
+        console.error('[simulator wallet] background automation run failed (retried on the next tick):', errorText(err));
       }
       if (sim.clock.isStatic) clockAtLastRun = sim.clock.nowMicros();
     }

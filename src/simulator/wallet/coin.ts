@@ -5,6 +5,7 @@
 import { formatDecimal, parseDecimal } from '../../common/decimal.js';
 import type { LfValue } from '../model.js';
 import type { ChoiceContext, FieldDef, LfRecord } from '../packages/types.js';
+import { asText } from '../lf-text.js';
 
 export const AMULET_PACKAGE_NAME = 'splice-amulet';
 export const MAX_TRANSFER_INPUTS = 100;
@@ -18,9 +19,10 @@ export const parties = { kind: 'List', elem: party } as const;
 export const cid = (template: string) => ({ kind: 'ContractId', template }) as const;
 export const cids = (template: string) => ({ kind: 'List', elem: cid(template) }) as const;
 
-export const num = (v: LfValue | undefined): bigint => parseDecimal(String(v), 10) ?? 0n;
+/** A Numeric field as a scaled bigint; an absent Optional counts as zero. */
+export const num = (v: LfValue | undefined): bigint => (v === null || v === undefined ? 0n : (parseDecimal(asText(v), 10) ?? 0n));
 export const fmt = (v: bigint): string => formatDecimal(v, 10);
-export const int64 = (v: LfValue | undefined): bigint => BigInt(String(v ?? '0'));
+export const int64 = (v: LfValue | undefined): bigint => BigInt(asText(v ?? '0'));
 
 /** Effective amount of an (un)locked amulet in a round, and the holding fee accrued so far. */
 export function effectiveAmount(a: LfRecord, round: bigint): { effective: bigint; fee: bigint } {
@@ -51,14 +53,14 @@ export const offerFields: FieldDef[] = [
 ];
 
 export const roundOf = (ctx: ChoiceContext, roundCid: LfValue | undefined): LfRecord =>
-  ctx.fetch(String(roundCid), 'Splice.Round:OpenMiningRound');
+  ctx.fetch(asText(roundCid), 'Splice.Round:OpenMiningRound');
 
 export const newAmulet = (ctx: ChoiceContext, dso: LfValue, owner: LfValue, amount: bigint, round: LfRecord): string =>
   ctx.create('Splice.Amulet:Amulet', {
     dso,
     owner,
     initialAmount: fmt(amount),
-    createdAtRound: String(round.round),
+    createdAtRound: asText(round.round),
     ratePerRound: round.holdingFeeRate ?? '0',
   });
 
@@ -76,12 +78,12 @@ export function consumeInputs(
   let total = 0n;
   let fees = 0n;
   for (const c of list) {
-    const a = ctx.fetch(String(c), 'Splice.Amulet:Amulet');
-    if (a.owner !== owner) ctx.fail(`input ${String(c)} is not owned by ${owner}`);
+    const a = ctx.fetch(asText(c), 'Splice.Amulet:Amulet');
+    if (a.owner !== owner) ctx.fail(`input ${asText(c)} is not owned by ${owner}`);
     const e = effectiveAmount(a, int64(round.round));
     total += e.effective;
     fees += e.fee;
-    ctx.exercise(String(c), 'Archive', {});
+    ctx.exercise(asText(c), 'Archive', {});
   }
   return { total, fees };
 }
@@ -89,8 +91,8 @@ export function consumeInputs(
 /** Unlocks a locked amulet back to its owner (the lock's amount minus the fees accrued meanwhile). */
 export function unlock(ctx: ChoiceContext, lockedCid: LfValue | undefined, roundCid: LfValue | undefined): LfValue {
   const round = roundOf(ctx, roundCid);
-  const l = ctx.fetch(String(lockedCid), 'Splice.Amulet:LockedAmulet');
-  ctx.exercise(String(lockedCid), 'Archive', {});
+  const l = ctx.fetch(asText(lockedCid), 'Splice.Amulet:LockedAmulet');
+  ctx.exercise(asText(lockedCid), 'Archive', {});
   const { effective } = effectiveAmount(l, int64(round.round));
   return newAmulet(ctx, l.dso ?? null, l.owner ?? null, effective, round);
 }

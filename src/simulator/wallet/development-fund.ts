@@ -9,13 +9,14 @@
  */
 import { isoToMicros, microsToIso } from '../clock.js';
 import type { SimContext } from '../context.js';
-import type { ContractRow, ExercisedNode, LfValue } from '../model.js';
+import type { ContractRow, ExercisedNode } from '../model.js';
 import type { LfRecord } from '../packages/types.js';
 import { AMULET_PACKAGE_NAME, fmt, num } from './coin.js';
 import { args, T } from './names.js';
 import { DEV_FUND_QN } from './templates-development-fund.js';
 import type { WalletCore } from './wallet-core.js';
 import { WalletError } from './types.js';
+import { asText } from '../lf-text.js';
 
 export interface ArchivedCoupon {
   createdAt: string;
@@ -104,7 +105,7 @@ export class DevelopmentFund {
       r.res,
     );
     const rest = result.optUnclaimedDevelopmentFundCouponCid;
-    return { coupon: String(result.developmentFundCouponCid), ...(typeof rest === 'string' ? { unclaimed: rest } : {}) };
+    return { coupon: asText(result.developmentFundCouponCid), ...(typeof rest === 'string' ? { unclaimed: rest } : {}) };
   }
 
   withdraw(party: string, contractId: string, reason: string): string {
@@ -112,7 +113,7 @@ export class DevelopmentFund {
     if (!c) throw new WalletError(404, `No active development fund coupon ${contractId} managed by ${party}`);
     const r = this.app.exercise([party], DEV_FUND_QN.coupon, c.contractId, 'DevelopmentFundCoupon_Withdraw', { reason });
     this.app.log(
-      [party, String(args(c).beneficiary)],
+      [party, asText(args(c).beneficiary)],
       {
         transaction_type: 'notification',
         choice: 'DevelopmentFundCoupon_Withdraw',
@@ -122,7 +123,7 @@ export class DevelopmentFund {
       },
       r.res,
     );
-    return String(r.result);
+    return asText(r.result);
   }
 
   /** Archived coupons the party manages, by archiving offset after `after`, at most `limit`. */
@@ -161,11 +162,11 @@ export class DevelopmentFund {
     return {
       createdAt: c.node.createdAt,
       archivedAt: u.recordTime,
-      beneficiary: String(a.beneficiary),
-      fund_manager: String(a.fundManager),
-      amount: String(a.amount),
-      expiresAt: String(a.expiresAt),
-      reason: String(a.reason),
+      beneficiary: asText(a.beneficiary),
+      fund_manager: asText(a.fundManager),
+      amount: asText(a.amount),
+      expiresAt: asText(a.expiresAt),
+      reason: asText(a.reason),
       status,
       ...((status === 'withdrawn' || status === 'rejected') && typeof why === 'string' ? { rejection_or_withdrawal_reason: why } : {}),
     };
@@ -176,7 +177,7 @@ export class DevelopmentFund {
     const now = this.sim.clock.nowMicros();
     let n = 0;
     for (const c of this.app.contracts(this.app.dso, DEV_FUND_QN.coupon)) {
-      const exp = isoToMicros(String(args(c).expiresAt));
+      const exp = isoToMicros(asText(args(c).expiresAt));
       if (exp === undefined || exp > now) continue;
       this.app.exercise([this.app.dso], DEV_FUND_QN.coupon, c.contractId, 'DevelopmentFundCoupon_DsoExpire', {});
       n++;
@@ -190,8 +191,8 @@ export class DevelopmentFund {
     let n = 0;
     for (const c of this.app.contracts(this.app.dso, DEV_FUND_QN.coupon)) {
       const a = args(c);
-      const beneficiary = String(a.beneficiary);
-      const exp = isoToMicros(String(a.expiresAt));
+      const beneficiary = asText(a.beneficiary);
+      const exp = isoToMicros(asText(a.expiresAt));
       if (exp === undefined || exp <= now || this.app.userOfParty(beneficiary) === undefined) continue;
       const r = this.app.exercise([beneficiary], DEV_FUND_QN.coupon, c.contractId, 'DevelopmentFundCoupon_Claim', {
         openRound: this.app.openRound().cid,
@@ -204,7 +205,7 @@ export class DevelopmentFund {
           template: DEV_FUND_QN.coupon,
           amulet_operation: 'collect_rewards',
           event_id: r.res.updateId,
-          receivers: [{ party: beneficiary, amount: fmt(num(a.amount as LfValue)) }],
+          receivers: [{ party: beneficiary, amount: fmt(num(a.amount)) }],
         },
         r.res,
       );

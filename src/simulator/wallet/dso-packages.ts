@@ -12,6 +12,7 @@
  */
 import type { PackageDef, TemplateDef } from '../packages/types.js';
 import { int, numeric, parties, party, text, time } from './coin.js';
+import { asText } from '../lf-text.js';
 
 export const DSO_GOVERNANCE_PACKAGE = 'splice-dso-governance';
 export const ANS_PACKAGE = 'splice-amulet-name-service';
@@ -76,7 +77,7 @@ const AnsEntry: TemplateDef = {
   signatories: ['user', 'dso'],
   observers: [],
   ensureDescription: 'name ends with .unverified.ans',
-  ensure: (a) => (/^[a-z0-9_-]+\.unverified\.ans$/.test(String(a.name)) ? undefined : 'an ANS name is <label>.unverified.ans'),
+  ensure: (a) => (/^[a-z0-9_-]+\.unverified\.ans$/.test(asText(a.name)) ? undefined : 'an ANS name is <label>.unverified.ans'),
   implements: [],
   choices: [],
 };

@@ -374,7 +374,7 @@ export class ExternalPartyWallet {
       throw new WalletError(400, `public_key (fingerprint ${key.fingerprint}) is not a signing key of ${s.party_id}`);
     const signature = hexBytes(s.signed_tx_hash, 64, 'signed_tx_hash (hex r‖s Ed25519 signature)');
     const roots = rootExercises(s.transaction);
-    if (roots.length !== 1 || roots[0]?.entity !== entity || roots[0]?.choice !== choice)
+    if (roots.length !== 1 || roots[0]?.entity !== entity || roots[0].choice !== choice)
       throw new WalletError(400, `transaction is not a ${choice} prepared by this endpoint's prepare call`);
     return this.interactive.execute(
       {

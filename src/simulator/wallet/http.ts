@@ -3,7 +3,7 @@
  * endpoints, zod schemas for the newer ones), the Splice `ErrorResponse` mapping and result helpers.
  */
 import type { z } from 'zod';
-import { CantonError, DecodeError } from '../errors.js';
+import { CantonError, DecodeError, errorText } from '../errors.js';
 import type { Handler, HandlerResult, RequestCtx } from '../router.js';
 import { WalletError } from './app.js';
 
@@ -67,7 +67,7 @@ export const wrap =
         return { status, json: { error: `${err.kind.code}: ${err.message}` } };
       }
       console.error('[simulator wallet] internal error', err);
-      return { status: 500, json: { error: `Internal error: ${(err as Error)?.message ?? String(err)}` } };
+      return { status: 500, json: { error: `Internal error: ${errorText(err)}` } };
     }
   };
 

@@ -15,6 +15,7 @@ import {
 } from '@canton-network/core-token-standard';
 import type { LfValue } from '../model.js';
 import type { FieldType, PackageDef, TemplateDef } from '../packages/types.js';
+import { asText } from '../lf-text.js';
 
 /** `#package-name:Module:Entity` → its parts. */
 function split(id: string): { packageName: string; module: string; entity: string } {
@@ -81,7 +82,7 @@ const MergeDelegation: TemplateDef = {
       controllers: [{ contract: 'delegate' }],
       description: 'the delegate merges the owner’s holdings into one (with the owner’s authority)',
       body: (ctx) =>
-        ctx.exercise(String(ctx.arg.amuletRules), 'AmuletRules_Merge', {
+        ctx.exercise(asText(ctx.arg.amuletRules), 'AmuletRules_Merge', {
           owner: ctx.contract.owner ?? null,
           inputs: ctx.arg.inputs ?? [],
           openRound: ctx.arg.openRound ?? null,
@@ -130,7 +131,7 @@ const BatchMergeUtility: TemplateDef = {
       body: (ctx) =>
         ((ctx.arg.merges as LfValue[] | null) ?? []).map((m) => {
           const call = m as { delegationCid: LfValue; inputs: LfValue };
-          return ctx.exercise(String(call.delegationCid), 'MergeDelegation_Merge', {
+          return ctx.exercise(asText(call.delegationCid), 'MergeDelegation_Merge', {
             inputs: call.inputs,
             amuletRules: ctx.arg.amuletRules ?? null,
             openRound: ctx.arg.openRound ?? null,

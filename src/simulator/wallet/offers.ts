@@ -13,6 +13,7 @@ import { fmt, num } from './coin.js';
 import { args, T } from './names.js';
 import type { OfferStatus, SpliceContract } from './types.js';
 import { parseFloatStrict, trafficCostBytes, WalletError } from './types.js';
+import { asText } from '../lf-text.js';
 
 export class TransferOffers implements OfferOps {
   constructor(
@@ -42,7 +43,7 @@ export class TransferOffers implements OfferOps {
       trackingId: req.tracking_id,
       openRound: this.app.openRound().cid,
     });
-    const offerCid = String(r.result);
+    const offerCid = asText(r.result);
     this.app.putTracking('offer', req.tracking_id, {
       user,
       kind: 'offer',
@@ -86,7 +87,7 @@ export class TransferOffers implements OfferOps {
     const o = this.offerFor(party, contractId);
     if (args(o).receiver !== party) throw new WalletError(403, 'Only the receiver can accept a transfer offer');
     const r = this.app.exercise([party], T.offer, contractId, 'TransferOffer_Accept', {});
-    const acceptedCid = String(r.result);
+    const acceptedCid = asText(r.result);
     this.setOfferStatus(o, { status: 'accepted', contract_id: acceptedCid, transaction_id: r.res.updateId });
     if (this.app.config.autoCompleteAcceptedOffers) this.completeAccepted(acceptedCid);
     return acceptedCid;
@@ -97,27 +98,27 @@ export class TransferOffers implements OfferOps {
     const c = this.sim.store.contract(acceptedCid);
     if (!c || c.archivedOffset !== null) throw new WalletError(404, `No active accepted transfer offer ${acceptedCid}`);
     const a = c.node.createArgument as LfRecord;
-    const r = this.app.exercise([String(a.sender)], T.accepted, acceptedCid, 'AcceptedTransferOffer_Complete', {
+    const r = this.app.exercise([asText(a.sender)], T.accepted, acceptedCid, 'AcceptedTransferOffer_Complete', {
       openRound: this.app.openRound().cid,
-      featuredAppRight: this.app.featuredAppRightOf(String(a.sender))?.contractId ?? null,
+      featuredAppRight: this.app.featuredAppRightOf(asText(a.sender))?.contractId ?? null,
     });
-    const amuletCid = String(r.result);
+    const amuletCid = asText(r.result);
     this.setOfferStatus(c, { status: 'completed', contract_id: amuletCid, transaction_id: r.res.updateId });
     const received = (() => {
       const x = this.sim.store.contract(amuletCid);
       return x ? args(x).initialAmount : undefined;
     })();
     this.app.log(
-      [String(a.sender), String(a.receiver)],
+      [asText(a.sender), asText(a.receiver)],
       {
         transaction_type: 'transfer',
         choice: 'AcceptedTransferOffer_Complete',
         template: T.accepted,
         amulet_operation: 'transfer',
         event_id: r.res.updateId,
-        sender: { party: String(a.sender), amount: `-${fmt(num(a.amount))}` },
-        receivers: [{ party: String(a.receiver), amount: fmt(num(received ?? a.amount)) }],
-        description: String(a.description ?? ''),
+        sender: { party: asText(a.sender), amount: `-${fmt(num(a.amount))}` },
+        receivers: [{ party: asText(a.receiver), amount: fmt(num(received ?? a.amount)) }],
+        description: asText(a.description ?? ''),
       },
       r.res,
     );
@@ -145,13 +146,13 @@ export class TransferOffers implements OfferOps {
     const a = o.node.createArgument as LfRecord;
     this.setOfferStatus(o, status);
     this.app.log(
-      [String(a.sender), String(a.receiver)],
+      [asText(a.sender), asText(a.receiver)],
       {
         transaction_type: 'notification',
-        choice: String((res.tx.nodes[0] as { choice?: string }).choice ?? ''),
+        choice: (res.tx.nodes[0] as { choice?: string }).choice ?? '',
         template: o.node.qualifiedName,
         event_id: res.updateId,
-        details: `Transfer offer of ${fmt(num(a.amount))} from ${String(a.sender)} to ${String(a.receiver)} ${status.status === 'failed' ? status.failure_kind : status.status}; locked funds returned to the sender`,
+        details: `Transfer offer of ${fmt(num(a.amount))} from ${asText(a.sender)} to ${asText(a.receiver)} ${status.status === 'failed' ? status.failure_kind : status.status}; locked funds returned to the sender`,
       },
       res,
     );
@@ -166,7 +167,7 @@ export class TransferOffers implements OfferOps {
   }
 
   private setOfferStatus(o: ContractRow, status: OfferStatus): void {
-    const tracking = String(args(o).trackingId ?? '');
+    const tracking = asText(args(o).trackingId ?? '');
     const t = this.app.trackingOf('offer', tracking);
     if (t) this.app.putTracking('offer', tracking, { ...t, status });
   }

@@ -50,6 +50,7 @@ import {
 import { amuletHolding, lockedAmuletHolding } from './token-views.js';
 import { validatorLicenseTemplates } from './templates-validator-license.js';
 import { allocateDevelopmentFundCoupon, developmentFundManagerField, developmentFundTemplates } from './templates-development-fund.js';
+import { asText } from '../lf-text.js';
 
 export { AMULET_PACKAGE_NAME, effectiveAmount, fmt, MAX_TRANSFER_INPUTS, num } from './coin.js';
 
@@ -151,7 +152,7 @@ const AmuletRules: TemplateDef = {
         const amulet = newAmulet(ctx, ctx.contract.dso ?? null, ctx.arg.receiver ?? null, num(ctx.arg.amount), round);
         // Splice's result: the created amulet with the round's price, and the token-standard "mint" metadata
         return {
-          amuletSum: { amulet, amuletPrice: round.amuletPrice ?? '0', round: { number: String(round.round) } },
+          amuletSum: { amulet, amuletPrice: round.amuletPrice ?? '0', round: { number: asText(round.round) } },
           meta: holdingTxMeta('mint'),
         };
       },
@@ -178,14 +179,14 @@ const AmuletRules: TemplateDef = {
         if (amount <= 0n) ctx.fail('transfer amount must be positive');
         if (a.sender === a.receiver) ctx.fail('sender and receiver must differ');
         const round = roundOf(ctx, a.openRound);
-        const { total } = consumeInputs(ctx, String(a.sender), a.inputs, round);
+        const { total } = consumeInputs(ctx, asText(a.sender), a.inputs, round);
         if (total < amount) ctx.fail(`insufficient funds: inputs are worth ${fmt(total)}, the offer needs ${fmt(amount)}`);
         const dso = ctx.contract.dso ?? null;
         const locked = ctx.create('Splice.Amulet:LockedAmulet', {
           dso,
           owner: a.sender ?? null,
           initialAmount: fmt(amount),
-          createdAtRound: String(round.round),
+          createdAtRound: asText(round.round),
           ratePerRound: round.holdingFeeRate ?? '0',
           lockHolders: [a.receiver ?? null],
           lockExpiresAt: a.expiresAt ?? null,
@@ -221,7 +222,7 @@ const AmuletRules: TemplateDef = {
       description: 'creates the receiver TransferPreapproval with the provider (the DSO co-signs through the rules)',
       body: (ctx) => {
         const a = ctx.arg;
-        if (Date.parse(String(a.expiresAt)) <= Date.parse(String(a.validFrom))) ctx.fail('expiresAt must be after validFrom');
+        if (Date.parse(asText(a.expiresAt)) <= Date.parse(asText(a.validFrom))) ctx.fail('expiresAt must be after validFrom');
         return ctx.create('Splice.AmuletRules:TransferPreapproval', {
           dso: ctx.contract.dso ?? null,
           receiver: a.receiver ?? null,
@@ -245,7 +246,7 @@ const AmuletRules: TemplateDef = {
       description: 'merges up to 100 amulets of the owner into one',
       body: (ctx) => {
         const round = roundOf(ctx, ctx.arg.openRound);
-        const { total } = consumeInputs(ctx, String(ctx.arg.owner), ctx.arg.inputs, round);
+        const { total } = consumeInputs(ctx, asText(ctx.arg.owner), ctx.arg.inputs, round);
         if (total <= 0n) ctx.fail('merged amount is zero');
         return newAmulet(ctx, ctx.contract.dso ?? null, ctx.arg.owner ?? null, total, round);
       },
@@ -269,7 +270,7 @@ const AmuletRules: TemplateDef = {
         const a = ctx.arg;
         const round = roundOf(ctx, a.openRound);
         const cost = num(a.amuletCost);
-        const { total } = consumeInputs(ctx, String(a.buyer), a.inputs, round);
+        const { total } = consumeInputs(ctx, asText(a.buyer), a.inputs, round);
         if (total < cost) ctx.fail(`insufficient funds: inputs are worth ${fmt(total)}, the traffic costs ${fmt(cost)}`);
         const dso = ctx.contract.dso ?? null;
         if (total > cost) newAmulet(ctx, dso, a.buyer ?? null, total - cost, round);
@@ -277,7 +278,7 @@ const AmuletRules: TemplateDef = {
           dso,
           memberId: a.memberId ?? '',
           synchronizerId: a.synchronizerId ?? '',
-          totalPurchased: String(a.trafficAmount),
+          totalPurchased: asText(a.trafficAmount),
           amuletSpent: a.amuletCost ?? '0',
         });
       },
@@ -352,8 +353,8 @@ const AcceptedTransferOffer: TemplateDef = {
         'delivers the locked amount to the receiver (no fee on two-step transfers); the holding fee accrued while locked is borne by the sender; issues reward coupons',
       body: (ctx) => {
         const round = roundOf(ctx, ctx.arg.openRound);
-        const l = ctx.fetch(String(ctx.contract.lockedAmulet), 'Splice.Amulet:LockedAmulet');
-        ctx.exercise(String(ctx.contract.lockedAmulet), 'Archive', {});
+        const l = ctx.fetch(asText(ctx.contract.lockedAmulet), 'Splice.Amulet:LockedAmulet');
+        ctx.exercise(asText(ctx.contract.lockedAmulet), 'Archive', {});
         issueRewardCoupons(
           ctx,
           ctx.contract.dso ?? null,
@@ -366,7 +367,7 @@ const AcceptedTransferOffer: TemplateDef = {
           ctx,
           ctx.contract.dso ?? null,
           ctx.contract.receiver ?? null,
-          effectiveAmount(l, BigInt(String(round.round))).effective,
+          effectiveAmount(l, BigInt(asText(round.round))).effective,
           round,
         );
       },
@@ -409,7 +410,7 @@ const TransferPreapproval: TemplateDef = {
       controllers: [{ contract: 'provider' }],
       description: 'the provider extends the preapproval (its automation renews it before it expires)',
       body: (ctx) => {
-        if (Date.parse(String(ctx.arg.newExpiresAt)) <= Date.parse(String(ctx.contract.expiresAt)))
+        if (Date.parse(asText(ctx.arg.newExpiresAt)) <= Date.parse(asText(ctx.contract.expiresAt)))
           ctx.fail('newExpiresAt must be after the current expiresAt');
         return ctx.create('Splice.AmuletRules:TransferPreapproval', {
           ...ctx.contract,
@@ -451,7 +452,7 @@ const TransferPreapproval: TemplateDef = {
         if (amount <= 0n) ctx.fail('transfer amount must be positive');
         if (a.sender === ctx.contract.receiver) ctx.fail('sender and receiver must differ');
         const round = roundOf(ctx, a.openRound);
-        const { total } = consumeInputs(ctx, String(a.sender), a.inputs, round);
+        const { total } = consumeInputs(ctx, asText(a.sender), a.inputs, round);
         if (total < amount) ctx.fail(`insufficient funds: inputs are worth ${fmt(total)}, the transfer needs ${fmt(amount)}`);
         const dso = ctx.contract.dso ?? null;
         if (total > amount) newAmulet(ctx, dso, a.sender ?? null, total - amount, round);

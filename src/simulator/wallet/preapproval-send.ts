@@ -10,6 +10,7 @@ import { metadata } from '../packages/token-standard.js';
 import { cid, cids, consumeInputs, fmt, newAmulet, num, numeric, party, roundOf, text } from './coin.js';
 import { featuredAppRightArg, issueRewardCoupons } from './templates-rewards.js';
 import { holdingTxMeta, reasonOf } from './token-context.js';
+import { asText } from '../lf-text.js';
 
 const optional = (elem: FieldType): FieldType => ({ kind: 'Optional', elem });
 
@@ -44,13 +45,13 @@ export const transferPreapprovalSendV2: ChoiceDef = {
     if (amount <= 0n) ctx.fail('transfer amount must be positive');
     if (a.sender === ctx.contract.receiver) ctx.fail('sender and receiver must differ');
     const round = roundOf(ctx, a.openRound);
-    const { total, fees } = consumeInputs(ctx, String(a.sender), a.inputs, round);
+    const { total, fees } = consumeInputs(ctx, asText(a.sender), a.inputs, round);
     if (total < amount) ctx.fail(`insufficient funds: inputs are worth ${fmt(total)}, the transfer needs ${fmt(amount)}`);
     const dso = ctx.contract.dso ?? null;
     const receiverAmulet = newAmulet(ctx, dso, ctx.contract.receiver ?? null, amount, round);
     const senderChangeAmulet = total > amount ? newAmulet(ctx, dso, a.sender ?? null, total - amount, round) : null;
     issueRewardCoupons(ctx, dso, a.sender ?? null, amount, round, a.featuredAppRight);
     const reason = typeof a.description === 'string' ? a.description : reasonOf(a.meta);
-    return { receiverAmulet, senderChangeAmulet, meta: holdingTxMeta('transfer', { reason, sender: String(a.sender), burned: fees }) };
+    return { receiverAmulet, senderChangeAmulet, meta: holdingTxMeta('transfer', { reason, sender: asText(a.sender), burned: fees }) };
   },
 };

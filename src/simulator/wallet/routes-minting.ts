@@ -12,6 +12,7 @@ import { empty, ok } from './http.js';
 import { args } from './names.js';
 import { MINTING_QN } from './templates-minting.js';
 import { WalletError } from './types.js';
+import { asText } from '../lf-text.js';
 
 function page(ctx: RequestCtx, rows: ContractRow[]): { rows: ContractRow[]; next?: number } {
   const num = (name: string, dflt: number): number => {
@@ -31,7 +32,7 @@ export function registerMintingRoutes(add: AddRoute, user: (ctx: RequestCtx) => 
   const asDelegate = (party: string, qn: string) => app.contracts(party, qn).filter((c) => args(c).delegate === party);
   const withStatus = (c: ContractRow) => ({
     contract: app.contractJson(c),
-    beneficiary_hosted: app.knownParty(String(args(c).beneficiary)),
+    beneficiary_hosted: app.knownParty(asText(args(c).beneficiary)),
   });
   const find = (party: string, qn: string, cid: string): ContractRow => {
     const c = asDelegate(party, qn).find((x) => x.contractId === cid);
@@ -59,11 +60,11 @@ export function registerMintingRoutes(add: AddRoute, user: (ctx: RequestCtx) => 
         choice: 'MintingDelegationProposal_Accept',
         template: MINTING_QN.proposal,
         event_id: r.res.updateId,
-        details: `Minting delegation for ${String(args(proposal).beneficiary)} accepted`,
+        details: `Minting delegation for ${asText(args(proposal).beneficiary)} accepted`,
       },
       r.res,
     );
-    return ok({ contract_id: String(r.result) });
+    return ok({ contract_id: asText(r.result) });
   });
   add('POST', '/v0/wallet/minting-delegation-proposals/{contract_id}/reject', (ctx) => {
     const party = app.partyOf(user(ctx));

@@ -14,6 +14,7 @@ import { empty, ok } from './http.js';
 import { args } from './names.js';
 import { PAYMENT_QN } from './templates-payments.js';
 import { WalletError } from './types.js';
+import { asText } from '../lf-text.js';
 
 export function registerPaymentRoutes(add: AddRoute, user: (ctx: RequestCtx) => string, app: WalletApp): void {
   const withState = (c: ContractRow) => ({ contract: app.contractJson(c), domain_id: c.synchronizerId });
@@ -38,7 +39,7 @@ export function registerPaymentRoutes(add: AddRoute, user: (ctx: RequestCtx) => 
     app.runAutomation();
     const c = requestFor(party, ctx.params.contract_id ?? '');
     const a = args(c);
-    if (BigInt(Date.parse(String(a.expiresAt))) * 1000n <= app.nowMicros()) throw new WalletError(400, 'The payment request has expired');
+    if (BigInt(Date.parse(asText(a.expiresAt))) * 1000n <= app.nowMicros()) throw new WalletError(400, 'The payment request has expired');
     const total = ((a.receiverAmounts as LfRecord[] | null) ?? []).reduce((s, r) => s + num(r.amuletAmount), 0n);
     const inputs = app.selectInputs(party, total);
     const r = app.exercise([party, app.dso], PAYMENT_QN.request, c.contractId, 'AppPaymentRequest_Accept', {
@@ -53,11 +54,11 @@ export function registerPaymentRoutes(add: AddRoute, user: (ctx: RequestCtx) => 
         choice: 'AppPaymentRequest_Accept',
         template: PAYMENT_QN.request,
         event_id: r.res.updateId,
-        details: `App payment to ${String(a.provider)} accepted: ${String(a.description)} (funds locked until the provider collects)`,
+        details: `App payment to ${asText(a.provider)} accepted: ${asText(a.description)} (funds locked until the provider collects)`,
       },
       r.res,
     );
-    return ok({ accepted_payment_contract_id: String(r.result) });
+    return ok({ accepted_payment_contract_id: asText(r.result) });
   });
   add('POST', '/v0/wallet/app-payment-requests/{contract_id}/reject', (ctx) => {
     const party = app.partyOf(user(ctx));

@@ -13,6 +13,7 @@ import type { AddRoute } from './http.js';
 import { empty, ok } from './http.js';
 import { args, T } from './names.js';
 import { LICENSE_QN } from './templates-validator-license.js';
+import { asText } from '../lf-text.js';
 
 const MAX_LISTED = 1000; // the spec's "Includes only up to 1000 elements"
 
@@ -33,7 +34,7 @@ export function registerRewardRoutes(add: AddRoute, user: (ctx: RequestCtx) => s
       },
       r.res,
     );
-    return ok({ contract_id: String(r.result) });
+    return ok({ contract_id: asText(r.result) });
   });
   add('DELETE', '/v0/wallet/cancel-featured-app-rights', (ctx) => {
     const party = app.partyOf(user(ctx));

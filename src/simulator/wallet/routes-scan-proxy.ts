@@ -22,6 +22,7 @@ import { ok, parsedBody } from './http.js';
 import { args, T } from './names.js';
 import { DEV_FUND_QN } from './templates-development-fund.js';
 import { ScanProxyState, SV_NAME } from './scan-proxy-state.js';
+import { asText } from '../lf-text.js';
 
 const MIGRATION_ID = 0;
 
@@ -54,11 +55,11 @@ export function registerScanProxyRoutes(add: AddRoute, user: (ctx: RequestCtx) =
         ...app.contractJson(c),
         payload: {
           dso: a.dso,
-          round: { number: String(a.round) },
+          round: { number: asText(a.round) },
           amuletPrice: a.amuletPrice,
           opensAt: a.opensAt,
           targetClosesAt: a.targetClosesAt,
-          issuingFor: { microseconds: String(BigInt(String(a.round)) * BigInt(tick().microseconds)) },
+          issuingFor: { microseconds: String(BigInt(asText(a.round)) * BigInt(tick().microseconds)) },
           tickDuration: tick(),
         },
       },
@@ -136,11 +137,11 @@ export function registerScanProxyRoutes(add: AddRoute, user: (ctx: RequestCtx) =
     const a = args(c);
     return {
       contract_id: c.contractId,
-      user: String(a.user),
-      name: String(a.name),
-      url: String(a.url),
-      description: String(a.description),
-      expires_at: String(a.expiresAt),
+      user: asText(a.user),
+      name: asText(a.name),
+      url: asText(a.url),
+      description: asText(a.description),
+      expires_at: asText(a.expiresAt),
     };
   };
   get(`${P}/ans-entries/by-party/{party}`, (ctx) => {
@@ -155,7 +156,7 @@ export function registerScanProxyRoutes(add: AddRoute, user: (ctx: RequestCtx) =
     return {
       entries: state
         .ansEntries()
-        .filter((e) => String(args(e).name).startsWith(prefix))
+        .filter((e) => asText(args(e).name).startsWith(prefix))
         .slice(0, Number(size))
         .map(ansEntry),
     };

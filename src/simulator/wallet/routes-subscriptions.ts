@@ -15,6 +15,7 @@ import { empty, ok } from './http.js';
 import { args } from './names.js';
 import { SUB_QN } from './templates-subscriptions.js';
 import { WalletError } from './types.js';
+import { asText } from '../lf-text.js';
 
 export function registerSubscriptionRoutes(add: AddRoute, user: (ctx: RequestCtx) => string, app: WalletApp): void {
   const mine = (party: string, qn: string) => app.contracts(party, qn).filter((c) => args(c).sender === party);
@@ -43,7 +44,7 @@ export function registerSubscriptionRoutes(add: AddRoute, user: (ctx: RequestCtx
       inputs,
       amuletRules: app.rules(),
       openRound: app.openRound().cid,
-      lockExpiresAt: microsToIso(now + BigInt(String(a.paymentIntervalMicros))),
+      lockExpiresAt: microsToIso(now + BigInt(asText(a.paymentIntervalMicros))),
     });
     app.log(
       [party],
@@ -52,11 +53,11 @@ export function registerSubscriptionRoutes(add: AddRoute, user: (ctx: RequestCtx
         choice: 'SubscriptionRequest_AcceptAndMakePayment',
         template: SUB_QN.request,
         event_id: r.res.updateId,
-        details: `Subscribed to ${String(a.description)} (first payment locked to ${String(a.provider)})`,
+        details: `Subscribed to ${asText(a.description)} (first payment locked to ${asText(a.provider)})`,
       },
       r.res,
     );
-    return ok({ initial_payment_contract_id: String(r.result) });
+    return ok({ initial_payment_contract_id: asText(r.result) });
   });
   add('POST', '/v0/wallet/subscription-requests/{contract_id}/reject', (ctx) => {
     const party = app.partyOf(user(ctx));

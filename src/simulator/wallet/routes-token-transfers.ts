@@ -24,6 +24,7 @@ import { TRANSFER_INSTRUCTION_QN } from './templates-transfer-instruction.js';
 import { AMULET_INSTRUMENT_ID, META } from './token-context.js';
 import { AmuletTokenRegistry } from './token-registry.js';
 import type { RegistryChoiceContext } from './token-registry.js';
+import { asText } from '../lf-text.js';
 
 const CreateSchema = z.object({
   receiver_party_id: z.string().min(1),
@@ -37,7 +38,7 @@ const result = (output: Record<string, unknown>, senderChange: string[]) => ({ o
 
 /** `extraArgs` of a token-standard choice with the registry's context. */
 export const extraArgsOf = (c: RegistryChoiceContext): LfRecord => ({
-  context: c.choiceContextData as unknown as LfRecord,
+  context: c.choiceContextData,
   meta: { values: {} },
 });
 
@@ -129,7 +130,7 @@ export function registerTokenTransferRoutes(add: AddRoute, user: (ctx: RequestCt
           403,
           `Only the ${choice === 'TransferInstruction_Withdraw' ? 'sender' : 'receiver'} can ${choice.split('_')[1]?.toLowerCase()} this transfer`,
         );
-      const executeBefore = Date.parse(String(a.executeBefore));
+      const executeBefore = Date.parse(asText(a.executeBefore));
       if (choice === 'TransferInstruction_Accept' && BigInt(executeBefore) * 1000n <= app.nowMicros())
         throw new WalletError(400, 'The transfer expired (executeBefore has passed)');
       const context = registry.lockedContext('AmuletTransferInstruction', c.contractId, choice === 'TransferInstruction_Accept', false);
@@ -139,7 +140,7 @@ export function registerTokenTransferRoutes(add: AddRoute, user: (ctx: RequestCt
       const out = r.result as { output: { value: { receiverHoldingCids?: string[] } }; senderChangeCids: string[] };
       const amount = fmt(num(a.amount));
       app.log(
-        [String(a.sender), String(a.receiver)],
+        [asText(a.sender), asText(a.receiver)],
         choice === 'TransferInstruction_Accept'
           ? {
               transaction_type: 'transfer',
@@ -147,8 +148,8 @@ export function registerTokenTransferRoutes(add: AddRoute, user: (ctx: RequestCt
               template: TRANSFER_INSTRUCTION_QN,
               amulet_operation: 'transfer',
               event_id: r.res.updateId,
-              sender: { party: String(a.sender), amount: `-${amount}` },
-              receivers: [{ party: String(a.receiver), amount }],
+              sender: { party: asText(a.sender), amount: `-${amount}` },
+              receivers: [{ party: asText(a.receiver), amount }],
             }
           : {
               transaction_type: 'notification',

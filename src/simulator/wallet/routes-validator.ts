@@ -9,6 +9,7 @@ import { WalletError } from './app.js';
 import type { AddRoute } from './http.js';
 import { empty, ok } from './http.js';
 import { args, T } from './names.js';
+import { asText } from '../lf-text.js';
 
 export function registerValidatorInfoRoutes(
   add: AddRoute,
@@ -50,7 +51,7 @@ export function registerValidatorInfoRoutes(
     const c = byParty(ctx.params['receiver-party'] ?? '');
     const r = app.exercise([app.validatorParty], T.preapproval, c.contractId, 'TransferPreapproval_Cancel', { p: app.validatorParty });
     app.log(
-      [String(args(c).receiver)],
+      [asText(args(c).receiver)],
       {
         transaction_type: 'notification',
         choice: 'TransferPreapproval_Cancel',

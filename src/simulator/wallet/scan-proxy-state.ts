@@ -11,6 +11,7 @@ import type { WalletApp } from './app.js';
 import { effectiveAmount, int64, num } from './coin.js';
 import { ANS_PACKAGE, ANS_QN, DSO_GOVERNANCE_PACKAGE, DSO_QN } from './dso-packages.js';
 import { args } from './names.js';
+import { asText } from '../lf-text.js';
 
 export const SV_NAME = 'sv1';
 /** ANS entry fee (USD) and lifetime (90 days) of the simulator's AnsRules. */
@@ -58,7 +59,7 @@ export class ScanProxyState {
 
   /** Active ANS entries, by name. */
   ansEntries(): ContractRow[] {
-    return this.dsoContracts(ANS_PACKAGE, ANS_QN.entry).sort((a, b) => (String(args(a).name) < String(args(b).name) ? -1 : 1));
+    return this.dsoContracts(ANS_PACKAGE, ANS_QN.entry).sort((a, b) => (asText(args(a).name) < asText(args(b).name) ? -1 : 1));
   }
 
   /** The sender's TransferCommands with `nonce`, active or archived, each with its status. */
@@ -87,7 +88,7 @@ export class ScanProxyState {
       return { status: 'failed', failure_kind: 'withdrawn', reason: 'The sender withdrew it' };
     const result = (node.exerciseResult ?? {}) as { succeeded?: LfValue; failureReason?: LfValue };
     if (result.succeeded === true) return { status: 'sent' };
-    return { status: 'failed', failure_kind: 'failed', reason: String(result.failureReason ?? 'the transfer failed') };
+    return { status: 'failed', failure_kind: 'failed', reason: asText(result.failureReason ?? 'the transfer failed') };
   }
 
   /** Per owner: unlocked and locked amulet (initial amounts) and the holding fees accrued by `round`. */

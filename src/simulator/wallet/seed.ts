@@ -12,9 +12,8 @@ export const WALLET_DEMO_USERS = { alice: 'Alice', bob: 'Bob' } as const;
 export function seedWalletDemo(sim: SimContext, writer: LedgerWriter, config: Partial<WalletConfig> = {}): void {
   if (sim.store.meta.get('wallet_demo_seeded') === '1') return;
   const app = new WalletApp(sim, writer, config);
-  const alice = app.onboard('alice', `${WALLET_DEMO_USERS.alice}::${sim.namespace}`, true);
+  app.onboard('alice', `${WALLET_DEMO_USERS.alice}::${sim.namespace}`, true);
   const bob = app.onboard('bob', `${WALLET_DEMO_USERS.bob}::${sim.namespace}`, true);
-  void alice;
   app.tap('alice', '1000');
   app.tap('alice', '250');
   app.tap('bob', '500');

@@ -11,6 +11,7 @@
 import type { LfRecord, TemplateDef } from '../packages/types.js';
 import { allocationRequestLegParties, metadata, settlementInfo, TOKEN_STANDARD, transferLeg } from '../packages/token-standard.js';
 import { parties, party } from './coin.js';
+import { asText } from '../lf-text.js';
 
 export const ALLOCATION_REQUEST_QN = 'Splice.Wallet.AppAllocationRequest:AppAllocationRequest';
 
@@ -45,8 +46,8 @@ const AppAllocationRequest: TemplateDef = {
       view: (a) => ({ settlement: a.settlement ?? null, transferLegs: a.transferLegs ?? null, meta: a.meta ?? null }),
       choices: {
         AllocationRequest_Reject: (ctx) => {
-          if (!allocationRequestLegParties(ctx.contract).includes(String(ctx.arg.actor)))
-            ctx.fail(`${String(ctx.arg.actor)} is not a sender or receiver of the request's transfer legs`);
+          if (!allocationRequestLegParties(ctx.contract).includes(asText(ctx.arg.actor)))
+            ctx.fail(`${asText(ctx.arg.actor)} is not a sender or receiver of the request's transfer legs`);
           return { meta: { values: {} } };
         },
         AllocationRequest_Withdraw: () => ({ meta: { values: {} } }),

@@ -28,6 +28,7 @@ import {
   requireAmuletInstrument,
   requireExpectedAdmin,
 } from './token-context.js';
+import { asText } from '../lf-text.js';
 
 export const ALLOCATION_QN = 'Splice.AmuletAllocation:AmuletAllocation';
 
@@ -43,18 +44,18 @@ export function amuletAllocationFactoryAllocate(ctx: ChoiceContext): LfValue {
   if (amount <= 0n) ctx.fail('Amount must be positive');
   assertDeadlineExceeded(ctx, 'requestedAt', ctx.arg.requestedAt);
   assertWithinDeadline(ctx, 'allocation.settlement.allocateBefore', settlement.allocateBefore);
-  if (Date.parse(String(settlement.allocateBefore)) > Date.parse(String(settlement.settleBefore)))
+  if (Date.parse(asText(settlement.allocateBefore)) > Date.parse(asText(settlement.settleBefore)))
     ctx.fail('allocation.settlement.allocateBefore must not be after allocation.settlement.settleBefore');
   checkAmuletRules(ctx, dso);
   const round = openRoundFromContext(ctx, dso);
   const settlementRef = settlement.settlementRef as LfRecord;
   const { lockedAmulet, changeCids, fees } = lockForTwoStep(ctx, {
     dso,
-    sender: String(leg.sender),
+    sender: asText(leg.sender),
     amount,
     inputs: ctx.arg.inputHoldingCids,
     expiresAt: settlement.settleBefore ?? null,
-    lockContext: `allocation for ${String(settlementRef.id)}`,
+    lockContext: `allocation for ${asText(settlementRef.id)}`,
     round,
   });
   const allocationCid = ctx.create(ALLOCATION_QN, { lockedAmulet, allocation: spec, expiresAt: settlement.settleBefore ?? null });
@@ -74,7 +75,7 @@ function release(ctx: ChoiceContext): LfValue {
   if (contextBool(ctx, CTX.expireLock) === false) return { senderHoldingCids: [], meta: emptyMetadata() };
   const r = settleLocked(ctx, {
     dso,
-    sender: String(leg.sender),
+    sender: asText(leg.sender),
     lockedAmulet: ctx.contract.lockedAmulet ?? null,
     round: openRoundFromContext(ctx, dso),
   });
@@ -103,7 +104,7 @@ const AmuletAllocation: TemplateDef = {
           assertWithinDeadline(ctx, 'allocation.settlement.settleBefore', settlement.settleBefore);
           const r = settleLocked(ctx, {
             dso,
-            sender: String(leg.sender),
+            sender: asText(leg.sender),
             lockedAmulet: ctx.contract.lockedAmulet ?? null,
             payTo: { receiver: leg.receiver ?? null, amount: num(leg.amount) },
             round: openRoundFromContext(ctx, dso),
@@ -111,7 +112,7 @@ const AmuletAllocation: TemplateDef = {
           return {
             senderHoldingCids: r.senderCids,
             receiverHoldingCids: r.receiverCids,
-            meta: holdingTxMeta('transfer', { sender: String(leg.sender), burned: r.fees }),
+            meta: holdingTxMeta('transfer', { sender: asText(leg.sender), burned: r.fees }),
           };
         },
         Allocation_Withdraw: release,

@@ -14,6 +14,7 @@
  */
 import type { ChoiceDef, FieldType, TemplateDef } from '../packages/types.js';
 import { cid, cids, fmt, newAmulet, num, numeric, party, roundOf, text, time } from './coin.js';
+import { asText } from '../lf-text.js';
 
 export const DEV_FUND_QN = {
   unclaimed: 'Splice.Amulet:UnclaimedDevelopmentFundCoupon',
@@ -127,7 +128,7 @@ export const allocateDevelopmentFundCoupon: ChoiceDef = {
     const dso = ctx.contract.dso ?? null;
     const manager = ctx.contract.developmentFundManager;
     if (manager === undefined || manager === null) ctx.fail('no development fund manager is configured on AmuletRules');
-    if (manager !== a.fundManager) ctx.fail(`${String(a.fundManager)} is not the development fund manager`);
+    if (manager !== a.fundManager) ctx.fail(`${asText(a.fundManager)} is not the development fund manager`);
     const amount = num(a.amount);
     if (amount <= 0n) ctx.fail('amount must be positive');
     let total = 0n;

@@ -19,6 +19,7 @@ import type { LfValue } from '../model.js';
 import type { ChoiceContext, FieldType, TemplateDef } from '../packages/types.js';
 import { cid, cids, effectiveAmount, int, int64, num, numeric, party, text, time } from './coin.js';
 import { externalRulesFactories } from './token-views.js';
+import { asText } from '../lf-text.js';
 
 const optional = (elem: FieldType): FieldType => ({ kind: 'Optional', elem });
 
@@ -88,18 +89,18 @@ const ExternalPartySetupProposal: TemplateDef = {
       description: 'the external party accepts: creates its ValidatorRight and its TransferPreapproval (provider: the validator)',
       body: (ctx) => {
         const c = ctx.contract;
-        const rules = ctx.fetch(String(ctx.arg.amuletRules), 'Splice.AmuletRules:AmuletRules');
-        if (rules.dso !== c.dso) ctx.fail(`AmuletRules of ${String(rules.dso)} given, the proposal expects dso ${String(c.dso)}`);
+        const rules = ctx.fetch(asText(ctx.arg.amuletRules), 'Splice.AmuletRules:AmuletRules');
+        if (rules.dso !== c.dso) ctx.fail(`AmuletRules of ${asText(rules.dso)} given, the proposal expects dso ${asText(c.dso)}`);
         const validatorRightCid = ctx.create('Splice.Amulet:ValidatorRight', {
           dso: c.dso ?? null,
           user: c.user ?? null,
           validator: c.validator ?? null,
         });
-        const transferPreapprovalCid = ctx.exercise(String(ctx.arg.amuletRules), 'AmuletRules_CreateTransferPreapproval', {
+        const transferPreapprovalCid = ctx.exercise(asText(ctx.arg.amuletRules), 'AmuletRules_CreateTransferPreapproval', {
           receiver: c.user ?? null,
           provider: c.validator ?? null,
           // choice bodies see no ledger time: the preapproval is valid from the open round's start
-          validFrom: ctx.fetch(String(ctx.arg.openRound), 'Splice.Round:OpenMiningRound').opensAt ?? null,
+          validFrom: ctx.fetch(asText(ctx.arg.openRound), 'Splice.Round:OpenMiningRound').opensAt ?? null,
           expiresAt: c.preapprovalExpiresAt ?? null,
         });
         return { validatorRightCid, transferPreapprovalCid };
@@ -144,7 +145,7 @@ const ExternalPartyAmuletRules: TemplateDef = {
       body: (ctx) => {
         const a = ctx.arg;
         if (a.expectedDso !== ctx.contract.dso)
-          ctx.fail(`expectedDso ${String(a.expectedDso)} does not match the dso party ${String(ctx.contract.dso)}`);
+          ctx.fail(`expectedDso ${asText(a.expectedDso)} does not match the dso party ${asText(ctx.contract.dso)}`);
         if (num(a.amount) <= 0n) ctx.fail('transfer amount must be positive');
         if (int64(a.nonce) < 0n) ctx.fail('nonce must not be negative');
         const transferCommandCid = ctx.create('Splice.ExternalPartyAmuletRules:TransferCommand', {
@@ -216,13 +217,13 @@ const TransferCommand: TemplateDef = {
       description: 'the delegate executes the transfer through the receiver preapproval; the nonce is spent whether or not funds move',
       body: (ctx) => {
         const c = ctx.contract;
-        const counter = ctx.fetch(String(ctx.arg.transferCounterCid), 'Splice.ExternalPartyAmuletRules:TransferCommandCounter');
+        const counter = ctx.fetch(asText(ctx.arg.transferCounterCid), 'Splice.ExternalPartyAmuletRules:TransferCommandCounter');
         if (counter.sender !== c.sender || counter.dso !== c.dso) ctx.fail('the transfer counter belongs to another sender');
         const next = int64(counter.nextNonce);
         const nonce = int64(c.nonce);
         if (next > nonce) return failure(ctx, `Expected nonce ${nonce} is smaller than current counter ${next}`);
         if (next < nonce) ctx.fail(`Expected nonce ${nonce} is bigger than current counter ${next}`);
-        ctx.exercise(String(ctx.arg.transferCounterCid), 'Archive', {});
+        ctx.exercise(asText(ctx.arg.transferCounterCid), 'Archive', {});
         ctx.create('Splice.ExternalPartyAmuletRules:TransferCommandCounter', {
           dso: c.dso ?? null,
           sender: c.sender ?? null,
@@ -230,17 +231,17 @@ const TransferCommand: TemplateDef = {
         });
         const preapproval = ctx.arg.transferPreapprovalCidO;
         if (preapproval === null || preapproval === undefined)
-          return failure(ctx, `No TransferPreapproval for receiver ${String(c.receiver)}`);
-        const p = ctx.fetch(String(preapproval), 'Splice.AmuletRules:TransferPreapproval');
+          return failure(ctx, `No TransferPreapproval for receiver ${asText(c.receiver)}`);
+        const p = ctx.fetch(asText(preapproval), 'Splice.AmuletRules:TransferPreapproval');
         if (p.receiver !== c.receiver || p.dso !== c.dso) ctx.fail('the transfer preapproval is not the receiver’s');
         // funds are checked before the inputs are consumed so that an under-funded command fails without moving anything
-        const round = ctx.fetch(String(ctx.arg.openRound), 'Splice.Round:OpenMiningRound');
+        const round = ctx.fetch(asText(ctx.arg.openRound), 'Splice.Round:OpenMiningRound');
         const inputs = (ctx.arg.inputs as LfValue[] | null) ?? [];
         let available = 0n;
-        for (const i of inputs) available += effectiveAmount(ctx.fetch(String(i), 'Splice.Amulet:Amulet'), int64(round.round)).effective;
+        for (const i of inputs) available += effectiveAmount(ctx.fetch(asText(i), 'Splice.Amulet:Amulet'), int64(round.round)).effective;
         if (inputs.length === 0 || available < num(c.amount))
-          return failure(ctx, `Insufficient funds: the inputs are worth ${available}, the transfer needs ${String(c.amount)}`);
-        const receiverAmulet = ctx.exercise(String(preapproval), 'TransferPreapproval_Send', {
+          return failure(ctx, `Insufficient funds: the inputs are worth ${available}, the transfer needs ${asText(c.amount)}`);
+        const receiverAmulet = ctx.exercise(asText(preapproval), 'TransferPreapproval_Send', {
           sender: c.sender ?? null,
           inputs,
           amount: c.amount ?? null,

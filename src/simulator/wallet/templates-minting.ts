@@ -12,6 +12,7 @@
 import type { LfValue } from '../model.js';
 import type { FieldDef, TemplateDef } from '../packages/types.js';
 import { cid, cids, int, party, time } from './coin.js';
+import { asText } from '../lf-text.js';
 
 export const MINTING_QN = {
   proposal: 'Splice.Wallet.MintingDelegation:MintingDelegationProposal',
@@ -36,7 +37,7 @@ const MintingDelegationProposal: TemplateDef = {
   signatories: ['beneficiary'],
   observers: ['delegate'],
   ensureDescription: 'amuletMergeLimit ≥ 1',
-  ensure: (a) => (BigInt(String(a.amuletMergeLimit ?? '0')) < 1n ? 'amuletMergeLimit must be at least 1' : undefined),
+  ensure: (a) => (BigInt(asText(a.amuletMergeLimit ?? '0')) < 1n ? 'amuletMergeLimit must be at least 1' : undefined),
   implements: [],
   choices: [
     {
@@ -49,9 +50,9 @@ const MintingDelegationProposal: TemplateDef = {
       body: (ctx) => {
         const existing = ctx.arg.existingDelegationCid;
         if (existing !== null && existing !== undefined) {
-          const d = ctx.fetch(String(existing), MINTING_QN.delegation);
+          const d = ctx.fetch(asText(existing), MINTING_QN.delegation);
           if (d.beneficiary !== ctx.contract.beneficiary) ctx.fail('the existing delegation is for another beneficiary');
-          ctx.exercise(String(existing), 'Archive', {});
+          ctx.exercise(asText(existing), 'Archive', {});
         }
         return ctx.create(MINTING_QN.delegation, pick(ctx.contract));
       },
@@ -90,7 +91,7 @@ const MintingDelegation: TemplateDef = {
       controllers: [{ contract: 'delegate' }],
       description: 'the delegate mints the beneficiary’s closed-round reward coupons into an amulet of the beneficiary',
       body: (ctx) =>
-        ctx.exercise(String(ctx.arg.amuletRules), 'AmuletRules_CollectRewards', {
+        ctx.exercise(asText(ctx.arg.amuletRules), 'AmuletRules_CollectRewards', {
           beneficiary: ctx.contract.beneficiary ?? null,
           validatorRights: ctx.arg.validatorRights ?? [],
           validatorRewardCoupons: ctx.arg.validatorRewardCoupons ?? [],
@@ -106,7 +107,7 @@ const MintingDelegation: TemplateDef = {
       controllers: [{ contract: 'delegate' }],
       description: 'the delegate merges the beneficiary’s amulets (at most 100 inputs)',
       body: (ctx) =>
-        ctx.exercise(String(ctx.arg.amuletRules), 'AmuletRules_Merge', {
+        ctx.exercise(asText(ctx.arg.amuletRules), 'AmuletRules_Merge', {
           owner: ctx.contract.beneficiary ?? null,
           inputs: ctx.arg.inputs ?? [],
           openRound: ctx.arg.openRound ?? null,

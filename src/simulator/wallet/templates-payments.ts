@@ -16,6 +16,7 @@
 import type { LfValue } from '../model.js';
 import type { ChoiceContext, ChoiceDef, FieldDef, FieldType, LfRecord, TemplateDef } from '../packages/types.js';
 import { cid, cids, effectiveAmount, fmt, int64, newAmulet, num, numeric, party, parties, roundOf, text, time } from './coin.js';
+import { asText } from '../lf-text.js';
 
 export const PAYMENT_QN = {
   request: 'Splice.Wallet.Payment:AppPaymentRequest',
@@ -76,18 +77,18 @@ export const amuletRulesTransfer: ChoiceDef = {
   description: 'archives the sender’s inputs (locked ones only with their lock holders acting), creates the outputs and returns the change',
   body: (ctx) => {
     const a = ctx.arg;
-    const sender = String(a.sender);
+    const sender = asText(a.sender);
     const dso = ctx.contract.dso ?? null;
     const round = roundOf(ctx, a.openRound);
     const actors = new Set(((a.actors as LfValue[] | null) ?? []).map(String));
     let available = 0n;
     const spend = (cidValue: LfValue, template: 'Splice.Amulet:Amulet' | 'Splice.Amulet:LockedAmulet'): void => {
-      const c = ctx.fetch(String(cidValue), template);
-      if (c.owner !== sender) ctx.fail(`input ${String(cidValue)} is not owned by ${sender}`);
-      if (template === 'Splice.Amulet:LockedAmulet' && ((c.lockHolders as LfValue[] | null) ?? []).some((h) => !actors.has(String(h))))
-        ctx.fail(`the lock holders of ${String(cidValue)} must act to spend it`);
+      const c = ctx.fetch(asText(cidValue), template);
+      if (c.owner !== sender) ctx.fail(`input ${asText(cidValue)} is not owned by ${sender}`);
+      if (template === 'Splice.Amulet:LockedAmulet' && ((c.lockHolders as LfValue[] | null) ?? []).some((h) => !actors.has(asText(h))))
+        ctx.fail(`the lock holders of ${asText(cidValue)} must act to spend it`);
       available += effectiveAmount(c, int64(round.round)).effective;
-      ctx.exercise(String(cidValue), 'Archive', {});
+      ctx.exercise(asText(cidValue), 'Archive', {});
     };
     const inputs = (a.inputs as LfValue[] | null) ?? [];
     const locked = (a.lockedInputs as LfValue[] | null) ?? [];
@@ -106,7 +107,7 @@ export const amuletRulesTransfer: ChoiceDef = {
             dso,
             owner: o.receiver ?? null,
             initialAmount: fmt(num(o.amount)),
-            createdAtRound: String(round.round),
+            createdAtRound: asText(round.round),
             ratePerRound: round.holdingFeeRate ?? '0',
             lockHolders: lock.holders ?? [],
             lockExpiresAt: lock.expiresAt ?? null,
@@ -138,7 +139,7 @@ const AppPaymentRequest: TemplateDef = {
     if (rs.length === 0) return 'a payment request needs at least one receiver';
     if (rs.some((r) => num(r.amuletAmount) <= 0n)) return 'payment amounts must be positive';
     const listed = new Set(((a.receivers as LfValue[] | null) ?? []).map(String));
-    if (rs.some((r) => !listed.has(String(r.receiver)))) return 'every receiver must be listed in receivers (they sign the request)';
+    if (rs.some((r) => !listed.has(asText(r.receiver)))) return 'every receiver must be listed in receivers (they sign the request)';
     return undefined;
   },
   implements: [],
@@ -156,9 +157,9 @@ const AppPaymentRequest: TemplateDef = {
       description: 'the sender pays: the total is locked to the provider (change returned) and the payment accepted',
       body: (ctx) => {
         const c = ctx.contract;
-        const rules = ctx.fetch(String(ctx.arg.amuletRules), 'Splice.AmuletRules:AmuletRules');
+        const rules = ctx.fetch(asText(ctx.arg.amuletRules), 'Splice.AmuletRules:AmuletRules');
         if (rules.dso !== c.dso) ctx.fail('the AmuletRules are not the request’s DSO');
-        const created = ctx.exercise(String(ctx.arg.amuletRules), 'AmuletRules_Transfer', {
+        const created = ctx.exercise(asText(ctx.arg.amuletRules), 'AmuletRules_Transfer', {
           sender: c.sender ?? null,
           inputs: ctx.arg.inputs ?? [],
           lockedInputs: [],
@@ -207,7 +208,7 @@ const AppPaymentRequest: TemplateDef = {
 /** Exercises AmuletRules_Transfer spending the payment's locked amulet with the provider (lock holder) acting. */
 function spendLocked(ctx: ChoiceContext, outputs: LfRecord[]): LfValue[] {
   const c = ctx.contract;
-  return ctx.exercise(String(c.amuletRules), 'AmuletRules_Transfer', {
+  return ctx.exercise(asText(c.amuletRules), 'AmuletRules_Transfer', {
     sender: c.sender ?? null,
     inputs: [],
     lockedInputs: [c.lockedAmulet ?? null],
@@ -243,7 +244,7 @@ const AcceptedAppPayment: TemplateDef = {
       body: (ctx) => {
         const c = ctx.contract;
         const round = roundOf(ctx, ctx.arg.openRound);
-        let remaining = effectiveAmount(ctx.fetch(String(c.lockedAmulet), 'Splice.Amulet:LockedAmulet'), int64(round.round)).effective;
+        let remaining = effectiveAmount(ctx.fetch(asText(c.lockedAmulet), 'Splice.Amulet:LockedAmulet'), int64(round.round)).effective;
         const outputs = rows(c.amuletReceiverAmounts).flatMap((r) => {
           const amount = num(r.amuletAmount) < remaining ? num(r.amuletAmount) : remaining;
           remaining -= amount;

@@ -12,6 +12,7 @@
 import type { LfValue } from '../model.js';
 import type { ChoiceContext, ChoiceDef, FieldType, LfRecord, TemplateDef } from '../packages/types.js';
 import { cid, cids, fmt, int, int64, newAmulet, num, numeric, party } from './coin.js';
+import { asText } from '../lf-text.js';
 
 const bool: FieldType = { kind: 'Bool' };
 
@@ -97,11 +98,11 @@ export function issueRewardCoupons(
 ): void {
   let featured = false;
   if (featuredAppRight !== null && featuredAppRight !== undefined) {
-    const right = ctx.fetch(String(featuredAppRight), 'Splice.Amulet:FeaturedAppRight');
+    const right = ctx.fetch(asText(featuredAppRight), 'Splice.Amulet:FeaturedAppRight');
     if (right.provider !== sender || right.dso !== dso) ctx.fail('the featured app right is not the provider’s');
     featured = true;
   }
-  const r = String(round.round);
+  const r = asText(round.round);
   ctx.create('Splice.Amulet:ValidatorRewardCoupon', { dso, user: sender, amount: fmt(amount), round: r });
   ctx.create('Splice.Amulet:AppRewardCoupon', { dso, provider: sender, featured, amount: fmt(amount), round: r });
 }
@@ -136,30 +137,30 @@ export const collectRewards: ChoiceDef = {
   description: 'collects closed-round validator and app reward coupons of the beneficiary into one new amulet',
   body: (ctx) => {
     const a = ctx.arg;
-    const round = ctx.fetch(String(a.openRound), 'Splice.Round:OpenMiningRound');
+    const round = ctx.fetch(asText(a.openRound), 'Splice.Round:OpenMiningRound');
     const current = int64(round.round);
     const hosted = new Set(
       ((a.validatorRights as LfValue[] | null) ?? []).map((r) => {
-        const right = ctx.fetch(String(r), 'Splice.Amulet:ValidatorRight');
-        if (right.validator !== a.beneficiary) ctx.fail(`ValidatorRight ${String(r)} names another validator`);
-        return String(right.user);
+        const right = ctx.fetch(asText(r), 'Splice.Amulet:ValidatorRight');
+        if (right.validator !== a.beneficiary) ctx.fail(`ValidatorRight ${asText(r)} names another validator`);
+        return asText(right.user);
       }),
     );
     const scale = 10_000_000_000n;
     let minted = 0n;
     for (const c of (a.validatorRewardCoupons as LfValue[] | null) ?? []) {
-      const coupon = ctx.fetch(String(c), 'Splice.Amulet:ValidatorRewardCoupon');
-      if (!hosted.has(String(coupon.user))) ctx.fail(`the beneficiary does not host ${String(coupon.user)} (no ValidatorRight)`);
-      if (int64(coupon.round) >= current) ctx.fail(`coupon ${String(c)} is for round ${String(coupon.round)}, which has not closed`);
+      const coupon = ctx.fetch(asText(c), 'Splice.Amulet:ValidatorRewardCoupon');
+      if (!hosted.has(asText(coupon.user))) ctx.fail(`the beneficiary does not host ${asText(coupon.user)} (no ValidatorRight)`);
+      if (int64(coupon.round) >= current) ctx.fail(`coupon ${asText(c)} is for round ${asText(coupon.round)}, which has not closed`);
       minted += (num(coupon.amount) * num(round.validatorRewardRate)) / scale;
-      ctx.exercise(String(c), 'Archive', {});
+      ctx.exercise(asText(c), 'Archive', {});
     }
     for (const c of (a.appRewardCoupons as LfValue[] | null) ?? []) {
-      const coupon = ctx.fetch(String(c), 'Splice.Amulet:AppRewardCoupon');
-      if (coupon.provider !== a.beneficiary) ctx.fail(`app reward coupon ${String(c)} belongs to ${String(coupon.provider)}`);
-      if (int64(coupon.round) >= current) ctx.fail(`coupon ${String(c)} is for round ${String(coupon.round)}, which has not closed`);
+      const coupon = ctx.fetch(asText(c), 'Splice.Amulet:AppRewardCoupon');
+      if (coupon.provider !== a.beneficiary) ctx.fail(`app reward coupon ${asText(c)} belongs to ${asText(coupon.provider)}`);
+      if (int64(coupon.round) >= current) ctx.fail(`coupon ${asText(c)} is for round ${asText(coupon.round)}, which has not closed`);
       minted += (num(coupon.amount) * num(coupon.featured === true ? round.featuredAppRewardRate : round.appRewardRate)) / scale;
-      ctx.exercise(String(c), 'Archive', {});
+      ctx.exercise(asText(c), 'Archive', {});
     }
     return minted > 0n ? newAmulet(ctx, ctx.contract.dso ?? null, a.beneficiary ?? null, minted, round) : null;
   },
@@ -174,7 +175,7 @@ export const amuletExpire: ChoiceDef = {
   controllers: [{ contract: 'dso' }],
   description: 'expires a dust amulet (holding fees accrued ≥ its amount)',
   body: (ctx) => {
-    const round = ctx.fetch(String(ctx.arg.roundCid), 'Splice.Round:OpenMiningRound');
+    const round = ctx.fetch(asText(ctx.arg.roundCid), 'Splice.Round:OpenMiningRound');
     const elapsed = int64(round.round) - int64(ctx.contract.createdAtRound);
     if (elapsed * num(ctx.contract.ratePerRound) < num(ctx.contract.initialAmount))
       ctx.fail('the amulet is not expired: its amount exceeds the accrued holding fee');

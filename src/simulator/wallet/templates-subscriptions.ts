@@ -14,6 +14,7 @@
 import type { LfValue } from '../model.js';
 import type { ChoiceContext, FieldDef, LfRecord, TemplateDef } from '../packages/types.js';
 import { cid, cids, effectiveAmount, fmt, int, int64, num, numeric, party, roundOf, text, time } from './coin.js';
+import { asText } from '../lf-text.js';
 
 export const SUB_QN = {
   request: 'Splice.Wallet.Subscriptions:SubscriptionRequest',
@@ -40,7 +41,7 @@ const rulesArg: FieldDef = { name: 'amuletRules', type: cid('Splice.AmuletRules:
 /** Locks the period's amount of the sender to the provider (AmuletRules_Transfer); returns the locked amulet. */
 function lockPayment(ctx: ChoiceContext, expiresAt: LfValue): LfValue {
   const c = ctx.contract;
-  const created = ctx.exercise(String(ctx.arg.amuletRules), 'AmuletRules_Transfer', {
+  const created = ctx.exercise(asText(ctx.arg.amuletRules), 'AmuletRules_Transfer', {
     sender: c.sender ?? null,
     inputs: ctx.arg.inputs ?? [],
     lockedInputs: [],
@@ -55,9 +56,9 @@ function lockPayment(ctx: ChoiceContext, expiresAt: LfValue): LfValue {
 function spendLocked(ctx: ChoiceContext, payReceiver: boolean): void {
   const c = ctx.contract;
   const round = roundOf(ctx, ctx.arg.openRound);
-  const value = effectiveAmount(ctx.fetch(String(c.lockedAmulet), 'Splice.Amulet:LockedAmulet'), int64(round.round)).effective;
+  const value = effectiveAmount(ctx.fetch(asText(c.lockedAmulet), 'Splice.Amulet:LockedAmulet'), int64(round.round)).effective;
   const amount = num(c.paymentAmount) < value ? num(c.paymentAmount) : value;
-  ctx.exercise(String(c.amuletRules), 'AmuletRules_Transfer', {
+  ctx.exercise(asText(c.amuletRules), 'AmuletRules_Transfer', {
     sender: c.sender ?? null,
     inputs: [],
     lockedInputs: [c.lockedAmulet ?? null],
@@ -205,7 +206,7 @@ const SubscriptionIdleState: TemplateDef = {
       controllers: [{ contract: 'sender' }],
       description: 'the sender ends the subscription',
       body: (ctx) => {
-        ctx.exercise(String(ctx.contract.subscription), 'Archive', {});
+        ctx.exercise(asText(ctx.contract.subscription), 'Archive', {});
         return {};
       },
     },

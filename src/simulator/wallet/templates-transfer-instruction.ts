@@ -36,6 +36,7 @@ import {
   requireAmuletInstrument,
   requireExpectedAdmin,
 } from './token-context.js';
+import { asText } from '../lf-text.js';
 
 export const TRANSFER_INSTRUCTION_QN = 'Splice.AmuletTransferInstruction:AmuletTransferInstruction';
 const LOCKED = 'Splice.Amulet:LockedAmulet';
@@ -48,8 +49,8 @@ const failed = (): LfRecord => ({ tag: 'TransferInstructionResult_Failed', value
 
 /** Rounds from the open round until `t` (at least one), from the round's duration. */
 function roundsUntil(round: LfRecord, t: LfValue | undefined, now: string): bigint {
-  const duration = Date.parse(String(round.targetClosesAt)) - Date.parse(String(round.opensAt));
-  const left = Date.parse(String(t)) - Date.parse(now);
+  const duration = Date.parse(asText(round.targetClosesAt)) - Date.parse(asText(round.opensAt));
+  const left = Date.parse(asText(t)) - Date.parse(now);
   if (!(duration > 0) || !(left > 0)) return 1n;
   return BigInt(Math.ceil(left / duration)) + 1n;
 }
@@ -79,7 +80,7 @@ export function lockForTwoStep(
     dso: p.dso,
     owner: p.sender,
     initialAmount: fmt(locked),
-    createdAtRound: String(p.round.round),
+    createdAtRound: asText(p.round.round),
     ratePerRound: p.round.holdingFeeRate ?? '0',
     lockHolders: [p.dso],
     lockExpiresAt: p.expiresAt,
@@ -94,8 +95,8 @@ export function settleLocked(
   ctx: ChoiceContext,
   p: { dso: LfValue; sender: string; lockedAmulet: LfValue; payTo?: { receiver: LfValue; amount: bigint }; round: LfRecord },
 ): { receiverCids: string[]; senderCids: string[]; fees: bigint } {
-  const locked = ctx.fetch(String(p.lockedAmulet), LOCKED);
-  ctx.exercise(String(p.lockedAmulet), 'Archive', {});
+  const locked = ctx.fetch(asText(p.lockedAmulet), LOCKED);
+  ctx.exercise(asText(p.lockedAmulet), 'Archive', {});
   const { effective, fee } = effectiveAmount(locked, int64(p.round.round));
   const pay = p.payTo ? (p.payTo.amount < effective ? p.payTo.amount : effective) : 0n;
   const receiverCids = p.payTo && pay > 0n ? [newAmulet(ctx, p.dso, p.payTo.receiver, pay, p.round)] : [];
@@ -107,7 +108,7 @@ export function settleLocked(
 export function amuletTransferFactoryTransfer(ctx: ChoiceContext): LfValue {
   const dso = ctx.contract.dso ?? null;
   const t = ctx.arg.transfer as LfRecord;
-  const sender = String(t.sender);
+  const sender = asText(t.sender);
   requireExpectedAdmin(ctx, ctx.arg.expectedAdmin, dso);
   requireAmuletInstrument(ctx, t.instrumentId, dso);
   const amount = num(t.amount);
@@ -131,7 +132,7 @@ export function amuletTransferFactoryTransfer(ctx: ChoiceContext): LfValue {
         amount: fmt(amount),
         description: reason ?? null,
         meta: t.meta ?? null,
-        openRound: String(contextCid(ctx, CTX.openRound, true)),
+        openRound: contextCid(ctx, CTX.openRound, true),
         featuredAppRight: contextCid(ctx, CTX.featuredAppRight, false) ?? null,
       }) as LfRecord;
       return {
@@ -154,7 +155,7 @@ export function amuletTransferFactoryTransfer(ctx: ChoiceContext): LfValue {
     amount,
     inputs: t.inputHoldingCids,
     expiresAt: t.executeBefore ?? null,
-    lockContext: `transfer to ${String(t.receiver)}`,
+    lockContext: `transfer to ${asText(t.receiver)}`,
     round,
   });
   const transferInstructionCid = ctx.create(TRANSFER_INSTRUCTION_QN, {
@@ -174,7 +175,7 @@ function abort(ctx: ChoiceContext): LfValue {
   const dso = (t.instrumentId as LfRecord).admin ?? null;
   if (contextBool(ctx, CTX.expireLock) === false) return { output: failed(), senderChangeCids: [], meta: emptyMetadata() };
   const round = openRoundFromContext(ctx, dso);
-  const r = settleLocked(ctx, { dso, sender: String(t.sender), lockedAmulet: ctx.contract.lockedAmulet ?? null, round });
+  const r = settleLocked(ctx, { dso, sender: asText(t.sender), lockedAmulet: ctx.contract.lockedAmulet ?? null, round });
   return { output: failed(), senderChangeCids: r.senderCids, meta: holdingTxMeta('unlock', { burned: r.fees }) };
 }
 
@@ -205,7 +206,7 @@ const AmuletTransferInstruction: TemplateDef = {
           const amount = num(t.amount);
           const r = settleLocked(ctx, {
             dso,
-            sender: String(t.sender),
+            sender: asText(t.sender),
             lockedAmulet: ctx.contract.lockedAmulet ?? null,
             payTo: { receiver: t.receiver ?? null, amount },
             round,
@@ -214,7 +215,7 @@ const AmuletTransferInstruction: TemplateDef = {
           return {
             output: completed(r.receiverCids),
             senderChangeCids: r.senderCids,
-            meta: holdingTxMeta('transfer', { reason: reasonOf(t.meta), sender: String(t.sender), burned: r.fees }),
+            meta: holdingTxMeta('transfer', { reason: reasonOf(t.meta), sender: asText(t.sender), burned: r.fees }),
           };
         },
         TransferInstruction_Reject: abort,

@@ -20,6 +20,7 @@
  */
 import type { ChoiceDef, FieldDef, TemplateDef } from '../packages/types.js';
 import { cid, int, party, roundOf, time } from './coin.js';
+import { asText } from '../lf-text.js';
 
 export const LICENSE_QN = {
   license: 'Splice.ValidatorLicense:ValidatorLicense',
@@ -48,7 +49,7 @@ function recordChoice(name: string, qn: string, description: string): ChoiceDef 
       const dso = ctx.contract.dso ?? null;
       const validator = ctx.contract.validator ?? null;
       ctx.create(LICENSE_QN.license, { dso, validator, lastActiveAt: round.opensAt ?? null });
-      return ctx.create(qn, { dso, validator, round: String(round.round) });
+      return ctx.create(qn, { dso, validator, round: asText(round.round) });
     },
   };
 }

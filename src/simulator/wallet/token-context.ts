@@ -8,6 +8,7 @@
 import type { LfValue } from '../model.js';
 import type { ChoiceContext, LfRecord } from '../packages/types.js';
 import { fmt, roundOf } from './coin.js';
+import { asText } from '../lf-text.js';
 
 export const AMULET_INSTRUMENT_ID = 'Amulet';
 
@@ -77,7 +78,7 @@ export function contextBool(ctx: ChoiceContext, key: string): boolean | undefine
 /** The open round named by the context (checked to be the DSO's). */
 export function openRoundFromContext(ctx: ChoiceContext, dso: LfValue): LfRecord {
   const round = roundOf(ctx, contextCid(ctx, CTX.openRound, true));
-  if (round.dso !== dso) ctx.fail(`the open round of the context belongs to ${String(round.dso)}, not to ${String(dso)}`);
+  if (round.dso !== dso) ctx.fail(`the open round of the context belongs to ${asText(round.dso)}, not to ${asText(dso)}`);
   return round;
 }
 
@@ -86,19 +87,19 @@ export function checkAmuletRules(ctx: ChoiceContext, dso: LfValue): void {
   const cid = contextCid(ctx, CTX.amuletRules, false);
   if (cid === undefined) return;
   const rules = ctx.fetch(cid, 'Splice.AmuletRules:AmuletRules');
-  if (rules.dso !== dso) ctx.fail(`the AmuletRules of the context belong to ${String(rules.dso)}, not to ${String(dso)}`);
+  if (rules.dso !== dso) ctx.fail(`the AmuletRules of the context belong to ${asText(rules.dso)}, not to ${asText(dso)}`);
 }
 
-const micros = (t: LfValue | undefined): number => Date.parse(String(t));
+const micros = (t: LfValue | undefined): number => Date.parse(asText(t));
 
 /** `t` must lie in the future of the ledger time (Splice's `assertWithinDeadline`). */
 export function assertWithinDeadline(ctx: ChoiceContext, name: string, t: LfValue | undefined): void {
-  if (!(micros(ctx.ledgerTime) < micros(t))) ctx.fail(`${name} (${String(t)}) is not in the future of the ledger time ${ctx.ledgerTime}`);
+  if (!(micros(ctx.ledgerTime) < micros(t))) ctx.fail(`${name} (${asText(t)}) is not in the future of the ledger time ${ctx.ledgerTime}`);
 }
 
 /** `t` must have passed (Splice's `assertDeadlineExceeded`). */
 export function assertDeadlineExceeded(ctx: ChoiceContext, name: string, t: LfValue | undefined): void {
-  if (!(micros(t) <= micros(ctx.ledgerTime))) ctx.fail(`${name} (${String(t)}) is not yet before the ledger time ${ctx.ledgerTime}`);
+  if (!(micros(t) <= micros(ctx.ledgerTime))) ctx.fail(`${name} (${asText(t)}) is not yet before the ledger time ${ctx.ledgerTime}`);
 }
 
 /** The instrument must be the DSO's Amulet. */
@@ -111,7 +112,7 @@ export function requireAmuletInstrument(ctx: ChoiceContext, instrument: LfValue 
 }
 
 export function requireExpectedAdmin(ctx: ChoiceContext, expected: LfValue | undefined, dso: LfValue): void {
-  if (expected !== dso) ctx.fail(`Expected admin ${String(expected)} matches actual admin ${String(dso)}`);
+  if (expected !== dso) ctx.fail(`Expected admin ${asText(expected)} matches actual admin ${asText(dso)}`);
 }
 
 /** `extraArgs` with a choice context of contract ids (and booleans), as the registry hands them out. */

@@ -22,6 +22,7 @@ import { args, T } from './names.js';
 import { ALLOCATION_QN } from './templates-allocation.js';
 import { TRANSFER_INSTRUCTION_QN } from './templates-transfer-instruction.js';
 import { AMULET_INSTRUMENT_ID, CTX } from './token-context.js';
+import { asText } from '../lf-text.js';
 
 export class RegistryError extends Error {
   constructor(
@@ -156,7 +157,7 @@ export class AmuletTokenRegistry {
     const preapproval = self ? undefined : this.app.preapprovalOf(transfer.receiver);
     if (preapproval) {
       builder.contract(CTX.preapproval, preapproval);
-      builder.contract(CTX.featuredAppRight, this.app.featuredAppRightOf(String(args(preapproval).provider)));
+      builder.contract(CTX.featuredAppRight, this.app.featuredAppRightOf(asText(args(preapproval).provider)));
     }
     builder.disclose(factory);
     return {
@@ -185,7 +186,7 @@ export class AmuletTokenRegistry {
     const c = this.app.activeContract(contractId);
     if (!c || c.node.packageName !== AMULET_PACKAGE_NAME || c.node.qualifiedName !== qn)
       throw new RegistryError(404, `${kind} '${contractId}' not found.`);
-    const lockedId = String(args(c).lockedAmulet);
+    const lockedId = asText(args(c).lockedAmulet);
     const locked = this.app.activeContract(lockedId);
     if (!locked) {
       if (needsLock) throw new RegistryError(404, `LockedAmulet '${lockedId}' not found for ${kind} '${contractId}'`);

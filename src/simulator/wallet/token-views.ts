@@ -9,13 +9,14 @@ import { TOKEN_STANDARD } from '../packages/token-standard.js';
 import { amuletAllocationFactoryAllocate } from './templates-allocation.js';
 import { amuletTransferFactoryTransfer } from './templates-transfer-instruction.js';
 import { AMULET_INSTRUMENT_ID, requireExpectedAdmin } from './token-context.js';
+import { asText } from '../lf-text.js';
 
 export { AMULET_INSTRUMENT_ID };
 const META_PREFIX = 'amulet.splice.lfdecentralizedtrust.org';
 
 /** Daml's `show` of a Decimal: trailing zeros dropped, at least one fractional digit. */
 export const showDecimal = (v: LfValue | undefined): string => {
-  const s = String(v ?? '0');
+  const s = asText(v ?? '0');
   if (!s.includes('.')) return `${s}.0`;
   const t = s.replace(/0+$/, '');
   return t.endsWith('.') ? `${t}0` : t;
@@ -28,7 +29,7 @@ const holdingView = (a: LfRecord, lock: LfValue): LfRecord => ({
   lock,
   meta: {
     values: {
-      [`${META_PREFIX}/created-in-round`]: String(a.createdAtRound ?? '0'),
+      [`${META_PREFIX}/created-in-round`]: asText(a.createdAtRound ?? '0'),
       [`${META_PREFIX}/rate-per-round`]: showDecimal(a.ratePerRound),
     },
   },

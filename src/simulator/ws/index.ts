@@ -16,7 +16,7 @@ import { lenientJson } from '../authz.js';
 import type { RequestAuth } from '../auth.js';
 import type { SimContext, StreamInfo } from '../context.js';
 import type { RequestGuard } from '../server.js';
-import { CantonError, DecodeError } from '../errors.js';
+import { CantonError, DecodeError, errorText } from '../errors.js';
 import { streamActiveContracts, streamCompletions, streamUpdates } from './streams.js';
 import type { StreamSink } from './streams.js';
 
@@ -45,7 +45,7 @@ function authorizationOf(req: http.IncomingMessage): string | undefined {
 function errorBody(err: unknown): unknown {
   if (err instanceof CantonError) return err.toBody();
   if (err instanceof DecodeError) return new CantonError('INVALID_ARGUMENT', err.message).toBody();
-  return new CantonError('INTERNAL', `Internal simulator error: ${(err as Error)?.message ?? String(err)}`).toBody();
+  return new CantonError('INTERNAL', `Internal simulator error: ${errorText(err)}`).toBody();
 }
 
 const tooManyStreams = (inUse: number, limit: number): CantonError =>
@@ -88,10 +88,16 @@ export function attachWebSockets(server: http.Server, sim: SimContext, access: A
     // (ECONNRESET) would otherwise be an uncaught exception in the console's process.
     socket.on('error', () => socket.destroy());
     const refused = guard?.(req);
-    if (refused) return refuseUpgrade(socket, refused);
+    if (refused) {
+      refuseUpgrade(socket, refused);
+      return;
+    }
     // each stream may buffer up to HIGH_WATER_MARK for a client that does not read: their number is bounded
     const limit = sim.settings.maxStreams;
-    if (streamsInUse >= limit) return refuseUpgrade(socket, tooManyStreams(streamsInUse, limit));
+    if (streamsInUse >= limit) {
+      refuseUpgrade(socket, tooManyStreams(streamsInUse, limit));
+      return;
+    }
     streamsInUse++;
     socket.once('close', () => streamsInUse--);
     Promise.resolve()
@@ -109,7 +115,10 @@ export function attachWebSockets(server: http.Server, sim: SimContext, access: A
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     const handler = channels[path];
-    if (!handler) return refuseUpgrade(socket, new CantonError('NOT_FOUND', `No WebSocket channel at ${path}`));
+    if (!handler) {
+      refuseUpgrade(socket, new CantonError('NOT_FOUND', `No WebSocket channel at ${path}`));
+      return;
+    }
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
       let started = false;
       let cleanup: (() => void) | undefined;
@@ -156,8 +165,8 @@ export function attachWebSockets(server: http.Server, sim: SimContext, access: A
         writable: () => ws.bufferedAmount < HIGH_WATER_MARK,
         drained: () =>
           new Promise<void>((resolve) => {
-            if (closed || ws.bufferedAmount <= LOW_WATER_MARK) return resolve();
-            drainWaiters.push(resolve);
+            if (closed || ws.bufferedAmount <= LOW_WATER_MARK) resolve();
+            else drainWaiters.push(resolve);
             // 'drain' fires only after a write was refused; poll as well so no wake-up is missed
             const poll = setInterval(() => {
               if (closed || ws.bufferedAmount <= LOW_WATER_MARK) {

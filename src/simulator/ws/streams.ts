@@ -11,7 +11,6 @@ import { updateFormatOfRequest } from '../filters.js';
 import { decodeJson } from '../http.js';
 import { acsContinuation, checkActiveAt, scanActiveContracts, scanCompletions, scanUpdateRows, updatePlanner } from '../reads.js';
 import type { UpdateRow } from '../store/ledger-store.js';
-import type { UpdateWriter } from '../reads.js';
 import { JsonOut } from '../splice.js';
 import { acsFormatOf } from '../routes/contracts.js';
 import { completionJson, completionVisible } from '../routes/commands.js';
@@ -92,6 +91,8 @@ function tail(
           advanced = true;
         }
         if (advanced) caughtUp(end);
+        // a commit's run() sets it while this pass awaits the socket; the rule keeps the `= false` above
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       } while (again && !stopped);
       if (endInclusive !== undefined && cursor >= endInclusive && !stopped) {
         stop();
@@ -236,7 +237,7 @@ export function streamActiveContracts(sim: SimContext, text: string, sink: Strea
           continue;
         }
         let n = 0;
-        let more = false;
+        const page = { more: false }; // set inside the scan callback
         const from = after;
         sink.batch(() =>
           scanActiveContracts(
@@ -249,7 +250,7 @@ export function streamActiveContracts(sim: SimContext, text: string, sink: Strea
               sink.send(e);
               after = seq;
               if (++n >= BATCH) {
-                more = true;
+                page.more = true;
                 return false;
               }
               return true;
@@ -257,7 +258,7 @@ export function streamActiveContracts(sim: SimContext, text: string, sink: Strea
             BATCH + 1,
           ),
         );
-        if (!more) break;
+        if (!page.more) break;
       }
       sink.complete();
     } catch (err) {
