@@ -32,7 +32,7 @@ export const ENFORCED = [
   'test/support',
   'src/daml-lf/ast',
   'src/daml-lf/check',
-  'src/simulator/engine/lf',
+  'src/simulator',
   'renderer/src/components/admin',
   'renderer/src/components/audit',
   'renderer/src/components/keys',

@@ -13,12 +13,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allocate, call, cantonError, nextCommandId, referenceDir, startTestSim, type TestSim } from '../simulator/helpers.js';
 import { postBytes } from '../simulator/dars-helpers.js';
+import { HOLDING_INTERFACE, interfaceViewsAt } from '../../support/acs-by-interface.js';
 
 const PKG = '#splice-amulet';
 const RULES = `${PKG}:Splice.AmuletRules:AmuletRules`;
 const ROUND = `${PKG}:Splice.Round:OpenMiningRound`;
 const AMULET = `${PKG}:Splice.Amulet:Amulet`;
-const HOLDING = '#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Holding';
 
 // ---- Daml Numeric 10, independently: values are BigInt units of 1e-10 ----
 const S = 10n ** 10n;
@@ -298,33 +298,12 @@ describe('splice-amulet 0.1.22 on the Daml-LF engine: AmuletRules_Transfer', () 
     expect(result.senderChangeAmulet).toBe(amulets.find((c) => (c.createArgument as { owner: string }).owner === alice)?.contractId);
 
     // Bob's Amulet through the token standard's Holding interface, with the view Splice's instance computes
-    const acs = await call(sim.url, 'POST', '/v2/state/active-contracts', {
-      body: {
-        activeAtOffset: (t.json as { transaction: { offset: number } }).transaction.offset,
-        eventFormat: {
-          filtersByParty: {
-            [bob]: {
-              cumulative: [
-                {
-                  identifierFilter: {
-                    InterfaceFilter: { value: { interfaceId: HOLDING, includeInterfaceView: true, includeCreatedEventBlob: false } },
-                  },
-                },
-              ],
-            },
-          },
-          verbose: true,
-        },
-      },
-    });
-    expect(acs.status, acs.text).toBe(200);
-    const views = (
-      acs.json as {
-        contractEntry: {
-          JsActiveContract?: { createdEvent: { interfaceViews?: { viewStatus: { code: number }; viewValue?: unknown }[] } };
-        };
-      }[]
-    ).flatMap((e) => e.contractEntry.JsActiveContract?.createdEvent.interfaceViews ?? []);
+    const views = await interfaceViewsAt(
+      (p, body) => call(sim.url, 'POST', p, { body }),
+      bob,
+      HOLDING_INTERFACE,
+      (t.json as { transaction: { offset: number } }).transaction.offset,
+    );
     expect(views).toHaveLength(1);
     expect(views[0]?.viewStatus.code).toBe(0);
     expect(views[0]?.viewValue).toMatchObject({

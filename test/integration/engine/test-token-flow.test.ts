@@ -24,11 +24,11 @@ import {
   type TestSim,
 } from '../simulator/helpers.js';
 import { postBytes } from '../simulator/dars-helpers.js';
+import { HOLDING_INTERFACE, interfaceViewsAt } from '../../support/acs-by-interface.js';
 
 const TOKEN = '#splice-test-token-v1:Splice.Testing.Tokens.TestTokenV1';
 const TRANSFER_FACTORY = '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferFactory';
 const TRANSFER_INSTRUCTION = '#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferInstruction';
-const HOLDING = '#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Holding';
 const noExtraArgs = { context: { values: {} }, meta: { values: {} } };
 
 type Ev = Record<string, Record<string, unknown>>;
@@ -181,33 +181,12 @@ describe('splice-test-token-v1 on the Daml-LF engine', () => {
     });
 
     // Bob's holdings through the Holding interface, with the views the real instances compute
-    const acs = await call(sim.url, 'POST', '/v2/state/active-contracts', {
-      body: {
-        activeAtOffset: (a.json as { transaction: { offset: number } }).transaction.offset,
-        eventFormat: {
-          filtersByParty: {
-            [bob]: {
-              cumulative: [
-                {
-                  identifierFilter: {
-                    InterfaceFilter: { value: { interfaceId: HOLDING, includeInterfaceView: true, includeCreatedEventBlob: false } },
-                  },
-                },
-              ],
-            },
-          },
-          verbose: true,
-        },
-      },
-    });
-    expect(acs.status, acs.text).toBe(200);
-    const views = (
-      acs.json as {
-        contractEntry: {
-          JsActiveContract?: { createdEvent: { interfaceViews?: { viewStatus: { code: number }; viewValue?: unknown }[] } };
-        };
-      }[]
-    ).flatMap((e) => e.contractEntry.JsActiveContract?.createdEvent.interfaceViews ?? []);
+    const views = await interfaceViewsAt(
+      (p, body) => call(sim.url, 'POST', p, { body }),
+      bob,
+      HOLDING_INTERFACE,
+      (a.json as { transaction: { offset: number } }).transaction.offset,
+    );
     expect(views).toHaveLength(1);
     expect(views[0]?.viewStatus.code).toBe(0);
     expect(views[0]?.viewValue).toMatchObject({ owner: bob, amount: '10.0000000000', instrumentId: { admin, id: 'TestToken' } });
