@@ -43,6 +43,7 @@ export const ENFORCED = [
   'test/unit/engine',
   'test/integration/daml-lf',
   'test/integration/engine',
+  'test/integration/signing',
   'test/integration/signing-flows',
   '*.ts',
   '*.js',

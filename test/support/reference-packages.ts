@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { encodeArchive, readDar, type Type } from '../../src/daml-lf/index.js';
 import type { AppDb } from '../../src/services/app-db.js';
-import { VerifiedPackages, type TypeSource } from '../../src/services/signing/index.js';
+import { VerifiedPackages, type PackageFetcher, type TypeSource } from '../../src/services/signing/index.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const REFERENCE_DARS = path.resolve(repoRoot, '../shared/reference/dars');
@@ -42,7 +42,7 @@ export function referenceArchives(): Map<string, Uint8Array> {
  * Types for verification: a fresh store on `db` that fetches from the reference DARs (plus `extra` archives) the way
  * the console fetches from a participant — every archive's id is verified by the store.
  */
-export function referenceTypes(db: AppDb, extra: Uint8Array[] = [featuredAppProxies.bytes]): TypeSource {
+export function referenceTypes(db: AppDb, extra: Uint8Array[] = [featuredAppProxies.bytes]): TypeSource & { fetch: PackageFetcher } {
   const byId = referenceArchives();
   const packages = new VerifiedPackages(db);
   for (const bytes of extra) packages.add(bytes, 'import');

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AsyncEntry, Entry } from '@napi-rs/keyring';
 import { KeychainSecretStore } from '../../../src/services/secret-store.js';
+import { must } from '../../support/must.js';
 
 const SERVICE = `canton-console-test-session-${process.pid}-${Date.now()}`;
 const monitors: ChildProcess[] = [];
@@ -19,9 +20,11 @@ let busPid = 0;
 // A private session bus with its own unlocked gnome-keyring for this file: the monitor below counts every
 // OpenSession on the bus, and other test files running in parallel use the shared bus's keyring.
 beforeAll(() => {
-  const bus = execFileSync('dbus-daemon', ['--session', '--fork', '--print-address=1', '--print-pid=1'], { encoding: 'utf8' }).split('\n');
-  process.env.DBUS_SESSION_BUS_ADDRESS = bus[0]!.trim();
-  busPid = Number(bus[1]);
+  const [address, pid] = execFileSync('dbus-daemon', ['--session', '--fork', '--print-address=1', '--print-pid=1'], {
+    encoding: 'utf8',
+  }).split('\n');
+  process.env.DBUS_SESSION_BUS_ADDRESS = must(address, "dbus-daemon's bus address").trim();
+  busPid = Number(pid);
   execFileSync('gnome-keyring-daemon', ['--unlock', '--components=secrets'], {
     input: 'test',
     env: { ...process.env, XDG_DATA_HOME: scratch },

@@ -12,6 +12,7 @@ import { KeychainSecretStore } from '../../../src/services/secret-store.js';
 import { KeyStore, secretAccount } from '../../../src/services/signing/key-store.js';
 import { externalPartyId } from '../../../src/services/signing/fingerprint.js';
 import { UnlockWindow } from '../../../src/services/signing/unlock-window.js';
+import { must } from '../../support/must.js';
 
 const SERVICE = `canton-console-test-keystore-${process.pid}-${Date.now()}`;
 let dir: string;
@@ -59,7 +60,7 @@ describe('KeyStore', () => {
     const k = await newKey();
     const stored = new Entry(SERVICE, secretAccount(k.fingerprint)).getPassword();
     expect(stored).toMatch(/^ed25519-seed:v1:/);
-    const seed = Buffer.from(stored!.slice('ed25519-seed:v1:'.length), 'base64');
+    const seed = Buffer.from(must(stored, 'the keychain entry').slice('ed25519-seed:v1:'.length), 'base64');
     expect(Buffer.from(await ed.getPublicKeyAsync(seed)).toString('hex')).toBe(k.publicKeyHex);
     const dump = JSON.stringify(db.prepare('SELECT * FROM signing_keys').all());
     expect(dump).not.toContain(seed.toString('hex'));
@@ -115,7 +116,7 @@ describe('KeyStore', () => {
   it('refuses to sign when the keychain entry vanished or belongs to another key', async () => {
     const k = await newKey();
     const other = await newKey('other');
-    const otherSecret = new Entry(SERVICE, secretAccount(other.fingerprint)).getPassword()!;
+    const otherSecret = must(new Entry(SERVICE, secretAccount(other.fingerprint)).getPassword(), 'the other keychain entry');
     new Entry(SERVICE, secretAccount(k.fingerprint)).setPassword(otherSecret);
     await expect(keys.signHash(k.fingerprint, new Uint8Array(32))).rejects.toThrow(/does not belong/);
     new Entry(SERVICE, secretAccount(k.fingerprint)).deletePassword();
@@ -127,7 +128,7 @@ describe('KeyStore', () => {
     expect(k.unlockedUntil).toBeNull();
     const hash = sha256(new TextEncoder().encode('unlock'));
     const account = secretAccount(k.fingerprint);
-    const secret = new Entry(SERVICE, account).getPassword()!;
+    const secret = must(new Entry(SERVICE, account).getPassword(), 'the keychain entry');
     // default: every signature reads the keychain (the entry gone → refused)
     new Entry(SERVICE, account).deletePassword();
     await expect(keys.signHash(k.fingerprint, hash)).rejects.toThrow(/missing from the os-keychain/);
@@ -137,7 +138,7 @@ describe('KeyStore', () => {
     await expect(keys.unlock(k.fingerprint, 3601)).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     const t0 = Date.now();
     const unlocked = await keys.unlock(k.fingerprint, 60);
-    expect(Date.parse(unlocked.unlockedUntil!) - t0).toBeGreaterThanOrEqual(59_000);
+    expect(Date.parse(must(unlocked.unlockedUntil, 'an unlocked-until time')) - t0).toBeGreaterThanOrEqual(59_000);
     expect(keys.get(k.fingerprint).unlockedUntil).toBe(unlocked.unlockedUntil);
     // unlocked: the keychain is not read (its entry is gone, the signature still verifies)
     new Entry(SERVICE, account).deletePassword();
@@ -174,7 +175,7 @@ describe('KeyStore', () => {
     expect(a.every((x) => x === 0)).toBe(true);
     expect(b.every((x) => x === 9)).toBe(true);
     now += 11_000; // past the window: the next use finds it closed and wipes it
-    expect(await w.use('b', async () => 'used')).toBeUndefined();
+    expect(await w.use('b', () => Promise.resolve('used'))).toBeUndefined();
     expect(b.every((x) => x === 0)).toBe(true);
     expect(() => w.hold('c', new Uint8Array(32), 3601)).toThrow(RangeError);
   });

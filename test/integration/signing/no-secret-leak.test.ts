@@ -30,6 +30,7 @@ import {
   tokenTransfer,
   topologyTransactions,
 } from '../../unit/signing/fixtures.js';
+import { must } from '../../support/must.js';
 
 const SERVICE = `canton-console-test-leak-${process.pid}-${Date.now()}`;
 const BOB = 'bob::1220' + '22'.repeat(32);
@@ -56,7 +57,7 @@ function serialise(v: unknown): string {
   return JSON.stringify(v, (_k, val: unknown) => {
     if (typeof val === 'bigint') return val.toString();
     if (val instanceof Uint8Array) return Buffer.from(val).toString('hex') + '|' + Buffer.from(val).toString('base64');
-    if (val instanceof Error) return { ...val, name: val.name, message: val.message, stack: val.stack };
+    if (val instanceof Error) return { ...Object.fromEntries(Object.entries(val)), name: val.name, message: val.message, stack: val.stack };
     if (val && typeof val === 'object') {
       if (seen.has(val)) return '[circular]';
       seen.add(val);
@@ -92,9 +93,9 @@ describe('private key material', { timeout: 90_000 }, () => {
     const audit = new AuditLog(db);
     const policies = new PolicyStore(db);
     const types = referenceTypes(db);
-    const fetchPackage = types.fetch!;
+    const fetchPackage = types.fetch;
     const service = new SigningService(keys, policies, audit, types.packages);
-    const k = (await capture(keys.create('Leak test key')))!;
+    const k = must(await capture(keys.create('Leak test key')), 'a created key');
     created.add(k.fingerprint);
     const party = externalPartyId('leak', k.fingerprint);
     await capture(keys.list());
@@ -120,7 +121,10 @@ describe('private key material', { timeout: 90_000 }, () => {
         fetchPackage,
         fingerprint: k.fingerprint,
         party,
-        prepared: await tampered(tokenTransfer({ sender: party, receiver: BOB, amount: '5.0' }), (tx) => (tx.metadata!.mediatorGroup = 3)),
+        prepared: await tampered(
+          tokenTransfer({ sender: party, receiver: BOB, amount: '5.0' }),
+          (tx) => (must(tx.metadata, 'metadata').mediatorGroup = 3),
+        ),
       }),
     );
     await capture(
@@ -139,24 +143,27 @@ describe('private key material', { timeout: 90_000 }, () => {
       }),
     );
 
-    const req = (await capture(
-      createSigningRequest({
-        prepared: good,
-        party,
-        signers: [{ fingerprint: k.fingerprint, publicKeyBase64: k.publicKeyBase64 }],
-        participantId: PARTICIPANT,
-        types,
-      }),
-    ))!;
+    const req = must(
+      await capture(
+        createSigningRequest({
+          prepared: good,
+          party,
+          signers: [{ fingerprint: k.fingerprint, publicKeyBase64: k.publicKeyBase64 }],
+          participantId: PARTICIPANT,
+          types,
+        }),
+      ),
+      'a signing request',
+    );
     const offline = new OfflineSigner(keys, service, audit, types.packages, new PolicyChecks(keys, policies, service, audit));
     await capture(offline.inspect(req.text));
-    const resp = (await capture(offline.sign(req.text)))!;
+    const resp = must(await capture(offline.sign(req.text)), 'a signing response');
     await capture(importSignatureResponse(req.request, resp.text));
     const collector = new SignatureCollector(req.request);
     await capture(collector.add(resp.text));
     await capture(collector.partySignatures());
 
-    const backup = (await capture(exportKeyBackup(keys, [k.fingerprint], 'leak test passphrase')))!;
+    const backup = must(await capture(exportKeyBackup(keys, [k.fingerprint], 'leak test passphrase')), 'a key backup');
     await capture(previewKeyBackup(backup, 'leak test passphrase'));
     await capture(previewKeyBackup(backup, 'wrong passphrase!'));
     await capture(restoreKeyBackup(keys, backup, 'leak test passphrase'));
@@ -169,7 +176,10 @@ describe('private key material', { timeout: 90_000 }, () => {
     await capture(audit.verifyChain());
     await capture(keys.signHash('1220' + '00'.repeat(32), new Uint8Array(32)));
 
-    const seed = Buffer.from((await fileStore.get(secretAccount(k.fingerprint)))!.slice('ed25519-seed:v1:'.length), 'base64');
+    const seed = Buffer.from(
+      must(await fileStore.get(secretAccount(k.fingerprint)), 'the key in the file store').slice('ed25519-seed:v1:'.length),
+      'base64',
+    );
     expect(seed).toHaveLength(32);
     const forms = [
       seed.toString('hex'),

@@ -28,6 +28,7 @@ import {
 } from '../../../src/services/signing/offline-onboarding-files.js';
 import { externalPartyId } from '../../../src/services/signing/fingerprint.js';
 import { multiHashOf, PARTICIPANT, topologyTransactions } from '../../unit/signing/fixtures.js';
+import { must } from '../../support/must.js';
 
 const SERVICE = `canton-console-test-offline-onb-${process.pid}-${Date.now()}`;
 const SYNC = 'global-domain::1220' + 'be'.repeat(32);
@@ -123,7 +124,7 @@ describe('offline onboarding files', () => {
     expect(sigs).toHaveLength(1);
     expect(
       await ed.verifyAsync(
-        Buffer.from(sigs[0]!.signature, 'base64'),
+        Buffer.from(must(sigs[0], 'a signature').signature, 'base64'),
         Buffer.from(request.topology.multiHash, 'base64'),
         keys.publicKey(key.fingerprint),
       ),
@@ -151,7 +152,7 @@ describe('offline onboarding files', () => {
     const differing = elsewhere.findIndex((t, i) => t !== request.topology.topologyTransactions[i]);
     expect(differing).toBeGreaterThanOrEqual(0);
     const swapped = reDigest(request, (j) => {
-      j.topology.topologyTransactions[differing] = elsewhere[differing]!;
+      j.topology.topologyTransactions[differing] = must(elsewhere[differing], 'the differing transaction');
     });
     await expect(signer.signOnboarding(swapped)).rejects.toMatchObject({ reason: 'TOPOLOGY_HASH_MISMATCH' });
     const v2 = reDigest(request, (j) => ((j as unknown as { version: number }).version = 2));
@@ -180,10 +181,10 @@ describe('offline onboarding files', () => {
     await expect(importOnboardingResponse(request, wrongParty)).rejects.toMatchObject({ reason: 'WRONG_PARTY' });
     const j = JSON.parse(signed.text) as { multiHashSignatures: Array<{ signature: string; signedBy: string }> };
     const bad = structuredClone(j);
-    bad.multiHashSignatures[0]!.signature = Buffer.alloc(64, 7).toString('base64');
+    must(bad.multiHashSignatures[0], 'a signature').signature = Buffer.alloc(64, 7).toString('base64');
     await expect(importOnboardingResponse(request, JSON.stringify(bad))).rejects.toMatchObject({ reason: 'BAD_SIGNATURE' });
     const wrongKey = structuredClone(j);
-    wrongKey.multiHashSignatures[0]!.signedBy = '1220' + 'ab'.repeat(32);
+    must(wrongKey.multiHashSignatures[0], 'a signature').signedBy = '1220' + 'ab'.repeat(32);
     await expect(importOnboardingResponse(request, JSON.stringify(wrongKey))).rejects.toMatchObject({ reason: 'WRONG_KEY' });
     await expect(importOnboardingResponse(request, signed.text.replace('"version": 1', '"version": 3'))).rejects.toMatchObject({
       reason: 'UNKNOWN_FILE_VERSION',

@@ -32,6 +32,8 @@ import { PARTICIPANT, prepareResponse, tampered, tokenTransfer } from '../../uni
 import { REAL, referenceArchives, referenceTypes } from '../../support/reference-packages.js';
 import type { TypeSource } from '../../../src/services/signing/prepared-transaction.js';
 import { assertMatchesSchema } from './spec.js';
+import { must } from '../../support/must.js';
+import { stringContaining, stringMatching } from '../../support/matchers.js';
 
 const SERVICE = `canton-console-test-offline-${process.pid}-${Date.now()}`;
 const BOB = 'bob::1220' + '22'.repeat(32);
@@ -123,12 +125,16 @@ describe('offline signing', () => {
       requestDigest: request.digest,
       party,
     });
-    expect(audit.list()[0]!.entry).toMatchObject({ decision: 'signed', channel: 'offline', fingerprint: k1.fingerprint });
+    expect(must(audit.list()[0], 'the latest audit record').entry).toMatchObject({
+      decision: 'signed',
+      channel: 'offline',
+      fingerprint: k1.fingerprint,
+    });
 
     const sigs = await importSignatureResponse(await parseSigningRequest(text), out.text);
     expect(
       await ed.verifyAsync(
-        Buffer.from(sigs[0]!.signature, 'base64'),
+        Buffer.from(must(sigs[0], 'a signature').signature, 'base64'),
         Buffer.from(request.prepared.preparedTransactionHash, 'base64'),
         keys.publicKey(k1.fingerprint),
       ),
@@ -142,16 +148,18 @@ describe('offline signing', () => {
     const { request } = await newRequest();
     if (request.version !== 3) throw new Error('expected a version 3 request');
     // another real archive listed under the amulet package's id, digest recomputed: only the package check can catch it
-    const impostor = referenceArchives().get(REAL.wallet)!;
+    const impostor = must(referenceArchives().get(REAL.wallet), 'the wallet archive');
     const forged = edit(request, (j) => {
       const pkgs = j.packages as Array<{ packageId: string; archiveGzipBase64: string }>;
-      const i = pkgs.findIndex((p) => p.packageId === REAL.amulet);
-      pkgs[i]!.archiveGzipBase64 = gzipSync(impostor).toString('base64');
+      must(
+        pkgs.find((p) => p.packageId === REAL.amulet),
+        'the amulet package in the request',
+      ).archiveGzipBase64 = gzipSync(impostor).toString('base64');
       withDigest(j);
     });
     await expect(signer.inspect(forged)).rejects.toMatchObject({
       reason: 'NOT_A_VALID_FILE',
-      message: expect.stringMatching(new RegExp(`package ${REAL.amulet} does not verify: the archive's payload hashes to ${REAL.wallet}`)),
+      message: stringMatching(new RegExp(`package ${REAL.amulet} does not verify: the archive's payload hashes to ${REAL.wallet}`)),
     });
     await expect(signer.sign(forged)).rejects.toMatchObject({ reason: 'NOT_A_VALID_FILE' });
     expect(offlinePackages.has(REAL.amulet)).toBe(false);
@@ -170,7 +178,7 @@ describe('offline signing', () => {
     });
     await expect(signer.sign(v2)).rejects.toMatchObject({
       reason: 'UNKNOWN_FILE_VERSION',
-      message: expect.stringMatching(/older console/),
+      message: stringMatching(/older console/),
     });
   });
 
@@ -196,7 +204,7 @@ describe('offline signing', () => {
     await expect(signer.sign(edit(request, (j) => (j.version = 4)))).rejects.toMatchObject({ reason: 'UNKNOWN_FILE_VERSION' });
     await expect(signer.sign(edit(request, (j) => delete j.party))).rejects.toMatchObject({
       reason: 'NOT_A_VALID_FILE',
-      message: expect.stringContaining('party'),
+      message: stringContaining('party'),
     });
     await expect(signer.sign('{"format":"something-else","version":1}')).rejects.toMatchObject({ reason: 'NOT_A_VALID_FILE' });
     // signer entry whose public key is not the fingerprint's
@@ -205,7 +213,7 @@ describe('offline signing', () => {
     await expect(
       signer.sign(
         edit(request, (j) => {
-          (j.signers as Array<Record<string, unknown>>)[0]!.publicKeyBase64 = k2.publicKeyBase64;
+          must((j.signers as Array<Record<string, unknown>>)[0], 'a signer').publicKeyBase64 = k2.publicKeyBase64;
           withDigest(j);
         }),
       ),
@@ -222,7 +230,7 @@ describe('offline signing', () => {
     });
     await expect(signer.sign(notHere)).rejects.toMatchObject({
       reason: 'WRONG_KEY',
-      message: expect.stringMatching(/None of the request/),
+      message: stringMatching(/None of the request/),
     });
     await expect(signer.sign(text, { fingerprints: [k2.fingerprint] })).rejects.toMatchObject({ reason: 'WRONG_KEY' });
     // a party this key does not sign for
@@ -252,7 +260,7 @@ describe('offline signing', () => {
 
   it('refuses a tampered transaction already when the request is created', async () => {
     const prepared = await tampered(tokenTransfer({ sender: party, receiver: BOB, amount: '1.0' }), (tx) => {
-      tx.metadata!.transactionUuid = 'changed';
+      must(tx.metadata, 'metadata').transactionUuid = 'changed';
     });
     await expect(createSigningRequest({ prepared, party, signers: [signerOf(k1)], participantId: PARTICIPANT })).rejects.toMatchObject({
       reason: 'HASH_MISMATCH',
@@ -262,7 +270,8 @@ describe('offline signing', () => {
   it('refuses on import: other request, altered request, wrong party, foreign key, bad signature, expiry, version', async () => {
     const { request, text } = await newRequest();
     const out = await signer.sign(text);
-    const resp = JSON.parse(out.text) as Record<string, unknown> & { signatures: Array<Record<string, string>> };
+    const resp = JSON.parse(out.text) as Record<string, unknown> & { signatures: Array<{ signature: string; signedBy: string }> };
+    const first = (j: typeof resp) => must(j.signatures[0], 'a signature in the response');
     const mut = (fn: (j: typeof resp) => void) => {
       const j = JSON.parse(out.text) as typeof resp;
       fn(j);
@@ -271,7 +280,7 @@ describe('offline signing', () => {
     const second = await newRequest();
     await expect(importSignatureResponse(second.request, out.text)).rejects.toMatchObject({
       reason: 'DIGEST_MISMATCH',
-      message: expect.stringMatching(/answers request/),
+      message: stringMatching(/answers request/),
     });
     const altered = { ...request, note: 'edited after signing' };
     await expect(importSignatureResponse(altered, out.text)).rejects.toMatchObject({ reason: 'DIGEST_MISMATCH' });
@@ -284,17 +293,17 @@ describe('offline signing', () => {
     await expect(
       importSignatureResponse(
         request,
-        mut((j) => (j.signatures[0]!.signedBy = '1220' + 'ab'.repeat(32))),
+        mut((j) => (first(j).signedBy = '1220' + 'ab'.repeat(32))),
       ),
     ).rejects.toMatchObject({
       reason: 'WRONG_KEY',
     });
-    const flipped = Buffer.from(resp.signatures[0]!.signature!, 'base64');
-    flipped[5] = flipped[5]! ^ 1;
+    const flipped = Buffer.from(first(resp).signature, 'base64');
+    flipped.writeUInt8(flipped.readUInt8(5) ^ 1, 5);
     await expect(
       importSignatureResponse(
         request,
-        mut((j) => (j.signatures[0]!.signature = flipped.toString('base64'))),
+        mut((j) => (first(j).signature = flipped.toString('base64'))),
       ),
     ).rejects.toMatchObject({
       reason: 'BAD_SIGNATURE',
@@ -337,7 +346,7 @@ describe('offline signing', () => {
     const second = await collector.add(fromK3.text);
     expect(second.status).toMatchObject({ met: true, missing: [k2.fingerprint] });
     const ps = collector.partySignatures();
-    expect(ps.signatures[0]!.signatures.map((s) => s.signedBy)).toEqual([k1.fingerprint, k3.fingerprint]);
+    expect(must(ps.signatures[0], "the party's signatures").signatures.map((s) => s.signedBy)).toEqual([k1.fingerprint, k3.fingerprint]);
     assertMatchesSchema('PartySignatures', ps);
     // one file carrying several signatures works too
     const both = await signer.sign(text, { fingerprints: [k1.fingerprint, k2.fingerprint] });

@@ -12,11 +12,14 @@ import { openAppDb, type AppDb } from '../../../src/services/app-db.js';
 import { VerifiedPackages, verifyPreparedTransaction } from '../../../src/services/signing/index.js';
 import { startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';
 import { REFERENCE_DARS } from '../../support/reference-packages.js';
+import { must } from '../../support/must.js';
 
 const DAR = path.join(REFERENCE_DARS, 'splice-test-token-v1-1.0.0.dar');
 let sim: RunningSimulator;
 let db: AppDb;
 const dirs: string[] = [];
+/** What beforeAll started, in order: a failing beforeAll leaves the rest unassigned. */
+const closers: Array<() => unknown> = [];
 
 async function post(p: string, body: BodyInit, type = 'application/json'): Promise<{ status: number; text: string }> {
   const res = await fetch(sim.url + p, { method: 'POST', headers: { 'content-type': type }, body });
@@ -28,11 +31,12 @@ beforeAll(async () => {
   const dbDir = mkdtempSync(path.join(os.tmpdir(), 'real-dar-console-'));
   dirs.push(simDir, dbDir);
   sim = await startSimulator({ dataDir: simDir, port: 0 });
+  closers.push(() => sim.close());
   db = openAppDb(dbDir);
+  closers.push(() => db.close());
 });
 afterAll(async () => {
-  await sim?.close();
-  db?.close();
+  for (const close of closers) await close();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
@@ -86,9 +90,9 @@ describe('a transaction of an uploaded real package', () => {
     for (const p of summary.packages) expect(realIds.has(p.packageId)).toBe(true);
     expect(fetched).toContain(dar.main.packageId);
 
-    const arg = summary.description.nodes[0]!.argument!;
+    const arg = must(must(summary.description.nodes[0], 'a described node').argument, 'its argument');
     expect(arg).toMatchObject({ kind: 'record', type: 'Splice.Testing.Tokens.TestTokenV1:Token' });
-    const h = arg.kind === 'record' ? arg.fields[0]! : null;
+    const h = arg.kind === 'record' ? arg.fields[0] : undefined;
     expect(h?.name).toBe('holding');
     expect(h?.value).toEqual({
       kind: 'record',

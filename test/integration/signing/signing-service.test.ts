@@ -27,6 +27,8 @@ import {
   VALIDATOR,
 } from '../../unit/signing/fixtures.js';
 import { assertMatchesSchema } from './spec.js';
+import { must } from '../../support/must.js';
+import { anyString, stringContaining, stringMatching } from '../../support/matchers.js';
 
 const SERVICE = `canton-console-test-signing-${process.pid}-${Date.now()}`;
 const BOB = 'bob::1220' + '22'.repeat(32);
@@ -50,7 +52,7 @@ beforeEach(async () => {
   policies = new PolicyStore(db);
   audit = new AuditLog(db);
   const types = referenceTypes(db);
-  fetchPackage = types.fetch!;
+  fetchPackage = types.fetch;
   service = new SigningService(keys, policies, audit, types.packages);
   key = await keys.create('Alice hot key');
   created.add(key.fingerprint);
@@ -64,7 +66,7 @@ afterAll(() => {
   for (const fp of created) new Entry(SERVICE, secretAccount(fp)).deletePassword();
 });
 
-const lastAudit = () => audit.list({ limit: 1 })[0]!.entry;
+const lastAudit = () => must(audit.list({ limit: 1 })[0], 'an audit record').entry;
 
 describe('SigningService.sign', () => {
   it('signs the verified hash and returns execute-ready, spec-conformant party signatures', async () => {
@@ -72,7 +74,7 @@ describe('SigningService.sign', () => {
     const res = await service.sign({ fetchPackage, fingerprint: key.fingerprint, party: alice, prepared: prep });
     expect(res.signature).toEqual({
       format: 'SIGNATURE_FORMAT_CONCAT',
-      signature: expect.any(String),
+      signature: anyString(),
       signedBy: key.fingerprint,
       signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519',
     });
@@ -114,12 +116,16 @@ describe('SigningService.sign', () => {
   it('refuses (and audits) tampered transactions, foreign parties and unknown keys', async () => {
     const honest = tokenTransfer({ sender: alice, receiver: BOB, amount: '25.5' });
     const tamperedAmount = await tampered(honest, (tx) => {
-      const n = tx.transaction!.nodes[0]!;
+      const n = must(must(tx.transaction, 'a transaction').nodes[0], 'the root node');
       if (n.versionedNode.oneofKind === 'v1' && n.versionedNode.v1.nodeType.oneofKind === 'exercise') {
-        const rec = n.versionedNode.v1.nodeType.exercise.chosenValue!;
+        const rec = must(n.versionedNode.v1.nodeType.exercise.chosenValue, 'the choice argument');
         if (rec.sum.oneofKind === 'record') {
-          const transfer = rec.sum.record.fields.find((f) => f.label === 'transfer')!.value!;
-          if (transfer.sum.oneofKind === 'record') transfer.sum.record.fields.find((f) => f.label === 'amount')!.value = numeric('9999.0');
+          const transfer = must(rec.sum.record.fields.find((f) => f.label === 'transfer')?.value, 'the transfer field');
+          if (transfer.sum.oneofKind === 'record')
+            must(
+              transfer.sum.record.fields.find((f) => f.label === 'amount'),
+              'the amount field',
+            ).value = numeric('9999.0');
         }
       }
     });
@@ -167,7 +173,7 @@ describe('signing policy', () => {
     await sign(await prepareResponse(tokenTransfer({ sender: alice, receiver: BOB, amount: '1.0' })));
     await expect(sign(await prepareResponse(amuletTransfer({ sender: alice, receiver: BOB, amount: '1.0' })))).rejects.toMatchObject({
       reason: 'POLICY_TEMPLATE',
-      message: expect.stringContaining('Splice.ExternalPartyAmuletRules:ExternalPartyAmuletRules'),
+      message: stringContaining('Splice.ExternalPartyAmuletRules:ExternalPartyAmuletRules'),
     });
     await expect(sign(await prepareResponse(preapprovalProposal({ receiver: alice, provider: VALIDATOR })))).rejects.toMatchObject({
       reason: 'POLICY_TEMPLATE',
@@ -179,7 +185,7 @@ describe('signing policy', () => {
     expect(lastAudit()).toMatchObject({
       decision: 'refused',
       reason: 'POLICY_CHOICE',
-      summary: expect.stringMatching(/^Transfer 1 Canton Coin/),
+      summary: stringMatching(/^Transfer 1 Canton Coin/),
     });
   });
 
@@ -188,7 +194,7 @@ describe('signing policy', () => {
     await sign(await prepareResponse(tokenTransfer({ sender: alice, receiver: BOB, amount: '100.0000000000' })));
     await expect(sign(await prepareResponse(tokenTransfer({ sender: alice, receiver: MALLORY, amount: '1.0' })))).rejects.toMatchObject({
       reason: 'POLICY_COUNTERPARTY',
-      message: expect.stringContaining(MALLORY),
+      message: stringContaining(MALLORY),
     });
     await expect(
       sign(await prepareResponse(amuletTransfer({ sender: alice, receiver: BOB, amount: '100.0000000001' }))),
@@ -205,7 +211,7 @@ describe('signing policy', () => {
       sign(await prepareResponse(iouSplit({ owner: alice, amount: '500.0', counterparty: BOB })), { acknowledgeBlind: true }),
     ).rejects.toMatchObject({
       reason: 'POLICY_AMOUNT',
-      message: expect.stringContaining('Iou_Split.splitAmount'),
+      message: stringContaining('Iou_Split.splitAmount'),
     });
   });
 
@@ -235,7 +241,7 @@ describe('signing policy', () => {
       party: alice,
       prepared: await prepareResponse(tokenTransfer({ sender: alice, receiver: BOB, amount: '11' })),
     });
-    expect(p.policy).toEqual({ allowed: false, reason: 'POLICY_AMOUNT', message: expect.stringContaining('limit of 10') });
+    expect(p.policy).toEqual({ allowed: false, reason: 'POLICY_AMOUNT', message: stringContaining('limit of 10') });
     expect(p.summary.clearSign?.kind).toBe('token-transfer');
     expect(audit.list()).toEqual([]);
     // policies survive a restart
@@ -251,7 +257,7 @@ describe('SigningService.signTopology', () => {
     const txs = topologyTransactions({ partyId, publicKey: keys.publicKey(key.fingerprint) });
     const topology = { partyId, publicKeyFingerprint: key.fingerprint, topologyTransactions: txs, multiHash: await multiHashOf(txs) };
     const res = await service.signTopology({ fingerprint: key.fingerprint, topology });
-    const sig = res.multiHashSignatures[0]!;
+    const sig = must(res.multiHashSignatures[0], 'a multi-hash signature');
     expect(
       await ed.verifyAsync(
         Buffer.from(sig.signature, 'base64'),

@@ -13,6 +13,7 @@ import { openAppDb, type AppDb } from '../../../src/services/app-db.js';
 import { KeychainSecretStore } from '../../../src/services/secret-store.js';
 import { secretAccount } from '../../../src/services/signing/key-store.js';
 import { createSigningServices, executeSubmissionRequest, type SigningServices } from '../../../src/services/signing/index.js';
+import { must } from '../../support/must.js';
 
 const SERVICE = `canton-console-test-e2e-${process.pid}-${Date.now()}`;
 const IOU = '#simulator-demo:Demo.Iou:Iou';
@@ -22,6 +23,8 @@ let dir: string;
 let db: AppDb;
 let svc: SigningServices;
 const created: string[] = [];
+/** What beforeAll started, in order: a failing beforeAll leaves the rest unassigned. */
+const closers: Array<() => unknown> = [];
 
 async function post(p: string, body: unknown): Promise<{ status: number; json: unknown; text: string }> {
   const res = await fetch(sim.url + p, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -39,12 +42,13 @@ beforeAll(async () => {
   simDir = mkdtempSync(path.join(os.tmpdir(), 'sign-e2e-sim-'));
   dir = mkdtempSync(path.join(os.tmpdir(), 'sign-e2e-console-'));
   sim = await startSimulator({ dataDir: simDir, port: 0 });
+  closers.push(() => sim.close());
   db = openAppDb(dir);
+  closers.push(() => db.close());
   svc = createSigningServices(db, { 'os-keychain': new KeychainSecretStore(SERVICE) });
 });
 afterAll(async () => {
-  await sim?.close();
-  db?.close();
+  for (const close of closers) await close();
   for (const fp of created) new Entry(SERVICE, secretAccount(fp)).deletePassword();
   rmSync(simDir, { recursive: true, force: true });
   rmSync(dir, { recursive: true, force: true });
@@ -55,7 +59,7 @@ describe('signing against the simulator', () => {
     const syncs = (await (await fetch(`${sim.url}/v2/state/connected-synchronizers`)).json()) as {
       connectedSynchronizers: Array<{ synchronizerId: string }>;
     };
-    const synchronizer = syncs.connectedSynchronizers[0]!.synchronizerId;
+    const synchronizer = must(syncs.connectedSynchronizers[0], 'a connected synchronizer').synchronizerId;
     const key = await svc.keys.create('E2E wallet');
     created.push(key.fingerprint);
 
@@ -94,8 +98,8 @@ describe('signing against the simulator', () => {
       transactionFormat: { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: { filtersByParty: { [bank]: {} } } },
     });
     expect(iouTx.status, iouTx.text).toBe(200);
-    const iou = (iouTx.json as { transaction: { events: Array<{ CreatedEvent?: { contractId: string } }> } }).transaction.events[0]!
-      .CreatedEvent!.contractId;
+    const iouEvents = (iouTx.json as { transaction: { events: Array<{ CreatedEvent?: { contractId: string } }> } }).transaction.events;
+    const iou = must(iouEvents[0]?.CreatedEvent, 'the created Iou').contractId;
 
     const prep = await post('/v2/interactive-submission/prepare', {
       commandId: `e2e-transfer-${process.pid}`,
@@ -125,9 +129,9 @@ describe('signing against the simulator', () => {
     expect(preview.summary.mode).toBe('described');
     expect(preview.summary.headline).toContain('Iou_Transfer on Demo.Iou:Iou');
     expect(preview.summary.headline).toContain('newOwner E2EBob::');
-    const root = preview.summary.description.nodes[0]!;
+    const root = must(preview.summary.description.nodes[0], 'a described node');
     expect(root.argument).toMatchObject({ kind: 'record', fields: [{ name: 'newOwner', value: { kind: 'party', party: bob } }] });
-    expect(svc.packages.has(preview.summary.packages[0]!.packageId)).toBe(true);
+    expect(svc.packages.has(must(preview.summary.packages[0], 'a used package').packageId)).toBe(true);
     const signed = await svc.signing.sign({ fingerprint: key.fingerprint, party: ext, prepared });
     const exec = await post(
       '/v2/interactive-submission/executeAndWait',

@@ -21,6 +21,7 @@ import {
   tokenTransfer,
 } from '../../unit/signing/fixtures.js';
 import { featuredAppProxies, REAL } from '../../support/reference-packages.js';
+import { must } from '../../support/must.js';
 
 const PROXY_PKG = featuredAppProxies.packageId;
 const TOKEN_API_PKG = REAL.tokenTransferInstruction;
@@ -113,13 +114,15 @@ export function proxyTransfer(o: {
   tamperChild?: (choiceArg: Value) => void;
 }): PreparedTransaction {
   const inner = tokenTransfer({ sender: o.sender, receiver: o.receiver, amount: o.amount, ...(o.memo ? { memo: o.memo } : {}) });
-  const innerNodes = shifted(inner.transaction!.nodes, 2);
-  const factoryNode = innerNodes[0]!;
+  const innerTx = must(inner.transaction, 'the transfer fixture transaction');
+  const innerNodes = shifted(innerTx.nodes, 2);
+  const factoryNode = must(innerNodes[0], 'the transfer fixture root node');
   if (factoryNode.versionedNode.oneofKind !== 'v1' || factoryNode.versionedNode.v1.nodeType.oneofKind !== 'exercise')
     throw new Error('fixture: no factory exercise');
   const factory = factoryNode.versionedNode.v1.nodeType.exercise;
-  const choiceArg = structuredClone(factory.chosenValue!);
-  if (o.tamperChild) o.tamperChild(factory.chosenValue!);
+  const chosen = must(factory.chosenValue, 'the transfer factory choice argument');
+  const choiceArg = structuredClone(chosen);
+  if (o.tamperChild) o.tamperChild(chosen);
   const appRight = contractId();
   const nodes = [
     exerciseNode('0', {
@@ -133,9 +136,9 @@ export function proxyTransfer(o: {
     marker('1', o.provider, o.sender, appRight),
     ...innerNodes,
   ];
-  inner.transaction!.nodes = nodes;
-  inner.transaction!.roots = ['0'];
-  inner.transaction!.nodeSeeds = seeds(nodes);
+  innerTx.nodes = nodes;
+  innerTx.roots = ['0'];
+  innerTx.nodeSeeds = seeds(nodes);
   return inner;
 }
 

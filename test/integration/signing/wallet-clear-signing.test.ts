@@ -16,6 +16,7 @@ import { verifyPreparedTransaction } from '../../../src/services/signing/prepare
 import { DEFAULT_POLICY, evaluatePolicy } from '../../../src/services/signing/policy.js';
 import { clearSignWire } from '../../../src/services/signing/index.js';
 import { instructionChoice, proxyPublicFetch, proxyTransfer, type InstructionChoice } from './wallet-choices-fixtures.js';
+import { must } from '../../support/must.js';
 
 const ALICE = 'alice::1220' + '11'.repeat(32);
 const BOB = 'bob::1220' + '22'.repeat(32);
@@ -50,7 +51,7 @@ describe('clear signing of wallet choices', () => {
       instrument: { id: 'Amulet' },
     });
     expect(summary.headline).toBe(`Transfer 42.5 Amulet from ${ALICE} to ${BOB} (memo: rent) through the wallet proxy of ${PROVIDER}`);
-    const w = clearSignWire(summary.clearSign!);
+    const w = clearSignWire(must(summary.clearSign, 'a clear-sign recognition'));
     expect(w.title).toBe('Token transfer');
     expect(fieldsOf(w)).toMatchObject({ From: ALICE, To: BOB, Amount: '42.5 Amulet', Memo: 'rent', 'Through wallet proxy of': PROVIDER });
     expect(summary.warnings.some((x) => /Blind/.test(x))).toBe(false);
@@ -63,8 +64,15 @@ describe('clear signing of wallet choices', () => {
       amount: '1.0',
       provider: PROVIDER,
       tamperChild: (arg) => {
-        const transfer = arg.sum.oneofKind === 'record' ? arg.sum.record.fields.find((f) => f.label === 'transfer')!.value! : undefined;
-        if (transfer?.sum.oneofKind === 'record') transfer.sum.record.fields.find((f) => f.label === 'amount')!.value = numeric('1000.0');
+        const transfer =
+          arg.sum.oneofKind === 'record'
+            ? must(arg.sum.record.fields.find((f) => f.label === 'transfer')?.value, 'the transfer field')
+            : undefined;
+        if (transfer?.sum.oneofKind === 'record')
+          must(
+            transfer.sum.record.fields.find((f) => f.label === 'amount'),
+            'the amount field',
+          ).value = numeric('1000.0');
       },
     });
     const { summary } = await verifyPreparedTransaction(await prepareResponse(lying), ALICE, types);
@@ -120,7 +128,7 @@ describe('clear signing of wallet choices', () => {
           memo: 'invoice 12',
           proxyProvider: provider ?? null,
         });
-        const w = clearSignWire(summary.clearSign!);
+        const w = clearSignWire(must(summary.clearSign, 'a clear-sign recognition'));
         expect(w.title).toBe(title);
         expect(fieldsOf(w)).toMatchObject({ From: ALICE, To: BOB, Amount: '7.25 Amulet', Memo: 'invoice 12' });
         expect(w.fields.map((f) => f.label)).toContain('Transfer instruction');
@@ -177,11 +185,12 @@ describe('clear signing of wallet choices', () => {
       amount: '1.0',
       provider: PROVIDER,
     });
-    const root = tx.transaction!.nodes[0]!;
+    const transaction = must(tx.transaction, 'the fixture transaction');
+    const root = must(transaction.nodes[0], 'the root node');
     if (root.versionedNode.oneofKind === 'v1' && root.versionedNode.v1.nodeType.oneofKind === 'exercise')
       root.versionedNode.v1.nodeType.exercise.children = ['1'];
-    tx.transaction!.nodes = tx.transaction!.nodes.slice(0, 2);
-    tx.transaction!.nodeSeeds = tx.transaction!.nodeSeeds.slice(0, 2);
+    transaction.nodes = transaction.nodes.slice(0, 2);
+    transaction.nodeSeeds = transaction.nodeSeeds.slice(0, 2);
     const missing = await verifyPreparedTransaction(await prepareResponse(tx), BOB, types);
     expect(missing.summary.mode).toBe('described');
     expect(missing.summary.warnings).toContain('The transaction does not contain the TransferInstruction_Reject the proxy choice names');
@@ -194,7 +203,7 @@ describe('clear signing of wallet choices', () => {
       types,
     );
     expect(summary.clearSign).toMatchObject({ kind: 'proxy-public-fetch', actor: ALICE, provider: PROVIDER });
-    expect(clearSignWire(summary.clearSign!).title).toBe('Read wallet proxy (no ledger change)');
+    expect(clearSignWire(must(summary.clearSign, 'a clear-sign recognition')).title).toBe('Read wallet proxy (no ledger change)');
     expect(summary.headline).toBe(`Read the wallet proxy contract of ${PROVIDER} as ${ALICE} (no ledger change)`);
   });
 
