@@ -10,7 +10,8 @@ import type { Defs, InstanceRt, TemplateRt } from './defs.js';
 import { qnText } from './defs.js';
 import { EngineError } from './errors.js';
 import { CatchKont, Kont, Node, type Machine } from './machine.js';
-import { SApp, SConst, SLet, SPrim } from './nodes.js';
+import { SApp, SConst, SLet } from './nodes.js';
+import { SPrim } from './nodes-data.js';
 import type { FnScope } from './scope.js';
 import { K, NIL, NONE, TOKEN, VAny, VBuiltin, VSome, VTypeRep, type V } from './value.js';
 

@@ -11,15 +11,10 @@ import { equalTypes } from './compare.js';
 import type { Defs, DefsCompiler, ValueRef } from './defs.js';
 import { EngineError } from './errors.js';
 import { Kont, Node, closureOf, type Machine } from './machine.js';
+import { NIL_NODE, SApp, SBuiltinCall, SConst, SLet, SMakeClosure } from './nodes.js';
 import {
-  NIL_NODE,
-  SApp,
-  SBuiltinCall,
   SCase,
   SCons,
-  SConst,
-  SLet,
-  SMakeClosure,
   SPrim,
   SRecCon,
   SRecProj,
@@ -30,7 +25,7 @@ import {
   SStructUpd,
   SVariantCon,
   type Alt,
-} from './nodes.js';
+} from './nodes-data.js';
 import { fromLiteral } from './numeric.js';
 import { FnScope } from './scope.js';
 import { compareText } from './text.js';
