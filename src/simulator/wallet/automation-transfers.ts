@@ -5,7 +5,7 @@
  */
 import type { SimContext } from '../context.js';
 import type { LfRecord } from '../packages/types.js';
-import { TOKEN_STANDARD } from '../packages/token-standard.js';
+import { TOKEN_STANDARD } from '../packages/token-standard-types.js';
 import { fmt, num } from './coin.js';
 import { args, T } from './names.js';
 import { TRANSFER_INSTRUCTION_QN } from './templates-transfer-instruction.js';

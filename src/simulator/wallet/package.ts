@@ -9,7 +9,7 @@
  * `max(0, initialAmount - (round - createdAtRound) * ratePerRound)` in `round`.
  */
 import type { FieldDef, FieldType, PackageDef, TemplateDef } from '../packages/types.js';
-import { metadata } from '../packages/token-standard.js';
+import { metadata } from '../packages/token-standard-types.js';
 import { holdingTxMeta } from './token-context.js';
 import {
   AMULET_PACKAGE_NAME,

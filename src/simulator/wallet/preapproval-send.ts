@@ -6,7 +6,7 @@
  * `TransferResult`).
  */
 import type { ChoiceDef, FieldType } from '../packages/types.js';
-import { metadata } from '../packages/token-standard.js';
+import { metadata } from '../packages/token-standard-types.js';
 import { cid, cids, consumeInputs, fmt, newAmulet, num, numeric, party, roundOf, text } from './coin.js';
 import { featuredAppRightArg, issueRewardCoupons } from './templates-rewards.js';
 import { holdingTxMeta, reasonOf } from './token-context.js';

@@ -7,7 +7,8 @@
  */
 import { z } from 'zod';
 import type { ContractRow } from '../model.js';
-import { allocationRequestLegParties, TOKEN_STANDARD } from '../packages/token-standard.js';
+import { allocationRequestLegParties } from '../packages/token-standard.js';
+import { TOKEN_STANDARD } from '../packages/token-standard-types.js';
 import type { RequestCtx } from '../router.js';
 import type { WalletApp } from './app.js';
 import { WalletError } from './app.js';

@@ -15,7 +15,7 @@ import { fmt, num } from './coin.js';
 import type { AddRoute } from './http.js';
 import { ok, parsedBody } from './http.js';
 import { args, T } from './names.js';
-import { TOKEN_STANDARD } from '../packages/token-standard.js';
+import { TOKEN_STANDARD } from '../packages/token-standard-types.js';
 import { extraArgsOf } from './routes-token-transfers.js';
 import { ALLOCATION_QN } from './templates-allocation.js';
 import { AMULET_INSTRUMENT_ID } from './token-context.js';

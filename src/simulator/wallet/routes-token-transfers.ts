@@ -19,7 +19,7 @@ import { fmt, num } from './coin.js';
 import type { AddRoute } from './http.js';
 import { ok, parsedBody } from './http.js';
 import { args, T } from './names.js';
-import { TOKEN_STANDARD } from '../packages/token-standard.js';
+import { TOKEN_STANDARD } from '../packages/token-standard-types.js';
 import { TRANSFER_INSTRUCTION_QN } from './templates-transfer-instruction.js';
 import { AMULET_INSTRUMENT_ID, META } from './token-context.js';
 import { AmuletTokenRegistry } from './token-registry.js';

@@ -9,7 +9,8 @@
  * leg's sender and receiver) instead of being computed from the legs.
  */
 import type { LfRecord, TemplateDef } from '../packages/types.js';
-import { allocationRequestLegParties, metadata, settlementInfo, TOKEN_STANDARD, transferLeg } from '../packages/token-standard.js';
+import { allocationRequestLegParties } from '../packages/token-standard.js';
+import { metadata, settlementInfo, TOKEN_STANDARD, transferLeg } from '../packages/token-standard-types.js';
 import { parties, party } from './coin.js';
 import { asText } from '../lf-text.js';
 

@@ -13,7 +13,7 @@
  */
 import type { LfValue } from '../model.js';
 import type { ChoiceContext, LfRecord, TemplateDef } from '../packages/types.js';
-import { allocationSpecification, TOKEN_STANDARD } from '../packages/token-standard.js';
+import { allocationSpecification, TOKEN_STANDARD } from '../packages/token-standard-types.js';
 import { cid, num, time } from './coin.js';
 import { lockForTwoStep, settleLocked } from './templates-transfer-instruction.js';
 import {

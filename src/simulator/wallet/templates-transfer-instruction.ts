@@ -18,8 +18,7 @@
  */
 import type { LfValue } from '../model.js';
 import type { ChoiceContext, LfRecord, TemplateDef } from '../packages/types.js';
-import { TOKEN_STANDARD } from '../packages/token-standard.js';
-import { transferRecord } from '../packages/token-standard.js';
+import { TOKEN_STANDARD, transferRecord } from '../packages/token-standard-types.js';
 import { cid, consumeInputs, effectiveAmount, fmt, int64, newAmulet, num } from './coin.js';
 import { issueRewardCoupons } from './templates-rewards.js';
 import {

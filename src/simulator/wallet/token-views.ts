@@ -5,7 +5,7 @@
  */
 import type { LfValue } from '../model.js';
 import type { ChoiceContext, InterfaceImpl, LfRecord } from '../packages/types.js';
-import { TOKEN_STANDARD } from '../packages/token-standard.js';
+import { TOKEN_STANDARD } from '../packages/token-standard-types.js';
 import { amuletAllocationFactoryAllocate } from './templates-allocation.js';
 import { amuletTransferFactoryTransfer } from './templates-transfer-instruction.js';
 import { AMULET_INSTRUMENT_ID, requireExpectedAdmin } from './token-context.js';
