@@ -8,7 +8,7 @@ import { CONSUMING, EXERCISE, FIXED, MARK_V1, readHeader, TRANSIENT } from './pa
 import type { PackedFormat, Seen } from './packed-format.js';
 import type { PackageRegistry } from './packages/registry.js';
 import { createdEvent, legacyCreateDefaults } from './projection.js';
-import type { JsonOut } from './splice.js';
+import type { JsonOut } from './json-out.js';
 
 interface PlannedEvent {
   kind: 'c' | 'a' | 'e';

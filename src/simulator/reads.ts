@@ -13,7 +13,8 @@ import { isPacked } from './packed.js';
 import { PackedFormat } from './packed-format.js';
 import { planPacked, writePacked } from './packed-plan.js';
 import type { StoredTransaction } from './model.js';
-import type { JsonOut, SplicedRow } from './splice.js';
+import type { JsonOut } from './json-out.js';
+import type { SplicedRow } from './splice.js';
 import { planTransaction, writeTransaction } from './splice.js';
 import type { ReassignmentRow, UpdateRow } from './store/ledger-store.js';
 

@@ -15,7 +15,7 @@ import { planPacked, writePacked } from '../../src/simulator/packed-plan.js';
 import type { PartyIds } from '../../src/simulator/packed.js';
 import { PackageRegistry } from '../../src/simulator/packages/registry.js';
 import { projectTransaction, projectTree } from '../../src/simulator/projection.js';
-import { JsonOut } from '../../src/simulator/splice.js';
+import { JsonOut } from '../../src/simulator/json-out.js';
 import { packTransactionV1 } from '../support/simulator-packed-v1.js';
 
 const ns = '1220aa';

@@ -11,7 +11,7 @@ import { scanUpdateRows, updatePlanner } from '../reads.js';
 import type { HandlerResult } from '../router.js';
 import { okChunks } from '../router.js';
 import type { GetUpdatesPageRequestInput } from '../schemas.js';
-import { JsonOut } from '../splice.js';
+import { JsonOut } from '../json-out.js';
 
 /** UpdateServiceConfig defaults: defaultUpdatesPageSize and maxUpdatesPageSize. */
 const DEFAULT_PAGE_SIZE = 100;

@@ -8,7 +8,7 @@ import type { StoredUpdate } from '../model.js';
 import { projectTransaction, projectTree, projectUpdate } from '../projection.js';
 import { scanUpdateRows, updatePlanner } from '../reads.js';
 import type { UpdateWriter } from '../reads.js';
-import { JsonOut } from '../splice.js';
+import { JsonOut } from '../json-out.js';
 import type { UpdateRow } from '../store/ledger-store.js';
 import type { HandlerResult, RequestCtx, Router } from '../router.js';
 import { ok, okChunks, okStream } from '../router.js';

@@ -11,7 +11,7 @@ import { updateFormatOfRequest } from '../filters.js';
 import { decodeJson } from '../http.js';
 import { acsContinuation, checkActiveAt, scanActiveContracts, scanCompletions, scanUpdateRows, updatePlanner } from '../reads.js';
 import type { UpdateRow } from '../store/ledger-store.js';
-import { JsonOut } from '../splice.js';
+import { JsonOut } from '../json-out.js';
 import { acsFormatOf } from '../routes/contracts.js';
 import { completionJson, completionVisible } from '../routes/commands.js';
 import { checkBegin, checkEnd, synchronizerTimes } from '../routes/common.js';
