@@ -10,12 +10,10 @@
  */
 import { pinCommands } from './pin.js';
 import { randomUUID } from 'node:crypto';
-import { PreparedTransaction } from '@canton-network/core-ledger-proto';
 import { Enums_ParticipantPermission } from '@canton-network/core-ledger-proto';
 import { microsToIso } from '../clock.js';
 import type { SimContext } from '../context.js';
-import { fingerprintOf, verifyEd25519 } from '../crypto/keys.js';
-import type { Ed25519Key } from '../crypto/keys.js';
+import { verifyEd25519 } from '../crypto/keys.js';
 import { decodeOnboarding, onboardingTransactions, transactionHash } from '../crypto/topology.js';
 import { PARTY_HINT_RE } from '../ids.js';
 import { InteractiveSubmission } from '../interactive.js';
@@ -27,6 +25,7 @@ import type { SpliceContract, WalletApp } from './app.js';
 import { WalletError } from './app.js';
 import { AMULET_PACKAGE_NAME, fmt, num } from './coin.js';
 import { PREAPPROVAL_LIFETIME_MICROS } from './names.js';
+import { createdContractIdPrefix, hexBytes, keyOf, rootExercises } from './external-party-input.js';
 
 const T = {
   proposal: 'Splice.AmuletRules:ExternalPartySetupProposal',
@@ -41,49 +40,6 @@ export interface ExternalPartySubmission {
   transaction: string;
   signed_tx_hash: string;
   public_key: string;
-}
-
-/** A hex string of exactly `bytes` bytes, or a 400 naming the field. */
-function hexBytes(value: string, bytes: number, fieldName: string): Buffer {
-  if (!/^[0-9a-fA-F]*$/.test(value) || value.length !== bytes * 2)
-    throw new WalletError(400, `${fieldName} must be ${bytes} hex-encoded bytes (${bytes * 2} hex digits)`);
-  return Buffer.from(value, 'hex');
-}
-
-async function keyOf(publicKeyHex: string, fieldName = 'public_key'): Promise<Ed25519Key> {
-  const raw = hexBytes(publicKeyHex, 32, `${fieldName} (hex-encoded Ed25519 public key)`);
-  return { raw, fingerprint: await fingerprintOf(raw) };
-}
-
-/** Root exercise nodes of a prepared transaction (template entity + choice), for checking what a submission contains. */
-function rootExercises(preparedB64: string): { entity: string; choice: string }[] {
-  let pt: PreparedTransaction;
-  try {
-    pt = PreparedTransaction.fromBinary(Buffer.from(preparedB64, 'base64'));
-  } catch (e) {
-    throw new WalletError(400, `transaction is not a base64 PreparedTransaction: ${(e as Error).message}`);
-  }
-  const roots = new Set(pt.transaction?.roots ?? []);
-  const out: { entity: string; choice: string }[] = [];
-  for (const n of pt.transaction?.nodes ?? []) {
-    if (!roots.has(n.nodeId) || n.versionedNode.oneofKind !== 'v1') continue;
-    const t = n.versionedNode.v1.nodeType;
-    if (t.oneofKind === 'exercise')
-      out.push({ entity: `${t.exercise.templateId?.moduleName}:${t.exercise.templateId?.entityName}`, choice: t.exercise.choiceId });
-  }
-  return out;
-}
-
-/** Contract id (relative: no suffix yet) of the first create of `qn` in a prepared transaction. */
-function createdContractIdPrefix(preparedB64: string, qn: string): string | undefined {
-  const pt = PreparedTransaction.fromBinary(Buffer.from(preparedB64, 'base64'));
-  for (const n of pt.transaction?.nodes ?? []) {
-    if (n.versionedNode.oneofKind !== 'v1') continue;
-    const t = n.versionedNode.v1.nodeType;
-    if (t.oneofKind === 'create' && `${t.create.templateId?.moduleName}:${t.create.templateId?.entityName}` === qn)
-      return t.create.contractId;
-  }
-  return undefined;
 }
 
 export class ExternalPartyWallet {
