@@ -5,6 +5,7 @@
 import { test, expect } from '@playwright/test';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
 import { themedScreenshots, simulatorUrl } from '../support/e2e.js';
+import { ifAssigned } from '../support/if-assigned.js';
 
 let consoleProc: ConsoleProcess;
 
@@ -14,7 +15,7 @@ test.beforeAll(async () => {
   consoleProc = await startConsoleProcess();
 });
 test.afterAll(async () => {
-  await consoleProc?.stop();
+  await ifAssigned(consoleProc)?.stop();
 });
 
 const simUrl = () => simulatorUrl(consoleProc);

@@ -6,6 +6,8 @@
 import { test, expect, type Page } from '@playwright/test';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
 import { themedScreenshots, simulatorUrl } from '../support/e2e.js';
+import { must } from '../support/must.js';
+import { ifAssigned } from '../support/if-assigned.js';
 
 let consoleProc: ConsoleProcess;
 
@@ -15,7 +17,7 @@ test.beforeAll(async () => {
   consoleProc = await startConsoleProcess();
 });
 test.afterAll(async () => {
-  await consoleProc?.stop();
+  await ifAssigned(consoleProc)?.stop();
 });
 
 const simUrl = () => simulatorUrl(consoleProc);
@@ -28,7 +30,8 @@ async function simulator<T>(path: string, init: { method?: string; body?: unknow
   return (await res.json()) as T;
 }
 type Details = { partyDetails: Array<{ party: string; localMetadata: { resourceVersion: string; annotations: Record<string, string> } }> };
-const details = async (party: string) => (await simulator<Details>(`/v2/parties/${encodeURIComponent(party)}`)).partyDetails[0]!;
+const details = async (party: string) =>
+  must((await simulator<Details>(`/v2/parties/${encodeURIComponent(party)}`)).partyDetails[0], `details of ${party}`);
 /**
  * Annotations as the participant holds them. Per the spec an update removes a key sent with an empty
  * value; the embedded simulator currently stores it with the empty value instead, so those are skipped.
@@ -60,7 +63,7 @@ test('allocate a party with annotations, edit them, and see a concurrent change 
   await page.getByTestId('party-allocate').click();
 
   await expect(page.getByTestId('parties-notice')).toContainText(`Allocated ${hint}::`);
-  const party = (await page.getByTestId('party-detail-id').textContent())!;
+  const party = must(await page.getByTestId('party-detail-id').textContent(), "page.getByTestId('party-detail-id').textContent()");
   expect(party).toMatch(new RegExp(`^${hint}::1220[0-9a-f]{64}$`));
   expect(await annotationsOf(party)).toEqual({ 'example.com/team': 'treasury', 'cost-center': '42' });
   await expect(page.locator(`[data-testid=party-row][data-party="${party}"]`)).toContainText('Local');
@@ -123,8 +126,11 @@ test('a party in its own namespace is marked external', async ({ page }) => {
   const fingerprint = `1220${createHash('sha256')
     .update(Buffer.concat([purpose, spki.subarray(12)]))
     .digest('hex')}`;
-  const sync = (await simulator<{ connectedSynchronizers: Array<{ synchronizerId: string }> }>('/v2/state/connected-synchronizers'))
-    .connectedSynchronizers[0]!.synchronizerId;
+  const sync = must(
+    (await simulator<{ connectedSynchronizers: Array<{ synchronizerId: string }> }>('/v2/state/connected-synchronizers'))
+      .connectedSynchronizers[0],
+    'a connected synchronizer',
+  ).synchronizerId;
   const hint = `Cold${Date.now()}`;
   const gen = await simulator<{ partyId: string; topologyTransactions: string[]; multiHash: string }>(
     '/v2/parties/external/generate-topology',

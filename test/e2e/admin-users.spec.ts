@@ -6,6 +6,8 @@
 import { test, expect, type Page } from '@playwright/test';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
 import { themedScreenshots, simulatorUrl, callSimulator } from '../support/e2e.js';
+import { must } from '../support/must.js';
+import { ifAssigned } from '../support/if-assigned.js';
 
 let consoleProc: ConsoleProcess;
 
@@ -15,7 +17,7 @@ test.beforeAll(async () => {
   consoleProc = await startConsoleProcess();
 });
 test.afterAll(async () => {
-  await consoleProc?.stop();
+  await ifAssigned(consoleProc)?.stop();
 });
 
 const simUrl = () => simulatorUrl(consoleProc);
@@ -25,7 +27,7 @@ const allocate = async (hint: string) =>
 const apiRights = async (userId: string) =>
   (await simulator<{ rights: Array<{ kind: Record<string, { value: { party?: string } }> }> }>(`/v2/users/${userId}/rights`)).rights
     .map((r) => {
-      const [kind, v] = Object.entries(r.kind)[0]!;
+      const [kind, v] = must(Object.entries(r.kind)[0], 'Object.entries(r.kind)[0]');
       return v.value.party ? `${kind}:${v.value.party}` : kind;
     })
     .sort();
@@ -93,7 +95,7 @@ test('create a user, grant and revoke rights, edit, move to an identity provider
         els.map((e) =>
           (e as HTMLElement).dataset.party
             ? `${(e as HTMLElement).dataset.kind}:${(e as HTMLElement).dataset.party}`
-            : (e as HTMLElement).dataset.kind!,
+            : must((e as HTMLElement).dataset.kind, '(e as HTMLElement).dataset.kind'),
         ),
       )
     ).sort();

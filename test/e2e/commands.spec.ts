@@ -7,6 +7,8 @@
 import { test, expect, type Page } from '@playwright/test';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
 import { themedScreenshots, callSimulator } from '../support/e2e.js';
+import { must } from '../support/must.js';
+import { ifAssigned } from '../support/if-assigned.js';
 
 let consoleProc: ConsoleProcess;
 
@@ -16,7 +18,7 @@ test.beforeAll(async () => {
   consoleProc = await startConsoleProcess();
 });
 test.afterAll(async () => {
-  await consoleProc?.stop();
+  await ifAssigned(consoleProc)?.stop();
 });
 
 const simulator = <T>(path: string, body?: unknown) => callSimulator<T>(consoleProc, path, body);
@@ -68,7 +70,10 @@ test('compose, submit, see completions live, duplicate command id refused, JSON 
   await expect(completion).toHaveAttribute('data-status', 'OK');
   const api = await apiCompletions(issuer);
   expect(api.map((c) => c.commandId)).toContain(commandId);
-  const offset = api.find((c) => c.commandId === commandId)!.offset;
+  const offset = must(
+    api.find((c) => c.commandId === commandId),
+    'api.find((c) => c.commandId === commandId)',
+  ).offset;
   await expect(page.getByTestId('result-offset')).toHaveText(String(offset));
   await screenshots(page, 'commands', 1400);
 

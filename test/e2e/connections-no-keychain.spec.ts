@@ -14,6 +14,7 @@ import { startConsoleProcess, type ConsoleProcess } from '../support/console-pro
 import { themedScreenshots } from '../support/e2e.js';
 import { signHs256 } from '../support/oauth2-server.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/index.js';
+import { ifAssigned } from '../support/if-assigned.js';
 
 const JWT_SECRET = 'e2e-no-keychain-hs256-secret';
 const AUDIENCE = 'https://daml.com/jwt/aud/participant/e2e-no-keychain';
@@ -32,8 +33,8 @@ test.beforeAll(async () => {
   sim = await startSimulator({ dataDir: simDir, port: 0, auth: { mode: 'hs256', secret: JWT_SECRET, audience: AUDIENCE } });
 });
 test.afterAll(async () => {
-  await consoleProc?.stop();
-  await sim?.close();
+  await ifAssigned(consoleProc)?.stop();
+  await ifAssigned(sim)?.close();
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(simDir, { recursive: true, force: true });
 });

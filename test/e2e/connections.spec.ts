@@ -7,6 +7,8 @@ import { startConsoleProcess, type ConsoleProcess } from '../support/console-pro
 import { themedScreenshots } from '../support/e2e.js';
 import { signHs256, startOAuth2Server, type RunningOAuth2Server } from '../support/oauth2-server.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/index.js';
+import { must } from '../support/must.js';
+import { ifAssigned } from '../support/if-assigned.js';
 
 // A second participant that requires HS256 JWTs, and the identity provider whose tokens it accepts.
 const JWT_SECRET = 'e2e-shared-hs256-secret-for-sim-and-idp';
@@ -50,9 +52,9 @@ test.beforeAll(async () => {
   });
 });
 test.afterAll(async () => {
-  await consoleProc?.stop();
-  await jwtSim?.close();
-  await idp?.close();
+  await ifAssigned(consoleProc)?.stop();
+  await ifAssigned(jwtSim)?.close();
+  await ifAssigned(idp)?.close();
   if (jwtSimDir) rmSync(jwtSimDir, { recursive: true, force: true });
 });
 
@@ -182,7 +184,9 @@ test('an operator adds an OAuth2 client-credentials profile, tests it against a 
   expect(idp.requests.slice(before)).toEqual([
     expect.objectContaining({ clientId: 'operator-console', audience: AUDIENCE, scope: 'daml_ledger_api', outcome: 'issued' }),
   ]);
-  expect(await page.content()).not.toContain(idp.issued.at(-1)!.split('.')[2]!);
+  expect(await page.content()).not.toContain(
+    must(must(idp.issued.at(-1), 'idp.issued.at(-1)').split('.')[2], "idp.issued.at(-1).split('.')[2]"),
+  );
   await themedScreenshots(page, 'connections-oauth-test', 900);
 
   // Editing shows the secret only as stored; the rest of the configuration is prefilled.

@@ -8,6 +8,8 @@
 import { test, expect, type Page } from '@playwright/test';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
 import { themedScreenshots, callSimulator } from '../support/e2e.js';
+import { must } from '../support/must.js';
+import { ifAssigned } from '../support/if-assigned.js';
 
 let consoleProc: ConsoleProcess;
 
@@ -17,7 +19,7 @@ test.beforeAll(async () => {
   consoleProc = await startConsoleProcess();
 });
 test.afterAll(async () => {
-  await consoleProc?.stop();
+  await ifAssigned(consoleProc)?.stop();
 });
 
 const simulator = <T>(path: string, body?: unknown) => callSimulator<T>(consoleProc, path, body);
@@ -117,10 +119,10 @@ test('create an Iou through the generated form, split and transfer it, see the l
   await page.getByTestId('action-submit').click();
   await expect(page.getByTestId('contracts-notice')).toContainText('Created Demo.Iou:Iou');
   await expect(page.getByTestId('detail-status')).toHaveText('Active');
-  const original = (await page.getByTestId('detail-cid').textContent())!.trim();
+  const original = must(await page.getByTestId('detail-cid').textContent(), "page.getByTestId('detail-cid').textContent()").trim();
   const api1 = await apiIous(issuer);
   expect(api1.map((c) => c.contractId)).toEqual([original]);
-  expect(api1[0]!.amount).toBe('100.5000000000');
+  expect(must(api1[0], 'api1[0]').amount).toBe('100.5000000000');
   await expect(page.getByTestId('detail-arguments')).toContainText('USD');
   await expect(page.getByTestId('detail-arguments')).toContainText('100.5');
 
@@ -148,7 +150,9 @@ test('create an Iou through the generated form, split and transfer it, see the l
     contractId: original,
     eventFormat: { filtersByParty: { [issuer]: { cumulative: [] } }, verbose: true },
   });
-  await expect(entries.nth(2).getByTestId('timeline-offset')).toHaveText(String(archived.archived!.archivedEvent.offset));
+  await expect(entries.nth(2).getByTestId('timeline-offset')).toHaveText(
+    String(must(archived.archived, 'archived.archived').archivedEvent.offset),
+  );
   // The new contracts are in the list, filtered by several parties, a template and an interface together.
   await page.getByTestId('acs-parties-input').fill(owner);
   await page.getByTestId('acs-parties-input').press('Enter');
@@ -168,12 +172,18 @@ test('create an Iou through the generated form, split and transfer it, see the l
   await page.getByTestId('acs-load').click();
   await expect(page.getByTestId('contract-row')).toHaveCount(2);
   await expect(page.getByTestId('acs-progress')).toHaveCount(0);
-  await expect(page.locator('[data-testid=contract-row][data-cid="' + api2[0]!.contractId + '"]')).toBeVisible();
+  await expect(page.locator('[data-testid=contract-row][data-cid="' + must(api2[0], 'api2[0]').contractId + '"]')).toBeVisible();
   await screenshots(page, 'contracts', 1300);
 
   // Open the 30 part from the timeline and transfer it.
-  const thirty = api2.find((c) => c.amount === '30.0000000000')!;
-  const rest = api2.find((c) => c.amount === '70.5000000000')!;
+  const thirty = must(
+    api2.find((c) => c.amount === '30.0000000000'),
+    "api2.find((c) => c.amount === '30.0000000000')",
+  );
+  const rest = must(
+    api2.find((c) => c.amount === '70.5000000000'),
+    "api2.find((c) => c.amount === '70.5000000000')",
+  );
   await page.locator('[data-testid=timeline-created]', { hasText: thirty.contractId.slice(-4) }).click();
   await expect(page.getByTestId('detail-cid')).toHaveText(thirty.contractId);
   await page.locator('[data-testid=choice-button][data-choice=Iou_Transfer]').click();
@@ -185,8 +195,8 @@ test('create an Iou through the generated form, split and transfer it, see the l
   await expect(page.getByTestId('timeline-entry').nth(1)).toHaveAttribute('data-choice', 'Iou_Transfer');
   const api3 = await apiIous(recipient);
   expect(api3).toHaveLength(1);
-  expect(api3[0]!.owner).toBe(recipient);
-  expect(api3[0]!.amount).toBe('30.0000000000');
+  expect(must(api3[0], 'api3[0]').owner).toBe(recipient);
+  expect(must(api3[0], 'api3[0]').amount).toBe('30.0000000000');
 
   // A bad argument: splitting more than the amount is refused by the template, shown with its Canton code.
   await page.getByTestId('cid-lookup').fill(rest.contractId);
@@ -200,7 +210,7 @@ test('create an Iou through the generated form, split and transfer it, see the l
   await expect(err).toContainText('DAML_INTERPRETATION_ERROR');
   await expect(err).toContainText('splitAmount must be > 0');
   await screenshots(page, 'contracts-error', 1300);
-  expect((await apiIous(issuer)).map((c) => c.contractId).sort()).toEqual([rest.contractId, api3[0]!.contractId].sort());
+  expect((await apiIous(issuer)).map((c) => c.contractId).sort()).toEqual([rest.contractId, must(api3[0], 'api3[0]').contractId].sort());
   await page.getByRole('button', { name: 'Cancel' }).click();
 
   // Reassign the rest to the other synchronizer: counter 0 → 1.
@@ -212,9 +222,12 @@ test('create an Iou through the generated form, split and transfer it, see the l
   await expect(page.getByTestId('detail-counter')).toHaveText('counter 1');
   await expect(page.locator('[data-testid=timeline-entry][data-kind=unassigned]')).toBeVisible();
   await expect(page.locator('[data-testid=timeline-entry][data-kind=assigned]')).toBeVisible();
-  const moved = (await apiIous(issuer)).find((c) => c.contractId === rest.contractId)!;
+  const moved = must(
+    (await apiIous(issuer)).find((c) => c.contractId === rest.contractId),
+    "the moved Iou among the issuer's",
+  );
   expect(moved.reassignmentCounter).toBe(1);
-  expect(moved.synchronizerId).not.toBe(api2[0]!.synchronizerId);
+  expect(moved.synchronizerId).not.toBe(must(api2[0], 'api2[0]').synchronizerId);
 });
 
 test('keyboard: the create form is reachable and cancellable without a mouse', async ({ page }) => {

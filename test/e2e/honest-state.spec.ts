@@ -7,13 +7,15 @@ import { readFileSync } from 'node:fs';
 import { test, expect } from '@playwright/test';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
 import { waitForSimulatorUrl } from '../support/e2e.js';
+import { must } from '../support/must.js';
+import { ifAssigned } from '../support/if-assigned.js';
 
 let consoleProc: ConsoleProcess;
 test.beforeAll(async () => {
   consoleProc = await startConsoleProcess();
 });
 test.afterAll(async () => {
-  await consoleProc?.stop();
+  await ifAssigned(consoleProc)?.stop();
 });
 
 test('demo badge, theme button and completions state say what is true', async ({ page }) => {
@@ -32,7 +34,7 @@ test('demo badge, theme button and completions state say what is true', async ({
     second === 'Switch to light theme' ? 'dark' : 'light',
   );
   await toggle.click();
-  await expect(toggle).toHaveAttribute('aria-label', first!);
+  await expect(toggle).toHaveAttribute('aria-label', must(first, 'first'));
 
   // Commands before any party: nothing started, nothing stopped.
   await page.getByRole('link', { name: /Commands/ }).click();
@@ -69,5 +71,5 @@ test('Updates suggests template ids and proposes the full id; the IDP audience p
   expect(audience).toBeTruthy();
   await page.getByRole('link', { name: /Identity providers/ }).click();
   await page.getByTestId('idp-new').click();
-  await expect(page.locator('#idp-audience')).toHaveAttribute('placeholder', audience!);
+  await expect(page.locator('#idp-audience')).toHaveAttribute('placeholder', must(audience, 'audience'));
 });

@@ -5,6 +5,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
 import { themedScreenshots } from '../support/e2e.js';
+import { ifAssigned } from '../support/if-assigned.js';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -15,7 +16,7 @@ test.beforeAll(async () => {
   consoleProc = await startConsoleProcess();
 });
 test.afterAll(async () => {
-  await consoleProc?.stop();
+  await ifAssigned(consoleProc)?.stop();
 });
 
 const go = (page: Page, name: RegExp) => page.getByRole('link', { name }).first().click();

@@ -9,6 +9,8 @@ import { startConsoleProcess, type ConsoleProcess } from '../support/console-pro
 import { simulatorUrl, themedScreenshots } from '../support/e2e.js';
 import { withConsoleClient } from '../support/console-ipc.js';
 import { startSlowParticipant, type SlowParticipant } from '../support/slow-participant.js';
+import { must } from '../support/must.js';
+import { ifAssigned } from '../support/if-assigned.js';
 
 // Every wait below is on a condition; the timeouts are backstops sized for a loaded 2-core machine.
 const expect = baseExpect.configure({ timeout: 30_000 });
@@ -33,8 +35,8 @@ test.beforeAll(async () => {
   await withConsoleClient(consoleProc, (client) => client.call('profiles.save', { name: 'Slow participant', ledgerApiUrl: slow.url }));
 });
 test.afterAll(async () => {
-  await consoleProc?.stop();
-  await slow?.close();
+  await ifAssigned(consoleProc)?.stop();
+  await ifAssigned(slow)?.close();
 });
 
 test('cancel a long active-contract read: Cancelled is shown, the participant request is aborted, the view stays usable', async ({
@@ -49,7 +51,7 @@ test('cancel a long active-contract read: Cancelled is shown, the participant re
   const acsRead = () => slow.reads.slice(before).find((r) => r.url.startsWith('/v2/state/active-contracts'));
   // the participant's first bytes: a condition, with a generous backstop for a loaded machine
   await expect.poll(() => acsRead()?.bytesSent ?? 0, { timeout: 45_000 }).toBeGreaterThan(0);
-  const read = acsRead()!;
+  const read = must(acsRead(), 'acsRead()');
 
   await page.getByTestId('acs-cancel').click();
   await expect(page.getByTestId('acs-cancelled')).toContainText('Cancelled');
@@ -86,7 +88,10 @@ test('cancel a long update-range read in the Updates view; Run again reads it an
   await expect
     .poll(() => slow.reads.slice(before).find((r) => r.url.startsWith('/v2/updates?'))?.bytesSent ?? 0, { timeout: 45_000 })
     .toBeGreaterThan(0);
-  const read = slow.reads.slice(before).find((r) => r.url.startsWith('/v2/updates?'))!;
+  const read = must(
+    slow.reads.slice(before).find((r) => r.url.startsWith('/v2/updates?')),
+    'the held /v2/updates read',
+  );
 
   await page.getByTestId('range-cancel').click();
   await expect(page.getByTestId('range-cancelled')).toContainText('Cancelled');

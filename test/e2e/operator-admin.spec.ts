@@ -7,6 +7,8 @@
 import { test, expect, type Page } from '@playwright/test';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
 import { themedScreenshots, callSimulator } from '../support/e2e.js';
+import { must } from '../support/must.js';
+import { ifAssigned } from '../support/if-assigned.js';
 
 let consoleProc: ConsoleProcess;
 
@@ -14,7 +16,7 @@ test.beforeAll(async () => {
   consoleProc = await startConsoleProcess();
 });
 test.afterAll(async () => {
-  await consoleProc?.stop();
+  await ifAssigned(consoleProc)?.stop();
 });
 
 const simulator = <T>(path: string, body?: unknown) => callSimulator<T>(consoleProc, path, body);
@@ -34,7 +36,7 @@ test('synchronizer choice, hosting, disclosed contracts, pruning, and admin acti
       '/v2/state/connected-synchronizers',
     )
   ).connectedSynchronizers;
-  const second = syncs[1]!;
+  const second = must(syncs[1], 'syncs[1]');
 
   // Parties: allocate on the second synchronizer; the details list the hosting per synchronizer with the permission,
   // and only that synchronizer.
@@ -50,7 +52,7 @@ test('synchronizer choice, hosting, disclosed contracts, pruning, and admin acti
   await expect(hosting.getByTestId('party-hosting-permission').first()).toHaveText('Submission');
   // Hosted only where it was allocated: the first synchronizer is not listed.
   await expect(hosting.getByTestId('party-hosting-row')).toHaveCount(1);
-  await expect(hosting.locator(`[data-synchronizer="${syncs[0]!.synchronizerId}"]`)).toHaveCount(0);
+  await expect(hosting.locator(`[data-synchronizer="${must(syncs[0], 'the first synchronizer').synchronizerId}"]`)).toHaveCount(0);
   await themedScreenshots(page, 'parties-hosting', 900);
 
   // Commands: Carol cannot see Alice's Iou; with the blob Alice shared (pasted as JSON) she exercises Asset_Describe.
@@ -75,7 +77,10 @@ test('synchronizer choice, hosting, disclosed contracts, pruning, and admin acti
       },
     },
   );
-  const iou = created.transaction.events[0]!.CreatedEvent!.contractId;
+  const iou = must(
+    must(created.transaction.events[0], 'created.transaction.events[0]').CreatedEvent,
+    'created.transaction.events[0].CreatedEvent',
+  ).contractId;
   const shared = (
     await simulator<{ createdEvent: { contractId: string; templateId: string; createdEventBlob: string } }>(
       '/v2/contracts/contract-by-id',

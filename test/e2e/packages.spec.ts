@@ -15,6 +15,8 @@ import { buildDar, readDar, readZip, writeZip, type Field, type PackageDescripti
 import { DAR_CHUNK_BYTES } from '../../src/ipc/channels/packages.js';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
 import { themedScreenshots, callSimulator } from '../support/e2e.js';
+import { must } from '../support/must.js';
+import { ifAssigned } from '../support/if-assigned.js';
 
 let consoleProc: ConsoleProcess;
 let tmp: string;
@@ -26,7 +28,7 @@ test.beforeAll(async () => {
   tmp = mkdtempSync(path.join(os.tmpdir(), 'packages-e2e-'));
 });
 test.afterAll(async () => {
-  await consoleProc?.stop();
+  await ifAssigned(consoleProc)?.stop();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -183,7 +185,7 @@ test('list, detail, corrupt file, validate → upload, incompatible upgrade, can
   // An incompatible upgrade: the removed field and the non-Optional addition are named.
   const bad = darFile(
     `${name}-2.0.0.dar`,
-    description(name, '2.0.0', [V1[0]!, V1[2]!, { name: 'note', type: P('Text') }], v1.mainPackageId),
+    description(name, '2.0.0', [must(V1[0], 'V1[0]'), must(V1[2], 'V1[2]'), { name: 'note', type: P('Text') }], v1.mainPackageId),
   );
   await page.getByTestId('dar-input').setInputFiles(bad.file);
   await expect(page.getByTestId('dar-participant-refused')).toBeVisible();
@@ -219,7 +221,7 @@ test('vet and unvet with a dry run and confirmation; preferred packages; keyboar
   await expect(page.getByTestId('dar-notice')).toContainText('Uploaded');
   const syncs = await vettedOn(dar.mainPackageId);
   expect(syncs).toHaveLength(1);
-  const target = syncs[0]!;
+  const target = must(syncs[0], 'syncs[0]');
 
   // Keyboard: arrow keys move between the tabs.
   await page.getByTestId('packages-tab-packages').focus();
@@ -283,8 +285,8 @@ test('vet and unvet with a dry run and confirmation; preferred packages; keyboar
   await expect(result).toHaveAttribute('data-dry-run', 'false');
   const applied = await boundsOn(dar.mainPackageId);
   expect(applied).toHaveLength(1);
-  expect(Date.parse(applied[0]!.from!)).toBe(Date.parse('2026-01-01T00:00'));
-  expect(Date.parse(applied[0]!.until!)).toBe(Date.parse('2030-06-01T12:00'));
+  expect(Date.parse(must(must(applied[0], 'applied[0]').from, 'applied[0].from'))).toBe(Date.parse('2026-01-01T00:00'));
+  expect(Date.parse(must(must(applied[0], 'applied[0]').until, 'applied[0].until'))).toBe(Date.parse('2030-06-01T12:00'));
   await expect(page.getByTestId('vetting-staged')).toHaveCount(0);
   await expect(cellBounds).toContainText('until');
   // Clearing both bounds vets it unbounded again.
@@ -340,7 +342,7 @@ test('a real Splice DAR: validate → upload (progress) → inspect → unvet / 
   await screenshots(page, 'packages-real-dar', 1300);
 
   // Unvet on one synchronizer (dry run, confirm), then vet again.
-  const target = (await vettedOn(util.packageId))[0]!;
+  const target = must((await vettedOn(util.packageId))[0], '(await vettedOn(util.packageId))[0]');
   await page.getByTestId('packages-tab-vetting').click();
   const cell = page.locator(`[data-testid=vetting-row][data-package="${util.packageId}"] [data-testid=vet-cell][data-sync="${target}"]`);
   await expect(cell).toBeChecked();

@@ -6,6 +6,8 @@
 import { test, expect, type Locator, type Page } from '@playwright/test';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
 import { callSimulator, themedScreenshots } from '../support/e2e.js';
+import { must } from '../support/must.js';
+import { ifAssigned } from '../support/if-assigned.js';
 
 let consoleProc: ConsoleProcess;
 let party = '';
@@ -25,10 +27,10 @@ test.beforeAll(async () => {
   ).partyDetails.party;
 });
 test.afterAll(async () => {
-  await consoleProc?.stop();
+  await ifAssigned(consoleProc)?.stop();
 });
 
-const namespace = () => party.split('::')[1]!;
+const namespace = () => must(party.split('::')[1], "party.split('::')[1]");
 
 /** Types `text` into a picker's search and picks the option of `party`; the option shows the name and the namespace. */
 async function pick(page: Page, input: Locator, text: string) {
@@ -93,6 +95,6 @@ test('a party is found by hint, display name or annotation in every form that ta
   );
   // the default, then every connected synchronizer by alias and id
   await expect(sync.locator('option')).toHaveCount(1 + syncs.connectedSynchronizers.length);
-  await sync.selectOption(syncs.connectedSynchronizers[0]!.synchronizerId);
-  await expect(sync).toHaveValue(syncs.connectedSynchronizers[0]!.synchronizerId);
+  await sync.selectOption(must(syncs.connectedSynchronizers[0], 'syncs.connectedSynchronizers[0]').synchronizerId);
+  await expect(sync).toHaveValue(must(syncs.connectedSynchronizers[0], 'syncs.connectedSynchronizers[0]').synchronizerId);
 });

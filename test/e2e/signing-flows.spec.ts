@@ -5,30 +5,26 @@
  * console processes (online demo + `--no-demo` air-gapped signer) with files moved through download/upload, and the
  * audit chain verified and exported. Screenshots of every screen in both themes.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Entry } from '@napi-rs/keyring';
-import { test, expect, type Page, type Download } from '@playwright/test';
+import { test, expect, type Page } from '@playwright/test';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
-import { uploadReferenceDar } from '../support/e2e.js';
+import { callSimulator, uploadReferenceDar, download } from '../support/e2e.js';
+import { must } from '../support/must.js';
+import { ifAssigned } from '../support/if-assigned.js';
 
 test.describe.configure({ mode: 'serial' });
 
 const IOU = '#simulator-demo:Demo.Iou:Iou';
 let online: ConsoleProcess;
 let airGapped: ConsoleProcess;
-let simUrl: string;
 let party = '';
 let bob = '';
 const keyFingerprints: Array<[service: string, fp: string]> = [];
 
 test.beforeAll(async () => {
   [online, airGapped] = await Promise.all([startConsoleProcess(), startConsoleProcess(['--no-demo'])]);
-  // printed right after "Console ready"; give the pipe a moment
-  for (let i = 0; i < 100 && !/Embedded simulator \(demo mode\): \S+/.test(online.output()); i++)
-    await new Promise((r) => setTimeout(r, 50));
-  simUrl = /Embedded simulator \(demo mode\): (\S+)/.exec(online.output())![1]!;
   bob = await allocate('E2EBob');
 });
 test.afterAll(async () => {
@@ -39,18 +35,11 @@ test.afterAll(async () => {
       // already deleted by the test
     }
   }
-  await online?.stop();
-  await airGapped?.stop();
+  await ifAssigned(online)?.stop();
+  await ifAssigned(airGapped)?.stop();
 });
 
-async function sim<T>(path: string, body?: unknown): Promise<T> {
-  const res = await fetch(
-    simUrl + path,
-    body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
-  );
-  if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
+const sim = <T>(path: string, body?: unknown) => callSimulator<T>(online, path, body);
 async function allocate(hint: string): Promise<string> {
   return (await sim<{ partyDetails: { party: string } }>('/v2/parties', { partyIdHint: hint, identityProviderId: '' })).partyDetails.party;
 }
@@ -68,11 +57,6 @@ async function go(page: Page, name: RegExp) {
   await page.getByRole('link', { name }).first().click();
 }
 
-async function download(page: Page, action: () => Promise<void>): Promise<{ name: string; text: string }> {
-  const [dl] = (await Promise.all([page.waitForEvent('download'), action()])) as [Download, void];
-  return { name: dl.suggestedFilename(), text: readFileSync((await dl.path())!, 'utf8') };
-}
-
 test('keys: create a key in the OS keychain, rename it, edit its policy', async ({ page }) => {
   await page.goto(online.url);
   await go(page, /^Keys/);
@@ -86,9 +70,9 @@ test('keys: create a key in the OS keychain, rename it, edit its policy', async 
   await expect(page.getByTestId('key-row')).toContainText('OS keychain');
   const fp = await page.getByTestId('key-row').getByRole('button', { name: 'Copy fingerprint' }).locator('..').getAttribute('title');
   expect(fp).toMatch(/^1220[0-9a-f]{64}$/);
-  keyFingerprints.push([online.keychainService, fp!]);
+  keyFingerprints.push([online.keychainService, must(fp, 'fp')]);
   // the private key is in the real keychain, never on the page
-  const stored = new Entry(online.keychainService, `signing-key:${fp}`).getPassword()!;
+  const stored = must(new Entry(online.keychainService, `signing-key:${fp}`).getPassword(), 'the new key in the keychain');
   expect(stored).toMatch(/^ed25519-seed:v1:/);
   const seedB64 = stored.slice('ed25519-seed:v1:'.length);
   expect(await page.content()).not.toContain(seedB64);
@@ -125,13 +109,13 @@ test('onboard an external party: topology verified locally, summary, confirm, al
   await page.getByLabel('Party hint').fill('e2e-treasury');
   await page.getByTestId('onboard-prepare').click();
   await expect(page.getByTestId('topology-summary')).toBeVisible();
-  await expect(page.getByTestId('onboard-party')).toContainText(`e2e-treasury::${keyFingerprints[0]![1]}`);
+  await expect(page.getByTestId('onboard-party')).toContainText(`e2e-treasury::${must(keyFingerprints[0], 'keyFingerprints[0]')[1]}`);
   await expect(page.getByTestId('onboard-threshold')).toHaveText('1');
   await expect(page.getByTestId('topology-summary')).toContainText('confirmation');
   await shoot(page, 'onboard-review');
   await page.getByRole('button', { name: 'Sign and allocate the party' }).click();
   await expect(page.getByTestId('onboard-done')).toBeVisible();
-  party = `e2e-treasury::${keyFingerprints[0]![1]}`;
+  party = `e2e-treasury::${must(keyFingerprints[0], 'keyFingerprints[0]')[1]}`;
   const listed = await sim<{ partyDetails: Array<{ party: string }> }>('/v2/parties');
   expect(listed.partyDetails.map((p) => p.party)).toContain(party);
   await shoot(page, 'onboard-done');
@@ -188,7 +172,10 @@ test('compose, verify, sign and execute a create and a transfer; the transaction
       },
     },
   );
-  const iou = iouTx.transaction.events[0]!.CreatedEvent!.contractId;
+  const iou = must(
+    must(iouTx.transaction.events[0], 'iouTx.transaction.events[0]').CreatedEvent,
+    'iouTx.transaction.events[0].CreatedEvent',
+  ).contractId;
   await page.getByRole('button', { name: 'Sign another transaction' }).click();
   await page.getByLabel('Exercise a choice').check();
   await page.getByLabel('Contract id').fill(iou);
@@ -332,7 +319,7 @@ test('offline round trip between two consoles: request out, verified and signed 
   await shoot(off, 'restore-preview');
   await off.getByRole('button', { name: /Restore 1 key/ }).click();
   await expect(off.getByTestId('key-row')).toContainText('Treasury key', { timeout: 60_000 });
-  keyFingerprints.push([airGapped.keychainService, keyFingerprints[0]![1]]);
+  keyFingerprints.push([airGapped.keychainService, must(keyFingerprints[0], 'keyFingerprints[0]')[1]]);
 
   // Online: prepare, verify, export the signing request.
   await go(on, /^Signing/);
@@ -399,7 +386,7 @@ test('offline onboarding by file between two consoles: request out, multi-hash v
   const off = await browser.newPage();
   await on.goto(online.url);
   await off.goto(airGapped.url);
-  const partyId = `e2e-offline-onboard::${keyFingerprints[0]![1]}`;
+  const partyId = `e2e-offline-onboard::${must(keyFingerprints[0], 'keyFingerprints[0]')[1]}`;
 
   await go(on, /^Signing/);
   await on.getByRole('tab', { name: 'Onboard a party' }).click();
@@ -466,7 +453,7 @@ test('audit: decisions listed with reasons, chain verified, NDJSON exported', as
     .split('\n')
     .map((l) => JSON.parse(l) as { decision: string; chainHash: string; auditHead?: { seq: number; publicKeyHex: string } });
   // entries, then the head signed with the console's audit key (its public key is shown after Verify)
-  const head = all.pop()!.auditHead!;
+  const head = must(must(all.pop(), 'all.pop()').auditHead, 'all.pop().auditHead');
   const lines = all;
   expect(lines.length).toBe(await page.getByTestId('audit-row').count());
   expect(lines.every((l) => /^[0-9a-f]{64}$/.test(l.chainHash))).toBe(true);
@@ -525,14 +512,17 @@ test('k-of-n: onboard a 2-of-3 party with three local keys and sign for it', asy
       .getByRole('button', { name: 'Copy fingerprint' })
       .locator('..')
       .getAttribute('title');
-    keyFingerprints.push([online.keychainService, fp!]);
+    keyFingerprints.push([online.keychainService, must(fp, 'fp')]);
     expect(new Entry(online.keychainService, `signing-key:${fp}`).getPassword(), label).toMatch(/^ed25519-seed:v1:/);
   }
   for (const [service, fp] of keyFingerprints.slice(-3))
     expect(new Entry(service, `signing-key:${fp}`).getPassword(), fp).toMatch(/^ed25519-seed:v1:/);
   await go(page, /^Signing/);
   await page.getByRole('tab', { name: 'Onboard a party' }).click();
-  const optionA = (await page.getByLabel('Key', { exact: true }).locator('option', { hasText: 'Board A' }).textContent())!;
+  const optionA = must(
+    await page.getByLabel('Key', { exact: true }).locator('option', { hasText: 'Board A' }).textContent(),
+    'the Board A key option',
+  );
   await page.getByLabel('Key', { exact: true }).selectOption({ label: optionA });
   await page.getByLabel(/Board B/).check();
   await page.getByLabel(/Board C/).check();

@@ -6,12 +6,14 @@
  * policy file brings the signer up to date; a quorum rule collects 2 signatures before executing; each refusal kind
  * is one audit entry with its rule and the transaction hash. Screenshots in both themes.
  */
-import { readFileSync } from 'node:fs';
 import * as ed from '@noble/ed25519';
 import { Entry } from '@napi-rs/keyring';
-import { test, expect, type Download, type Page } from '@playwright/test';
+import { test, expect, type Page } from '@playwright/test';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
 import { withConsoleClient } from '../support/console-ipc.js';
+import { download } from '../support/e2e.js';
+import { must } from '../support/must.js';
+import { ifAssigned } from '../support/if-assigned.js';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -33,8 +35,8 @@ test.afterAll(async () => {
       // deleted already
     }
   }
-  await online?.stop();
-  await air?.stop();
+  await ifAssigned(online)?.stop();
+  await ifAssigned(air)?.stop();
 });
 
 async function shoot(page: Page, name: string) {
@@ -45,10 +47,6 @@ async function shoot(page: Page, name: string) {
   await page.emulateMedia({ colorScheme: 'light' });
 }
 const go = (page: Page, name: RegExp) => page.getByRole('link', { name }).first().click();
-async function download(page: Page, action: () => Promise<void>): Promise<{ name: string; text: string }> {
-  const [dl] = (await Promise.all([page.waitForEvent('download'), action()])) as [Download, void];
-  return { name: dl.suggestedFilename(), text: readFileSync((await dl.path())!, 'utf8') };
-}
 const upload = (text: string, name: string) => ({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
 const row = (page: Page, label: string) => page.getByTestId('key-row').filter({ hasText: label });
 
@@ -58,7 +56,10 @@ async function createKey(page: Page, label: string): Promise<string> {
   await page.getByLabel('Label').fill(label);
   await page.getByRole('button', { name: 'Create key' }).click();
   await expect(row(page, label)).toBeVisible();
-  const fp = (await row(page, label).getByRole('button', { name: 'Copy fingerprint' }).locator('..').getAttribute('title'))!;
+  const fp = must(
+    await row(page, label).getByRole('button', { name: 'Copy fingerprint' }).locator('..').getAttribute('title'),
+    `the fingerprint of key ${label}`,
+  );
   created.push([online.keychainService, fp]);
   return fp;
 }
@@ -108,9 +109,12 @@ test('a key’s policy is versioned and travels with its encrypted backup to the
   officerFp = await createKey(on, 'Officer');
   await go(on, /^Signing/);
   await on.getByRole('tab', { name: 'Onboard a party' }).click();
-  await on
-    .getByLabel('Key', { exact: true })
-    .selectOption({ label: (await on.getByLabel('Key', { exact: true }).locator('option', { hasText: 'Officer' }).textContent())! });
+  await on.getByLabel('Key', { exact: true }).selectOption({
+    label: must(
+      await on.getByLabel('Key', { exact: true }).locator('option', { hasText: 'Officer' }).textContent(),
+      'the Officer key option',
+    ),
+  });
   await on.getByLabel('Party hint').fill('e2e-policy');
   await on.getByTestId('onboard-prepare').click();
   await on.getByRole('button', { name: 'Sign and allocate the party' }).click();
@@ -172,7 +176,7 @@ test('the bypass is refused at the air-gapped signer, and a tampered signer’s 
   );
   await prepareIou(on, party, officerFp, '5000');
   await expect(on.getByTestId('tx-summary')).toBeVisible();
-  const hashHex = (await on.getByTestId('hash-hex').textContent())!.replace(/\s/g, '');
+  const hashHex = must(await on.getByTestId('hash-hex').textContent(), "on.getByTestId('hash-hex').textContent()").replace(/\s/g, '');
   const request = await download(on, () => on.getByTestId('export-request').click());
   expect(JSON.parse(request.text)).toMatchObject({ version: 3, policies: [{ fingerprint: officerFp, version: 3 }] });
   await setPolicy(on, 'Officer', (p) => p.getByLabel(/Amount limit/).fill('1000'), 4);
@@ -209,7 +213,9 @@ test('the bypass is refused at the air-gapped signer, and a tampered signer’s 
 
   // a tampered signer holding the key signs the hash anyway; the online console refuses to execute it
   const seed = Buffer.from(
-    new Entry(air.keychainService, `signing-key:${officerFp}`).getPassword()!.slice('ed25519-seed:v1:'.length),
+    must(new Entry(air.keychainService, `signing-key:${officerFp}`).getPassword(), 'the officer key in the air-gapped keychain').slice(
+      'ed25519-seed:v1:'.length,
+    ),
     'base64',
   );
   const req = JSON.parse(request.text) as {
@@ -310,9 +316,12 @@ test('a quorum of 2 keys above 10,000 collects both signatures before executing'
   const q2 = await createKey(on, 'Quorum B');
   await go(on, /^Signing/);
   await on.getByRole('tab', { name: 'Onboard a party' }).click();
-  await on
-    .getByLabel('Key', { exact: true })
-    .selectOption({ label: (await on.getByLabel('Key', { exact: true }).locator('option', { hasText: 'Quorum A' }).textContent())! });
+  await on.getByLabel('Key', { exact: true }).selectOption({
+    label: must(
+      await on.getByLabel('Key', { exact: true }).locator('option', { hasText: 'Quorum A' }).textContent(),
+      'the Quorum A key option',
+    ),
+  });
   await on.getByLabel(/Quorum B/).check();
   await on.getByLabel('Signatures required').fill('1');
   await on.getByLabel('Party hint').fill('e2e-quorum');

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { test, expect, type Page } from '@playwright/test';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
 import { callSimulator, themedScreenshots } from '../support/e2e.js';
+import { must } from '../support/must.js';
+import { ifAssigned } from '../support/if-assigned.js';
 
 let consoleProc: ConsoleProcess;
 
@@ -9,7 +11,7 @@ test.beforeAll(async () => {
   consoleProc = await startConsoleProcess();
 });
 test.afterAll(async () => {
-  await consoleProc?.stop();
+  await ifAssigned(consoleProc)?.stop();
 });
 
 const IOU = '#simulator-demo:Demo.Iou:Iou';
@@ -56,7 +58,9 @@ async function offsetsVisibleTo(party: string): Promise<number[]> {
       includeReassignments: { filtersByParty: { [party]: {} } },
     },
   });
-  return items.filter((i) => !('OffsetCheckpoint' in i.update)).map((i) => Object.values(i.update)[0]!.value.offset);
+  return items
+    .filter((i) => !('OffsetCheckpoint' in i.update))
+    .map((i) => must(Object.values(i.update)[0], 'Object.values(i.update)[0]').value.offset);
 }
 
 async function openUpdates(page: Page) {
@@ -68,9 +72,9 @@ async function openUpdates(page: Page) {
 async function selectOnlyParty(page: Page, party: string) {
   await page.getByTestId('party-picker').click();
   const popover = page.getByTestId('party-popover');
-  await popover.getByRole('searchbox').fill(party.split('::')[0]!);
+  await popover.getByRole('searchbox').fill(must(party.split('::')[0], "party.split('::')[0]"));
   await popover
-    .locator('label', { hasText: party.split('::')[0]! })
+    .locator('label', { hasText: must(party.split('::')[0], "party.split('::')[0]") })
     .first()
     .getByRole('checkbox')
     .check();
@@ -85,9 +89,10 @@ const rowOffsets = async (page: Page) =>
 
 test('party filter, event tree, live tail and keyboard navigation', async ({ page }) => {
   const stamp = Date.now();
-  const bank = (await simulator<{ partyDetails: Array<{ party: string }> }>('/v2/parties')).partyDetails.find((p) =>
-    p.party.startsWith('Bank::'),
-  )!.party;
+  const bank = must(
+    (await simulator<{ partyDetails: Array<{ party: string }> }>('/v2/parties')).partyDetails.find((p) => p.party.startsWith('Bank::')),
+    'the Bank party',
+  ).party;
   const carol = await allocate(`Carol${stamp}`);
   const dave = await allocate(`Dave${stamp}`);
   const c1 = await createIou(bank, carol, '10.0');
@@ -168,9 +173,10 @@ test('party filter, event tree, live tail and keyboard navigation', async ({ pag
 
 test('export to NDJSON writes one line per filtered update', async ({ page }) => {
   const stamp = Date.now();
-  const bank = (await simulator<{ partyDetails: Array<{ party: string }> }>('/v2/parties')).partyDetails.find((p) =>
-    p.party.startsWith('Bank::'),
-  )!.party;
+  const bank = must(
+    (await simulator<{ partyDetails: Array<{ party: string }> }>('/v2/parties')).partyDetails.find((p) => p.party.startsWith('Bank::')),
+    'the Bank party',
+  ).party;
   const erin = await allocate(`Erin${stamp}`);
   for (const amount of ['1.0', '2.0', '3.0']) await createIou(bank, erin, amount);
 
@@ -198,9 +204,10 @@ test('export to NDJSON writes one line per filtered update', async ({ page }) =>
 
 test('range, lookup by update id, and a Canton error for an unknown template', async ({ page }) => {
   const stamp = Date.now();
-  const bank = (await simulator<{ partyDetails: Array<{ party: string }> }>('/v2/parties')).partyDetails.find((p) =>
-    p.party.startsWith('Bank::'),
-  )!.party;
+  const bank = must(
+    (await simulator<{ partyDetails: Array<{ party: string }> }>('/v2/parties')).partyDetails.find((p) => p.party.startsWith('Bank::')),
+    'the Bank party',
+  ).party;
   const frank = await allocate(`Frank${stamp}`);
   const first = await createIou(bank, frank, '1.0');
   const second = await createIou(bank, frank, '2.0');
@@ -238,9 +245,10 @@ test('range, lookup by update id, and a Canton error for an unknown template', a
 
 test('dashboard shows the latest updates and their rate live', async ({ page }) => {
   const stamp = Date.now();
-  const bank = (await simulator<{ partyDetails: Array<{ party: string }> }>('/v2/parties')).partyDetails.find((p) =>
-    p.party.startsWith('Bank::'),
-  )!.party;
+  const bank = must(
+    (await simulator<{ partyDetails: Array<{ party: string }> }>('/v2/parties')).partyDetails.find((p) => p.party.startsWith('Bank::')),
+    'the Bank party',
+  ).party;
   await page.goto(consoleProc.url);
   const card = page.getByTestId('dashboard-updates');
   await expect(card.getByTestId('recent-updates').locator('li')).toHaveCount(6);

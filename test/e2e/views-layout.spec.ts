@@ -6,13 +6,14 @@
  */
 import { test, expect, type Page } from '@playwright/test';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
+import { ifAssigned } from '../support/if-assigned.js';
 
 let consoleProc: ConsoleProcess;
 test.beforeAll(async () => {
   consoleProc = await startConsoleProcess();
 });
 test.afterAll(async () => {
-  await consoleProc?.stop();
+  await ifAssigned(consoleProc)?.stop();
 });
 
 const VIEWS = [
@@ -42,15 +43,19 @@ const SIZES = [
 /** Layout facts of the open view, measured in the page. */
 async function measure(page: Page) {
   return page.evaluate(() => {
-    const main = document.querySelector<HTMLElement>('main#main')!;
-    const h1 = main.querySelector('h1')!.getBoundingClientRect();
+    // runs in the page, where the test's helpers are not: a missing element throws here and fails the test
+    const main = document.querySelector<HTMLElement>('main#main');
+    const heading = main?.querySelector('h1');
+    if (!main || !heading) throw new Error('the open view has no main#main with an h1');
+    const h1 = heading.getBoundingClientRect();
     const mainBox = main.getBoundingClientRect();
     // a select narrower than its chosen option's text (the text is cut)
     const cutSelects = Array.from(main.querySelectorAll<HTMLSelectElement>('select'))
       .filter((s) => s.offsetParent !== null && s.selectedIndex >= 0)
       .filter((s) => {
         const text = s.options[s.selectedIndex]?.text ?? '';
-        const c = document.createElement('canvas').getContext('2d')!;
+        const c = document.createElement('canvas').getContext('2d');
+        if (!c) throw new Error('no 2d canvas context to measure text');
         c.font = getComputedStyle(s).font;
         return c.measureText(text).width > s.clientWidth - 24;
       })
@@ -114,9 +119,9 @@ test('template names in Contracts break only between words, also at 1024 px', as
       .filter((b) => {
         // a single word on two lines: more than one line box while the text has no space or separator
         const lines = b.getClientRects().length > 1 || b.getBoundingClientRect().height > parseFloat(getComputedStyle(b).lineHeight) * 1.5;
-        return lines && !/[\s.:_]/.test(b.textContent?.trim() ?? '');
+        return lines && !/[\s.:_]/.test(b.textContent.trim());
       })
-      .map((b) => b.textContent?.trim()),
+      .map((b) => b.textContent.trim()),
   );
   expect(broken).toEqual([]);
 });

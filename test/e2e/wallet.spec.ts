@@ -5,12 +5,13 @@
  * the console, preapproval set up and a preapproved transfer signed in the console (prepare → verify → sign →
  * submit), and transfers the key's policy forbids refused with the rule and audited. Effects are checked again through the validator's own HTTP API. Screenshots of every view, light and dark.
  */
-import { readFileSync } from 'node:fs';
-import { test, expect, type Download, type Page } from '@playwright/test';
+import { test, expect, type Page } from '@playwright/test';
 import { Entry } from '@napi-rs/keyring';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
-import { themedScreenshots, simulatorUrl } from '../support/e2e.js';
+import { themedScreenshots, simulatorUrl, download } from '../support/e2e.js';
 import { mintDemoToken } from '../../src/services/wallet/demo-token.js';
+import { must } from '../support/must.js';
+import { ifAssigned } from '../support/if-assigned.js';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -30,7 +31,7 @@ test.afterAll(async () => {
       // deleted already
     }
   }
-  await consoleProc?.stop();
+  await ifAssigned(consoleProc)?.stop();
 });
 
 /** The validator's own answer for a wallet user (demo tokens: the simulator decodes, does not verify). */
@@ -40,10 +41,6 @@ async function validator<T>(user: string, p: string): Promise<T> {
   });
   if (!res.ok) throw new Error(`${p}: HTTP ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
-}
-async function download(page: Page, action: () => Promise<void>): Promise<{ name: string; text: string }> {
-  const [dl] = (await Promise.all([page.waitForEvent('download'), action()])) as [Download, void];
-  return { name: dl.suggestedFilename(), text: readFileSync((await dl.path())!, 'utf8') };
 }
 const unlocked = async (user: string) =>
   Number((await validator<{ effective_unlocked_qty: string }>(user, '/v0/wallet/balance')).effective_unlocked_qty);
@@ -95,7 +92,7 @@ test('onboard a user, who receives coin through an offer they accept; another of
   await expect(page.getByTestId('wallet-user')).toHaveValue('dave');
   await expect(page.getByTestId('holdings-empty')).toBeVisible();
   await expect(page.getByTestId('balance-unlocked')).toHaveText('0');
-  const dave = (await page.getByTestId('wallet-party').textContent())!.trim();
+  const dave = must(await page.getByTestId('wallet-party').textContent(), "page.getByTestId('wallet-party').textContent()").trim();
   expect(dave).toMatch(/^dave.*::/);
   await themedScreenshots(page, 'wallet-new-user', 900);
 
@@ -270,7 +267,10 @@ test('external party: preapproval set up and a preapproved transfer, each signed
   await page.getByLabel('Label').fill('Wallet key');
   await page.getByRole('button', { name: 'Create key' }).click();
   await expect(page.getByTestId('key-row')).toHaveCount(1);
-  const fp = (await page.getByTestId('key-row').getByRole('button', { name: 'Copy fingerprint' }).locator('..').getAttribute('title'))!;
+  const fp = must(
+    await page.getByTestId('key-row').getByRole('button', { name: 'Copy fingerprint' }).locator('..').getAttribute('title'),
+    "the key's fingerprint",
+  );
   keys.push(fp);
   await page.getByRole('link', { name: /^Signing/ }).click();
   await page.getByRole('tab', { name: 'Onboard a party' }).click();
@@ -321,7 +321,7 @@ test('external party: preapproval set up and a preapproved transfer, each signed
   await expect(page.getByTestId('preapproval-own')).toContainText('Set up');
   await expect(page.getByTestId('preapproval-create')).toHaveCount(0);
   await openTab(page, 'Overview');
-  const bob = (await page.getByTestId('wallet-party').textContent())!.trim();
+  const bob = must(await page.getByTestId('wallet-party').textContent(), "page.getByTestId('wallet-party').textContent()").trim();
   const bobBefore = await unlocked('bob');
 
   // The external party sends 25 to bob: prepare → verify → confirm → sign with the keychain key → submit.
@@ -420,7 +420,7 @@ test('external party: transfers its key’s policy forbids are named, cannot be 
     await expect(note).toContainText(/Recorded\s+in\s+the audit log as entry #\d+/);
     await expect(signing.getByTestId('confirm-button')).toBeDisabled();
     await expect(signing.getByTestId('external-sign-offline')).toBeDisabled();
-    return (await signing.getByTestId('hash-hex').textContent())!.replace(/\s/g, '');
+    return must(await signing.getByTestId('hash-hex').textContent(), "signing.getByTestId('hash-hex').textContent()").replace(/\s/g, '');
   };
 
   // an amount limit of 50: 60 CC to bob is over it

@@ -17,6 +17,8 @@ import { AuditKey, auditKeyAccount } from '../../src/services/signing/audit-key.
 import { AuditLog, entryHash, verifyAuditExport, type AuditInput } from '../../src/services/signing/audit-log.js';
 import { signedHeadMessage, type SignedHead } from '../../src/services/signing/audit-verify.js';
 import { canonicalJson } from '../../src/services/signing/canonical-json.js';
+import { must } from '../support/must.js';
+import { objectContaining, stringMatching } from '../support/matchers.js';
 
 const SERVICE = `canton-console-test-audit-${process.pid}-${Date.now()}`;
 const accounts = new Set<string>();
@@ -99,7 +101,7 @@ describe('audit log authenticated with a keychain secret', () => {
     fill(5);
     const stored = new Entry(SERVICE, auditKeyAccount(path.basename(dir))).getPassword();
     expect(stored).toMatch(/^audit-key:v1:[A-Za-z0-9+/]+=*:1$/);
-    const secret = stored!.split(':')[2]!;
+    const secret = must(must(stored, 'stored').split(':')[2], "stored.split(':')[2]");
     const raw = new Database(path.join(dir, 'console.sqlite'), { readonly: true });
     const everything = JSON.stringify([
       raw.prepare('SELECT * FROM signing_audit').all(),
@@ -125,7 +127,7 @@ describe('audit log authenticated with a keychain secret', () => {
     expect(k).toContainEqual(['forged', 2]);
     // every re-chained entry from the edit on, and the head, are reported
     expect(k.filter(([kind]) => kind === 'forged').map(([, seq]) => seq)).toEqual([2, 3, 4, 5, 5]);
-    expect(log.verifyChain().problems[0]!.message).toMatch(/not written by this console/);
+    expect(must(log.verifyChain().problems[0], 'log.verifyChain().problems[0]').message).toMatch(/not written by this console/);
   });
 
   it('detects an entry dropped from the middle and the rest renumbered and re-chained', () => {
@@ -137,7 +139,10 @@ describe('audit log authenticated with a keychain secret', () => {
 
   it('detects an entry appended without the console (hash and head recomputed)', () => {
     fill(3);
-    rechain((rows) => [...rows, { ...rows[0]!, entry_json: rows[0]!.entry_json.replace('Transfer 1.0', 'Transfer 100.0') }]);
+    rechain((rows) => [
+      ...rows,
+      { ...must(rows[0], 'rows[0]'), entry_json: must(rows[0], 'rows[0]').entry_json.replace('Transfer 1.0', 'Transfer 100.0') },
+    ]);
     expect(kinds()).toEqual([
       ['forged', 4],
       ['forged', 4],
@@ -150,7 +155,9 @@ describe('audit log authenticated with a keychain secret', () => {
     const last = db.prepare('SELECT hash FROM signing_audit WHERE seq = 4').get() as { hash: string };
     db.prepare('UPDATE signing_audit_head SET seq = 4, hash = ?').run(last.hash);
     expect(kinds()).toEqual([['forged', 4]]);
-    expect(log.verifyChain().problems[0]!.message).toMatch(/chain head was not written by this console/);
+    expect(must(log.verifyChain().problems[0], 'log.verifyChain().problems[0]').message).toMatch(
+      /chain head was not written by this console/,
+    );
   });
 
   it('detects MACs copied between entries or removed', () => {
@@ -172,7 +179,9 @@ describe('audit log authenticated with a keychain secret', () => {
       ['unauthenticated', 3],
       ['unauthenticated', 3],
     ]);
-    expect(log.verifyChain().problems[0]!.message).toMatch(/no authentication code.*keychain was unreachable.*cannot be told/);
+    expect(must(log.verifyChain().problems[0], 'log.verifyChain().problems[0]').message).toMatch(
+      /no authentication code.*keychain was unreachable.*cannot be told/,
+    );
     // the next start with the keychain authenticates what it appends; entry 3 stays unauthenticated
     log.append(input(4));
     expect(kinds()).toEqual([['unauthenticated', 3]]);
@@ -217,15 +226,15 @@ describe('audit log authenticated with a keychain secret', () => {
     expect(forged.ok).toBe(false);
     // … and a head re-signed with another key is not the console's
     const other = await AuditKey.fromSecret(new Uint8Array(32).fill(9));
-    const head = (JSON.parse(lines[4]!) as { auditHead: SignedHead }).auditHead;
+    const head = (JSON.parse(must(lines[4], 'lines[4]')) as { auditHead: SignedHead }).auditHead;
     const reHead: SignedHead = { ...head, hash: prev, publicKeyHex: other.publicKeyHex };
     reHead.signature = await other.sign(signedHeadMessage(reHead));
     const resigned = await verifyAuditExport([...rewritten, JSON.stringify({ auditHead: reHead })].join('\n'), {
       publicKeyHex: key.publicKeyHex,
     });
-    expect(resigned.problems).toContainEqual(expect.objectContaining({ kind: 'signature', message: expect.stringMatching(/another key/) }));
+    expect(resigned.problems).toContainEqual(objectContaining({ kind: 'signature', message: stringMatching(/another key/) }));
     // a pinned head from this export finds a later log that lost its newest entries
-    const pinned = { seq: ok.signedHead!.seq, hash: ok.signedHead!.hash };
+    const pinned = { seq: must(ok.signedHead, 'ok.signedHead').seq, hash: must(ok.signedHead, 'ok.signedHead').hash };
     const shorter = await verifyAuditExport(lines.slice(0, 3).join('\n'), { head: pinned });
     expect(shorter.problems).toContainEqual(expect.objectContaining({ kind: 'truncated' }));
   });

@@ -17,6 +17,7 @@ import {
   submitRaw,
   type TestSim,
 } from '../integration/simulator/helpers.js';
+import { ifAssigned } from '../support/if-assigned.js';
 
 let sim: TestSim;
 let alice: string;
@@ -25,7 +26,7 @@ beforeAll(async () => {
   alice = await allocate(sim.url, 'Alice400');
 });
 afterAll(async () => {
-  await sim?.dispose();
+  await ifAssigned(sim)?.dispose();
 });
 
 /** JSON text of `{"a":{"a":…"x"…}}`, `levels` objects deep (built as text: JSON.stringify itself would overflow). */

@@ -13,6 +13,7 @@ import type { ConsoleProcess } from '../support/console-process.js';
 import { simulatorUrl } from '../support/e2e.js';
 import { MAX_DAR_BYTES } from '../../src/ipc/channels/packages.js';
 import { expectAlive, httpOnce, simulatorPort, startConsole } from './net-helpers.js';
+import { ifAssigned } from '../support/if-assigned.js';
 
 const MiB = 1024 * 1024;
 const rssBytes = (pid: number): number =>
@@ -27,7 +28,7 @@ beforeAll(async () => {
   proc = await startConsole();
 }, 60_000);
 afterAll(async () => {
-  await proc?.stop();
+  await ifAssigned(proc)?.stop();
 });
 
 /** POSTs `total` bytes to /v2/dars in 1 MiB pieces (with or without a Content-Length); resolves with the status. */
@@ -123,10 +124,10 @@ const postDar = (dar: Buffer) =>
 
 /** Polls /v2/version every 50 ms while `work` runs; returns the slowest answer in ms. */
 async function slowestAnswerDuring(work: Promise<unknown>): Promise<number> {
-  let done = false;
-  void work.finally(() => (done = true));
+  const progress = { done: false };
+  void work.finally(() => (progress.done = true));
   let slowest = 0;
-  while (!done) {
+  while (!progress.done) {
     const t = performance.now();
     await fetch(`${simulatorUrl(proc)}/v2/version`);
     slowest = Math.max(slowest, performance.now() - t);

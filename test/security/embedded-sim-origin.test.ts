@@ -12,6 +12,8 @@ import { withConsoleClient } from '../support/console-ipc.js';
 import { simulatorUrl } from '../support/e2e.js';
 import { openApi, startTestSim } from '../integration/simulator/helpers.js';
 import { expectAlive, rawRequest, simulatorPort, startConsole, upgradeRequest } from './net-helpers.js';
+import { must } from '../support/must.js';
+import { ifAssigned } from '../support/if-assigned.js';
 
 const EVIL = 'http://evil.example';
 let proc: ConsoleProcess;
@@ -19,7 +21,7 @@ beforeAll(async () => {
   proc = await startConsole();
 }, 60_000);
 afterAll(async () => {
-  await proc?.stop();
+  await ifAssigned(proc)?.stop();
 });
 
 /** A raw HTTP request (fetch would not let us set Origin, Host or Sec-Fetch-* as a browser does). */
@@ -35,7 +37,7 @@ function httpRequest(method: string, path: string, headers: Record<string, strin
 
 async function partyHints(): Promise<string[]> {
   const r = (await (await fetch(`${simulatorUrl(proc)}/v2/parties`)).json()) as { partyDetails: { party: string }[] };
-  return r.partyDetails.map((p) => p.party.split('::')[0]!);
+  return r.partyDetails.map((p) => must(p.party.split('::')[0], "p.party.split('::')[0]"));
 }
 
 function expectRefusal(answer: { status: number | null; body: string }): void {

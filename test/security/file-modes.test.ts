@@ -11,22 +11,9 @@ import path from 'node:path';
 import { startConsoleApp, type ConsoleApp } from '../../src/app/console-app.js';
 import { exportUpdatesNdjson } from '../../src/services/ledger/export-ndjson.js';
 import { EncryptedFileSecretStore } from '../../src/services/signing/encrypted-file-secret-store.js';
-import type { SecretStore } from '../../src/services/secret-store.js';
 import { startSimulator } from '../../src/simulator/index.js';
-
-/** This test is about file modes, not where secrets are kept. */
-class MemorySecrets implements SecretStore {
-  readonly m = new Map<string, string>();
-  async get(a: string) {
-    return this.m.get(a) ?? null;
-  }
-  async set(a: string, s: string) {
-    this.m.set(a, s);
-  }
-  async delete(a: string) {
-    return this.m.delete(a);
-  }
-}
+import { MemorySecrets } from '../support/memory-secrets.js';
+import { must } from '../support/must.js';
 
 const mode = (p: string): number => statSync(p).mode & 0o777;
 const octal = (m: number): string => `0${m.toString(8)}`;
@@ -77,7 +64,7 @@ describe.skipIf(process.platform === 'win32')('data files 0600, data directories
     await keys.set('k', 'v');
     keys.lock();
     await exportUpdatesNdjson({
-      baseUrl: app.demoLedgerUrl!,
+      baseUrl: must(app.demoLedgerUrl, 'app.demoLedgerUrl'),
       token: null,
       updateFormat: {},
       beginExclusive: 0,

@@ -20,6 +20,8 @@ import {
   type RsaKey,
 } from '../integration/simulator/auth-helpers.js';
 import { createIou, nextCommandId, openApi, startTestSim, type TestSim } from '../integration/simulator/helpers.js';
+import { must } from '../support/must.js';
+import { ifAssigned } from '../support/if-assigned.js';
 
 const ISSUER = 'https://idpx.example.com';
 let sim: TestSim;
@@ -73,8 +75,8 @@ beforeAll(async () => {
   ownParty = await alloc(idpxAdmin, 'IdpxTreasury', 'idpx');
 });
 afterAll(async () => {
-  await sim?.dispose();
-  await jwks?.close();
+  await ifAssigned(sim)?.dispose();
+  await ifAssigned(jwks)?.close();
 });
 
 describe('an identity-provider admin and parties of other providers', () => {
@@ -158,7 +160,10 @@ describe('an identity-provider admin and parties of other providers', () => {
       expect(cantonError(grant, 403).code).toBe('PERMISSION_DENIED');
       const create = await send(sim.url, 'POST', '/v2/users', {
         headers: idpxAdmin,
-        body: { user: { id: `any-${Object.keys(kind)[0]!.toLowerCase()}`, identityProviderId: 'idpx' }, rights: [{ kind }] },
+        body: {
+          user: { id: `any-${must(Object.keys(kind)[0], 'Object.keys(kind)[0]').toLowerCase()}`, identityProviderId: 'idpx' },
+          rights: [{ kind }],
+        },
       });
       expect(cantonError(create, 403).code).toBe('PERMISSION_DENIED');
     }

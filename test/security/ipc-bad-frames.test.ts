@@ -7,13 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleProcess } from '../support/console-process.js';
 import { MAX_IPC_FRAME_BYTES } from '../../src/host/server.js';
 import { clientFrame, closeCode, expectAlive, rawRequest, readUntilClosed, startConsole, upgradeRequest } from './net-helpers.js';
+import { must } from '../support/must.js';
+import { ifAssigned } from '../support/if-assigned.js';
 
 let proc: ConsoleProcess;
 beforeAll(async () => {
   proc = await startConsole();
 }, 60_000);
 afterAll(async () => {
-  await proc?.stop();
+  await ifAssigned(proc)?.stop();
 });
 
 /** Opens an authenticated IPC connection, sends `frames`, and returns the close code the host answers with. */
@@ -23,7 +25,7 @@ async function sendOnIpc(frames: Buffer[]): Promise<number | undefined> {
     upgradeRequest(`/ipc?token=${encodeURIComponent(proc.token)}`, { Host: `127.0.0.1:${proc.port}`, Origin: proc.origin }),
   );
   expect(answer.status).toBe(101);
-  const socket = answer.socket!;
+  const socket = must(answer.socket, 'answer.socket');
   const closed = readUntilClosed(socket, answer.rest);
   for (const f of frames) socket.write(f);
   return closeCode((await closed).frames);

@@ -8,27 +8,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openAppDb, type AppDb } from '../../src/services/app-db.js';
-import type { SecretStore } from '../../src/services/secret-store.js';
 import { KeyStore } from '../../src/services/signing/key-store.js';
 import { EncryptedFileSecretStore } from '../../src/services/signing/encrypted-file-secret-store.js';
 import { exportKeyBackup, previewKeyBackup, restoreKeyBackup } from '../../src/services/signing/key-backup.js';
 import { DEFAULT_SCRYPT, useTestScryptCost } from '../../src/services/signing/passphrase-envelope.js';
+import { MemorySecrets } from '../support/memory-secrets.js';
 
 const PASS = 'kdf bounds passphrase';
-/** A SecretStore in memory: this test is about the file format, not where keys are kept. */
-class MemorySecrets implements SecretStore {
-  readonly m = new Map<string, string>();
-  async get(a: string) {
-    return this.m.get(a) ?? null;
-  }
-  async set(a: string, s: string) {
-    this.m.set(a, s);
-  }
-  async delete(a: string) {
-    return this.m.delete(a);
-  }
-}
-
 let dir: string;
 let db: AppDb;
 let keys: KeyStore;

@@ -15,6 +15,9 @@ import { LockableFileSecretStore } from '../../src/services/signing-flows/file-s
 import { secretAccount } from '../../src/services/signing/key-store.js';
 import { createSigningRequest } from '../../src/services/signing/index.js';
 import { prepareResponse, tokenTransfer } from '../unit/signing/fixtures.js';
+import { must } from '../support/must.js';
+import { ifAssigned } from '../support/if-assigned.js';
+import { stringMatching } from '../support/matchers.js';
 
 const PASS = 'key file passphrase, long enough';
 let app: ConsoleApp;
@@ -39,7 +42,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await app?.close();
+  await ifAssigned(app)?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -72,13 +75,13 @@ describe('unlocking the encrypted key file is confirmed, visible, audited and bo
     });
     const state = (await call('signing.keys.list', {})).backends;
     expect(state).toMatchObject({ encryptedFileExists: true, encryptedFileUnlocked: true });
-    const until = Date.parse(state.encryptedFileUnlockedUntil!);
+    const until = Date.parse(must(state.encryptedFileUnlockedUntil, 'state.encryptedFileUnlockedUntil'));
     expect(until - Date.now()).toBeGreaterThan(4 * 60_000);
     expect(until - Date.now()).toBeLessThanOrEqual(5 * 60_000);
     const [unlocked] = (await call('signing.audit.list', { limit: 10 })).records;
     expect(unlocked).toMatchObject({
       decision: 'unlocked',
-      summary: expect.stringMatching(/^Encrypted key file created and unlocked for 5 min/),
+      summary: stringMatching(/^Encrypted key file created and unlocked for 5 min/),
     });
 
     // a signature while unlocked works; after Lock the same request is refused (LOCKED, audited) until the passphrase is entered
@@ -100,7 +103,7 @@ describe('unlocking the encrypted key file is confirmed, visible, audited and bo
     expect(await call('signing.keys.unlockFile', { passphrase: PASS, minutes: 1 })).toMatchObject({ encryptedFileUnlocked: true });
     expect((await call('signing.audit.list', { limit: 1 })).records[0]).toMatchObject({
       decision: 'unlocked',
-      summary: expect.stringMatching(/for 1 min/),
+      summary: stringMatching(/for 1 min/),
     });
     expect(await call('signing.offline.sign', { text, blindConfirmation: 'BLIND' })).toMatchObject({ status: 'signed' });
     // unlock windows are bounded by the contract too
@@ -115,10 +118,10 @@ describe('unlocking the encrypted key file is confirmed, visible, audited and bo
     expect(store.exists).toBe(true);
     await store.unlock(PASS, { signingSeconds: 1 });
     const [fp] = (await call('signing.keys.list', {})).keys.map((k) => k.fingerprint);
-    expect(await store.get(secretAccount(fp!))).toMatch(/^ed25519-seed:v1:/);
+    expect(await store.get(secretAccount(must(fp, 'fp')))).toMatch(/^ed25519-seed:v1:/);
     await new Promise((r) => setTimeout(r, 1_200));
     expect(store.signingUntil).toBeNull();
-    await expect(store.get(secretAccount(fp!))).rejects.toMatchObject({ reason: 'LOCKED' });
+    await expect(store.get(secretAccount(must(fp, 'fp')))).rejects.toMatchObject({ reason: 'LOCKED' });
     // connection secrets kept in the same file stay readable while it is open
     expect(store.unlocked).toBe(true);
     expect(await store.get('profile:none:bearer-token')).toBeNull();

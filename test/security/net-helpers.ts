@@ -88,7 +88,7 @@ export function clientFrame(opcode: number, payload: Buffer, opts: { fin?: boole
   }
   const mask = randomBytes(4);
   const masked = Buffer.from(payload);
-  for (let i = 0; i < masked.length; i++) masked[i]! ^= mask[i % 4]!;
+  for (let i = 0; i < masked.length; i++) masked[i] = masked.readUInt8(i) ^ mask.readUInt8(i % 4);
   return Buffer.concat([header, mask, masked]);
 }
 
@@ -97,8 +97,8 @@ export function serverFrames(buf: Buffer): { opcode: number; payload: Buffer }[]
   const out: { opcode: number; payload: Buffer }[] = [];
   let off = 0;
   while (off + 2 <= buf.length) {
-    const opcode = buf[off]! & 0x0f;
-    let len = buf[off + 1]! & 0x7f;
+    const opcode = buf.readUInt8(off) & 0x0f;
+    let len = buf.readUInt8(off + 1) & 0x7f;
     let p = off + 2;
     if (len === 126) {
       if (p + 2 > buf.length) break;

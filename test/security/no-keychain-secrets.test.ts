@@ -19,6 +19,8 @@ import type { ConsoleProcess } from '../support/console-process.js';
 import { withConsoleClient } from '../support/console-ipc.js';
 import { signHs256, startOAuth2Server, type RunningOAuth2Server } from '../support/oauth2-server.js';
 import { startConsole } from './net-helpers.js';
+import { must } from '../support/must.js';
+import { ifAssigned } from '../support/if-assigned.js';
 
 const JWT_SECRET = 'no-keychain-test-shared-hs256-secret';
 const AUDIENCE = 'https://daml.com/jwt/aud/participant/no-keychain';
@@ -47,9 +49,9 @@ beforeAll(async () => {
   proc = await start();
 }, 60_000);
 afterAll(async () => {
-  await proc?.stop();
-  await sim?.close();
-  await idp?.close();
+  await ifAssigned(proc)?.stop();
+  await ifAssigned(sim)?.close();
+  await ifAssigned(idp)?.close();
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(simDir, { recursive: true, force: true });
 });
@@ -133,7 +135,10 @@ describe('connection secrets on a machine without a keychain', () => {
     await proc.stop();
     proc = await start();
     const { profiles } = await ipc((c) => c.call('profiles.list', {}));
-    const file = profiles.find((p) => p.name === 'File')!;
+    const file = must(
+      profiles.find((p) => p.name === 'File'),
+      "profiles.find((p) => p.name === 'File')",
+    );
     expect(file.auth).toEqual({ mode: 'static', hasToken: true, secretStore: 'encrypted-file' });
     const lockedTest = await ipc((c) => c.call('profiles.test', { id: file.id }));
     expect(lockedTest.ok).toBe(false);
@@ -173,14 +178,15 @@ describe('a keychain that accepts a write but returns nothing (as some locked Se
   /** Stands in for such a keychain: the real one here either works or refuses both. */
   class WriteOnlyKeychain {
     writes = 0;
-    async get(): Promise<string | null> {
-      return null;
+    get(): Promise<string | null> {
+      return Promise.resolve(null);
     }
-    async set(): Promise<void> {
+    set(): Promise<void> {
       this.writes++;
+      return Promise.resolve();
     }
-    async delete(): Promise<boolean> {
-      return true;
+    delete(): Promise<boolean> {
+      return Promise.resolve(true);
     }
   }
 

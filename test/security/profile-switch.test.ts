@@ -16,6 +16,8 @@ import { startConsoleApp, type ConsoleApp } from '../../src/app/console-app.js';
 import type { ChannelName, Request, Response } from '../../src/ipc/contract.js';
 import { secretAccount } from '../../src/services/signing/key-store.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/index.js';
+import { must } from '../support/must.js';
+import { ifAssigned } from '../support/if-assigned.js';
 
 const IOU = '#simulator-demo:Demo.Iou:Iou';
 const SERVICE = `profile-switch-${process.pid}-${Date.now()}`;
@@ -62,7 +64,10 @@ beforeAll(async () => {
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
   proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 
-  demoId = (await call('profiles.list', {})).profiles.find((p) => p.kind === 'demo')!.id;
+  demoId = must(
+    (await call('profiles.list', {})).profiles.find((p) => p.kind === 'demo'),
+    'the demo profile',
+  ).id;
   const key = await call('signing.keys.create', { label: 'Switch test', backend: 'os-keychain' });
   fingerprint = key.fingerprint;
   const onb = await call('signing.onboard.prepare', {
@@ -83,9 +88,10 @@ afterAll(async () => {
   } catch {
     // not created
   }
-  await app?.close();
-  await new Promise<void>((r) => proxy?.close(() => r()));
-  await other?.close();
+  await ifAssigned(app)?.close();
+  const started = ifAssigned(proxy);
+  if (started) await new Promise<void>((r) => started.close(() => r()));
+  await ifAssigned(other)?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -125,7 +131,10 @@ describe('signing is bound to the participant it was prepared on', () => {
 
   it('refuses to export an offline request or execute one while another profile is active', async () => {
     const verified = await prepareOnActive();
-    const b = (await call('profiles.list', {})).profiles.find((p) => p.name === 'Participant B')!;
+    const b = must(
+      (await call('profiles.list', {})).profiles.find((p) => p.name === 'Participant B'),
+      'profile Participant B',
+    );
     await call('profiles.select', { id: b.id });
     seenByB.length = 0;
     expect(await call('signing.offline.createRequest', { sessionId: verified.sessionId, ttlMinutes: 60 })).toMatchObject({
@@ -156,7 +165,7 @@ describe('signing is bound to the participant it was prepared on', () => {
 
   it('compares the participant id recorded in an offline request with the participant it is executed on', async () => {
     // profile C reaches participant A, the request records A's participant id; then C is pointed at participant B
-    const c = await call('profiles.save', { name: 'Participant C', ledgerApiUrl: app.demoLedgerUrl! });
+    const c = await call('profiles.save', { name: 'Participant C', ledgerApiUrl: must(app.demoLedgerUrl, 'app.demoLedgerUrl') });
     await call('profiles.select', { id: c.id });
     const verified = await prepareOnActive();
     const created = await call('signing.offline.createRequest', { sessionId: verified.sessionId, ttlMinutes: 60 });

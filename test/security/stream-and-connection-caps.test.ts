@@ -29,6 +29,8 @@ import {
   startConsole,
   upgradeRequest,
 } from './net-helpers.js';
+import { must } from '../support/must.js';
+import { ifAssigned } from '../support/if-assigned.js';
 
 const MiB = 1024 * 1024;
 const rssBytes = (pid: number): number =>
@@ -55,7 +57,7 @@ beforeAll(async () => {
   proc = await startConsole([], { dataDir });
 }, 180_000);
 afterAll(async () => {
-  await proc?.stop();
+  await ifAssigned(proc)?.stop();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -72,9 +74,9 @@ async function nonReadingStream(port: number): Promise<{ status: number | null; 
         includeTransactions: { eventFormat: { filtersForAnyParty: {}, verbose: true }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' },
       },
     };
-    answer.socket!.write(clientFrame(0x1, Buffer.from(JSON.stringify(request))));
-    answer.socket!.pause();
-    answer.socket!.on('error', () => undefined);
+    must(answer.socket, 'answer.socket').write(clientFrame(0x1, Buffer.from(JSON.stringify(request))));
+    must(answer.socket, 'answer.socket').pause();
+    must(answer.socket, 'answer.socket').on('error', () => undefined);
   }
   return answer;
 }
@@ -92,7 +94,7 @@ describe('simulator WebSocket streams', () => {
       expect([101, 429]).toContain(a.status);
     }
     expect(opened).toHaveLength(defaultSettings().maxStreams);
-    const err = JSON.parse(refused[0]!) as { code: string; cause: string };
+    const err = JSON.parse(must(refused[0], 'refused[0]')) as { code: string; cause: string };
     expect(err.code).toBe('MAXIMUM_NUMBER_OF_STREAMS');
     expect(err.cause).toContain(`has reached or exceeded the limit (${defaultSettings().maxStreams})`);
     // every accepted stream has sent what its buffer takes; the process holds at most ~1 MiB per stream more
@@ -118,15 +120,16 @@ describe('simulator WebSocket streams', () => {
       upgradeRequest('/v2/updates', { Host: `127.0.0.1:${port}`, 'Sec-WebSocket-Protocol': 'daml.ws.auth' }),
     );
     expect(answer.status).toBe(101);
-    const socket = answer.socket!;
+    const socket = must(answer.socket, 'answer.socket');
     let buf = answer.rest;
     socket.on('data', (d: Buffer) => (buf = Buffer.concat([buf, d])));
     const started = Date.now();
     expect(await until(() => closeCode(serverFrames(buf)) !== undefined, defaultSettings().streamRequestTimeoutMs + 10_000)).toBe(true);
     expect(Date.now() - started).toBeGreaterThanOrEqual(defaultSettings().streamRequestTimeoutMs - 1_000);
-    const text = serverFrames(buf)
-      .find((f) => f.opcode === 0x1)!
-      .payload.toString();
+    const text = must(
+      serverFrames(buf).find((f) => f.opcode === 0x1),
+      'serverFrames(buf) .find((f) => f.opcode === 0x1)',
+    ).payload.toString();
     expect((JSON.parse(text) as { code: string }).code).toBe('INVALID_ARGUMENT');
     socket.destroy();
   }, 60_000);
@@ -181,12 +184,12 @@ describe('browser host IPC limits', () => {
     );
     expect(answer.status).toBe(101);
     let buf = answer.rest;
-    answer.socket!.on('data', (d: Buffer) => (buf = Buffer.concat([buf, d])));
-    answer.socket!.on('error', () => undefined);
+    must(answer.socket, 'answer.socket').on('data', (d: Buffer) => (buf = Buffer.concat([buf, d])));
+    must(answer.socket, 'answer.socket').on('error', () => undefined);
     return {
-      socket: answer.socket!,
+      socket: must(answer.socket, 'answer.socket'),
       frames: () => buf,
-      send: (msg) => answer.socket!.write(clientFrame(0x1, Buffer.from(JSON.stringify(msg)))),
+      send: (msg) => must(answer.socket, 'answer.socket').write(clientFrame(0x1, Buffer.from(JSON.stringify(msg)))),
     };
   }
 

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleProcess } from '../support/console-process.js';
 import { expectAlive, simulatorPort, startConsole, upgradeRequest, writeThenReset } from './net-helpers.js';
+import { ifAssigned } from '../support/if-assigned.js';
 
 const RESETS = 60;
 let proc: ConsoleProcess;
@@ -14,7 +15,7 @@ beforeAll(async () => {
   proc = await startConsole();
 }, 60_000);
 afterAll(async () => {
-  await proc?.stop();
+  await ifAssigned(proc)?.stop();
 });
 
 async function resetLoop(port: number, request: () => string): Promise<void> {

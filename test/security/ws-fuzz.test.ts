@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleProcess } from '../support/console-process.js';
 import { clientFrame, expectAlive, simulatorPort, startConsole } from './net-helpers.js';
+import { ifAssigned } from '../support/if-assigned.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 0x13c0ffee);
 const CASES = 6_000;
@@ -31,7 +32,11 @@ function prng(seed: number): () => number {
 
 type Rand = () => number;
 const int = (r: Rand, n: number): number => Math.floor(r() * n);
-const pick = <T>(r: Rand, xs: readonly T[]): T => xs[int(r, xs.length)]!;
+function pick<T>(r: Rand, xs: readonly T[]): T {
+  const i = int(r, xs.length);
+  if (i >= xs.length) throw new Error(`picked index ${i} of ${xs.length} values`);
+  return xs[i] as T; // an element of the list, which may itself be null
+}
 const chance = (r: Rand, p: number): boolean => r() < p;
 const bytes = (r: Rand, n: number): Buffer => Buffer.from(Array.from({ length: n }, () => int(r, 256)));
 
@@ -56,11 +61,14 @@ const weird = (r: Rand): string => (chance(r, 0.5) ? pick(r, WEIRD_STRINGS) : by
 /** Mutates a JSON value: replaces, deletes or adds fields, changes types, nests it, truncates its text. */
 function mutate(r: Rand, v: unknown, depth = 0): unknown {
   if (depth > 4 || chance(r, 0.15)) return pick(r, [null, true, -1, 2 ** 53, 1e308, 'x', weird(r), [], {}, [[[[]]]]] as unknown[]);
-  if (Array.isArray(v)) return chance(r, 0.3) ? [] : v.map((x) => (chance(r, 0.3) ? mutate(r, x, depth + 1) : x));
+  if (Array.isArray(v)) {
+    const items: unknown[] = v;
+    return chance(r, 0.3) ? [] : items.map((x) => (chance(r, 0.3) ? mutate(r, x, depth + 1) : x));
+  }
   if (typeof v === 'object' && v !== null) {
     const o: Record<string, unknown> = { ...(v as Record<string, unknown>) };
     for (const k of Object.keys(o)) if (chance(r, 0.3)) o[k] = mutate(r, o[k], depth + 1);
-    if (chance(r, 0.2)) delete o[pick(r, Object.keys(o).concat('x'))];
+    if (chance(r, 0.2)) Reflect.deleteProperty(o, pick(r, Object.keys(o).concat('x')));
     if (chance(r, 0.2)) o[weird(r)] = mutate(r, 0, depth + 1);
     if (chance(r, 0.05)) o.__proto__ = { polluted: true };
     return o;
@@ -69,7 +77,8 @@ function mutate(r: Rand, v: unknown, depth = 0): unknown {
 }
 
 function jsonText(r: Rand, v: unknown): Buffer {
-  const text = JSON.stringify(v) ?? 'null';
+  // JSON.stringify(undefined) is undefined, whatever its declared type says
+  const text = v === undefined ? 'null' : JSON.stringify(v);
   if (chance(r, 0.1)) return Buffer.from(text.slice(0, int(r, text.length)));
   if (chance(r, 0.05)) return Buffer.from('['.repeat(int(r, 100_000)));
   return Buffer.from(text);
@@ -105,7 +114,7 @@ beforeAll(async () => {
   proc = await startConsole();
 }, 60_000);
 afterAll(async () => {
-  await proc?.stop();
+  await ifAssigned(proc)?.stop();
 });
 
 interface Target {
@@ -197,7 +206,10 @@ function fuzzedFrames(r: Rand, t: Target): Buffer[] {
       case 2: {
         // unmasked: a client frame without the mask bit
         const f = clientFrame(0x1, Buffer.alloc(0));
-        frames.push(Buffer.from([f[0]!, payload.length < 126 ? payload.length : 0]), payload.length < 126 ? payload : Buffer.alloc(0));
+        frames.push(
+          Buffer.from([f.readUInt8(0), payload.length < 126 ? payload.length : 0]),
+          payload.length < 126 ? payload : Buffer.alloc(0),
+        );
         break;
       }
       case 3:

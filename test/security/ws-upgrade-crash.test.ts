@@ -7,13 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleProcess } from '../support/console-process.js';
 import { openApi } from '../integration/simulator/helpers.js';
 import { expectAlive, rawRequest, simulatorPort, startConsole, upgradeRequest } from './net-helpers.js';
+import { ifAssigned } from '../support/if-assigned.js';
 
 let proc: ConsoleProcess;
 beforeAll(async () => {
   proc = await startConsole();
 }, 60_000);
 afterAll(async () => {
-  await proc?.stop();
+  await ifAssigned(proc)?.stop();
 });
 
 const badTokens: [string, Record<string, string>][] = [

@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ConsoleProcess } from './console-process.js';
+import { must } from './must.js';
 
 /** Light and dark screenshots; the shell scrolls inside its main pane, so the window is made tall enough instead of fullPage. */
 export async function themedScreenshots(page: Page, name: string, height: number): Promise<void> {
@@ -49,4 +50,10 @@ export async function uploadReferenceDar(proc: ConsoleProcess, file: string): Pr
     body: dar,
   });
   if (res.status !== 200) throw new Error(`uploading ${file}: HTTP ${res.status} ${await res.text()}`);
+}
+
+/** The file the page downloads when `action` runs: its suggested name and its text. */
+export async function download(page: Page, action: () => Promise<void>): Promise<{ name: string; text: string }> {
+  const [dl] = await Promise.all([page.waitForEvent('download'), action()]);
+  return { name: dl.suggestedFilename(), text: readFileSync(must(await dl.path(), 'the downloaded file on disk'), 'utf8') };
 }

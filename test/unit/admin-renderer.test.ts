@@ -7,6 +7,7 @@ import { filterUsers } from '../../renderer/src/lib/admin/users-filter.js';
 import { AnnotationsSchema, IdpInputSchema, RightSchema, channels } from '../../src/ipc/contract.js';
 import { fromApiRight, toApiRight } from '../../src/services/ledger/users.js';
 import { splitPartyId, toPartyRow } from '../../src/services/ledger/parties.js';
+import { must } from '../support/must.js';
 
 const P = `Alice::1220${'ab'.repeat(32)}`;
 
@@ -40,7 +41,7 @@ describe('rights', () => {
       expect(fromApiRight(toApiRight(built.right))).toEqual(built.right);
     }
     expect(toApiRight({ kind: 'CanExecuteAs', party: P })).toEqual({ kind: { CanExecuteAs: { value: { party: P } } } });
-    expect(fromApiRight({ kind: { Empty: {} } } as never)).toBeNull();
+    expect(fromApiRight({ kind: { Empty: {} } })).toBeNull();
   });
 
   it('sorts global rights before party rights and keys by kind and party', () => {
@@ -55,7 +56,7 @@ describe('annotations', () => {
     const rows = rowsFrom(original);
     expect(rows.map((r) => r.key)).toEqual(['example.com/tier', 'team']);
     expect(diffAnnotations(original, rows)).toMatchObject({ changed: false, removed: [] });
-    const edited = [rows[1]!, newRow('owner', 'alice')];
+    const edited = [must(rows[1], 'rows[1]'), newRow('owner', 'alice')];
     expect(diffAnnotations(original, edited)).toMatchObject({
       annotations: { team: 'ops', owner: 'alice' },
       removed: ['example.com/tier'],
@@ -66,8 +67,13 @@ describe('annotations', () => {
   it('flags empty, invalid and duplicate keys and empty values; ignores blank rows', () => {
     const rows = [newRow('', 'v'), newRow('bad key', 'v'), newRow('ok', 'v'), newRow('ok', 'w'), newRow('novalue', ''), newRow('', '')];
     const d = diffAnnotations({}, rows);
-    expect([...d.errors.keys()]).toEqual([rows[0]!.id, rows[1]!.id, rows[3]!.id, rows[4]!.id]);
-    expect(d.errors.get(rows[3]!.id)).toContain('duplicate');
+    expect([...d.errors.keys()]).toEqual([
+      must(rows[0], 'rows[0]').id,
+      must(rows[1], 'rows[1]').id,
+      must(rows[3], 'rows[3]').id,
+      must(rows[4], 'rows[4]').id,
+    ]);
+    expect(d.errors.get(must(rows[3], 'rows[3]').id)).toContain('duplicate');
     expect(d.annotations).toEqual({ ok: 'v' });
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseDisclosed } from '../../renderer/src/lib/commands/disclosed.js';
+import { stringMatching } from '../support/matchers.js';
 
 describe('parseDisclosed', () => {
   it('reads the Ledger API shape (camelCase)', () => {
@@ -19,8 +20,8 @@ describe('parseDisclosed', () => {
     });
   });
   it('says what is missing or wrong', () => {
-    expect(parseDisclosed('{ nope')).toEqual({ error: expect.stringMatching(/^Not JSON/) });
-    expect(parseDisclosed('[1]')).toEqual({ error: expect.stringMatching(/one JSON object/) });
+    expect(parseDisclosed('{ nope')).toEqual({ error: stringMatching(/^Not JSON/) });
+    expect(parseDisclosed('[1]')).toEqual({ error: stringMatching(/one JSON object/) });
     expect(parseDisclosed(JSON.stringify({ contractId: '00ab' }))).toEqual({ error: 'The JSON lacks templateId, createdEventBlob' });
   });
 });

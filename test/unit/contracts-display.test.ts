@@ -79,7 +79,7 @@ describe('completions', () => {
       offset: 5,
       synchronizerTime: { synchronizerId: 's', recordTime: 't' },
       status: { code: 6, message: 'DUPLICATE_COMMAND(10,x): dup' },
-    } as never);
+    });
     expect(r).toMatchObject({ cantonCode: 'DUPLICATE_COMMAND', statusCode: 6, offset: 5, recordTime: 't' });
   });
   it('merges newest first without duplicates and says what a duplicate means', () => {

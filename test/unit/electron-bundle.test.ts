@@ -34,6 +34,9 @@ import {
   CONTENT_SECURITY_POLICY,
   secureWebPreferences,
 } from '../../electron/security.js';
+import { ifAssigned } from '../support/if-assigned.js';
+import { must } from '../support/must.js';
+import { objectContaining } from '../support/matchers.js';
 
 let outDir: string;
 let preloadCode: string;
@@ -67,9 +70,22 @@ interface Recorded {
   invokeImpl: (...args: unknown[]) => Promise<unknown>;
 }
 
+/** Runs a CommonJS bundle's code with the given module-scope bindings, as Node's and Electron's loaders wrap a file. */
+function runCommonJs(code: string, scope: Record<string, unknown>): void {
+  const names = Object.keys(scope);
+  const run = vm.compileFunction(code, names) as (...args: unknown[]) => void;
+  run(...names.map((n) => scope[n]));
+}
+
 /** Runs the preload bundle as Electron would (CJS, `require('electron')` only). */
 function runPreload(): Recorded {
-  const rec: Recorded = { exposed: [], listeners: new Map(), sent: [], invoked: [], invokeImpl: async () => ({ ok: true, value: null }) };
+  const rec: Recorded = {
+    exposed: [],
+    listeners: new Map(),
+    sent: [],
+    invoked: [],
+    invokeImpl: () => Promise.resolve({ ok: true, value: null }),
+  };
   const electron = {
     contextBridge: {
       exposeInMainWorld: (key: string, value: unknown) => rec.exposed.push([key, value]),
@@ -90,7 +106,7 @@ function runPreload(): Recorded {
     throw new Error(`sandboxed preload cannot require ${id}`);
   };
   const module = { exports: {} };
-  new Function('require', 'module', 'exports', preloadCode)(fakeRequire, module, module.exports);
+  runCommonJs(preloadCode, { require: fakeRequire, module, exports: module.exports });
   return rec;
 }
 
@@ -125,7 +141,7 @@ describe('preload bundle', () => {
   it("invokes on wire.ts's channel and passes the result through", async () => {
     const rec = runPreload();
     const api = rec.exposed[0]?.[1] as ConsoleApi;
-    rec.invokeImpl = async () => ({ ok: true, value: { name: 'x' } });
+    rec.invokeImpl = () => Promise.resolve({ ok: true, value: { name: 'x' } });
     await expect(api.invoke('app.info', {})).resolves.toEqual({ ok: true, value: { name: 'x' } });
     expect(rec.invoked).toEqual([[ELECTRON_INVOKE, 'app.info', {}]]);
   });
@@ -143,9 +159,7 @@ describe('preload bundle', () => {
   it('turns an IPC failure into an INTERNAL error value instead of throwing', async () => {
     const rec = runPreload();
     const api = rec.exposed[0]?.[1] as ConsoleApi;
-    rec.invokeImpl = async () => {
-      throw new Error("Error invoking remote method 'console:invoke': boom");
-    };
+    rec.invokeImpl = () => Promise.reject(new Error("Error invoking remote method 'console:invoke': boom"));
     const result = await api.invoke('app.info', {});
     expect(result.ok).toBe(false);
     if (!result.ok) {
@@ -280,7 +294,7 @@ describe('DAR reader worker bundle', () => {
 // Electron binary cannot run here). Everything else is real: the console app, SQLite, the router.
 // ---------------------------------------------------------------------------------------------
 
-type Listener = (...args: any[]) => unknown;
+type Listener = (...args: unknown[]) => unknown;
 
 class FakeEmitter {
   readonly listeners = new Map<string, Listener[]>();
@@ -316,7 +330,7 @@ class FakeWebContents extends FakeEmitter {
 interface FakeElectron {
   calls: string[];
   app: FakeEmitter & Record<string, unknown>;
-  windows: (FakeEmitter & { options: any; loaded: string[]; focused: number })[];
+  windows: (FakeEmitter & { options: { webPreferences?: unknown }; loaded: string[]; focused: number })[];
   ipcHandlers: Map<string, Listener>;
   ipcListeners: Map<string, Listener>;
   protocolHandlers: Map<string, (r: Request) => Promise<Response>>;
@@ -342,8 +356,9 @@ function fakeElectron(userData: string, singleInstance: boolean): { electron: un
   Object.assign(fake.app, {
     enableSandbox: () => fake.calls.push('enableSandbox'),
     requestSingleInstanceLock: () => singleInstance,
-    whenReady: async () => {
+    whenReady: () => {
       fake.calls.push('whenReady');
+      return Promise.resolve();
     },
     getPath: (name: string) => {
       if (name !== 'userData') throw new Error(`unexpected getPath(${name})`);
@@ -359,7 +374,7 @@ function fakeElectron(userData: string, singleInstance: boolean): { electron: un
   class BrowserWindow extends FakeEmitter {
     readonly loaded: string[] = [];
     focused = 0;
-    constructor(readonly options: any) {
+    constructor(readonly options: { webPreferences?: unknown }) {
       super();
       fake.windows.push(this);
     }
@@ -426,17 +441,11 @@ describe('main bundle wiring (with a stand-in for Electron)', () => {
   function loadMain(electron: unknown, argv: string[]) {
     const distElectron = path.join(appDir, 'dist', 'electron');
     const nodeRequire = createRequire(path.resolve('package.json'));
-    const requireForBundle = (id: string) => (id === 'electron' ? electron : nodeRequire(id));
+    const requireForBundle = (id: string): unknown => (id === 'electron' ? electron : nodeRequire(id));
     const module = { exports: {} };
     process.argv = [...savedArgv.slice(0, 1), path.join(distElectron, 'main.cjs'), ...argv];
     const filename = path.join(distElectron, 'main.cjs');
-    new Function('require', 'module', 'exports', '__filename', '__dirname', mainCode)(
-      requireForBundle,
-      module,
-      module.exports,
-      filename,
-      distElectron,
-    );
+    runCommonJs(mainCode, { require: requireForBundle, module, exports: module.exports, __filename: filename, __dirname: distElectron });
   }
 
   beforeAll(async () => {
@@ -460,7 +469,7 @@ describe('main bundle wiring (with a stand-in for Electron)', () => {
         this.prevented = true;
       },
     };
-    fake?.app.emit('before-quit', prevent);
+    ifAssigned(fake)?.app.emit('before-quit', prevent);
     if (prevent.prevented) await until('quit after close', () => fake.calls.includes('quit'));
     rmSync(appDir, { recursive: true, force: true });
   });
@@ -473,7 +482,7 @@ describe('main bundle wiring (with a stand-in for Electron)', () => {
 
   it('opens one secure window on app://console with the bundled preload', () => {
     expect(fake.windows).toHaveLength(1);
-    const win = fake.windows[0]!;
+    const win = must(fake.windows[0], 'fake.windows[0]');
     expect(win.options.webPreferences).toEqual(secureWebPreferences(path.join(appDir, 'dist', 'electron', 'preload.cjs')));
     expect(win.loaded).toEqual([APP_ENTRY_URL]);
   });
@@ -481,25 +490,30 @@ describe('main bundle wiring (with a stand-in for Electron)', () => {
   it('serves the renderer from dist/renderer through the app:// handler, with the CSP', async () => {
     const handler = fake.protocolHandlers.get('app');
     expect(handler).toBeDefined();
-    const res = await handler!(new Request('app://console/index.html'));
+    const res = await must(handler, 'handler')(new Request('app://console/index.html'));
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('<title>renderer</title>');
     expect(res.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
-    expect((await handler!(new Request('app://console/..%2Fuserdata'))).status).toBe(404);
+    expect((await must(handler, 'handler')(new Request('app://console/..%2Fuserdata'))).status).toBe(404);
   });
 
   it('denies permissions and remote requests, and sets the CSP on responses', () => {
     const granted: boolean[] = [];
-    fake.session.permissionRequest!({}, 'media', (g: boolean) => granted.push(g), {});
+    must(fake.session.permissionRequest, 'fake.session.permissionRequest')({}, 'media', (g: boolean) => granted.push(g), {});
     expect(granted).toEqual([false]);
-    expect(fake.session.permissionCheck!({}, 'notifications', APP_ORIGIN, {})).toBe(false);
-    expect(fake.session.devicePermission!({})).toBe(false);
+    expect(must(fake.session.permissionCheck, 'fake.session.permissionCheck')({}, 'notifications', APP_ORIGIN, {})).toBe(false);
+    expect(must(fake.session.devicePermission, 'fake.session.devicePermission')({})).toBe(false);
     const answers: unknown[] = [];
-    fake.session.beforeRequest!({ url: 'https://evil.example/x.js' }, (r: unknown) => answers.push(r));
-    fake.session.beforeRequest!({ url: 'app://console/assets/index.js' }, (r: unknown) => answers.push(r));
+    must(fake.session.beforeRequest, 'fake.session.beforeRequest')({ url: 'https://evil.example/x.js' }, (r: unknown) => answers.push(r));
+    must(fake.session.beforeRequest, 'fake.session.beforeRequest')({ url: 'app://console/assets/index.js' }, (r: unknown) =>
+      answers.push(r),
+    );
     expect(answers).toEqual([{ cancel: true }, { cancel: false }]);
-    fake.session.headersReceived!({ responseHeaders: { 'Content-Security-Policy': ['default-src *'] } }, (r: any) => answers.push(r));
-    expect(answers[2]).toEqual({ responseHeaders: expect.objectContaining({ 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] }) });
+    must(fake.session.headersReceived, 'fake.session.headersReceived')(
+      { responseHeaders: { 'Content-Security-Policy': ['default-src *'] } },
+      (r: unknown) => answers.push(r),
+    );
+    expect(answers[2]).toEqual({ responseHeaders: objectContaining({ 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] }) });
   });
 
   it('hardens every new webContents: no navigation away, no window.open, no webview', () => {
@@ -533,14 +547,14 @@ describe('main bundle wiring (with a stand-in for Electron)', () => {
   });
 
   it('answers invoke through the real console app for the console window only', async () => {
-    const invoke = fake.ipcHandlers.get(ELECTRON_INVOKE)!;
+    const invoke = must(fake.ipcHandlers.get(ELECTRON_INVOKE), 'fake.ipcHandlers.get(ELECTRON_INVOKE)');
     const trusted = { senderFrame: { url: APP_ENTRY_URL, parent: null } };
     await expect(invoke(trusted, 'app.info', {})).resolves.toEqual({
       ok: true,
-      value: expect.objectContaining({ transport: 'electron', demoMode: false }),
+      value: objectContaining({ transport: 'electron', demoMode: false }),
     });
     const evil = { senderFrame: { url: 'https://evil.example/', parent: null } };
-    await expect(invoke(evil, 'app.info', {})).resolves.toEqual({ ok: false, error: expect.objectContaining({ code: 'FORBIDDEN' }) });
+    await expect(invoke(evil, 'app.info', {})).resolves.toEqual({ ok: false, error: objectContaining({ code: 'FORBIDDEN' }) });
     const sub = { senderFrame: { url: APP_ENTRY_URL, parent: { url: APP_ENTRY_URL } } };
     await expect(invoke(sub, 'app.info', {})).resolves.toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
     await expect(invoke(trusted, 'no.such.channel', {})).resolves.toMatchObject({ ok: false, error: { code: 'UNKNOWN_CHANNEL' } });
@@ -554,7 +568,7 @@ describe('main bundle wiring (with a stand-in for Electron)', () => {
       senderFrame: { url, parent: null },
       reply: (channel: string, message: unknown) => replies.push([channel, message]),
     });
-    const subscribe = fake.ipcListeners.get(ELECTRON_SUBSCRIBE)!;
+    const subscribe = must(fake.ipcListeners.get(ELECTRON_SUBSCRIBE), 'fake.ipcListeners.get(ELECTRON_SUBSCRIBE)');
 
     subscribe(event(contents, 'https://evil.example/'), {
       type: 'subscribe',
@@ -562,17 +576,17 @@ describe('main bundle wiring (with a stand-in for Electron)', () => {
       channel: 'dashboard.live',
       params: { intervalMs: 250 },
     });
-    expect(replies).toEqual([[ELECTRON_EVENT, { id: 1, error: expect.objectContaining({ code: 'FORBIDDEN' }) }]]);
+    expect(replies).toEqual([[ELECTRON_EVENT, { id: 1, error: objectContaining({ code: 'FORBIDDEN' }) }]]);
     expect(contents.sent).toEqual([]);
 
     subscribe(event(contents), { type: 'subscribe', id: 2, channel: 'nope', params: {} });
-    expect(contents.sent).toEqual([[ELECTRON_EVENT, { id: 2, error: expect.objectContaining({ code: 'UNKNOWN_CHANNEL' }) }]]);
+    expect(contents.sent).toEqual([[ELECTRON_EVENT, { id: 2, error: objectContaining({ code: 'UNKNOWN_CHANNEL' }) }]]);
 
     // No profile without demo mode: the live dashboard reports that as an event, every 250 ms.
     subscribe(event(contents), { type: 'subscribe', id: 3, channel: 'dashboard.live', params: { intervalMs: 250 } });
     const forId3 = () => contents.sent.filter(([, m]) => (m as { id: number }).id === 3);
     await until('two live events', () => forId3().length >= 2);
-    expect(forId3()[0]).toEqual([ELECTRON_EVENT, { id: 3, event: { ok: false, error: expect.objectContaining({ code: 'NOT_FOUND' }) } }]);
+    expect(forId3()[0]).toEqual([ELECTRON_EVENT, { id: 3, event: { ok: false, error: objectContaining({ code: 'NOT_FOUND' }) } }]);
 
     contents.destroyed = true;
     contents.emit('destroyed');
@@ -584,7 +598,12 @@ describe('main bundle wiring (with a stand-in for Electron)', () => {
   it('keeps streams across in-page (hash) navigation and ends them when the page reloads', async () => {
     const contents = new FakeWebContents();
     const ev = { sender: contents, senderFrame: { url: APP_ENTRY_URL, parent: null }, reply: () => {} };
-    fake.ipcListeners.get(ELECTRON_SUBSCRIBE)!(ev, { type: 'subscribe', id: 5, channel: 'dashboard.live', params: { intervalMs: 250 } });
+    must(fake.ipcListeners.get(ELECTRON_SUBSCRIBE), 'fake.ipcListeners.get(ELECTRON_SUBSCRIBE)')(ev, {
+      type: 'subscribe',
+      id: 5,
+      channel: 'dashboard.live',
+      params: { intervalMs: 250 },
+    });
     await until('a live event', () => contents.sent.length >= 1);
     contents.emit('did-start-navigation', { url: `${APP_ENTRY_URL}#/parties`, isMainFrame: true, isSameDocument: true });
     const before = contents.sent.length;
@@ -599,9 +618,14 @@ describe('main bundle wiring (with a stand-in for Electron)', () => {
   it('unsubscribe stops the stream', async () => {
     const contents = new FakeWebContents();
     const ev = { sender: contents, senderFrame: { url: APP_ENTRY_URL, parent: null }, reply: () => {} };
-    fake.ipcListeners.get(ELECTRON_SUBSCRIBE)!(ev, { type: 'subscribe', id: 7, channel: 'dashboard.live', params: { intervalMs: 250 } });
+    must(fake.ipcListeners.get(ELECTRON_SUBSCRIBE), 'fake.ipcListeners.get(ELECTRON_SUBSCRIBE)')(ev, {
+      type: 'subscribe',
+      id: 7,
+      channel: 'dashboard.live',
+      params: { intervalMs: 250 },
+    });
     await until('a live event', () => contents.sent.length >= 1);
-    fake.ipcListeners.get(ELECTRON_UNSUBSCRIBE)!(ev, { type: 'unsubscribe', id: 7 });
+    must(fake.ipcListeners.get(ELECTRON_UNSUBSCRIBE), 'fake.ipcListeners.get(ELECTRON_UNSUBSCRIBE)')(ev, { type: 'unsubscribe', id: 7 });
     const count = contents.sent.length;
     await new Promise((r) => setTimeout(r, 700));
     expect(contents.sent.length).toBe(count);
@@ -622,8 +646,8 @@ describe('main bundle wiring (with a stand-in for Electron)', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
-      const invoke = fake.ipcHandlers.get(ELECTRON_INVOKE)!;
-      const cancel = fake.ipcListeners.get(ELECTRON_CANCEL)!;
+      const invoke = must(fake.ipcHandlers.get(ELECTRON_INVOKE), 'fake.ipcHandlers.get(ELECTRON_INVOKE)');
+      const cancel = must(fake.ipcListeners.get(ELECTRON_CANCEL), 'fake.ipcListeners.get(ELECTRON_CANCEL)');
       const contents = new FakeWebContents();
       const ev = { sender: contents, senderFrame: { url: APP_ENTRY_URL, parent: null } };
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -663,9 +687,9 @@ describe('main bundle wiring (with a stand-in for Electron)', () => {
   });
 
   it('focuses the existing window when a second instance starts', () => {
-    const before = fake.windows[0]!.focused;
+    const before = must(fake.windows[0], 'fake.windows[0]').focused;
     fake.app.emit('second-instance', {}, [], '/');
-    expect(fake.windows[0]!.focused).toBe(before + 1);
+    expect(must(fake.windows[0], 'fake.windows[0]').focused).toBe(before + 1);
   });
 
   it('a second instance quits without starting services or opening a window', async () => {

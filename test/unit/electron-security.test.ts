@@ -27,6 +27,7 @@ import {
   withContentSecurityPolicy,
   type SenderFrameLike,
 } from '../../electron/security.js';
+import { objectContaining } from '../support/matchers.js';
 
 const PRELOAD = path.resolve('/opt/console/dist/electron/preload.cjs');
 
@@ -213,13 +214,13 @@ describe('IPC sender check', () => {
   it('answers FORBIDDEN without calling the router for an untrusted sender', async () => {
     const calls: unknown[][] = [];
     const router: Pick<Router, 'invoke'> = {
-      invoke: async (channel, payload) => {
+      invoke: (channel, payload) => {
         calls.push([channel, payload]);
-        return { ok: true, value: { channel } };
+        return Promise.resolve({ ok: true, value: { channel } });
       },
     };
     const refused = await guardedInvoke(router, mainFrame('https://evil.example/'), 'profiles.list', {});
-    expect(refused).toEqual({ ok: false, error: expect.objectContaining({ code: 'FORBIDDEN' }) });
+    expect(refused).toEqual({ ok: false, error: objectContaining({ code: 'FORBIDDEN' }) });
     const fromSubframe = await guardedInvoke(router, { url: APP_ENTRY_URL, parent: {} }, 'profiles.list', {});
     expect(fromSubframe.ok).toBe(false);
     expect(calls).toEqual([]);

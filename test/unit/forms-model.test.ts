@@ -16,6 +16,7 @@ import {
   typeLabel,
   validate,
 } from '../../renderer/src/lib/forms/model.js';
+import { must } from '../support/must.js';
 
 const P = 'Alice::1220' + 'a'.repeat(64);
 const CID = '00' + 'ab'.repeat(33);
@@ -85,7 +86,7 @@ describe('template definitions → form field types', () => {
   it('resolves every field of a decoded LF2 template, including records, variants and enums', () => {
     const { summary, catalog: c } = catalog();
     expect(c.templates).toHaveLength(1);
-    const t = c.templates[0]!;
+    const t = must(c.templates[0], 'c.templates[0]');
     expect(t.id).toBe(`${summary.packageId}:Main:Everything`);
     expect(t.nameRef).toBe('#forms-test:Main:Everything');
     const arg = t.argument as Extract<FieldType, { kind: 'record' }>;
@@ -106,7 +107,10 @@ describe('template definitions → form field types', () => {
       where: 'Point',
       scores: 'TextMap Int',
     });
-    const move = t.choices.find((ch) => ch.name === 'Move')!;
+    const move = must(
+      t.choices.find((ch) => ch.name === 'Move'),
+      "t.choices.find((ch) => ch.name === 'Move')",
+    );
     expect(move.argument).toEqual({
       kind: 'record',
       name: 'Main:Move',
@@ -127,7 +131,7 @@ describe('template definitions → form field types', () => {
   });
 
   it('starts a form with a value of the right shape that is invalid only where input is required', () => {
-    const t = catalog().catalog.templates[0]!;
+    const t = must(catalog().catalog.templates[0], 'catalog().catalog.templates[0]');
     const v = defaultValue(t.argument);
     expect(v).toMatchObject({
       maybe: null,
@@ -145,7 +149,7 @@ describe('template definitions → form field types', () => {
   });
 
   it('accepts a complete value and reports each wrong field by path', () => {
-    const t = catalog().catalog.templates[0]!;
+    const t = must(catalog().catalog.templates[0], 'catalog().catalog.templates[0]');
     const good = {
       owner: P,
       note: 'hi',
@@ -173,10 +177,20 @@ describe('template definitions → form field types', () => {
       extra: 1,
       tags: [3],
     };
-    const issues = validate(t.argument, bad as never);
+    const issues = validate(t.argument, bad);
     expect(issues.map((i) => i.path).sort()).toEqual(['colour', 'day', 'extra', 'price', 'shape', 'tags.0', 'where.y'].sort());
-    expect(issues.find((i) => i.path === 'price')!.message).toBe('at most 4 decimal places (Numeric 4)');
-    expect(issues.find((i) => i.path === 'where.y')!.message).toBe('missing field');
+    expect(
+      must(
+        issues.find((i) => i.path === 'price'),
+        "issues.find((i) => i.path === 'price')",
+      ).message,
+    ).toBe('at most 4 decimal places (Numeric 4)');
+    expect(
+      must(
+        issues.find((i) => i.path === 'where.y'),
+        "issues.find((i) => i.path === 'where.y')",
+      ).message,
+    ).toBe('missing field');
   });
 });
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ConsoleClient, IpcCallError, type Transport } from '../../src/ipc/client.js';
 import { WebSocketTransport, type WsLike } from '../../src/ipc/ws-transport.js';
 import { ClientMessageSchema, type ClientMessage } from '../../src/ipc/wire.js';
+import { must } from '../support/must.js';
 
 /** A socket that records frames and lets the test answer them. */
 class FakeSocket implements WsLike {
@@ -39,9 +40,13 @@ describe('cancelling a call', () => {
     const err = await pending.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(IpcCallError);
     expect((err as IpcCallError).error.code).toBe('CANCELLED');
-    expect(socket.frames[1]).toEqual({ type: 'cancel', id: invoke!.type === 'invoke' ? invoke!.id : -1 });
+    expect(socket.frames[1]).toEqual({ type: 'cancel', id: must(invoke, 'invoke').type === 'invoke' ? must(invoke, 'invoke').id : -1 });
     // The host's own CANCELLED answer arrives later and changes nothing.
-    socket.answer({ type: 'result', id: socket.frames[1]!.id, result: { ok: false, error: { code: 'CANCELLED', message: 'x' } } });
+    socket.answer({
+      type: 'result',
+      id: must(socket.frames[1], 'socket.frames[1]').id,
+      result: { ok: false, error: { code: 'CANCELLED', message: 'x' } },
+    });
     expect(socket.frames).toHaveLength(2);
   });
 
@@ -53,7 +58,7 @@ describe('cancelling a call', () => {
     await tick();
     socket.answer({
       type: 'result',
-      id: socket.frames[0]!.id,
+      id: must(socket.frames[0], 'socket.frames[0]').id,
       result: { ok: true, value: { name: 'n', version: 'v', transport: 'browser-host', demoMode: true } },
     });
     await expect(pending).resolves.toMatchObject({ name: 'n' });

@@ -13,14 +13,12 @@ const profile = {
 };
 function makeRouter(overrides: Partial<Handlers> = {}) {
   const handlers: Partial<Handlers> = {
-    'app.info': async () => ({ name: 'n', version: 'v', transport: 'electron', demoMode: true }),
-    'profiles.list': async () => ({ profiles: [profile], activeId: 'p1' }),
-    'profiles.save': async () => profile,
-    'profiles.delete': async () => ({ deleted: true }),
-    'profiles.select': async () => profile,
-    'dashboard.snapshot': async () => {
-      throw new Error('unreachable');
-    },
+    'app.info': () => Promise.resolve({ name: 'n', version: 'v', transport: 'electron', demoMode: true }),
+    'profiles.list': () => Promise.resolve({ profiles: [profile], activeId: 'p1' }),
+    'profiles.save': () => Promise.resolve(profile),
+    'profiles.delete': () => Promise.resolve({ deleted: true }),
+    'profiles.select': () => Promise.resolve(profile),
+    'dashboard.snapshot': () => Promise.reject(new Error('unreachable')),
     ...overrides,
   };
   return createRouter(withHandlers(handlers), withSubscriptions({}));
@@ -58,12 +56,12 @@ describe('IPC router', () => {
   });
 
   it('refuses to return a response of the wrong shape', async () => {
-    const r = makeRouter({ 'profiles.select': async () => ({ ...profile, kind: 'bogus' }) as never });
+    const r = makeRouter({ 'profiles.select': () => Promise.resolve({ ...profile, kind: 'bogus' } as never) });
     expect(await r.invoke('profiles.select', { id: 'p1' })).toMatchObject({ ok: false, error: { code: 'INTERNAL' } });
   });
 
   it('strips fields the contract does not declare from responses', async () => {
-    const r = makeRouter({ 'profiles.select': async () => ({ ...profile, token: 'SECRET' }) as never });
+    const r = makeRouter({ 'profiles.select': () => Promise.resolve({ ...profile, token: 'SECRET' } as never) });
     const res = await r.invoke('profiles.select', { id: 'p1' });
     expect(JSON.stringify(res)).not.toContain('SECRET');
   });
@@ -91,9 +89,9 @@ describe('IPC router cancellation', () => {
   it('reports an error thrown because of the cancel as CANCELLED, not as the wrapped failure', async () => {
     const controller = new AbortController();
     const r = makeRouter({
-      'app.info': async (_req, { signal }) => {
+      'app.info': (_req, { signal }) => {
         controller.abort();
-        throw new Error(signal.aborted ? 'fetch failed: This operation was aborted' : 'other');
+        return Promise.reject(new Error(signal.aborted ? 'fetch failed: This operation was aborted' : 'other'));
       },
     });
     expect(await r.invoke('app.info', {}, controller.signal)).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
@@ -103,10 +101,10 @@ describe('IPC router cancellation', () => {
     let called = 0;
     let signal: AbortSignal | undefined;
     const r = makeRouter({
-      'app.info': async (_req, ctx) => {
+      'app.info': (_req, ctx) => {
         called++;
         signal = ctx.signal;
-        return { name: 'n', version: 'v', transport: 'electron', demoMode: true };
+        return Promise.resolve({ name: 'n', version: 'v', transport: 'electron', demoMode: true });
       },
     });
     const controller = new AbortController();

@@ -40,7 +40,7 @@ function provider(
   };
   return new ClientCredentialsTokenProvider({
     config,
-    clientSecret: async () => (extra.secret === undefined ? SECRET : extra.secret),
+    clientSecret: () => Promise.resolve(extra.secret === undefined ? SECRET : extra.secret),
     ...(extra.now ? { now: extra.now } : {}),
     ...(extra.timeoutMs ? { timeoutMs: extra.timeoutMs } : {}),
   });

@@ -30,6 +30,7 @@ import {
   vettingMatrix,
 } from '../../renderer/src/lib/packages/vetting.js';
 import { checkFile, chunkRanges, percent, stepState } from '../../renderer/src/lib/packages/upload.js';
+import { must } from '../support/must.js';
 
 const party: Type = { kind: 'prim', prim: 'Party', args: [] };
 const desc: PackageDescription = {
@@ -78,8 +79,8 @@ describe('DarUploads', () => {
       return u.begin('b.dar', 1).uploadId;
     });
     expect(u.size).toBe(4);
-    expect(() => u.get(ids[0]!)).toThrow();
-    expect(u.get(ids[4]!).fileName).toBe('b.dar');
+    expect(() => u.get(must(ids[0], 'ids[0]'))).toThrow();
+    expect(u.get(must(ids[4], 'ids[4]')).fileName).toBe('b.dar');
   });
 });
 
@@ -150,11 +151,13 @@ describe('archive decoding', () => {
     const a = encodeArchive(desc);
     const d = decodeArchiveBytes(a.packageId, a.bytes);
     expect(d).toMatchObject({ packageId: a.packageId, lfVersion: '2.1', error: null });
-    const detail = PackageDetailSchema.parse(packageDetail(d.summary!, d.archiveBytes));
-    const t = detail.modules[0]!.templates[0]!;
+    const detail = PackageDetailSchema.parse(packageDetail(must(d.summary, 'd.summary'), d.archiveBytes));
+    const t = must(must(detail.modules[0], 'detail.modules[0]').templates[0], 'detail.modules[0].templates[0]');
     expect(t).toMatchObject({ qualifiedName: 'Main:T', key: 'Party', fields: [{ name: 'p', type: 'Party' }] });
     expect(t.choices.find((c) => c.name === 'Go')).toMatchObject({ consuming: false, argFields: [{ name: 'to', type: 'Party' }] });
-    expect(detail.modules[0]!.interfaces[0]!.viewFields).toEqual([{ name: 'who', type: 'Party' }]);
+    expect(must(must(detail.modules[0], 'detail.modules[0]').interfaces[0], 'detail.modules[0].interfaces[0]').viewFields).toEqual([
+      { name: 'who', type: 'Party' },
+    ]);
   });
   it('records why an archive could not be used instead of throwing', () => {
     const a = encodeArchive(desc);
@@ -197,9 +200,9 @@ describe('renderer: package search and status', () => {
     expect(filterPackages(rows, 'nothing-like-this')).toEqual([]);
   });
   it('describes vetting coverage', () => {
-    expect(vettingStatus(rows[0]!, 1)).toEqual({ label: 'Vetted', tone: 'ok' });
-    expect(vettingStatus(rows[0]!, 2)).toEqual({ label: 'Vetted on 1 of 2', tone: 'warning' });
-    expect(vettingStatus(rows[1]!, 2)).toEqual({ label: 'Not vetted', tone: 'muted' });
+    expect(vettingStatus(must(rows[0], 'rows[0]'), 1)).toEqual({ label: 'Vetted', tone: 'ok' });
+    expect(vettingStatus(must(rows[0], 'rows[0]'), 2)).toEqual({ label: 'Vetted on 1 of 2', tone: 'warning' });
+    expect(vettingStatus(must(rows[1], 'rows[1]'), 2)).toEqual({ label: 'Not vetted', tone: 'muted' });
     expect(syncLabel('global-domain::1220ab', new Map())).toBe('global-domain');
     expect(syncLabel('global-domain::1220ab', new Map([['global-domain::1220ab', 'global']]))).toBe('global');
   });
@@ -272,7 +275,7 @@ describe('renderer: vetting matrix and staged changes', () => {
   it('converts bounds between datetime-local inputs and ISO instants, and checks their order', () => {
     expect(localInputToIso('')).toBeNull();
     expect(localInputToIso('not a time')).toBeUndefined();
-    const iso = localInputToIso('2026-12-01T10:30')!;
+    const iso = must(localInputToIso('2026-12-01T10:30'), "localInputToIso('2026-12-01T10:30')");
     expect(isoToLocalInput(iso)).toBe('2026-12-01T10:30');
     expect(boundsError({ validFrom: '2026-12-02T00:00:00Z', validUntil: '2026-12-01T00:00:00Z' })).toMatch(/after/);
     expect(boundsError({ validFrom: '2026-12-01T00:00:00Z', validUntil: null })).toBe('');

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { jwtExpiry } from '../../src/common/jwt.js';
 import { StaticTokenProvider } from '../../src/services/auth/static-token.js';
 import { expiryText, rightsSummary } from '../../renderer/src/lib/connections/test-summary.js';
+import { stringContaining } from '../support/matchers.js';
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 const jwt = (claims: unknown) => `${b64({ alg: 'HS256' })}.${b64(claims)}.sig`;
@@ -19,14 +20,14 @@ describe('jwtExpiry', () => {
 describe('StaticTokenProvider', () => {
   it('reads the token per call, offers a retry only when the stored token changed, and says when it is missing', async () => {
     let stored: string | null = jwt({ sub: 'x', exp: 1_900_000_000 });
-    const p = new StaticTokenProvider(async () => stored, 'Prod');
+    const p = new StaticTokenProvider(() => Promise.resolve(stored), 'Prod');
     const first = await p.token();
     expect(first).toEqual({ value: stored, expiresAt: 1_900_000_000_000 });
     expect(await p.refresh(first.value)).toBeNull();
     stored = 'replaced-token';
     expect(await p.refresh(first.value)).toEqual({ value: 'replaced-token', expiresAt: null });
     stored = null;
-    await expect(p.token()).rejects.toMatchObject({ code: 'AUTH_FAILED', message: expect.stringContaining('“Prod”') });
+    await expect(p.token()).rejects.toMatchObject({ code: 'AUTH_FAILED', message: stringContaining('“Prod”') });
   });
 });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Transport } from '../../src/ipc/client.js';
 import type { WsLike } from '../../src/ipc/ws-transport.js';
 import { connect, extractToken, hostSocketUrl, stripToken, TOKEN_STORAGE_KEY, type ConnectEnv } from '../../renderer/src/lib/connect.js';
+import { must } from '../support/must.js';
 
 type Listener = (ev: { data?: unknown }) => void;
 
@@ -59,7 +60,7 @@ describe('renderer connect', () => {
   });
 
   it('uses the Electron preload API when present and opens no socket', async () => {
-    const api: Transport = { invoke: async () => ({ ok: true, value: null }), cancel: () => {}, subscribe: () => () => {} };
+    const api: Transport = { invoke: () => Promise.resolve({ ok: true, value: null }), cancel: () => {}, subscribe: () => () => {} };
     const { env: e, sockets } = env({ hash: '#token=abc' });
     const c = await connect({ ...e, consoleApi: api });
     expect(c.ok && c.kind).toBe('electron');
@@ -71,7 +72,7 @@ describe('renderer connect', () => {
     const { env: e, storage, sockets, replaced } = env({ hash: '#token=s3cret' });
     const c = await connect(e);
     expect(c.ok && c.kind).toBe('browser-host');
-    expect(sockets[0]!.url).toBe('ws://127.0.0.1:4321/ipc?token=s3cret');
+    expect(must(sockets[0], 'sockets[0]').url).toBe('ws://127.0.0.1:4321/ipc?token=s3cret');
     expect(storage.get(TOKEN_STORAGE_KEY)).toBe('s3cret');
     expect(replaced).toEqual(['/']);
   });
@@ -80,14 +81,14 @@ describe('renderer connect', () => {
     const { env: e, sockets, replaced } = env({ stored: 'kept' });
     const c = await connect(e);
     expect(c.ok).toBe(true);
-    expect(sockets[0]!.url).toBe('ws://127.0.0.1:4321/ipc?token=kept');
+    expect(must(sockets[0], 'sockets[0]').url).toBe('ws://127.0.0.1:4321/ipc?token=kept');
     expect(replaced).toEqual([]);
   });
 
   it('a token in the URL wins over an older stored one', async () => {
     const { env: e, sockets, storage } = env({ hash: '#token=new', stored: 'old' });
     await connect(e);
-    expect(sockets[0]!.url).toContain('token=new');
+    expect(must(sockets[0], 'sockets[0]').url).toContain('token=new');
     expect(storage.get(TOKEN_STORAGE_KEY)).toBe('new');
   });
 
@@ -108,7 +109,7 @@ describe('renderer connect', () => {
     const { env: e, sockets } = env({ hash: '#token=x', behaviour: 'silent' });
     const c = await connect(e);
     expect(c).toMatchObject({ ok: false, reason: 'refused' });
-    expect(sockets[0]!.readyState).toBe(3);
+    expect(must(sockets[0], 'sockets[0]').readyState).toBe(3);
   });
 
   it('tells the app when an established connection drops', async () => {
@@ -116,7 +117,7 @@ describe('renderer connect', () => {
     const c = await connect(e);
     let dropped = 0;
     if (c.ok) c.onClosed(() => dropped++);
-    sockets[0]!.emit('close');
+    must(sockets[0], 'sockets[0]').emit('close');
     expect(dropped).toBe(1);
   });
 });

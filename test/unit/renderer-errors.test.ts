@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { IpcCallError } from '../../src/ipc/client.js';
 import type { IpcError } from '../../src/ipc/errors.js';
 import { asIpcError, cantonFields, contextEntries, describeError, fieldIssues, grpcStatus } from '../../renderer/src/lib/errors.js';
+import { must } from '../support/must.js';
 
 const ledgerError: IpcError = {
   code: 'LEDGER_API_ERROR',
@@ -26,7 +27,7 @@ describe('renderer error formatting', () => {
   });
 
   it('lists Canton code, cause and metadata as labelled rows, without duplicating an equal trace id', () => {
-    const rows = cantonFields(ledgerError.canton!);
+    const rows = cantonFields(must(ledgerError.canton, 'ledgerError.canton'));
     expect(rows).toEqual([
       ['Code', 'CONTRACT_NOT_FOUND'],
       ['Cause', 'Contract could not be found with id 00abc'],
@@ -38,7 +39,11 @@ describe('renderer error formatting', () => {
   });
 
   it('sorts the context map by key', () => {
-    expect(contextEntries(ledgerError.canton!).map(([k]) => k)).toEqual(['category', 'contractId', 'participant']);
+    expect(contextEntries(must(ledgerError.canton, 'ledgerError.canton')).map(([k]) => k)).toEqual([
+      'category',
+      'contractId',
+      'participant',
+    ]);
   });
 
   it('gives actionable titles for the codes an operator meets', () => {

@@ -28,6 +28,7 @@ const ids: PartyIds = {
   },
   partyOf: (pid) => partyList[pid - 7],
 };
+const pidOf = (party: string) => ids.pidOf(party);
 const registry = new PackageRegistry();
 
 const create = (nodeId: number, contractId: string, owner: string, witnesses: string[]): CreatedNode => ({
@@ -115,7 +116,7 @@ const formats: [string, ResolvedEventFormat][] = [
 ];
 
 describe('packed streaming form', () => {
-  const packed = packTransaction(tx, ids.pidOf) as string;
+  const packed = packTransaction(tx, pidOf) as string;
 
   it('is recognised as packed', () => {
     expect(isPacked(packed)).toBe(true);
@@ -137,7 +138,7 @@ describe('packed streaming form', () => {
     });
 
     it(`rows in the first packed form (ptx1) answer the same: ${name}`, () => {
-      const v1 = packTransactionV1(tx, ids.pidOf) as string;
+      const v1 = packTransactionV1(tx, pidOf) as string;
       for (const shape of ['ACS_DELTA', 'LEDGER_EFFECTS'] as const)
         for (const tree of [false, true]) expect(spliced(v1, { shape, events }, tree)).toEqual(spliced(packed, { shape, events }, tree));
     });
@@ -157,8 +158,8 @@ describe('packed streaming form', () => {
     });
     for (const hash of ['abcd', undefined]) {
       const tf: ResolvedTransactionFormat = { shape: 'LEDGER_EFFECTS', events: wildcardFormat([alice]) };
-      const now = spliced(packTransaction(keyed(hash), ids.pidOf) as string, tf, false);
-      expect(spliced(packTransactionV1(keyed(hash), ids.pidOf) as string, tf, false)).toEqual(now);
+      const now = spliced(packTransaction(keyed(hash), pidOf) as string, tf, false);
+      expect(spliced(packTransactionV1(keyed(hash), pidOf) as string, tf, false)).toEqual(now);
       const p = projectTransaction(keyed(hash), tf, registry);
       expect(now).toEqual({ Transaction: { value: p } });
       expect(p?.events[0]).toMatchObject({ CreatedEvent: { contractKeyHash: hash ?? '' } });
@@ -171,14 +172,14 @@ describe('packed streaming form', () => {
     };
     const created = flat.Transaction.value.events[0]?.CreatedEvent;
     expect(created).toMatchObject({ contractKeyHash: '', createdEventBlob: '', interfaceViews: [] });
-    const noWorkflow = packTransaction({ ...tx, workflowId: undefined }, ids.pidOf) as string;
+    const noWorkflow = packTransaction({ ...tx, workflowId: undefined }, pidOf) as string;
     const t = spliced(noWorkflow, { shape: 'ACS_DELTA', events: wildcardFormat([bank]) }, false) as { Transaction: { value: object } };
     expect(t.Transaction.value).toMatchObject({ workflowId: '', commandId: 'cmd-42' });
   });
 
   it('renders an ACS-delta transaction whose visible events are all archivals as a tree without events', () => {
     const onlyArchive: StoredTransaction = { ...tx, nodes: [exercise(0, 'c-old', true, [alice, bank], 0)] };
-    const p = packTransaction(onlyArchive, ids.pidOf) as string;
+    const p = packTransaction(onlyArchive, pidOf) as string;
     const plan = planPacked(
       p,
       tx.offset,
@@ -210,7 +211,7 @@ describe('packed streaming form', () => {
 
   it('matches a requested party that had no id when the request started (allocated while streaming)', () => {
     let known = false;
-    const later: PartyIds = { pidOf: (p) => (p === bob && !known ? undefined : ids.pidOf(p)), partyOf: ids.partyOf };
+    const later: PartyIds = { pidOf: (p) => (p === bob && !known ? undefined : ids.pidOf(p)), partyOf: (pid) => ids.partyOf(pid) };
     const pf = new PackedFormat(wildcardFormat([bob]), later);
     const tf: ResolvedTransactionFormat = { shape: 'ACS_DELTA', events: wildcardFormat([bob]) };
     known = true;
@@ -218,7 +219,7 @@ describe('packed streaming form', () => {
   });
 
   it('has no packed form when a party has no id', () => {
-    expect(packTransaction({ ...tx, actAs: [`Remote::${ns}`] }, ids.pidOf)).toBeUndefined();
-    expect(packTransaction({ ...tx, nodes: [create(0, 'c', `Remote::${ns}`, [bank])] }, ids.pidOf)).toBeUndefined();
+    expect(packTransaction({ ...tx, actAs: [`Remote::${ns}`] }, pidOf)).toBeUndefined();
+    expect(packTransaction({ ...tx, nodes: [create(0, 'c', `Remote::${ns}`, [bank])] }, pidOf)).toBeUndefined();
   });
 });

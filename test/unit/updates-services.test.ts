@@ -7,6 +7,7 @@ import { ExportFileNameSchema, UpdateFilterSchema, channels, subscriptions } fro
 import { buildUpdateFormat, eventTree, summarizeUpdate, type JsUpdate } from '../../src/services/ledger/updates.js';
 import { exportFilePath } from '../../src/services/ledger/export-ndjson.js';
 import { authSubprotocols, updatesWebSocketUrl } from '../../src/services/ledger/update-stream.js';
+import { must } from '../support/must.js';
 
 const created = (nodeId: number, cid: string, witnesses: string[]) => ({
   CreatedEvent: {
@@ -70,7 +71,7 @@ describe('event tree', () => {
       [5, 0],
     ]);
     expect(t[0]).toMatchObject({ kind: 'exercised', choice: 'Outer', consuming: true, lastDescendantNodeId: 4 });
-    expect(JSON.parse(t[1]!.json)).toHaveProperty('CreatedEvent.contractId', 'c1');
+    expect(JSON.parse(must(t[1], 't[1]').json)).toHaveProperty('CreatedEvent.contractId', 'c1');
   });
 
   it('keeps a visible child under the nearest visible ancestor when the filter hid its parent', () => {
@@ -95,7 +96,7 @@ describe('summaries', () => {
   });
 
   it('summarises checkpoints and topology transactions', () => {
-    expect(summarizeUpdate({ OffsetCheckpoint: { value: { offset: 9, synchronizerTimes: [] } } } as JsUpdate)).toMatchObject({
+    expect(summarizeUpdate({ OffsetCheckpoint: { value: { offset: 9, synchronizerTimes: [] } } })).toMatchObject({
       kind: 'checkpoint',
       offset: 9,
       eventCount: 0,

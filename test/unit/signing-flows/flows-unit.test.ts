@@ -6,6 +6,7 @@ import { ConsoleError } from '../../../src/ipc/errors.js';
 import { channels } from '../../../src/ipc/contract.js';
 import { groupedHex, reasonTitle } from '../../../renderer/src/lib/signing/format.js';
 import { qrPath } from '../../../renderer/src/lib/signing/qr.js';
+import { must } from '../../support/must.js';
 
 describe('buildCommand', () => {
   it('builds a CreateCommand with the arguments object and a #package reference', () => {
@@ -73,8 +74,8 @@ describe('clearSignWire', () => {
     expect(w.title).toBe('Token transfer');
     expect(w.fields.map((f) => f.label)).toEqual(['From', 'To', 'Amount', 'Instrument admin', 'Memo', 'Execute before']);
     expect(w.fields[2]).toEqual({ label: 'Amount', value: '10.5', kind: 'amount', unit: 'Amulet' });
-    expect(w.fields[0]!.kind).toBe('party');
-    expect(w.fields[4]!.value).toBe('—');
+    expect(must(w.fields[0], 'w.fields[0]').kind).toBe('party');
+    expect(must(w.fields[4], 'w.fields[4]').value).toBe('—');
   });
 });
 
@@ -86,7 +87,7 @@ describe('display helpers', () => {
   });
   it('encodes a signature response as a QR path, compacting JSON first', () => {
     const text = JSON.stringify({ format: 'canton-console/signature-response', signatures: ['x'.repeat(88)] }, null, 2);
-    const qr = qrPath(text)!;
+    const qr = must(qrPath(text), 'qrPath(text)');
     expect(qr.size).toBeGreaterThanOrEqual(21);
     expect(qr.d).toMatch(/^M\d+ \d+h1v1h-1z/);
     expect(qrPath('x'.repeat(5000))).toBeNull();

@@ -7,6 +7,8 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { openAppDb, type AppDb } from '../../../src/services/app-db.js';
 import { AuditLog, GENESIS_HASH, verifyAuditExport, type AuditInput } from '../../../src/services/signing/audit-log.js';
 import { canonicalJson } from '../../../src/services/signing/canonical-json.js';
+import { must } from '../../support/must.js';
+import { objectContaining, stringMatching } from '../../support/matchers.js';
 
 let dir: string;
 let db: AppDb;
@@ -52,7 +54,7 @@ describe('AuditLog', () => {
     expect(log.verifyChain().authentication).toMatchObject({
       keyed: false,
       publicKeyHex: null,
-      note: expect.stringMatching(/No audit key/),
+      note: stringMatching(/No audit key/),
     });
     expect(log.list().map((r) => r.entry.seq)).toEqual([2, 1]);
     expect(log.list({ beforeSeq: 2 }).map((r) => r.entry.seq)).toEqual([1]);
@@ -65,7 +67,7 @@ describe('AuditLog', () => {
     db.prepare('UPDATE signing_audit SET entry_json = ? WHERE seq = 3').run(row.entry_json.replace('3.0 Amulet', '0.3 Amulet'));
     const v = log.verifyChain();
     expect(v.ok).toBe(false);
-    expect(v.problems).toEqual([expect.objectContaining({ seq: 3, kind: 'edited', message: expect.stringMatching(/Entry 3 was edited/) })]);
+    expect(v.problems).toEqual([objectContaining({ seq: 3, kind: 'edited', message: stringMatching(/Entry 3 was edited/) })]);
   });
 
   it('detects an edit whose hash was recomputed (the next entry no longer follows)', () => {
@@ -77,7 +79,7 @@ describe('AuditLog', () => {
     const newHash = Buffer.from(sha256(Buffer.concat([Buffer.from(row.prev_hash, 'hex'), Buffer.from(newJson)]))).toString('hex');
     db.prepare('UPDATE signing_audit SET entry_json = ?, hash = ? WHERE seq = 2').run(newJson, newHash);
     expect(kinds()).toEqual([['rewritten', 3]]);
-    expect(log.verifyChain().problems[0]!.message).toMatch(/entry 2 was rewritten/);
+    expect(must(log.verifyChain().problems[0], 'log.verifyChain().problems[0]').message).toMatch(/entry 2 was rewritten/);
   });
 
   it('detects an added field as an edit', () => {
@@ -112,7 +114,7 @@ describe('AuditLog', () => {
     const nd = await log.export();
     const lines = nd.trim().split('\n');
     expect(lines).toHaveLength(3);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ seq: 1, decision: 'signed', chainPrevHash: GENESIS_HASH });
+    expect(JSON.parse(must(lines[0], 'lines[0]'))).toMatchObject({ seq: 1, decision: 'signed', chainPrevHash: GENESIS_HASH });
     const head = log.verifyChain();
     expect((await verifyAuditExport(nd, { head: { seq: 3, hash: head.headHash } })).ok).toBe(true);
     expect((await verifyAuditExport(nd.replace('Transfer 2.0', 'Transfer 9.0'))).problems[0]).toMatchObject({ seq: 2, kind: 'edited' });

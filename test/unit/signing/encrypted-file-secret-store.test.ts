@@ -8,6 +8,8 @@ import { openAppDb, type AppDb } from '../../../src/services/app-db.js';
 import { EncryptedFileSecretStore } from '../../../src/services/signing/encrypted-file-secret-store.js';
 import { KeyStore } from '../../../src/services/signing/key-store.js';
 import { useTestScryptCost } from '../../../src/services/signing/passphrase-envelope.js';
+import { must } from '../../support/must.js';
+import { stringMatching } from '../../support/matchers.js';
 
 const PASS = 'correct horse battery staple';
 let dir: string;
@@ -65,7 +67,7 @@ describe('EncryptedFileSecretStore', { timeout: 90_000 }, () => {
     await expect(EncryptedFileSecretStore.open(file, 'not the passphrase')).rejects.toMatchObject({
       code: 'FORBIDDEN',
       reason: 'WRONG_PASSPHRASE',
-      message: expect.stringMatching(/Wrong passphrase/),
+      message: stringMatching(/Wrong passphrase/),
     });
   });
 
@@ -74,14 +76,14 @@ describe('EncryptedFileSecretStore', { timeout: 90_000 }, () => {
     const original = readFileSync(file, 'utf8');
     tamper((j) => {
       const ct = Buffer.from(j.ciphertext as string, 'base64');
-      ct[3] = ct[3]! ^ 1;
+      ct[3] = must(ct[3], 'ct[3]') ^ 1;
       j.ciphertext = ct.toString('base64');
     });
     await expect(EncryptedFileSecretStore.open(file, PASS)).rejects.toMatchObject({ reason: 'FILE_ALTERED' });
     writeFileSync(file, original);
     tamper((j) => {
       const n = Buffer.from(j.nonce as string, 'base64');
-      n[0] = n[0]! ^ 1;
+      n[0] = must(n[0], 'n[0]') ^ 1;
       j.nonce = n.toString('base64');
     });
     await expect(EncryptedFileSecretStore.open(file, PASS)).rejects.toMatchObject({ reason: 'FILE_ALTERED' });

@@ -18,6 +18,7 @@ import {
 } from '@canton-network/core-ledger-proto';
 import { computeMultiHashForTopology, computeSha256CantonHash, hashPreparedTransaction } from '@canton-network/core-tx-visualizer';
 import { encodeArchive, type Type } from '../../../src/daml-lf/index.js';
+import { must } from '../../support/must.js';
 
 export const DSO = 'DSO::1220' + 'd5'.repeat(32);
 export const VALIDATOR = 'validator-1::1220' + 'a1'.repeat(32);
@@ -292,7 +293,7 @@ export function amuletTransfer(o: {
 
 /** Adds an input contract (a contract the transaction uses, covered by the hash) of splice-amulet. */
 function withInput(tx: PreparedTransaction, c: { contractId: string; templateId: Identifier; argument: Value; signatories: string[] }) {
-  tx.metadata!.inputContracts.push({
+  must(tx.metadata, 'tx.metadata').inputContracts.push({
     contract: {
       oneofKind: 'v1',
       v1: {
@@ -510,10 +511,12 @@ export function topologyTransactions(o: {
   participant?: string;
   permission?: Enums_ParticipantPermission;
 }): string[] {
-  const namespace = o.partyId.split('::')[1]!;
+  const namespace = must(o.partyId.split('::')[1], "o.partyId.split('::')[1]");
   const signingKey = {
     format: CryptoKeyFormat.RAW,
     publicKey: o.publicKey,
+    // deprecated in the proto, still part of what Canton serialises and hashes: the fixture writes what a participant would
+    // eslint-disable-next-line @typescript-eslint/no-deprecated
     scheme: SigningKeyScheme.ED25519,
     usage: [SigningKeyUsage.NAMESPACE, SigningKeyUsage.PROTOCOL],
     keySpec: SigningKeySpec.EC_CURVE25519,
@@ -528,6 +531,8 @@ export function topologyTransactions(o: {
           namespaceDelegation: {
             namespace,
             targetKey: signingKey,
+            // deprecated in the proto, still part of what Canton serialises and hashes (as scheme above)
+            // eslint-disable-next-line @typescript-eslint/no-deprecated
             isRootDelegation: true,
             restriction: { oneofKind: 'canSignAllMappings', canSignAllMappings: {} },
           },

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY, type SigningPolicy } from '../../../src/services/signing/policy.js';
 import { comparePolicies, describeChanges } from '../../../src/services/signing/policy-compare.js';
+import { must } from '../../support/must.js';
 
 const p = (o: Partial<SigningPolicy>): SigningPolicy => ({ ...DEFAULT_POLICY, ...o });
 
@@ -28,15 +29,25 @@ describe('comparePolicies', () => {
     expect(comparePolicies(to, from).every((c) => c.direction === 'looser')).toBe(true);
   });
   it('compares limits exactly, lists by inclusion and quorums by both numbers', () => {
-    expect(comparePolicies(p({ maxAmountPerTransaction: '1000' }), p({ maxAmountPerTransaction: '999.99' }))[0]!.direction).toBe(
+    expect(
+      must(comparePolicies(p({ maxAmountPerTransaction: '1000' }), p({ maxAmountPerTransaction: '999.99' }))[0], 'a difference').direction,
+    ).toBe('stricter');
+    expect(
+      must(comparePolicies(p({ allowedCounterparties: ['a'] }), p({ allowedCounterparties: ['a', 'b'] }))[0], 'a difference').direction,
+    ).toBe('looser');
+    expect(
+      must(comparePolicies(p({ allowedCounterparties: ['a'] }), p({ allowedCounterparties: ['b'] }))[0], 'a difference').direction,
+    ).toBe('changed');
+    const q = (above: string, signatures: number) => p({ quorum: { above, signatures } });
+    expect(must(comparePolicies(q('10000', 2), q('5000', 3))[0], "comparePolicies(q('10000', 2), q('5000', 3))[0]").direction).toBe(
       'stricter',
     );
-    expect(comparePolicies(p({ allowedCounterparties: ['a'] }), p({ allowedCounterparties: ['a', 'b'] }))[0]!.direction).toBe('looser');
-    expect(comparePolicies(p({ allowedCounterparties: ['a'] }), p({ allowedCounterparties: ['b'] }))[0]!.direction).toBe('changed');
-    const q = (above: string, signatures: number) => p({ quorum: { above, signatures } });
-    expect(comparePolicies(q('10000', 2), q('5000', 3))[0]!.direction).toBe('stricter');
-    expect(comparePolicies(q('10000', 2), q('20000', 2))[0]!.direction).toBe('looser');
-    expect(comparePolicies(q('10000', 2), q('5000', 1))[0]!.direction).toBe('changed');
+    expect(must(comparePolicies(q('10000', 2), q('20000', 2))[0], "comparePolicies(q('10000', 2), q('20000', 2))[0]").direction).toBe(
+      'looser',
+    );
+    expect(must(comparePolicies(q('10000', 2), q('5000', 1))[0], "comparePolicies(q('10000', 2), q('5000', 1))[0]").direction).toBe(
+      'changed',
+    );
   });
   it('describes the changes in one line for the audit log', () => {
     expect(describeChanges(comparePolicies(p({ maxAmountPerTransaction: '1000' }), p({ maxAmountPerTransaction: '500' })))).toBe(

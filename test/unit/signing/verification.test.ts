@@ -29,6 +29,8 @@ import {
   VALIDATOR,
   numeric,
 } from './fixtures.js';
+import { must } from '../../support/must.js';
+import { anyString, objectContaining, stringContaining, stringMatching } from '../../support/matchers.js';
 
 const ALICE = 'alice::1220' + '11'.repeat(32);
 const BOB = 'bob::1220' + '22'.repeat(32);
@@ -45,12 +47,18 @@ afterAll(() => {
 });
 
 function exerciseOf(tx: PreparedTransaction, nodeId: string) {
-  const n = tx.transaction!.nodes.find((x) => x.nodeId === nodeId)!;
+  const n = must(
+    must(tx.transaction, 'tx.transaction').nodes.find((x) => x.nodeId === nodeId),
+    'tx.transaction.nodes.find((x) => x.nodeId === nodeId)',
+  );
   if (n.versionedNode.oneofKind !== 'v1' || n.versionedNode.v1.nodeType.oneofKind !== 'exercise') throw new Error('not an exercise');
   return n.versionedNode.v1.nodeType.exercise;
 }
 function createOf(tx: PreparedTransaction, nodeId: string) {
-  const n = tx.transaction!.nodes.find((x) => x.nodeId === nodeId)!;
+  const n = must(
+    must(tx.transaction, 'tx.transaction').nodes.find((x) => x.nodeId === nodeId),
+    'tx.transaction.nodes.find((x) => x.nodeId === nodeId)',
+  );
   if (n.versionedNode.oneofKind !== 'v1' || n.versionedNode.v1.nodeType.oneofKind !== 'create') throw new Error('not a create');
   return n.versionedNode.v1.nodeType.create;
 }
@@ -58,7 +66,10 @@ function setField(value: Value | undefined, path: string[], replacement: Value):
   let v = value;
   for (const [i, label] of path.entries()) {
     if (v?.sum.oneofKind !== 'record') throw new Error(`no record at ${label}`);
-    const f = v.sum.record.fields.find((x) => x.label === label)!;
+    const f = must(
+      v.sum.record.fields.find((x) => x.label === label),
+      'v.sum.record.fields.find((x) => x.label === label)',
+    );
     if (i === path.length - 1) f.value = replacement;
     else v = f.value;
   }
@@ -79,7 +90,7 @@ describe('prepared transaction verification', () => {
       amount: '25.5',
       instrument: { admin: DSO, id: 'Amulet' },
       memo: 'invoice 42',
-      executeBefore: expect.stringMatching(/^\d{4}-/),
+      executeBefore: stringMatching(/^\d{4}-/),
       proxyProvider: null,
     });
     expect(summary.headline).toBe(`Transfer 25.5 Amulet from ${ALICE} to ${BOB} (memo: invoice 42)`);
@@ -90,7 +101,7 @@ describe('prepared transaction verification', () => {
     ]);
     expect(summary.consumed).toHaveLength(1);
     expect(summary.created.map((c) => c.templateQualified)).toEqual(['Splice.Amulet:Amulet', 'Splice.Amulet:Amulet']);
-    expect(summary.inputs).toEqual([expect.objectContaining({ template: expect.stringContaining('Splice.Amulet:Amulet') })]);
+    expect(summary.inputs).toEqual([objectContaining({ template: stringContaining('Splice.Amulet:Amulet') })]);
     expect(summary.amounts).toContainEqual(expect.objectContaining({ path: 'TransferFactory_Transfer.transfer.amount', value: '25.5' }));
     expect(summary.parties).toEqual(expect.arrayContaining([ALICE, BOB, DSO]));
     expect(summary.signingPartyRoles).toContain('metadata.submitterInfo.actAs');
@@ -113,10 +124,10 @@ describe('prepared transaction verification', () => {
       amount: '10.0',
       instrument: { admin: DSO, id: 'Amulet' },
       memo: 'rent',
-      expiresAt: expect.any(String),
+      expiresAt: anyString(),
       nonce: '7',
     });
-    expect(summary.created[0]!.templateQualified).toBe('Splice.ExternalPartyAmuletRules:TransferCommand');
+    expect(must(summary.created[0], 'summary.created[0]').templateQualified).toBe('Splice.ExternalPartyAmuletRules:TransferCommand');
   });
 
   it('clear-signs a transfer preapproval proposal (receiver, provider, asset)', async () => {
@@ -153,7 +164,7 @@ describe('prepared transaction verification', () => {
     const other = await verifyPreparedTransaction(await prepareResponse(preapprovalSetup({ user: BOB, validator: VALIDATOR })), BOB, types);
     expect(other.summary.mode).toBe('clear');
     const forBob = preapprovalSetup({ user: BOB, validator: VALIDATOR });
-    forBob.metadata!.submitterInfo!.actAs = [ALICE, BOB];
+    must(must(forBob.metadata, 'forBob.metadata').submitterInfo, 'submitter info').actAs = [ALICE, BOB];
     const asAlice = await verifyPreparedTransaction(await prepareResponse(forBob), ALICE, types);
     expect(asAlice.summary.mode).toBe('described');
   });
@@ -174,7 +185,7 @@ describe('prepared transaction verification', () => {
     });
     expect(summary.headline).toBe(`Transfer 12.5 Canton Coin from ${ALICE} to ${BOB} (pre-approved) (memo: lunch)`);
     // the nested record and variant types of the real package are described field by field
-    const arg = summary.description.nodes[0]!.argument;
+    const arg = must(summary.description.nodes[0], 'summary.description.nodes[0]').argument;
     expect(arg).toMatchObject({ kind: 'record', type: 'Splice.AmuletRules:TransferPreapproval_Send' });
     expect(JSON.stringify(arg)).toContain('"constructor":"InputAmulet"');
   });
@@ -193,7 +204,7 @@ describe('prepared transaction verification', () => {
     );
     expect(summary.amounts.map((a) => a.value)).toEqual(['5.0', '5.0', '1.0']);
     // still described from its own shape, marked untyped
-    expect(summary.description.nodes[0]!.argument).toMatchObject({ kind: 'record', type: null });
+    expect(must(summary.description.nodes[0], 'summary.description.nodes[0]').argument).toMatchObject({ kind: 'record', type: null });
   });
 
   it('describes an application transaction field by field from its verified package (no recogniser needed)', async () => {
@@ -207,7 +218,7 @@ describe('prepared transaction verification', () => {
       ['create', 1, 'MyApp.Iou:Iou'],
       ['create', 1, 'MyApp.Iou:Iou'],
     ]);
-    expect(summary.description.nodes[0]!.argument).toEqual({
+    expect(must(summary.description.nodes[0], 'summary.description.nodes[0]').argument).toEqual({
       kind: 'record',
       type: 'MyApp.Iou:Iou_Split',
       fields: [
@@ -229,7 +240,7 @@ describe('prepared transaction verification', () => {
       } else if (v?.sum.oneofKind === 'list') v.sum.list.elements.forEach(strip);
       else if (v?.sum.oneofKind === 'optional') strip(v.sum.optional.value);
     };
-    for (const n of tx.transaction!.nodes)
+    for (const n of must(tx.transaction, 'tx.transaction').nodes)
       if (n.versionedNode.oneofKind === 'v1') {
         const t = n.versionedNode.v1.nodeType;
         if (t.oneofKind === 'exercise') strip(t.exercise.chosenValue);
@@ -243,13 +254,22 @@ describe('prepared transaction verification', () => {
 
   it('does not trust labels that contradict the package: swapped sender/receiver labels make it blind, not a transfer to the wrong party', async () => {
     const tx = tokenTransfer({ sender: ALICE, receiver: MALLORY, amount: '50.0' });
-    const transfer = exerciseOf(tx, '0').chosenValue!;
-    const t = transfer.sum.oneofKind === 'record' ? transfer.sum.record.fields.find((f) => f.label === 'transfer')!.value! : null;
+    const transfer = must(exerciseOf(tx, '0').chosenValue, "exerciseOf(tx, '0').chosenValue");
+    const t =
+      transfer.sum.oneofKind === 'record'
+        ? must(
+            must(
+              transfer.sum.record.fields.find((f) => f.label === 'transfer'),
+              'the transfer field',
+            ).value,
+            "the transfer field's value",
+          )
+        : null;
     if (t?.sum.oneofKind !== 'record') throw new Error('fixture');
     // what a lying participant sends: MALLORY still in the receiver position, but labelled as if ALICE were
     const [s0, r0] = t.sum.record.fields;
-    s0!.label = 'receiver';
-    r0!.label = 'sender';
+    must(s0, 's0').label = 'receiver';
+    must(r0, 'r0').label = 'sender';
     const { summary } = await verifyPreparedTransaction(await prepareResponse(tx), ALICE, types);
     expect(summary.mode).toBe('blind');
     expect(summary.clearSign).toBeNull();
@@ -260,7 +280,7 @@ describe('prepared transaction verification', () => {
 
   it('does not clear-sign a transfer whose sender is someone else', async () => {
     const tx = tokenTransfer({ sender: BOB, receiver: MALLORY, amount: '1.0' });
-    tx.metadata!.submitterInfo!.actAs = [ALICE, BOB];
+    must(must(tx.metadata, 'tx.metadata').submitterInfo, 'submitter info').actAs = [ALICE, BOB];
     const { summary } = await verifyPreparedTransaction(await prepareResponse(tx), ALICE, types);
     expect(summary.mode).toBe('described');
     expect(summary.clearSign).toBeNull();
@@ -284,13 +304,13 @@ describe('prepared transaction verification', () => {
     });
     it('changed submitter (metadata)', async () => {
       const prep = await tampered(base(), (tx) => {
-        tx.metadata!.submitterInfo!.actAs = [ALICE, MALLORY];
+        must(must(tx.metadata, 'tx.metadata').submitterInfo, 'submitter info').actAs = [ALICE, MALLORY];
       });
       await expect(verifyPreparedTransaction(prep, ALICE, types)).rejects.toMatchObject({ reason: 'HASH_MISMATCH' });
     });
     it('changed input contract', async () => {
       const prep = await tampered(base(), (tx) => {
-        tx.metadata!.inputContracts[0]!.createdAt += 1n;
+        must(must(tx.metadata, 'tx.metadata').inputContracts[0], 'the first input contract').createdAt += 1n;
       });
       await expect(verifyPreparedTransaction(prep, ALICE, types)).rejects.toMatchObject({ reason: 'HASH_MISMATCH' });
     });
@@ -299,7 +319,7 @@ describe('prepared transaction verification', () => {
       const other = await prepareResponse(tokenTransfer({ sender: ALICE, receiver: MALLORY, amount: '25.5' }));
       await expect(
         verifyPreparedTransaction({ ...honest, preparedTransactionHash: other.preparedTransactionHash }, ALICE, types),
-      ).rejects.toMatchObject({ reason: 'HASH_MISMATCH', message: expect.stringMatching(/refusing to sign/) });
+      ).rejects.toMatchObject({ reason: 'HASH_MISMATCH', message: stringMatching(/refusing to sign/) });
       await expect(
         verifyPreparedTransaction({ ...other, preparedTransaction: honest.preparedTransaction }, ALICE, types),
       ).rejects.toMatchObject({
@@ -311,10 +331,10 @@ describe('prepared transaction verification', () => {
       const bytes = Buffer.from(prep.preparedTransaction, 'base64');
       for (const pos of [40, 200, bytes.length - 20]) {
         const b = Buffer.from(bytes);
-        b[pos] = b[pos]! ^ 0x01;
+        b[pos] = must(b[pos], 'b[pos]') ^ 0x01;
         await expect(verifyPreparedTransaction({ ...prep, preparedTransaction: b.toString('base64') }, ALICE, types)).rejects.toMatchObject(
           {
-            reason: expect.stringMatching(/HASH_MISMATCH|UNDECODABLE_TRANSACTION/),
+            reason: stringMatching(/HASH_MISMATCH|UNDECODABLE_TRANSACTION/),
           },
         );
       }
@@ -347,7 +367,7 @@ describe('prepared transaction verification', () => {
     const prep = await prepareResponse(tokenTransfer({ sender: BOB, receiver: ALICE, amount: '1.0' }));
     await expect(verifyPreparedTransaction(prep, ALICE, types)).rejects.toMatchObject({
       reason: 'PARTY_NOT_SUBMITTER',
-      message: expect.stringContaining(`acts as ${BOB}`),
+      message: stringContaining(`acts as ${BOB}`),
     });
   });
 
@@ -358,7 +378,10 @@ describe('prepared transaction verification', () => {
     const fake = PreparedTransaction.fromBinary(
       PreparedTransaction.toBinary(iouSplit({ owner: ALICE, amount: '999.0', counterparty: MALLORY })),
     );
-    copy.transaction!.nodes.push({ ...fake.transaction!.nodes[1]!, nodeId: '99' });
+    must(copy.transaction, 'copy.transaction').nodes.push({
+      ...must(must(fake.transaction, 'fake.transaction').nodes[1], 'fake.transaction.nodes[1]'),
+      nodeId: '99',
+    });
     const prep = { ...honest, preparedTransaction: encode(copy) };
     // the library hashes only what is reachable from the roots, so the hash still matches ...
     expect(await hashPreparedTransaction(prep.preparedTransaction, 'base64')).toBe(honest.preparedTransactionHash);
@@ -387,9 +410,9 @@ describe('topology (external party onboarding) verification', () => {
     expect(multiHash).toHaveLength(34);
     expect(summary.partyId).toBe(partyId);
     expect(summary.confirmationThreshold).toBe(1);
-    expect(summary.hostingParticipants).toEqual([{ participantUid: expect.stringMatching(/^participant1::/), permission: 'CONFIRMATION' }]);
+    expect(summary.hostingParticipants).toEqual([{ participantUid: stringMatching(/^participant1::/), permission: 'CONFIRMATION' }]);
     expect(summary.transactions.map((t) => t.kind)).toEqual(['NamespaceDelegation', 'PartyToParticipant', 'PartyToKeyMapping']);
-    expect(summary.transactions[2]!.keyFingerprints).toEqual([fp]);
+    expect(must(summary.transactions[2], 'summary.transactions[2]').keyFingerprints).toEqual([fp]);
     expect(summary.warnings).toEqual([]);
   });
 
@@ -408,17 +431,24 @@ describe('topology (external party onboarding) verification', () => {
       verifyTopology(
         {
           ...resp,
-          topologyTransactions: [resp.topologyTransactions[0]!, other.resp.topologyTransactions[1]!, resp.topologyTransactions[2]!],
+          topologyTransactions: [
+            must(resp.topologyTransactions[0], 'resp.topologyTransactions[0]'),
+            must(other.resp.topologyTransactions[1], 'other.resp.topologyTransactions[1]'),
+            must(resp.topologyTransactions[2], 'resp.topologyTransactions[2]'),
+          ],
         },
         fp,
       ),
     ).rejects.toMatchObject({ reason: 'TOPOLOGY_HASH_MISMATCH' });
     await expect(verifyTopology(other.resp, fp)).rejects.toMatchObject({ reason: 'TOPOLOGY_MISMATCH' });
     // consistent hash but a PartyToParticipant for another party
-    const mixed = [resp.topologyTransactions[0]!, other.resp.topologyTransactions[1]!];
+    const mixed = [
+      must(resp.topologyTransactions[0], 'resp.topologyTransactions[0]'),
+      must(other.resp.topologyTransactions[1], 'other.resp.topologyTransactions[1]'),
+    ];
     await expect(verifyTopology({ ...resp, topologyTransactions: mixed, multiHash: await multiHashOf(mixed) }, fp)).rejects.toMatchObject({
       reason: 'TOPOLOGY_MISMATCH',
-      message: expect.stringContaining(other.resp.partyId),
+      message: stringContaining(other.resp.partyId),
     });
     await expect(
       verifyTopology({ ...resp, topologyTransactions: ['AAAA'], multiHash: await multiHashOf(['AAAA']) }, fp),
