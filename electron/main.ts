@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, protocol, session, type IpcMainEvent, type WebContents } from 'electron';
 import { startConsoleApp, type ConsoleApp } from '../src/app/console-app.js';
+import { saveDialogSink } from './exports.js';
 import {
   ClientMessageSchema,
   ELECTRON_CANCEL,
@@ -243,6 +244,8 @@ async function start(): Promise<void> {
     dataDir: app.getPath('userData'),
     demo: !process.argv.includes('--no-demo'),
     transport: 'electron',
+    // exports are saved where the operator chooses, through a save dialog over the console's window
+    exportSink: saveDialogSink(() => mainWindow),
   });
   registerIpc(consoleApp);
   mainWindow = createWindow();

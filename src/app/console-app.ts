@@ -21,6 +21,7 @@ import { WalletAutomation } from '../services/wallet/automation.js';
 import { defaultWalletConfig } from '../simulator/wallet/app.js';
 import { AdminAudit } from '../services/admin-audit.js';
 import { jwtSubject } from '../common/jwt.js';
+import type { ExportSink } from '../services/exports/delivery.js';
 
 export interface ConsoleAppOptions {
   dataDir: string;
@@ -29,6 +30,8 @@ export interface ConsoleAppOptions {
   /** Keychain service name; tests pass a unique one so they never touch a user's entries. */
   keychainService?: string;
   secretStore?: SecretStore;
+  /** Where exports go: the browser host's downloads or Electron's save dialog (absent: exports answer INTERNAL). */
+  exportSink?: ExportSink;
   /** The embedded simulator's cache of built-in package archives (SimulatorOptions.archiveCacheDir). */
   archiveCacheDir?: string;
 }
@@ -135,6 +138,7 @@ export async function startConsoleApp(opts: ConsoleAppOptions): Promise<ConsoleA
     signing,
     externalPartyKeys: async () => new Map(signingServices.keys.list().map((k) => [k.fingerprint, k.label] as const)),
     wallet,
+    ...(opts.exportSink ? { exportSink: opts.exportSink } : {}),
   };
   const router = createRouter(createHandlers(deps), createSubscriptionHandlers(deps));
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startConsoleApp } from '../app/console-app.js';
 import { startHost } from '../host/server.js';
+import { DownloadSink } from '../host/downloads.js';
 import { parseFlags, usage, UsageError } from './args.js';
 import { bundleCacheDir } from './bundle-cache.js';
 import { defaultDataDir } from './data-dir.js';
@@ -37,7 +38,10 @@ export async function runHost(argv: string[]): Promise<void> {
     process.stdout.write(usage('console-host', FLAGS) + '\n');
     return;
   }
+  // Exports are delivered as downloads from the host: the app produces them, the host serves them.
+  const downloads = new DownloadSink();
   const app = await startConsoleApp({
+    exportSink: downloads,
     dataDir: flags.data ? path.resolve(flags.data) : defaultDataDir(),
     demo: !flags['no-demo'],
     transport: 'browser-host',
@@ -46,6 +50,7 @@ export async function runHost(argv: string[]): Promise<void> {
   });
   const host = await startHost({
     router: app.router,
+    downloads,
     staticDir: RENDERER_DIR,
     port: flags.port ?? 0,
     log: (line) => process.stderr.write(`${line}\n`),

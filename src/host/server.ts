@@ -12,12 +12,15 @@ import { ClientMessageSchema, type ServerMessage } from '../ipc/wire.js';
 import { zodIssues } from '../ipc/errors.js';
 import { decodeBinaryFrame, FrameError } from '../ipc/bytes-frame.js';
 import { contentTypeFor, resolveStaticPath } from './static-files.js';
+import type { DownloadSink } from './downloads.js';
 import { allowedOrigins, hostContentSecurityPolicy, isAllowedHost, newHostToken, tokensEqual } from './security.js';
 
 export interface HostOptions {
   router: Router;
   staticDir: string;
   port?: number;
+  /** Serves the exports' downloads (`GET /exports/<id>`); the same sink the console app delivers exports to. */
+  downloads?: DownloadSink;
   /** For tests only; normally a fresh random token per start. */
   token?: string;
   log?: (line: string) => void;
@@ -78,6 +81,7 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
       res.writeHead(421, { 'content-type': 'text/plain' }).end('Misdirected request: wrong Host header');
       return;
     }
+    if (opts.downloads?.serve(req, res)) return;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { 'content-type': 'text/plain', allow: 'GET, HEAD' }).end('Method not allowed');
       return;

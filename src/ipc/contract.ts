@@ -14,6 +14,7 @@ import { packagesChannels } from './channels/packages.js';
 import { contractsChannels } from './channels/contracts.js';
 import { commandsChannels, commandsSubscriptions } from './channels/commands.js';
 import { walletChannels, walletSubscriptions } from './channels/wallet.js';
+import { exportsSubscriptions } from './channels/exports.js';
 
 export * from './channels/core.js';
 export * from './channels/updates.js';
@@ -24,6 +25,7 @@ export * from './channels/packages.js';
 export * from './channels/contracts.js';
 export * from './channels/commands.js';
 export * from './channels/wallet.js';
+export * from './channels/exports.js';
 
 /** Request/response channels. */
 export const channels = {
@@ -44,6 +46,7 @@ export const subscriptions = {
   ...updatesSubscriptions,
   ...commandsSubscriptions,
   ...walletSubscriptions,
+  ...exportsSubscriptions,
 } as const;
 
 export type Channels = typeof channels;

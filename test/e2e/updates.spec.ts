@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { test, expect, type Page } from '@playwright/test';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
 import { callSimulator, themedScreenshots } from '../support/e2e.js';
@@ -191,14 +191,21 @@ test('export to NDJSON writes one line per filtered update', async ({ page }) =>
   await expect(page.getByTestId('export-panel').getByRole('alert')).toContainText('not a path');
   await expect(page.getByTestId('export-start')).toBeDisabled();
   await page.getByTestId('export-name').fill(name);
-  await page.getByTestId('export-start').click();
-  await expect(page.getByTestId('export-done')).toContainText('Wrote 3 updates');
-  const file = (await page.getByTestId('export-path').textContent()) ?? '';
-  expect(file).toBe(`${consoleProc.dataDir}/exports/${name}.ndjson`);
-  const lines = readFileSync(file, 'utf8').trim().split('\n');
+  // Delivered like every export: a real browser download streamed from the host, then the same notice.
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-start').click()]);
+  expect(dl.suggestedFilename()).toBe(`${name}.ndjson`);
+  const lines = readFileSync(await dl.path(), 'utf8')
+    .trim()
+    .split('\n');
   expect(lines).toHaveLength((await offsetsVisibleTo(erin)).length);
   for (const line of lines) expect(JSON.stringify(JSON.parse(line))).toContain(erin);
-  await expect(page.getByTestId('export-progress')).toHaveAttribute('aria-valuenow', '100');
+  const notice = page.getByTestId('export-notice').first();
+  await expect(notice).toHaveAttribute('data-state', 'done');
+  await expect(notice.getByTestId('export-file')).toHaveText(`${name}.ndjson`);
+  await expect(notice.getByTestId('export-done')).toContainText('3 lines');
+  await expect(notice.getByTestId('export-where')).toHaveText("in your browser's downloads");
+  // nothing was written into the host's data directory
+  expect(existsSync(`${consoleProc.dataDir}/exports/${name}.ndjson`)).toBe(false);
   await themedScreenshots(page, 'updates-export', 900);
 });
 

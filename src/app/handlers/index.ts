@@ -9,6 +9,7 @@ import { packagesHandlers } from './packages.js';
 import { contractsHandlers } from './contracts.js';
 import { commandsHandlers, commandsSubscriptionHandlers } from './commands.js';
 import { walletHandlers, walletSubscriptionHandlers, type WalletDeps } from './wallet.js';
+import { exportsSubscriptionHandlers, type ExportsDeps } from './exports.js';
 
 export type { HandlerDeps };
 
@@ -26,11 +27,12 @@ export function createHandlers(d: HandlerDeps & WalletDeps): Handlers {
   };
 }
 
-export function createSubscriptionHandlers(d: HandlerDeps & WalletDeps): SubscriptionHandlers {
+export function createSubscriptionHandlers(d: ExportsDeps & WalletDeps): SubscriptionHandlers {
   return {
     ...coreSubscriptionHandlers(d),
     ...updatesSubscriptionHandlers(d),
     ...commandsSubscriptionHandlers(d),
     ...walletSubscriptionHandlers(d),
+    ...exportsSubscriptionHandlers(d),
   };
 }

@@ -5,6 +5,7 @@
  * Disk backpressure pauses the participant's socket until the file stream drains.
  */
 import { createWriteStream, existsSync } from 'node:fs';
+import type { Writable } from 'node:stream';
 import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ConsoleError } from '../../ipc/errors.js';
@@ -67,12 +68,39 @@ export async function exportUpdatesNdjson(opts: ExportOptions): Promise<ExportRe
   return write(opts, target);
 }
 
-function write(opts: ExportOptions, target: string): Promise<ExportResult> {
+/** What streaming an update range needs (the file side — folder and name — is the caller's). */
+export type StreamOptions = Omit<ExportOptions, 'dir' | 'fileName'>;
+
+async function write(opts: ExportOptions, target: string): Promise<ExportResult> {
   const partial = `${target}.part`;
+  const out = createWriteStream(partial, { flags: 'w', mode: 0o600 });
+  try {
+    const { lines, bytes } = await writeUpdatesNdjson(opts, out);
+    await new Promise<void>((resolve, reject) => {
+      out.once('error', reject);
+      out.end(() => resolve());
+    });
+    try {
+      await rename(partial, target);
+    } catch (err) {
+      throw new ConsoleError('INTERNAL', `Could not finish the export file: ${(err as Error).message}`);
+    }
+    return { path: target, lines, bytes };
+  } catch (err) {
+    out.destroy();
+    await rm(partial, { force: true }).catch(() => {});
+    throw err;
+  }
+}
+
+/**
+ * Streams the range into `out` (a file, an HTTP response) as NDJSON and resolves once every line is written (the
+ * caller ends `out`). Backpressure from `out` pauses the participant's socket; a cancel or failure rejects.
+ */
+export function writeUpdatesNdjson(opts: StreamOptions, out: Writable): Promise<{ lines: number; bytes: number }> {
   const interval = opts.progressIntervalMs ?? 100;
 
-  return new Promise<ExportResult>((resolve, reject) => {
-    const out = createWriteStream(partial, { flags: 'w', mode: 0o600 });
+  return new Promise((resolve, reject) => {
     let lines = 0;
     let bytes = 0;
     let offset = opts.beginExclusive;
@@ -87,72 +115,74 @@ function write(opts: ExportOptions, target: string): Promise<ExportResult> {
       opts.onProgress?.({ lines, offset });
     };
 
-    const abort = async (err: ConsoleError) => {
+    const fail = (err: ConsoleError) => {
       if (settled) return;
       settled = true;
       stream?.close();
-      out.destroy();
-      await rm(partial, { force: true }).catch(() => {});
+      opts.signal?.removeEventListener('abort', onAbort);
       reject(err);
     };
 
-    const onAbort = () => void abort(new ConsoleError('CONFLICT', 'Export cancelled'));
+    const onAbort = () => {
+      fail(new ConsoleError('CONFLICT', 'Export cancelled'));
+    };
     if (opts.signal?.aborted) {
       onAbort();
       return;
     }
     opts.signal?.addEventListener('abort', onAbort, { once: true });
 
-    out.on('error', (err) => void abort(new ConsoleError('INTERNAL', `Could not write the export file: ${err.message}`)));
+    out.on('error', (err) => {
+      fail(new ConsoleError('INTERNAL', `Could not write the export: ${err.message}`));
+    });
+    out.on('close', () => {
+      if (!settled) fail(new ConsoleError('CONFLICT', 'The export was closed before it was complete'));
+    });
 
-    if (opts.endInclusive <= opts.beginExclusive) {
-      // Empty range: an empty file, no request needed.
-      out.end(() => void finish());
-    } else {
-      stream = openUpdateStream({
-        baseUrl: opts.baseUrl,
-        token: opts.token,
-        ...(opts.refreshToken ? { refreshToken: opts.refreshToken } : {}),
-        request: { beginExclusive: opts.beginExclusive, endInclusive: opts.endInclusive, updateFormat: opts.updateFormat },
-        onUpdate: (update) => {
-          if (settled) return;
-          offset = Math.max(offset, updateOffset(update));
-          if (!isCheckpoint(update)) {
-            const line = JSON.stringify({ update }) + '\n';
-            lines++;
-            bytes += Buffer.byteLength(line);
-            if (!out.write(line) && stream && !stream.paused) {
-              stream.pause();
-              out.once('drain', () => stream?.resume());
-            }
-          }
-          progress(false);
-        },
-        onError: (err) => void abort(err),
-        onEnd: (complete) => {
-          if (settled) return;
-          if (!complete) {
-            void abort(new ConsoleError('UNREACHABLE', 'The update stream ended before the export was complete'));
-            return;
-          }
-          offset = opts.endInclusive;
-          out.end(() => void finish());
-        },
-      });
-    }
-
-    async function finish() {
+    const finish = () => {
       if (settled) return;
-      try {
-        await rename(partial, target);
-      } catch (err) {
-        await abort(new ConsoleError('INTERNAL', `Could not finish the export file: ${(err as Error).message}`));
-        return;
-      }
       settled = true;
       opts.signal?.removeEventListener('abort', onAbort);
       progress(true);
-      resolve({ path: target, lines, bytes });
+      resolve({ lines, bytes });
+    };
+
+    if (opts.endInclusive <= opts.beginExclusive) {
+      // Empty range: nothing to write, no request needed.
+      finish();
+      return;
     }
+    stream = openUpdateStream({
+      baseUrl: opts.baseUrl,
+      token: opts.token,
+      ...(opts.refreshToken ? { refreshToken: opts.refreshToken } : {}),
+      request: { beginExclusive: opts.beginExclusive, endInclusive: opts.endInclusive, updateFormat: opts.updateFormat },
+      onUpdate: (update) => {
+        if (settled) return;
+        offset = Math.max(offset, updateOffset(update));
+        if (!isCheckpoint(update)) {
+          const line = JSON.stringify({ update }) + '\n';
+          lines++;
+          bytes += Buffer.byteLength(line);
+          if (!out.write(line) && stream && !stream.paused) {
+            stream.pause();
+            out.once('drain', () => stream?.resume());
+          }
+        }
+        progress(false);
+      },
+      onError: (err) => {
+        fail(err);
+      },
+      onEnd: (complete) => {
+        if (settled) return;
+        if (!complete) {
+          fail(new ConsoleError('UNREACHABLE', 'The update stream ended before the export was complete'));
+          return;
+        }
+        offset = opts.endInclusive;
+        finish();
+      },
+    });
   });
 }

@@ -1,17 +1,4 @@
-/** Moving files in and out of the renderer: downloads from text, picked files to text (no paths involved). */
-
-/** Saves `text` as a download named `fileName` (Blob + object URL; the renderer never learns a path). */
-export function downloadText(fileName: string, text: string, type = 'application/json'): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  a.rel = 'noopener';
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
+/** Picked files to text (no paths involved); files leave the console through exports (lib/exports.svelte.ts). */
 
 /**
  * Text of the first file chosen in an `<input type=file>` change event (null when none was chosen). With `reset`, the

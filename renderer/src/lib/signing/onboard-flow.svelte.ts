@@ -5,7 +5,7 @@
 import type { Refusal, Response } from '../../../../src/ipc/contract.js';
 import type { IpcError } from '../../../../src/ipc/errors.js';
 import { fieldIssues } from '../errors.js';
-import { downloadText } from './files.js';
+import { saveFile } from '../exports.svelte.js';
 import { focusStep, type SigningData } from './signing-data.svelte.js';
 
 type OnboardVerified = Extract<Response<'signing.onboard.prepare'>, { status: 'verified' }>;
@@ -95,7 +95,7 @@ export class OnboardFlow {
     await this.data.run(async () => {
       const r = await this.data.client.call('signing.onboard.offline.createRequest', { sessionId, ttlMinutes: 60 });
       if (r.status === 'created') {
-        downloadText(r.fileName, r.text);
+        saveFile(this.data.client, r.fileName, r.text, 'Offline onboarding request');
         this.step = { step: 'exported', partyId: r.partyId, fileName: r.fileName };
       } else this.step = { step: 'refused', refusal: r };
       await focusStep();

@@ -5,7 +5,7 @@
 import type { ExecuteMode, ExecutionResult, Refusal, Response } from '../../../../src/ipc/contract.js';
 import type { IpcError } from '../../../../src/ipc/errors.js';
 import { fieldIssues } from '../errors.js';
-import { downloadText } from './files.js';
+import { saveFile } from '../exports.svelte.js';
 import { focusStep, type SigningData } from './signing-data.svelte.js';
 
 export type Verified = Extract<Response<'signing.prepare'>, { status: 'verified' }>;
@@ -109,7 +109,7 @@ export class SignFlow {
       if (r.status === 'refused') {
         this.step = { step: 'refused', refusal: r };
       } else {
-        downloadText(r.fileName, r.text);
+        saveFile(this.data.client, r.fileName, r.text, 'Offline signing request');
         this.step = { step: 'exported', requestId: r.requestId, fileName: r.fileName };
         await this.data.loadPending();
       }
