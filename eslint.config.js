@@ -44,6 +44,7 @@ export const ENFORCED = [
   'test/integration/daml-lf',
   'test/integration/engine',
   'test/integration/signing',
+  'test/integration/simulator',
   'test/integration/signing-flows',
   '*.ts',
   '*.js',

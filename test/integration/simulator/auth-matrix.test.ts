@@ -16,6 +16,7 @@ import { bearer, hsToken, SECRET, send } from './auth-helpers.js';
 import type { RawResponse } from './auth-helpers.js';
 import { createIou, IOU, openApi, startTestSim } from './helpers.js';
 import type { TestSim } from './helpers.js';
+import { anyString } from '../../support/matchers.js';
 
 type Who = 'admin' | 'nobody' | 'actor' | 'reader';
 
@@ -451,7 +452,7 @@ describe('authorization matrix (every route × no token / wrong user / right use
       if (anonymous.status === 401) {
         // protected: a forged token is no better than none
         protectedRoutes++;
-        expect(anonymous.json).toMatchObject({ error: expect.any(String) });
+        expect(anonymous.json).toMatchObject({ error: anyString() });
         expect(withForged.status, `${method} ${pattern} with a forged token: ${withForged.text}`).toBe(401);
         // a verified user that is not the operator is authenticated; operator-only routes answer 403
         const user = await req(tokens.nobody);

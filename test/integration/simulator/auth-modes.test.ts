@@ -11,6 +11,7 @@ import { bearer, hsToken, rsaKey, rsToken, SECRET, send } from './auth-helpers.j
 import type { RawResponse, RsaKey } from './auth-helpers.js';
 import { makeTempDir, openApi, startTestSim } from './helpers.js';
 import type { TestSim } from './helpers.js';
+import { stringMatching } from '../../support/matchers.js';
 
 /** Asserts a spec-conformant JsCantonError for an operation of the reference spec and returns its code. */
 function errorCode(r: RawResponse, method: string, specPath: string, status: number): string {
@@ -84,7 +85,7 @@ describe('HS256 mode (scope-based tokens)', () => {
   it('the wallet API takes its user from the verified token only', async () => {
     const none = await send(sim.url, 'GET', '/api/validator/v0/wallet/user-status');
     expect(none.status).toBe(401);
-    expect(none.json).toMatchObject({ error: expect.stringMatching(/JWT/) });
+    expect(none.json).toMatchObject({ error: stringMatching(/JWT/) });
     const forged = await send(sim.url, 'GET', '/api/validator/v0/wallet/user-status', {
       headers: bearer(await hsToken('plain', {}, 'forged-secret-forged-secret-00000')),
     });

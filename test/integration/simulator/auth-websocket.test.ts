@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { bearer, hsToken, SECRET, send } from './auth-helpers.js';
-import { asyncApi, createIou, startTestSim } from './helpers.js';
+import { asyncApi, createIou, startTestSim, wsText } from './helpers.js';
 import type { TestSim } from './helpers.js';
 
 interface Outcome {
@@ -31,7 +31,7 @@ function stream(
     const messages: unknown[] = [];
     const timer = setTimeout(() => reject(new Error(`no close within 5 s; got ${JSON.stringify(messages).slice(0, 300)}`)), 5000);
     ws.on('message', (d) => {
-      messages.push(JSON.parse(d.toString()));
+      messages.push(JSON.parse(wsText(d)));
       if ((opts.stopAfter !== undefined && messages.length >= opts.stopAfter) || opts.until?.(messages.at(-1))) ws.close();
     });
     ws.on('close', (code) => {

@@ -22,7 +22,7 @@ function startProcess(dataDir: string): Promise<{ proc: ChildProcess; url: strin
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
-    proc.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => reject(new Error(`simulator did not start: ${stderr}`)), 60_000);
     const rl = createInterface({ input: proc.stdout as NodeJS.ReadableStream });
     rl.once('line', (line) => {

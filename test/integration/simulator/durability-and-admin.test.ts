@@ -18,6 +18,7 @@ import {
 } from './helpers.js';
 import type { TestSim } from './helpers.js';
 import { rmSync } from 'node:fs';
+import { must } from '../../support/must.js';
 
 describe('durability, reassignment, pruning and time', () => {
   const cleanup: (() => Promise<void>)[] = [];
@@ -32,7 +33,10 @@ describe('durability, reassignment, pruning and time', () => {
 
   it('restarts at the same ledger end with the same contracts, ids, offsets and dedup state', async () => {
     const dir = makeTempDir();
-    cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
+    cleanup.push(() => {
+      rmSync(dir, { recursive: true, force: true });
+      return Promise.resolve();
+    });
     const s1 = await startSimulator({ dataDir: dir, port: 0 });
     const bank = await allocate(s1.url, 'Bank');
     const alice = await allocate(s1.url, 'Alice');
@@ -85,7 +89,7 @@ describe('durability, reassignment, pruning and time', () => {
     ).reassignment.events[0]?.JsUnassignedEvent.value;
     expect(unEvent?.reassignmentCounter).toBe(1);
     const mid = await acs(sim.url, wildcard(alice));
-    expect(Object.keys((mid[0]?.contractEntry as object) ?? {})).toEqual(['JsIncompleteUnassigned']);
+    expect(Object.keys(must(mid[0], 'an active contract').contractEntry as object)).toEqual(['JsIncompleteUnassigned']);
     // an unassigned contract cannot be used
     const use = await call(sim.url, 'POST', '/v2/commands/submit-and-wait', {
       body: { commandId: 'use-1', actAs: [alice], commands: [exercise(IOU, cid, 'Iou_Describe')] },

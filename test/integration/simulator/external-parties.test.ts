@@ -37,7 +37,7 @@ describe('external parties', () => {
       let len = 0;
       let pos = 1;
       for (let shift = 0; ; shift += 7) {
-        const b = bytes[pos++]!;
+        const b = bytes.readUInt8(pos++);
         len += (b & 0x7f) * 2 ** shift;
         if ((b & 0x80) === 0) break;
       }
@@ -128,8 +128,9 @@ describe('external parties', () => {
     const g = gen.json as { topologyTransactions: string[] };
     const bare = g.topologyTransactions.map((t) => {
       const bytes = Buffer.from(t, 'base64');
-      const len = bytes[1]! & 0x80 ? (bytes[1]! & 0x7f) + bytes[2]! * 128 : bytes[1]!;
-      const start = bytes[1]! & 0x80 ? 3 : 2;
+      const b1 = bytes.readUInt8(1);
+      const len = b1 & 0x80 ? (b1 & 0x7f) + bytes.readUInt8(2) * 128 : b1;
+      const start = b1 & 0x80 ? 3 : 2;
       return bytes.subarray(start, start + len);
     });
     const hashes = await Promise.all(bare.map((b) => computeSha256CantonHash(11, b)));

@@ -34,7 +34,7 @@ describe('fuzzing the HTTP API', () => {
         method: 'POST',
         specPath: '/v2/commands/submit-and-wait',
         path: '/v2/commands/submit-and-wait',
-        body: { commandId: 'f', actAs: [bank], commands: [createIou(bank, alice, '1')] } as J,
+        body: { commandId: 'f', actAs: [bank], commands: [createIou(bank, alice, '1')] },
       },
       {
         method: 'POST',
@@ -49,7 +49,7 @@ describe('fuzzing the HTTP API', () => {
             ],
           },
           transactionFormat: uf.includeTransactions,
-        } as J,
+        },
       },
       {
         method: 'POST',
@@ -68,32 +68,32 @@ describe('fuzzing the HTTP API', () => {
               },
             },
           ],
-        } as J,
+        },
       },
-      { method: 'POST', specPath: '/v2/updates', path: '/v2/updates', body: { beginExclusive: 0, updateFormat: uf } as J },
+      { method: 'POST', specPath: '/v2/updates', path: '/v2/updates', body: { beginExclusive: 0, updateFormat: uf } },
       {
         method: 'POST',
         specPath: '/v2/updates/trees',
         path: '/v2/updates/trees',
-        body: { beginExclusive: 0, filter: wildcard(bank), verbose: true } as J,
+        body: { beginExclusive: 0, filter: wildcard(bank), verbose: true },
       },
       {
         method: 'POST',
         specPath: '/v2/updates/update-by-offset',
         path: '/v2/updates/update-by-offset',
-        body: { offset: 4, updateFormat: uf } as J,
+        body: { offset: 4, updateFormat: uf },
       },
       {
         method: 'POST',
         specPath: '/v2/updates/update-by-id',
         path: '/v2/updates/update-by-id',
-        body: { updateId: c.updateId, updateFormat: uf } as J,
+        body: { updateId: c.updateId, updateFormat: uf },
       },
       {
         method: 'POST',
         specPath: '/v2/updates/get-updates-page',
         path: '/v2/updates/get-updates-page',
-        body: { maxPageSize: 2, updateFormat: uf } as J,
+        body: { maxPageSize: 2, updateFormat: uf },
       },
       {
         method: 'POST',
@@ -104,33 +104,33 @@ describe('fuzzing the HTTP API', () => {
           eventFormat: {
             filtersByParty: { [bank]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: IOU } } } }] } },
           },
-        } as J,
+        },
       },
       {
         method: 'POST',
         specPath: '/v2/state/active-contracts-page',
         path: '/v2/state/active-contracts-page',
-        body: { eventFormat: { filtersForAnyParty: {} }, maxPageSize: 1 } as J,
+        body: { eventFormat: { filtersForAnyParty: {} }, maxPageSize: 1 },
       },
       {
         method: 'POST',
         specPath: '/v2/events/events-by-contract-id',
         path: '/v2/events/events-by-contract-id',
-        body: { contractId: cid, eventFormat: wildcard(alice) } as J,
+        body: { contractId: cid, eventFormat: wildcard(alice) },
       },
       {
         method: 'POST',
         specPath: '/v2/contracts/contract-by-id',
         path: '/v2/contracts/contract-by-id',
-        body: { contractId: cid, queryingParties: [alice] } as J,
+        body: { contractId: cid, queryingParties: [alice] },
       },
       {
         method: 'POST',
         specPath: '/v2/commands/completions',
         path: '/v2/commands/completions',
-        body: { parties: [bank], beginExclusive: 0 } as J,
+        body: { parties: [bank], beginExclusive: 0 },
       },
-      { method: 'POST', specPath: '/v2/parties', path: '/v2/parties', body: { partyIdHint: 'Fuzzy' } as J },
+      { method: 'POST', specPath: '/v2/parties', path: '/v2/parties', body: { partyIdHint: 'Fuzzy' } },
       {
         method: 'POST',
         specPath: '/v2/commands/submit-and-wait-for-reassignment',
@@ -141,7 +141,7 @@ describe('fuzzing the HTTP API', () => {
             submitter: bank,
             commands: [{ command: { UnassignCommand: { value: { contractId: cid, source: 'a::1', target: 'b::2' } } } }],
           },
-        } as J,
+        },
       },
       {
         method: 'POST',
@@ -151,7 +151,7 @@ describe('fuzzing the HTTP API', () => {
           commandId: 'p',
           actAs: [alice],
           commands: [{ ExerciseCommand: { templateId: IOU, contractId: cid, choice: 'Iou_Describe', choiceArgument: {} } }],
-        } as J,
+        },
       },
       {
         method: 'POST',
@@ -176,7 +176,7 @@ describe('fuzzing the HTTP API', () => {
           },
           submissionId: 's',
           hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
-        } as J,
+        },
       },
       {
         method: 'POST',
@@ -190,13 +190,13 @@ describe('fuzzing the HTTP API', () => {
             keyData: Buffer.alloc(32, 7).toString('base64'),
             keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519',
           },
-        } as J,
+        },
       },
       {
         method: 'POST',
         specPath: '/v2/parties/external/allocate',
         path: '/v2/parties/external/allocate',
-        body: { synchronizer: 'x::1', onboardingTransactions: [{ transaction: 'CAESAA==' }], multiHashSignatures: [] } as J,
+        body: { synchronizer: 'x::1', onboardingTransactions: [{ transaction: 'CAESAA==' }], multiHashSignatures: [] },
       },
       {
         method: 'GET',
@@ -222,7 +222,7 @@ describe('fuzzing the HTTP API', () => {
       const r = rnd();
       if (r < 0.12) return null;
       if (r < 0.22) return rnd() < 0.5;
-      if (r < 0.4) return pick([0, -1, 1, 2 ** 53, -(2 ** 63), 1e300, 0.5, NaN, 4]) as number;
+      if (r < 0.4) return pick([0, -1, 1, 2 ** 53, -(2 ** 63), 1e300, 0.5, NaN, 4]);
       if (r < 0.65) return randomString();
       if (depth > 3) return {};
       if (r < 0.82) return Array.from({ length: Math.floor(rnd() * 3) }, () => randomValue(depth + 1));
@@ -239,7 +239,7 @@ describe('fuzzing the HTTP API', () => {
       if (keys.length > 0 && r < 0.7) {
         const k = pick(keys);
         if (Array.isArray(copy)) copy[Number(k)] = mutate(copy[Number(k)] as J, depth + 1);
-        else if (rnd() < 0.2) delete copy[k];
+        else if (rnd() < 0.2) Reflect.deleteProperty(copy, k);
         else copy[k] = mutate(copy[k] as J, depth + 1);
       } else if (!Array.isArray(copy)) copy[randomString() || 'x'] = randomValue();
       else copy.push(randomValue());

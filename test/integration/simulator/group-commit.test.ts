@@ -13,6 +13,7 @@ import { CantonError } from '../../../src/simulator/errors.js';
 import { DB_FILE } from '../../../src/simulator/store/open.js';
 import type { JsCommandsInput } from '../../../src/simulator/schemas.js';
 import { createIou, exercise, IOU, makeTempDir } from './helpers.js';
+import { must } from '../../support/must.js';
 
 const dirs: string[] = [];
 const closers: Array<() => void> = [];
@@ -69,7 +70,8 @@ describe('group commit', () => {
 
   it('fails a command that fails inside a group alone, without a gap in the offsets', async () => {
     const { sim, writer, alice, bob, commits, committedEnd, cmd } = open(true);
-    const iou = (await writer.submit(cmd(alice, [createIou(alice, alice, '10')]), 'user')).tx.nodes[0]!.contractId;
+    const created = (await writer.submit(cmd(alice, [createIou(alice, alice, '10')]), 'user')).tx.nodes[0];
+    const iou = must(created, 'the created Iou node').contractId;
     const end0 = sim.store.ledgerEnd();
     commits.length = 0;
     const outcomes = await Promise.all(
@@ -91,7 +93,8 @@ describe('group commit', () => {
     expect(outcomes.map(code)).toEqual(['ok', 'DUPLICATE_COMMAND', 'ok', 'CONTRACT_NOT_FOUND', 'ok', 'ok', 'ok']);
     const offsets = outcomes.flatMap((o) => (o.ok ? [(o.value as SubmitResult).offset] : []));
     expect(offsets).toEqual([end0 + 1, end0 + 2, end0 + 3, end0 + 4, end0 + 5]);
-    expect('rejected' in (outcomes[5]!.ok ? (outcomes[5]!.value as object) : {})).toBe(true);
+    const sixth = must(outcomes[5], 'the sixth outcome');
+    expect('rejected' in (sixth.ok ? (sixth.value as object) : {})).toBe(true);
     expect(committedEnd()).toBe(end0 + 5);
     expect(sim.store.ledgerEnd()).toBe(end0 + 5);
     expect(commits).toEqual([end0 + 5]);
@@ -107,7 +110,7 @@ describe('group commit', () => {
       settle(writer.submit(cmd(alice, [createIou(alice, alice, '1')]), 'user')),
     ]);
     expect(bad.ok ? 'ok' : (bad.error as CantonError).kind.code).toBe('PARTY_NOT_KNOWN_ON_LEDGER');
-    expect(good.ok && (good.value as SubmitResult).offset).toBe(end0 + 1);
+    expect(good.ok && good.value.offset).toBe(end0 + 1);
     expect(sim.store.ledgerEnd()).toBe(end0 + 1);
   });
 

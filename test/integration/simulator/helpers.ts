@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import type { ValidateFunction } from 'ajv';
+import type { RawData } from 'ws';
 import addFormatsModule from 'ajv-formats';
 import { parse } from 'yaml';
 import { startSimulator } from '../../../src/simulator/index.js';
@@ -336,4 +337,11 @@ export async function onboardExternal(base: string, synchronizer: string, hint: 
   });
   if (alloc.status !== 200) throw new Error(alloc.text);
   return (alloc.json as { partyId: string }).partyId;
+}
+
+/** A WebSocket message's text, whichever of its three shapes (Buffer, ArrayBuffer, fragments) ws delivers it in. */
+export function wsText(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data).toString('utf8');
 }

@@ -25,6 +25,7 @@ import {
   submitTx,
   updates,
   wildcard,
+  wsText,
 } from './helpers.js';
 import type { ExternalKey, TestSim } from './helpers.js';
 
@@ -38,7 +39,7 @@ function wsAll(base: string, path: string, request: unknown, timeoutMs = 5000): 
       reject(new Error(`timeout; got ${JSON.stringify(messages).slice(0, 300)}`));
     }, timeoutMs);
     ws.on('open', () => ws.send(JSON.stringify(request)));
-    ws.on('message', (d) => messages.push(JSON.parse(d.toString())));
+    ws.on('message', (d) => messages.push(JSON.parse(wsText(d))));
     ws.on('close', (code) => {
       clearTimeout(t);
       resolve({ messages, code });
@@ -149,7 +150,7 @@ describe('ledger fidelity', () => {
     const ws = new WebSocket(sim.url.replace(/^http/, 'ws') + '/v2/commands/completions', ['daml.ws.auth']);
     const first = await new Promise<unknown>((resolve, reject) => {
       ws.on('open', () => ws.send(JSON.stringify({ parties: [alice], beginExclusive: begin })));
-      ws.on('message', (d) => resolve(JSON.parse(d.toString())));
+      ws.on('message', (d) => resolve(JSON.parse(wsText(d))));
       ws.on('error', reject);
     });
     ws.close();

@@ -22,6 +22,7 @@ import {
   submitTx,
   updates,
   wildcard,
+  wsText,
 } from './helpers.js';
 import type { TestSim } from './helpers.js';
 
@@ -194,7 +195,7 @@ describe('WebSocket backpressure', () => {
     const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
     let schemaChecked = false;
     ws.on('message', (d) => {
-      const m = JSON.parse(d.toString()) as { update: Record<string, { value: { offset: number } }> };
+      const m = JSON.parse(wsText(d)) as { update: Record<string, { value: { offset: number } }> };
       if (!schemaChecked) {
         expect(asyncApi().schema('JsGetUpdatesResponse')(m)).toBe(true);
         schemaChecked = true;

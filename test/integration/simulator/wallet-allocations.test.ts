@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALLOCATION_INTERFACE_ID } from '@canton-network/core-token-standard';
-import { acs, acsCreated, exercise, submitTx, wildcard } from './helpers.js';
+import { acs, acsCreated, exercise, submitTx } from './helpers.js';
 import { nowMicros, onboard, startTestSim, wcall, wok } from './wallet-helpers.js';
 import type { TestSim } from './wallet-helpers.js';
 

@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function eventually<T>(what: string, f: () => Promise<T | undefined>, timeoutMs = 8_000): Promise<T> {
+async function eventually<T>(what: string, f: () => T | undefined | Promise<T | undefined>, timeoutMs = 8_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await f();
@@ -107,7 +107,6 @@ describe('background automation trigger', () => {
     expect(json.backgroundIntervalSeconds).toBe(0);
     // a PUT without the key gets the default (10 s); a negative interval is refused and changes nothing
     const { backgroundIntervalSeconds: _drop, ...rest } = json;
-    void _drop;
     const put = (body: unknown) =>
       fetch(`${base}/api/validator/v0/sim/automation`, {
         method: 'PUT',
@@ -184,7 +183,7 @@ describe('background trigger mechanics', () => {
     });
     setBackgroundAutomationTarget(sim, t);
     const bg = startBackgroundAutomation(sim);
-    await eventually('two runs', async () => (t.calls >= 2 ? true : undefined));
+    await eventually('two runs', () => (t.calls >= 2 ? true : undefined));
     expect(bg.runs).toBeGreaterThanOrEqual(1); // the failed run does not count as completed
     bg.stop();
     const after = t.calls;
@@ -202,11 +201,11 @@ describe('background trigger mechanics', () => {
     expect(idle.calls).toBe(0);
     const t = target(() => undefined);
     setBackgroundAutomationTarget(sim, t);
-    await eventually('the first run', async () => (t.calls === 1 ? true : undefined), 3_000);
+    await eventually('the first run', () => (t.calls === 1 ? true : undefined), 3_000);
     await sleep(400);
     expect(t.calls).toBe(1);
     clock.advance(1n);
-    await eventually('the run after the advance', async () => (t.calls === 2 ? true : undefined), 3_000);
+    await eventually('the run after the advance', () => (t.calls === 2 ? true : undefined), 3_000);
     bg.stop();
   });
 });

@@ -49,12 +49,10 @@ function rewriteRefs(text: string, self: string): string {
 function discriminated(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(discriminated);
   if (typeof node !== 'object' || node === null) return node;
-  const o = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, discriminated(v)])) as Json;
+  const o: Json = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, discriminated(v)]));
   const d = o.discriminator as { propertyName: string; mapping?: Record<string, string> } | undefined;
   if (d?.mapping && Array.isArray(o.oneOf)) {
     const { discriminator: _d, oneOf: _o, ...rest } = o;
-    void _d;
-    void _o;
     return {
       ...rest,
       type: 'object',
@@ -160,7 +158,10 @@ class SpliceSpecs {
     }
     const schema = (resp.content as Record<string, { schema: unknown }> | undefined)?.['application/json']?.schema;
     const seen = (): void => void this.answered.set(opKey, (this.answered.get(opKey) ?? new Set()).add(status));
-    if (schema === undefined) return seen(); // e.g. `200: ok` without a body
+    if (schema === undefined) {
+      seen(); // e.g. `200: ok` without a body
+      return;
+    }
     const key = `${file}:${JSON.stringify(schema)}`;
     let v = this.cache.get(key);
     if (!v) {

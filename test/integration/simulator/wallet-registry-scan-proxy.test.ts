@@ -132,7 +132,7 @@ describe('token-standard registry (transfers and allocations)', () => {
       { ...choiceArguments, extraArgs: extraArgs(fctx) },
       fctx,
     );
-    const instruction = tx.created.find((c) => String((c as { templateId: string }).templateId).endsWith(':AmuletTransferInstruction')) as {
+    const instruction = tx.created.find((c) => (c as { templateId: string }).templateId.endsWith(':AmuletTransferInstruction')) as {
       contractId: string;
     };
     expect(instruction).toBeDefined();
@@ -223,7 +223,7 @@ describe('token-standard registry (transfers and allocations)', () => {
       { ...choiceArguments, extraArgs: extraArgs(fctx) },
       fctx,
     );
-    const alloc = tx.created.find((c) => String((c as { templateId: string }).templateId).endsWith(':AmuletAllocation')) as {
+    const alloc = tx.created.find((c) => (c as { templateId: string }).templateId.endsWith(':AmuletAllocation')) as {
       contractId: string;
     };
     for (const c of ['withdraw', 'cancel'])

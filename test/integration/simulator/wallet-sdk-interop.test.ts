@@ -15,6 +15,7 @@ import { LedgerClient } from '@canton-network/core-ledger-client';
 import { AuthTokenProvider } from '@canton-network/core-wallet-auth';
 import { startTestSim } from './helpers.js';
 import type { TestSim } from './helpers.js';
+import { must } from '../../support/must.js';
 
 let sim: TestSim;
 const logs: string[] = [];
@@ -56,7 +57,7 @@ async function signAndExecute(
 ): Promise<void> {
   const prepared = sdk.ledger.prepare({ partyId, commands, disclosedContracts });
   const { response } = await prepared.toJSON();
-  const recomputed = (await sdk.utils.hash.preparedTransaction(response.preparedTransaction as string)).toBase64();
+  const recomputed = (await sdk.utils.hash.preparedTransaction(response.preparedTransaction)).toBase64();
   expect(recomputed).toBe(response.preparedTransactionHash);
   await prepared.sign(privateKey).execute({ partyId });
 }
@@ -65,7 +66,7 @@ async function onboard(hint: string): Promise<{ partyId: string; privateKey: str
   const keys = sdk.keys.generate();
   const prepared = sdk.party.external.create(keys.publicKey, { partyHint: hint });
   const topology = await prepared.topology();
-  expect(await sdk.utils.hash.topologyTransaction(topology.topologyTransactions ?? [])).toBe(topology.multiHash);
+  expect(await sdk.utils.hash.topologyTransaction(topology.topologyTransactions)).toBe(topology.multiHash);
   const party = await prepared.sign(keys.privateKey).execute();
   return { partyId: party.partyId, privateKey: keys.privateKey };
 }
@@ -121,7 +122,10 @@ describe('official wallet SDK against the simulator (LocalNet settings)', () => 
     await signAndExecute(sender.partyId, sender.privateKey, transfer, disclosed);
     const pending = await sdk.token.transfer.pending(receiver.partyId);
     expect(pending).toHaveLength(1);
-    const [accept, acceptDisclosed] = await sdk.token.transfer.accept({ transferInstructionCid: pending[0]!.contractId, registryUrl });
+    const [accept, acceptDisclosed] = await sdk.token.transfer.accept({
+      transferInstructionCid: must(pending[0], 'a pending transfer').contractId,
+      registryUrl,
+    });
     await signAndExecute(receiver.partyId, receiver.privateKey, accept, acceptDisclosed);
     const utxos = await sdk.token.utxos.list({ partyId: receiver.partyId });
     expect(
@@ -139,8 +143,9 @@ describe('official wallet SDK against the simulator (LocalNet settings)', () => 
     const receiverTxs = (await sdk.token.holdings({ partyId: receiver.partyId })).transactions;
     const incoming = receiverTxs.flatMap((t) => t.events).find((e) => e.label.type === 'TransferIn');
     expect(incoming?.label).toMatchObject({ type: 'TransferIn', sender: sender.partyId });
-    const byId = await sdk.token.transactionsById({ updateId: receiverTxs.at(-1)!.updateId, partyId: receiver.partyId });
-    expect(byId.updateId).toBe(receiverTxs.at(-1)!.updateId);
+    const last = must(receiverTxs.at(-1), "the receiver's latest transaction");
+    const byId = await sdk.token.transactionsById({ updateId: last.updateId, partyId: receiver.partyId });
+    expect(byId.updateId).toBe(last.updateId);
   }, 120_000);
 
   it('core-ledger-client reads the same ledger', async () => {
@@ -155,7 +160,7 @@ describe('official wallet SDK against the simulator (LocalNet settings)', () => 
     expect(end.offset ?? 0).toBeGreaterThan(0);
     expect(await client.getSynchronizerId()).toMatch(/::1220/);
     const me = await client.get('/v2/authenticated-user');
-    expect(me.user?.id).toBe('ledger-api-user');
+    expect(me.user.id).toBe('ledger-api-user');
     const acs = await client.post('/v2/state/active-contracts', {
       activeAtOffset: end.offset ?? 0,
       eventFormat: {

@@ -43,7 +43,7 @@ describe('wallet demo seed', () => {
       dispose: async () => {
         await again.close();
       },
-    } as TestSim);
+    });
     await check(again.url);
     const users = (await wok(again.url, 'validator-operator', 'GET', '/v0/admin/users')).usernames;
     expect(users).toEqual(['alice', 'bob', 'validator-operator']);

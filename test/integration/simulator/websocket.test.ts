@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { allocate, asyncApi, createIou, ledgerEnd, startTestSim, submitTx, wildcard } from './helpers.js';
+import { allocate, asyncApi, createIou, ledgerEnd, startTestSim, submitTx, wildcard, wsText } from './helpers.js';
 import type { TestSim } from './helpers.js';
 
 interface Conn {
@@ -17,7 +17,7 @@ function open(base: string, path: string, request: unknown, protocols: string[] 
     const waiters: (() => void)[] = [];
     const closed = new Promise<number>((r) => ws.on('close', (code) => r(code)));
     ws.on('message', (d) => {
-      messages.push(JSON.parse(d.toString()));
+      messages.push(JSON.parse(wsText(d)));
       for (const w of waiters.splice(0)) w();
     });
     ws.on('error', reject);
