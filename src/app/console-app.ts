@@ -136,7 +136,7 @@ export async function startConsoleApp(opts: ConsoleAppOptions): Promise<ConsoleA
     },
     clientFor,
     signing,
-    externalPartyKeys: async () => new Map(signingServices.keys.list().map((k) => [k.fingerprint, k.label] as const)),
+    externalPartyKeys: () => Promise.resolve(new Map(signingServices.keys.list().map((k) => [k.fingerprint, k.label] as const))),
     wallet,
     ...(opts.exportSink ? { exportSink: opts.exportSink } : {}),
   };

@@ -3,6 +3,7 @@
  * Package id = lowercase hex SHA-256 of `Archive.payload`, which must equal `Archive.hash`.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
 import { DamlLfError } from './errors.js';
 import { ProtoReader, ProtoWriter, WireType } from './protobuf-wire.js';
 
@@ -34,11 +35,8 @@ export interface DecodedArchive {
   packageBytes: Uint8Array;
 }
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 export function toHex(bytes: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < bytes.length; i++) s += HEX[bytes[i] as number];
-  return s;
+  return bytesToHex(bytes);
 }
 
 /** Package id of an `Archive.payload`: lowercase hex SHA-256. */

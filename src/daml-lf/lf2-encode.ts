@@ -172,7 +172,8 @@ class Encoder {
       }
       if (t.kind === 'forall' && t.vars.length > 1) {
         const [v, ...rest] = t.vars as [string, ...string[]];
-        return this.typeBody(w, { kind: 'forall', vars: [v], body: { kind: 'forall', vars: rest, body: t.body } }, child);
+        this.typeBody(w, { kind: 'forall', vars: [v], body: { kind: 'forall', vars: rest, body: t.body } }, child);
+        return;
       }
     }
     const args = (m: ProtoWriter, as: Type[], field = 2): void => {
@@ -223,7 +224,10 @@ class Encoder {
         return;
       case 'app': {
         // Type.tapp = 9 { lhs = 1, rhs = 2 }, one application per argument
-        if (t.args.length === 0) return this.typeBody(w, t.fun, child);
+        if (t.args.length === 0) {
+          this.typeBody(w, t.fun, child);
+          return;
+        }
         const init: Type = t.args.length === 1 ? t.fun : { kind: 'app', fun: t.fun, args: t.args.slice(0, -1) };
         const last = t.args[t.args.length - 1] as Type;
         w.message(9, (m) => {

@@ -32,7 +32,7 @@ export function parseManifest(text: string): DarManifest {
     }
     if (line.startsWith(' ')) {
       if (last === undefined) throw new DamlLfError('MALFORMED_MANIFEST', `manifest line ${i + 1}: continuation without a header`);
-      headers[last] += line.slice(1);
+      headers[last] = (headers[last] ?? '') + line.slice(1);
       continue;
     }
     const colon = line.indexOf(':');

@@ -28,7 +28,7 @@ export type PrimType =
   | 'RoundingMode';
 
 /** Package reference inside a type: `'self'` is the package that contains the reference. */
-export type PackageRef = 'self' | string;
+export type PackageRef = string;
 
 export interface TypeConRef {
   packageId: PackageRef;

@@ -24,7 +24,10 @@ export interface CallContext {
   signal: AbortSignal;
 }
 
-export type Handlers = { [C in ChannelName]: (request: ParsedRequest<C>, context: CallContext) => Promise<Response<C>> };
+/** A handler may answer synchronously (nothing to wait for): `run` awaits it inside its try, so a throw is an error answer. */
+export type Handlers = {
+  [C in ChannelName]: (request: ParsedRequest<C>, context: CallContext) => Promise<Response<C>> | Response<C>;
+};
 
 /** A subscription handler pushes events through `emit` and returns its cleanup. */
 export type SubscriptionHandlers = {
@@ -67,7 +70,7 @@ export function createRouter(handlers: Handlers, subscriptionHandlers: Subscript
   async function run(channel: ChannelName, request: unknown, signal: AbortSignal): Promise<Result<unknown>> {
     const spec = channels[channel];
     try {
-      const handler = handlers[channel] as (r: unknown, c: CallContext) => Promise<unknown>;
+      const handler = handlers[channel] as (r: unknown, c: CallContext) => unknown;
       const value = await handler(request, { signal });
       // The answer is checked too: whatever leaves the main process is exactly what the contract allows.
       const checked = spec.response.safeParse(value);

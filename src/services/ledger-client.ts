@@ -21,8 +21,8 @@ const JsCantonErrorSchema = z.object({
   code: z.string(),
   cause: z.string(),
   context: z.record(z.string(), z.string()).optional(),
-  errorCategory: z.number().optional(),
-  grpcCodeValue: z.number().optional(),
+  errorCategory: z.number().int().optional(),
+  grpcCodeValue: z.number().int().optional(),
   correlationId: z.string().optional(),
   traceId: z.string().optional(),
 });
@@ -237,6 +237,18 @@ export class LedgerClient {
     }
     throw ledgerError(res.status, path, text);
   }
+}
+
+/** A participant's JsCantonError (an HTTP error body or a WebSocket error message) as a ConsoleError; null when it is not one. */
+export function cantonError(value: unknown, httpStatus?: number): ConsoleError | null {
+  const parsed = JsCantonErrorSchema.safeParse(value);
+  if (!parsed.success) return null;
+  const c = parsed.data;
+  return new ConsoleError('LEDGER_API_ERROR', `${c.code}: ${c.cause}`, {
+    ...c,
+    context: c.context ?? {},
+    ...(httpStatus !== undefined ? { httpStatus } : {}),
+  });
 }
 
 function ledgerError(status: number, path: string, text: string): ConsoleError {

@@ -40,7 +40,8 @@ export function commandsSubscriptionHandlers(d: HandlerDeps): SubscriptionHandle
         handle?.close();
       };
       emit({ type: 'state', state: 'connecting' });
-      void (async () => {
+      // A named function, not an IIFE: TypeScript would carry `stopped === false` into it across the awaits.
+      const connect = async () => {
         const { profile, client } = d.activeClient();
         const auth = await d.profiles.streamAuth(profile.id);
         const begin = await tailBeginExclusive(client, beginExclusive, backlog);
@@ -64,7 +65,8 @@ export function commandsSubscriptionHandlers(d: HandlerDeps): SubscriptionHandle
             stop();
           },
         });
-      })().catch((err: unknown) => {
+      };
+      void connect().catch((err: unknown) => {
         if (stopped) return;
         emit({ type: 'error', error: toIpcError(err) });
         emit({ type: 'state', state: 'closed' });

@@ -33,11 +33,11 @@ export interface HandlerDeps {
 
 export function coreHandlers(d: HandlerDeps): HandlersOf<typeof coreChannels> {
   return {
-    'app.info': async () => d.info,
-    'profiles.list': async () => ({ profiles: d.profiles.list(), activeId: d.profiles.activeId() }),
+    'app.info': () => d.info,
+    'profiles.list': () => ({ profiles: d.profiles.list(), activeId: d.profiles.activeId() }),
     'profiles.save': (req) => d.profiles.save(req),
     'profiles.delete': async ({ id }) => ({ deleted: await d.profiles.delete(id) }),
-    'profiles.select': async ({ id }) => d.profiles.select(id),
+    'profiles.select': ({ id }) => d.profiles.select(id),
     'profiles.secretStores': () => d.profiles.secretStores(),
     'profiles.unlockSecretFile': ({ passphrase }) => d.profiles.unlockSecretFile(passphrase),
     'profiles.test': async ({ id }) =>
@@ -62,7 +62,7 @@ export function coreSubscriptionHandlers(d: HandlerDeps): SubscriptionHandlersOf
         } catch (err) {
           if (!stopped) emit({ ok: false, error: toIpcError(err) });
         }
-        if (!stopped) timer = setTimeout(tick, intervalMs);
+        if (!stopped) timer = setTimeout(() => void tick(), intervalMs);
       };
       void tick();
       return () => {

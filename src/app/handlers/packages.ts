@@ -20,8 +20,8 @@ export function packagesHandlers(d: PackagesDeps, uploads: DarUploads = new DarU
     'packages.list': async (_req, ctx) => listPackages(reader(ctx)),
     'packages.get': async ({ packageId }, ctx) => getPackage(reader(ctx), packageId),
 
-    'packages.upload.begin': async ({ fileName, size }) => uploads.begin(fileName, size),
-    'packages.upload.chunk': async ({ uploadId, offset, data }) => ({ received: uploads.chunk(uploadId, offset, data) }),
+    'packages.upload.begin': ({ fileName, size }) => uploads.begin(fileName, size),
+    'packages.upload.chunk': ({ uploadId, offset, data }) => ({ received: uploads.chunk(uploadId, offset, data) }),
     'packages.upload.validate': async ({ uploadId, synchronizerId }) => validateDar(client(), uploads, uploadId, synchronizerId),
     'packages.upload.commit': async (req) => {
       const fileName = uploads.get(req.uploadId).fileName;
@@ -35,7 +35,7 @@ export function packagesHandlers(d: PackagesDeps, uploads: DarUploads = new DarU
         () => uploadDar(client(), uploads, req),
       );
     },
-    'packages.upload.cancel': async ({ uploadId }) => ({ cancelled: uploads.cancel(uploadId) }),
+    'packages.upload.cancel': ({ uploadId }) => ({ cancelled: uploads.cancel(uploadId) }),
 
     'packages.vetting.list': async (_req, ctx) => listVetting(reader(ctx)),
     'packages.vetting.update': async (req) =>

@@ -82,7 +82,7 @@ function adoptWire(a: AdoptOutcome | null): {
 
 export function signingKeyHandlers(d: HandlerDeps): HandlersOf<typeof signingKeyChannels> {
   return {
-    'signing.keys.list': async () => {
+    'signing.keys.list': () => {
       const s = need(d);
       const keys = s.services.keys.list();
       const policies = Object.fromEntries(
@@ -104,19 +104,19 @@ export function signingKeyHandlers(d: HandlerDeps): HandlersOf<typeof signingKey
       }
       return s.services.keys.create(label, { backend });
     },
-    'signing.keys.rename': async ({ fingerprint, label }) => need(d).services.keys.rename(fingerprint, label),
+    'signing.keys.rename': ({ fingerprint, label }) => need(d).services.keys.rename(fingerprint, label),
     'signing.keys.delete': async ({ fingerprint }) => {
       await need(d).services.keys.delete(fingerprint);
       return { deleted: true };
     },
     'signing.keys.unlock': async ({ fingerprint, minutes }) => need(d).services.signing.unlockKey(fingerprint, minutes * 60),
-    'signing.keys.lock': async ({ fingerprint }) => need(d).services.signing.lockKey(fingerprint),
+    'signing.keys.lock': ({ fingerprint }) => need(d).services.signing.lockKey(fingerprint),
     'signing.keys.unlockFile': async ({ passphrase, passphraseConfirmation, minutes }) => {
       const s = need(d);
       await unlockKeyFile(s, passphrase, passphraseConfirmation, minutes);
       return backends(s);
     },
-    'signing.keys.lockFile': async () => {
+    'signing.keys.lockFile': () => {
       const s = need(d);
       if (s.fileStore.lockSigning()) {
         s.services.audit.append({
@@ -163,13 +163,13 @@ export function signingKeyHandlers(d: HandlerDeps): HandlersOf<typeof signingKey
         const report = await restoreKeyBackup(s.keys, text, passphrase, { policies: s.policies });
         return { status: 'ok' as const, restored: report.restored.map((r) => ({ ...r, policy: adoptWire(r.policy) })) };
       }),
-    'signing.policy.get': async ({ fingerprint }) => {
+    'signing.policy.get': ({ fingerprint }) => {
       const s = need(d).services;
       s.keys.get(fingerprint);
       const { policy, version, updatedAt } = s.policies.record(fingerprint);
       return { policy, version, updatedAt };
     },
-    'signing.policy.set': async ({ fingerprint, policy }) => {
+    'signing.policy.set': ({ fingerprint, policy }) => {
       const r = need(d).services.policies.setRecord(fingerprint, policy);
       return { policy: r.policy, version: r.version, updatedAt: r.updatedAt };
     },

@@ -5,8 +5,12 @@ import type { CallContext } from '../../ipc/router.js';
 type ChannelSpec = { request: z.ZodType; response: z.ZodType };
 type SubscriptionSpec = { params: z.ZodType; event: z.ZodType };
 
+/** A handler that has nothing to wait for answers directly; the router awaits either inside its error handling. */
 export type HandlersOf<G extends Record<string, ChannelSpec>> = {
-  [C in keyof G]: (request: z.output<G[C]['request']>, context: CallContext) => Promise<z.output<G[C]['response']>>;
+  [C in keyof G]: (
+    request: z.output<G[C]['request']>,
+    context: CallContext,
+  ) => Promise<z.output<G[C]['response']>> | z.output<G[C]['response']>;
 };
 
 export type SubscriptionHandlersOf<G extends Record<string, SubscriptionSpec>> = {

@@ -36,7 +36,10 @@ interface StreamControl {
 const registries = new WeakMap<object, Map<string, StreamControl>>();
 function streamsOf(d: object): Map<string, StreamControl> {
   let m = registries.get(d);
-  if (!m) registries.set(d, (m = new Map()));
+  if (!m) {
+    m = new Map<string, StreamControl>();
+    registries.set(d, m);
+  }
   return m;
 }
 
@@ -56,7 +59,7 @@ export function updatesHandlers(d: UpdatesDeps): HandlersOf<typeof updatesChanne
     'updates.range': async ({ filter, beginExclusive, endInclusive, descending, limit }, ctx) =>
       fetchUpdateRange(reader(ctx), filter, { beginExclusive, endInclusive, descending, limit }),
     'updates.get': async ({ filter, offset, updateId }, ctx) => fetchUpdate(reader(ctx), filter, { offset, updateId }),
-    'updates.stream.control': async ({ streamId, action }) => {
+    'updates.stream.control': ({ streamId, action }) => {
       const s = streamsOf(d).get(streamId);
       if (!s) throw new ConsoleError('NOT_FOUND', `No live stream ${streamId} (it has ended)`);
       return { state: action === 'pause' ? s.pause() : s.resume() };
@@ -119,7 +122,8 @@ export function updatesSubscriptionHandlers(d: HandlerDeps): SubscriptionHandler
       };
 
       emit({ type: 'state', state: 'connecting' });
-      void (async () => {
+      // A named function, not an IIFE: TypeScript would carry `stopped === false` into it across the awaits.
+      const connect = async () => {
         const { profile, client } = d.activeClient();
         const auth = await d.profiles.streamAuth(profile.id);
         const begin = await tailBeginExclusive(client, beginExclusive, backlog);
@@ -156,7 +160,8 @@ export function updatesSubscriptionHandlers(d: HandlerDeps): SubscriptionHandler
             stop();
           },
         });
-      })().catch((err: unknown) => {
+      };
+      void connect().catch((err: unknown) => {
         if (stopped) return;
         emit({ type: 'error', error: toIpcError(err) });
         emit({ type: 'state', state: 'closed' });

@@ -46,7 +46,7 @@ export function walletHandlers(d: WalletDeps): HandlersOf<typeof walletChannels>
     'wallet.external.confirm': (req) => ext().confirm(req),
     'wallet.external.offline.create': (req) => ext().createOffline(req),
     'wallet.external.offline.submit': (req) => ext().submitOffline(req),
-    'wallet.external.discard': async ({ sessionId }) => ({ discarded: ext().discard(sessionId) }),
+    'wallet.external.discard': ({ sessionId }) => ({ discarded: ext().discard(sessionId) }),
   };
 }
 
@@ -63,7 +63,7 @@ export function walletSubscriptionHandlers(d: WalletDeps): SubscriptionHandlersO
         } catch (err) {
           if (!stopped) emit({ ok: false, error: toIpcError(err) });
         }
-        if (!stopped) timer = setTimeout(tick, intervalMs);
+        if (!stopped) timer = setTimeout(() => void tick(), intervalMs);
       };
       void tick();
       return () => {

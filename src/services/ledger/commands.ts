@@ -137,8 +137,7 @@ export async function submitCommands(client: LedgerClient, s: Submission): Promi
       }).includeTransactions;
       const req: S['JsSubmitAndWaitForTransactionRequest'] = { commands, ...(eventFormat ? { transactionFormat: eventFormat } : {}) };
       const res = await client.postJson<S['JsSubmitAndWaitForTransactionResponse']>('/v2/commands/submit-and-wait-for-transaction', req);
-      if (!res?.transaction) throw new ConsoleError('LEDGER_API_ERROR', 'The participant answered without a transaction');
-      const events = eventTree({ Transaction: { value: res.transaction } } as JsUpdate);
+      const events = eventTree({ Transaction: { value: res.transaction } });
       return {
         ...base,
         updateId: res.transaction.updateId,
@@ -153,7 +152,7 @@ export async function submitCommands(client: LedgerClient, s: Submission): Promi
         '/v2/commands/submit-and-wait-for-transaction-tree',
         commands,
       );
-      const tree = res?.transactionTree as unknown as Record<string, unknown> | undefined;
+      const tree = res.transactionTree as unknown as Record<string, unknown> | undefined;
       if (!tree) throw new ConsoleError('LEDGER_API_ERROR', 'The participant answered without a transaction tree');
       const events = eventTree(treeAsUpdate(tree));
       return {

@@ -8,6 +8,7 @@ import { WebSocket, type RawData } from 'ws';
 import type { v3_5 } from '@canton-network/core-ledger-client-types';
 import type { CompletionRow } from '../../ipc/contract.js';
 import { ConsoleError } from '../../ipc/errors.js';
+import { cantonError } from '../ledger-client.js';
 import { RetryingSocket } from './token-retry.js';
 import { authSubprotocols } from './update-stream.js';
 
@@ -50,10 +51,10 @@ export function completionRow(c: S['Completion1']): CompletionRow {
     submissionId: c.submissionId || null,
     updateId: c.updateId || null,
     userId: c.userId,
-    actAs: c.actAs ?? [],
+    actAs: c.actAs,
     offset: c.offset,
-    recordTime: c.synchronizerTime?.recordTime ?? null,
-    synchronizerId: c.synchronizerTime?.synchronizerId ?? null,
+    recordTime: c.synchronizerTime.recordTime,
+    synchronizerId: c.synchronizerTime.synchronizerId,
     statusCode,
     cantonCode: statusCode === 0 ? null : cantonCodeOf(message),
     message,
@@ -107,14 +108,9 @@ export function openCompletionStream(opts: CompletionStreamOptions): { close(): 
         else if ('OffsetCheckpoint' in r) opts.onCheckpoint?.(r.OffsetCheckpoint.value.offset);
         return;
       }
-      const e = msg as { code?: unknown; cause?: unknown; context?: Record<string, string> };
-      if (e && typeof e.code === 'string' && typeof e.cause === 'string') {
-        const err = new ConsoleError('LEDGER_API_ERROR', `${e.code}: ${e.cause}`, {
-          code: e.code,
-          cause: e.cause,
-          context: e.context ?? {},
-        });
-        if (e.code === 'UNAUTHENTICATED' && sockets.retry(token, err)) return;
+      const err = cantonError(msg);
+      if (err) {
+        if (err.canton?.code === 'UNAUTHENTICATED' && sockets.retry(token, err)) return;
         fail(err);
         ws.close();
       }

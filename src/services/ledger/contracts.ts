@@ -59,7 +59,7 @@ function views(c: CreatedEvent): ContractRow['interfaceViews'] {
   return (c.interfaceViews ?? []).map((v) => ({
     interfaceId: v.interfaceId,
     view: v.viewValue === undefined ? null : json(v.viewValue),
-    error: v.viewStatus && v.viewStatus.code !== 0 ? v.viewStatus.message || `status ${v.viewStatus.code}` : null,
+    error: v.viewStatus.code !== 0 ? v.viewStatus.message || `status ${v.viewStatus.code}` : null,
   }));
 }
 
@@ -71,15 +71,15 @@ export function rowFromCreated(
     contractId: c.contractId,
     templateId: c.templateId,
     qualifiedName: qualifiedName(c.templateId),
-    packageName: c.packageName ?? '',
+    packageName: c.packageName,
     state: extra.state ?? 'active',
     synchronizerId: extra.synchronizerId ?? null,
     reassignmentCounter: extra.reassignmentCounter ?? 0,
     reassignmentId: extra.reassignmentId ?? null,
     targetSynchronizerId: extra.targetSynchronizerId ?? null,
-    signatories: c.signatories ?? [],
+    signatories: c.signatories,
     observers: c.observers ?? [],
-    createdAt: c.createdAt ?? null,
+    createdAt: c.createdAt,
     offset: c.offset,
     argument: json(c.createArgument),
     contractKey: c.contractKey === undefined ? null : json(c.contractKey),
@@ -127,7 +127,7 @@ export async function fetchActiveContracts(client: LedgerClient, q: AcsQuery): P
   };
   // POST, as Canton serves it and the 3.6 spec declares; the 3.5 types declare only a GET with a body (fetch cannot send one)
   const res = await client.postJson<S['JsGetActiveContractsPageResponse']>('/v2/state/active-contracts-page', body);
-  if (!res || !Array.isArray(res.activeContracts)) {
+  if (!Array.isArray(res.activeContracts)) {
     throw new ConsoleError('LEDGER_API_ERROR', 'active-contracts-page: the participant answered without a contract list');
   }
   const items = res.activeContracts.flatMap((r) => {
@@ -207,20 +207,20 @@ export async function contractTimeline(
   const raw = await client.read(client.api.POST('/v2/updates', { params: { query: { limit: TIMELINE_MAX_UPDATES } }, body }));
   const entries: TimelineEntry[] = [];
   for (const r of Array.isArray(raw) ? raw : []) {
-    const u = r.update as JsUpdate | undefined;
+    const u = r.update;
     if (!u) continue;
     if ('Transaction' in u) {
       const t = u.Transaction.value;
       const base = {
         offset: t.offset,
         updateId: t.updateId,
-        recordTime: t.recordTime ?? null,
-        synchronizerId: t.synchronizerId ?? null,
+        recordTime: t.recordTime,
+        synchronizerId: t.synchronizerId,
         commandId: t.commandId || null,
         targetSynchronizerId: null,
         reassignmentCounter: null,
       };
-      const events = t.events ?? [];
+      const events = t.events;
       for (const e of events) {
         if ('CreatedEvent' in e && e.CreatedEvent.contractId === contractId) {
           entries.push({
@@ -228,7 +228,7 @@ export async function contractTimeline(
             kind: 'created',
             choice: null,
             consuming: null,
-            actingParties: e.CreatedEvent.signatories ?? [],
+            actingParties: e.CreatedEvent.signatories,
             argument: null,
             result: null,
             createdContracts: [],
@@ -244,7 +244,7 @@ export async function contractTimeline(
             ...base,
             choice: x.choice,
             consuming: x.consuming,
-            actingParties: x.actingParties ?? [],
+            actingParties: x.actingParties,
             argument: json(x.choiceArgument),
             result: x.exerciseResult === undefined ? null : json(x.exerciseResult),
             createdContracts,
@@ -266,11 +266,11 @@ export async function contractTimeline(
       }
     } else if ('Reassignment' in u) {
       const t = u.Reassignment.value;
-      for (const e of t.events ?? []) {
+      for (const e of t.events) {
         const base = {
           offset: t.offset,
           updateId: t.updateId,
-          recordTime: t.recordTime ?? null,
+          recordTime: t.recordTime,
           commandId: t.commandId || null,
           choice: null,
           consuming: null,
@@ -342,11 +342,11 @@ export async function fetchContractDetail(client: LedgerClient, contractId: stri
       kind: 'created',
       offset: created.offset,
       updateId: null,
-      recordTime: created.createdAt ?? null,
+      recordTime: created.createdAt,
       synchronizerId: ev.synchronizerId,
       choice: null,
       consuming: null,
-      actingParties: created.signatories ?? [],
+      actingParties: created.signatories,
       argument: null,
       result: null,
       createdContracts: [],
@@ -371,7 +371,7 @@ async function creationTree(client: LedgerClient, parties: string[], offset: num
         body: { offset, updateFormat: buildUpdateFormat(filterOf({ parties }, 'LEDGER_EFFECTS')) },
       }),
     );
-    return res.update ? eventTree(res.update as JsUpdate) : [];
+    return res.update ? eventTree(res.update) : [];
   } catch {
     return [];
   }
@@ -403,7 +403,7 @@ async function submitReassignment(client: LedgerClient, submitter: string, comma
     eventFormat: eventFormatOf({ parties: [submitter] }),
   };
   const res = await client.read(client.api.POST('/v2/commands/submit-and-wait-for-reassignment', { body }));
-  if (!res?.reassignment) throw new ConsoleError('LEDGER_API_ERROR', 'The participant answered the reassignment without a reassignment');
+  if (!res.reassignment) throw new ConsoleError('LEDGER_API_ERROR', 'The participant answered the reassignment without a reassignment');
   return res.reassignment;
 }
 
@@ -418,7 +418,7 @@ export async function reassignContract(client: LedgerClient, r: ReassignRequest)
       UnassignCommand: { value: { contractId: r.contractId, source: r.source, target: r.target } },
     });
     unassignOffset = un.offset;
-    const ev = (un.events ?? []).find((e): e is { JsUnassignedEvent: S['JsUnassignedEvent'] } => 'JsUnassignedEvent' in e);
+    const ev = un.events.find((e): e is { JsUnassignedEvent: S['JsUnassignedEvent'] } => 'JsUnassignedEvent' in e);
     if (!ev) throw new ConsoleError('LEDGER_API_ERROR', 'The unassignment returned no unassigned event');
     reassignmentId = ev.JsUnassignedEvent.value.reassignmentId;
     counter = ev.JsUnassignedEvent.value.reassignmentCounter;
@@ -428,7 +428,7 @@ export async function reassignContract(client: LedgerClient, r: ReassignRequest)
       AssignCommand: { value: { reassignmentId, source: r.source, target: r.target } },
     });
     assignOffset = as.offset;
-    const ev = (as.events ?? []).find((e): e is { JsAssignmentEvent: S['JsAssignmentEvent'] } => 'JsAssignmentEvent' in e);
+    const ev = as.events.find((e): e is { JsAssignmentEvent: S['JsAssignmentEvent'] } => 'JsAssignmentEvent' in e);
     if (ev) counter = ev.JsAssignmentEvent.reassignmentCounter;
   }
   return { reassignmentId, counter, unassignOffset, assignOffset, source: r.source, target: r.target };

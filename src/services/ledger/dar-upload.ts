@@ -102,7 +102,7 @@ export function problemsFromCanton(c: CantonErrorDetails | undefined): string[] 
   };
   const reason = /Reason:\s*([\s\S]+)$/.exec(c.cause);
   add(reason?.[1] ?? c.cause);
-  for (const [k, v] of Object.entries(c.context ?? {})) if (/reason|problem|upgrade/i.test(k) && v) add(v);
+  for (const [k, v] of Object.entries(c.context)) if (/reason|problem|upgrade/i.test(k) && v) add(v);
   return out;
 }
 
@@ -211,7 +211,7 @@ export async function validateDar(
     client.participantId(),
     listVettingStates(client),
   ]);
-  const uploaded = new Set(ids.packageIds ?? []);
+  const uploaded = new Set(ids.packageIds);
   const vettedByName = new Map<string, Array<{ packageId: string; version: string }>>();
   for (const st of states) {
     if (st.participantId !== participant.participantId) continue;

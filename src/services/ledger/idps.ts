@@ -19,7 +19,7 @@ export function toIdpRow(c: S['IdentityProviderConfig']): IdpRow {
 
 export async function listIdps(client: LedgerClient): Promise<IdpRow[]> {
   const res = await client.read(client.api.GET('/v2/idps'));
-  return (res.identityProviderConfigs ?? [])
+  return res.identityProviderConfigs
     .map(toIdpRow)
     .sort((a, b) => a.identityProviderId.localeCompare(b.identityProviderId, 'en', { numeric: true }));
 }

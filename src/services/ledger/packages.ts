@@ -28,7 +28,7 @@ type S = v3_5.components['schemas'];
 export async function listSynchronizers(client: LedgerClient): Promise<SynchronizerRef[]> {
   const res = await client.connectedSynchronizers();
   return (res.connectedSynchronizers ?? [])
-    .map((s) => ({ synchronizerId: s.synchronizerId, alias: s.synchronizerAlias ?? '' }))
+    .map((s) => ({ synchronizerId: s.synchronizerId, alias: s.synchronizerAlias }))
     .sort((a, b) => a.alias.localeCompare(b.alias) || a.synchronizerId.localeCompare(b.synchronizerId));
 }
 
@@ -40,7 +40,7 @@ export async function listPackages(client: LedgerClient): Promise<PackageList> {
     listVettingStates(client),
   ]);
   const participantId = participant.participantId;
-  const uploaded = new Set(ids.packageIds ?? []);
+  const uploaded = new Set(ids.packageIds);
   /** Vetting by this participant, per package id; names/versions from the vetting state when the archive does not say. */
   const vetted = new Map<string, VettingBounds[]>();
   const named = new Map<string, { name: string; version: string }>();
@@ -187,8 +187,8 @@ export async function preferredPackages(
         const res = await client.read(client.api.POST('/v2/interactive-submission/preferred-packages', { body }));
         return {
           requestedSynchronizerId: sync,
-          synchronizerId: res.synchronizerId ?? sync,
-          references: (res.packageReferences ?? []).map((p) => ({
+          synchronizerId: res.synchronizerId,
+          references: res.packageReferences.map((p) => ({
             packageId: p.packageId,
             packageName: p.packageName,
             packageVersion: p.packageVersion,

@@ -61,7 +61,7 @@ export async function listPartiesPage(
     participantNamespace(client),
   ]);
   return {
-    parties: (res.partyDetails ?? []).map((p) => toPartyRow(p, own, keys)),
+    parties: res.partyDetails.map((p) => toPartyRow(p, own, keys)),
     nextPageToken: res.nextPageToken ? res.nextPageToken : null,
     participantNamespace: own,
   };
@@ -118,7 +118,7 @@ export async function getParty(client: LedgerClient, party: string, keys: Keysto
     client.getJson<S['GetPartiesResponse']>(`/v2/parties/${encodeURIComponent(party)}`),
     participantNamespace(client),
   ]);
-  const found = (res.partyDetails ?? []).find((p) => p.party === party);
+  const found = res.partyDetails.find((p) => p.party === party);
   if (!found) throw new ConsoleError('NOT_FOUND', `The participant does not know party ${party}`);
   return toPartyRow(found, own, keys);
 }

@@ -33,7 +33,7 @@ async function fetchPackage(client: LedgerClient, packageId: string): Promise<Pa
 /** Every package of the participant, decoded; unreadable ones are reported in `problems`. */
 export async function loadCatalog(client: LedgerClient): Promise<CatalogResult> {
   const list = await client.read(client.api.GET('/v2/packages'));
-  const ids = [...new Set(list.packageIds ?? [])];
+  const ids = [...new Set(list.packageIds)];
   const summaries: PackageSummary[] = [];
   const problems: TemplateCatalog['problems'] = [];
   let next = 0;

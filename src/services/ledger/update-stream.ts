@@ -10,8 +10,8 @@
  * back; `resume()` continues. Consumers pause when their own queue is full.
  */
 import { WebSocket, type RawData } from 'ws';
-import { z } from 'zod';
 import { ConsoleError } from '../../ipc/errors.js';
+import { cantonError } from '../ledger-client.js';
 import { RetryingSocket } from './token-retry.js';
 import type { GetUpdatesRequest, JsUpdate } from './updates.js';
 
@@ -41,16 +41,6 @@ export interface UpdateStreamHandle {
   readonly paused: boolean;
 }
 
-const JsCantonErrorSchema = z.object({
-  code: z.string(),
-  cause: z.string(),
-  context: z.record(z.string(), z.string()).optional(),
-  errorCategory: z.number().int().optional(),
-  grpcCodeValue: z.number().int().optional(),
-  correlationId: z.string().optional(),
-  traceId: z.string().optional(),
-});
-
 /** `http://host:port/base` → `ws://host:port/base/v2/updates`. */
 export function updatesWebSocketUrl(baseUrl: string): string {
   const url = new URL(baseUrl.replace(/\/+$/, '') + '/v2/updates');
@@ -61,17 +51,6 @@ export function updatesWebSocketUrl(baseUrl: string): string {
 /** Subprotocols for JSON API WebSocket auth; none without a token. */
 export function authSubprotocols(token: string | null): string[] {
   return token ? ['daml.ws.auth', `jwt.token.${token}`] : [];
-}
-
-function cantonError(value: unknown, httpStatus?: number): ConsoleError | null {
-  const parsed = JsCantonErrorSchema.safeParse(value);
-  if (!parsed.success) return null;
-  const c = parsed.data;
-  return new ConsoleError('LEDGER_API_ERROR', `${c.code}: ${c.cause}`, {
-    ...c,
-    context: c.context ?? {},
-    ...(httpStatus !== undefined ? { httpStatus } : {}),
-  });
 }
 
 function text(data: RawData): string {

@@ -102,7 +102,7 @@ function topologyParties(ev: TopologyEventEvent): { party: string | null; kind: 
 function flatEvents(u: JsUpdate): FlatEvent[] {
   const out: FlatEvent[] = [];
   if ('Transaction' in u) {
-    for (const e of u.Transaction.value.events ?? []) {
+    for (const e of u.Transaction.value.events) {
       if ('CreatedEvent' in e) {
         const c = e.CreatedEvent;
         out.push({
@@ -113,7 +113,7 @@ function flatEvents(u: JsUpdate): FlatEvent[] {
           templateId: c.templateId,
           choice: null,
           consuming: null,
-          parties: unique([...(c.witnessParties ?? []), ...(c.signatories ?? []), ...(c.observers ?? [])]),
+          parties: unique([...c.witnessParties, ...c.signatories, ...(c.observers ?? [])]),
           raw: e,
         });
       } else if ('ArchivedEvent' in e) {
@@ -126,7 +126,7 @@ function flatEvents(u: JsUpdate): FlatEvent[] {
           templateId: a.templateId,
           choice: null,
           consuming: null,
-          parties: unique([...(a.witnessParties ?? [])]),
+          parties: unique([...a.witnessParties]),
           raw: e,
         });
       } else if ('ExercisedEvent' in e) {
@@ -139,44 +139,44 @@ function flatEvents(u: JsUpdate): FlatEvent[] {
           templateId: x.templateId,
           choice: x.choice,
           consuming: x.consuming,
-          parties: unique([...(x.actingParties ?? []), ...(x.witnessParties ?? [])]),
+          parties: unique([...x.actingParties, ...x.witnessParties]),
           raw: e,
         });
       }
     }
   } else if ('Reassignment' in u) {
-    for (const e of u.Reassignment.value.events ?? []) {
+    for (const e of u.Reassignment.value.events) {
       if ('JsAssignmentEvent' in e) {
         const a = e.JsAssignmentEvent;
         const c = a.createdEvent;
         out.push({
           kind: 'assigned',
-          nodeId: c?.nodeId ?? null,
+          nodeId: c.nodeId,
           lastDescendantNodeId: null,
-          contractId: c?.contractId ?? null,
-          templateId: c?.templateId ?? null,
+          contractId: c.contractId,
+          templateId: c.templateId,
           choice: null,
           consuming: null,
-          parties: unique([...(c?.witnessParties ?? []), ...(c?.signatories ?? []), ...(c?.observers ?? [])]),
+          parties: unique([...c.witnessParties, ...c.signatories, ...(c.observers ?? [])]),
           raw: e,
         });
       } else if ('JsUnassignedEvent' in e) {
         const x = e.JsUnassignedEvent.value;
         out.push({
           kind: 'unassigned',
-          nodeId: x.nodeId ?? null,
+          nodeId: x.nodeId,
           lastDescendantNodeId: null,
           contractId: x.contractId,
-          templateId: x.templateId ?? null,
+          templateId: x.templateId,
           choice: null,
           consuming: null,
-          parties: unique([...(x.witnessParties ?? [])]),
+          parties: unique([...x.witnessParties]),
           raw: e,
         });
       }
     }
   } else if ('TopologyTransaction' in u) {
-    for (const e of u.TopologyTransaction.value.events ?? []) {
+    for (const e of u.TopologyTransaction.value.events) {
       const t = e.event ? topologyParties(e.event) : { party: null, kind: 'empty' };
       out.push({
         kind: 'topology',
@@ -223,11 +223,11 @@ export function summarizeUpdate(u: JsUpdate): UpdateSummary {
       offset: t.offset,
       kind: 'transaction',
       updateId: t.updateId,
-      recordTime: t.recordTime ?? null,
-      effectiveAt: t.effectiveAt ?? null,
+      recordTime: t.recordTime,
+      effectiveAt: t.effectiveAt,
       commandId: t.commandId || null,
       workflowId: t.workflowId || null,
-      synchronizerId: t.synchronizerId ?? null,
+      synchronizerId: t.synchronizerId,
     };
   }
   if ('Reassignment' in u) {
@@ -237,11 +237,11 @@ export function summarizeUpdate(u: JsUpdate): UpdateSummary {
       offset: r.offset,
       kind: 'reassignment',
       updateId: r.updateId,
-      recordTime: r.recordTime ?? null,
+      recordTime: r.recordTime,
       effectiveAt: null,
       commandId: r.commandId || null,
       workflowId: r.workflowId || null,
-      synchronizerId: r.synchronizerId ?? null,
+      synchronizerId: r.synchronizerId,
     };
   }
   if ('TopologyTransaction' in u) {
@@ -251,11 +251,11 @@ export function summarizeUpdate(u: JsUpdate): UpdateSummary {
       offset: t.offset,
       kind: 'topology',
       updateId: t.updateId,
-      recordTime: t.recordTime ?? null,
+      recordTime: t.recordTime,
       effectiveAt: null,
       commandId: null,
       workflowId: null,
-      synchronizerId: t.synchronizerId ?? null,
+      synchronizerId: t.synchronizerId,
     };
   }
   const c = u.OffsetCheckpoint.value;
@@ -330,7 +330,7 @@ export async function fetchUpdateRange(client: LedgerClient, filter: UpdateFilte
     endInclusive: end,
     updateFormat: buildUpdateFormat(filter),
     ...(q.descending ? { descendingOrder: true } : {}),
-  } as GetUpdatesRequest;
+  };
   // One extra element tells whether there is more; the participant never returns more than `limit`.
   const raw = await client.read(client.api.POST('/v2/updates', { params: { query: { limit: q.limit + 1 } }, body }));
   if (!Array.isArray(raw)) throw new ConsoleError('LEDGER_API_ERROR', 'POST /v2/updates: the participant did not answer with a list');
@@ -358,10 +358,10 @@ export async function fetchUpdate(
     by.updateId !== undefined
       ? await client.read(client.api.POST('/v2/updates/update-by-id', { body: { updateId: by.updateId, updateFormat } }))
       : await client.read(client.api.POST('/v2/updates/update-by-offset', { body: { offset: by.offset ?? 0, updateFormat } }));
-  if (!res || typeof res !== 'object' || !res.update) {
+  if (!res.update) {
     throw new ConsoleError('LEDGER_API_ERROR', 'The participant answered without an update');
   }
-  return updateDetail(res.update as JsUpdate);
+  return updateDetail(res.update);
 }
 
 /** All parties known to the participant (paged `GET /v2/parties`), local ones first. */
@@ -371,7 +371,7 @@ export async function listParties(client: LedgerClient): Promise<PartyOption[]> 
   for (let page = 0; page < 100; page++) {
     const query = token ? { pageSize: 1000, pageToken: token } : { pageSize: 1000 };
     const res = await client.read(client.api.GET('/v2/parties', { params: { query } }));
-    for (const p of res.partyDetails ?? []) out.push({ party: p.party, isLocal: p.isLocal ?? false });
+    for (const p of res.partyDetails) out.push({ party: p.party, isLocal: p.isLocal ?? false });
     token = res.nextPageToken ?? '';
     if (!token) break;
   }

@@ -79,7 +79,6 @@ export async function getUser(client: LedgerClient, userId: string): Promise<Use
     client.read(client.api.GET('/v2/users/{user-id}', user(userId))),
     client.read(client.api.GET('/v2/users/{user-id}/rights', user(userId))),
   ]);
-  if (!u.user) throw new ConsoleError('NOT_FOUND', `The participant returned no user ${userId}`);
   return { user: toUserRow(u.user), rights: fromApiRights(r.rights) };
 }
 
@@ -134,7 +133,6 @@ export async function updateUser(
     updateMask: mask(['primary_party', 'is_deactivated', 'metadata.annotations']),
   };
   const res = await client.read(client.api.PATCH('/v2/users/{user-id}', { ...user(req.userId), body }));
-  if (!res.user) throw new ConsoleError('LEDGER_API_ERROR', `The participant did not return the updated user ${req.userId}`);
   return toUserRow(res.user);
 }
 

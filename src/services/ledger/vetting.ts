@@ -21,7 +21,7 @@ export function toVettingState(v: S['VettedPackages']): VettingState {
     participantId: v.participantId,
     synchronizerId: v.synchronizerId,
     topologySerial: v.topologySerial,
-    packages: (v.packages ?? []).map((p) => ({
+    packages: v.packages.map((p) => ({
       packageId: p.packageId,
       packageName: p.packageName ?? '',
       packageVersion: p.packageVersion ?? '',
@@ -55,7 +55,7 @@ export async function listVetting(client: LedgerClient): Promise<VettingList> {
     participantId: participant.participantId,
     synchronizers: (syncs.connectedSynchronizers ?? []).map((s) => ({
       synchronizerId: s.synchronizerId,
-      alias: s.synchronizerAlias ?? '',
+      alias: s.synchronizerAlias,
     })),
     states: states.sort(
       (a, b) =>

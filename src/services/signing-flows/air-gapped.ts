@@ -9,7 +9,7 @@ export class AirGappedFlow {
   private get svc(): SigningServices {
     return this.ctx.svc;
   }
-  private refusals<T>(audit: RefusalAudit | null, fn: () => Promise<T>, opts?: { auditVerification?: boolean }) {
+  private refusals<T>(audit: RefusalAudit | null, fn: () => T | Promise<T>, opts?: { auditVerification?: boolean }) {
     return refusals(this.svc, audit, fn, opts);
   }
 

@@ -48,7 +48,7 @@ export interface RefusalAudit {
 export async function refusals<T>(
   svc: SigningServices,
   ctx: RefusalAudit | null,
-  fn: () => Promise<T>,
+  fn: () => T | Promise<T>,
   opts: { auditVerification?: boolean } = { auditVerification: true },
 ): Promise<T | Refusal> {
   const before = headSeq(svc);

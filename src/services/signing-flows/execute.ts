@@ -50,17 +50,16 @@ export async function executePrepared(
       },
     }),
   );
-  const events = (r.transaction.events ?? []).map((ev) => {
-    // each event is `{ CreatedEvent | ArchivedEvent | ExercisedEvent: {...} }`; the fields shown are read by name
-    const [kind, value] = Object.entries(ev as Record<string, Record<string, unknown>>)[0] ?? ['unknown', {}];
-    const str = (v: unknown) => (typeof v === 'string' ? v : null);
-    return {
-      kind: kind.replace(/Event$/, '').toLowerCase(),
-      templateId: str(value?.templateId),
-      contractId: str(value?.contractId),
-      choice: str(value?.choice),
-      json: JSON.stringify(ev, null, 2),
-    };
+  const events = r.transaction.events.map((ev) => {
+    const json = JSON.stringify(ev, null, 2);
+    if ('CreatedEvent' in ev) {
+      return { kind: 'created', templateId: ev.CreatedEvent.templateId, contractId: ev.CreatedEvent.contractId, choice: null, json };
+    }
+    if ('ArchivedEvent' in ev) {
+      return { kind: 'archived', templateId: ev.ArchivedEvent.templateId, contractId: ev.ArchivedEvent.contractId, choice: null, json };
+    }
+    const x = ev.ExercisedEvent;
+    return { kind: 'exercised', templateId: x.templateId, contractId: x.contractId, choice: x.choice, json };
   });
   return { status: 'executed', mode, submissionId, updateId: r.transaction.updateId, offset: r.transaction.offset, events, auditSeqs };
 }

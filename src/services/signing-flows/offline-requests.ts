@@ -52,7 +52,7 @@ export class OfflineRequestFlow {
       summary: r.headline,
     };
   }
-  private refusals<T>(audit: RefusalAudit | null, fn: () => Promise<T>, opts?: { auditVerification?: boolean }) {
+  private refusals<T>(audit: RefusalAudit | null, fn: () => T | Promise<T>, opts?: { auditVerification?: boolean }) {
     return refusals(this.svc, audit, fn, opts);
   }
 

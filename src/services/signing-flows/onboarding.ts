@@ -50,7 +50,7 @@ export class OnboardingFlow {
   private get svc(): SigningServices {
     return this.ctx.svc;
   }
-  private refusals<T>(audit: RefusalAudit | null, fn: () => Promise<T>, opts?: { auditVerification?: boolean }) {
+  private refusals<T>(audit: RefusalAudit | null, fn: () => T | Promise<T>, opts?: { auditVerification?: boolean }) {
     return refusals(this.svc, audit, fn, opts);
   }
 
@@ -125,7 +125,7 @@ export class OnboardingFlow {
     const s = this.onboardSessions.get(sessionId);
     if (!s) throw new ConsoleError('NOT_FOUND', 'This onboarding is no longer pending; start again');
     const active = this.ctx.participant();
-    const sameProfile = await this.refusals(this.audit(s, 'online'), async () => checkSameProfile(s.binding, active));
+    const sameProfile = await this.refusals(this.audit(s, 'online'), () => checkSameProfile(s.binding, active));
     if (sameProfile) return sameProfile;
     this.onboardSessions.delete(sessionId);
     const signed = await this.refusals(null, () => this.svc.signing.signTopology({ fingerprint: s.fingerprint, topology: s.topology }));

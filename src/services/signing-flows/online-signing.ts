@@ -47,7 +47,7 @@ export class OnlineSigningFlow {
   private get svc(): SigningServices {
     return this.ctx.svc;
   }
-  private refusals<T>(audit: RefusalAudit | null, fn: () => Promise<T>, opts?: { auditVerification?: boolean }) {
+  private refusals<T>(audit: RefusalAudit | null, fn: () => T | Promise<T>, opts?: { auditVerification?: boolean }) {
     return refusals(this.svc, audit, fn, opts);
   }
 
@@ -155,7 +155,7 @@ export class OnlineSigningFlow {
     };
     // another profile is active (a switch, another tab): refused before anything is signed; the session stays for a switch back
     const active = this.ctx.participant();
-    const sameProfile = await this.refusals(audit, async () => checkSameProfile(s.binding, active));
+    const sameProfile = await this.refusals(audit, () => checkSameProfile(s.binding, active));
     if (sameProfile) return sameProfile;
     // the participant behind the profile is asked who it is while the keys sign; nothing is sent unless it is the same
     const idNow = active.client.participantId().then((r) => r.participantId);

@@ -58,10 +58,13 @@ export class AuditKey {
 
   private static async decode(stored: string): Promise<AuditKey> {
     const m = /^audit-key:v1:([A-Za-z0-9+/]+={0,2}):([1-9][0-9]{0,15})$/.exec(stored);
-    if (!m) throw new ConsoleError('INTERNAL', 'The audit key in the OS keychain has an unknown format');
-    const secret = fromBase64(m[1]!, 'audit key');
+    const [, secretBase64, keyedFrom] = m ?? [];
+    if (secretBase64 === undefined || keyedFrom === undefined) {
+      throw new ConsoleError('INTERNAL', 'The audit key in the OS keychain has an unknown format');
+    }
+    const secret = fromBase64(secretBase64, 'audit key');
     try {
-      return await AuditKey.fromSecret(secret, Number(m[2]));
+      return await AuditKey.fromSecret(secret, Number(keyedFrom));
     } finally {
       wipe(secret);
     }

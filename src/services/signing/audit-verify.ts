@@ -206,7 +206,8 @@ export async function verifyAuditExport(
 ): Promise<ExportVerification> {
   const lines = ndjson.split('\n').filter((l) => l.trim() !== '');
   let signed: SignedHead | null = null;
-  const last = lines.length > 0 ? (safeJson(lines[lines.length - 1]!) as { auditHead?: unknown } | null) : null;
+  const lastLine = lines.at(-1);
+  const last = lastLine !== undefined ? (safeJson(lastLine) as { auditHead?: unknown } | null) : null;
   if (last && typeof last === 'object' && 'auditHead' in last) {
     lines.pop();
     const parsed = SignedHeadSchema.safeParse(last.auditHead);
@@ -218,7 +219,7 @@ export async function verifyAuditExport(
     if (!obj || typeof obj !== 'object') return { seq: i + 1, entryJson: '', prevHash: '', hash: '', mac: null };
     const { chainPrevHash, chainHash, ...entry } = obj as Record<string, unknown>;
     const seq = typeof entry.seq === 'number' ? entry.seq : i + 1;
-    return { seq, entryJson: JSON.stringify(entry), prevHash: String(chainPrevHash ?? ''), hash: String(chainHash ?? ''), mac: null };
+    return { seq, entryJson: JSON.stringify(entry), prevHash: text(chainPrevHash), hash: text(chainHash), mac: null };
   });
   const pinned = opts.head ? { ...opts.head, mac: null } : signed ? { seq: signed.seq, hash: signed.hash, mac: null } : null;
   const { authentication: _none, ...v } = verifyRecords(rows, pinned, null, false);
@@ -232,7 +233,7 @@ export async function verifyAuditExport(
   let signedHead: ExportVerification['signedHead'] = null;
   if (signed) {
     const publicKeyHex = opts.publicKeyHex ?? signed.publicKeyHex;
-    let valid = false;
+    let valid: boolean;
     try {
       valid = await ed.verifyAsync(
         fromBase64(signed.signature, 'signature'),
@@ -269,4 +270,9 @@ function safeJson(text: string): unknown {
   } catch {
     return null;
   }
+}
+
+/** A chain field as written, or empty when the line carries none (or not as text): it then fails the chain check. */
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
 }

@@ -1,4 +1,5 @@
 /** Byte helpers shared by the signing services: strict base64/hex codecs and constant-time comparison. */
+import { timingSafeEqual } from 'node:crypto';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { ConsoleError } from '../../ipc/errors.js';
 
@@ -26,10 +27,7 @@ export function toHex(bytes: Uint8Array): string {
 
 /** Constant-time equality (length is not secret). */
 export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
-  return diff === 0;
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 export function sha256Hex(data: Uint8Array | string): string {

@@ -13,7 +13,7 @@ export function toPlain(value: Value | undefined, depth = 0): Plain {
     case 'bool':
       return sum.bool;
     case 'int64':
-      return String(sum.int64);
+      return sum.int64;
     case 'numeric':
       return sum.numeric;
     case 'text':
@@ -72,7 +72,7 @@ export function timestampOf(value: Value | undefined): string | null {
   return value?.sum.oneofKind === 'timestamp' ? microsToIso(value.sum.timestamp) : null;
 }
 export function int64Of(value: Value | undefined): string | null {
-  return value?.sum.oneofKind === 'int64' ? String(value.sum.int64) : null;
+  return value?.sum.oneofKind === 'int64' ? value.sum.int64 : null;
 }
 /** Unwraps `Optional`: undefined when absent/None, the inner value otherwise (non-optional values pass through). */
 export function optionalOf(value: Value | undefined): Value | undefined {

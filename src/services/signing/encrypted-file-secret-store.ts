@@ -62,7 +62,10 @@ export class EncryptedFileSecretStore implements SecretStore {
   }
 
   async get(account: string): Promise<string | null> {
-    return this.serial(() => this.unlocked() && (this.secrets.get(account) ?? null));
+    return this.serial(() => {
+      this.unlocked();
+      return this.secrets.get(account) ?? null;
+    });
   }
 
   async set(account: string, secret: string): Promise<void> {
@@ -122,9 +125,8 @@ export class EncryptedFileSecretStore implements SecretStore {
     this.secrets.clear();
   }
 
-  private unlocked(): true {
+  private unlocked(): void {
     if (!this.key) throw new SigningRefusal('FORBIDDEN', 'LOCKED', 'The encrypted key file is locked; unlock it with its passphrase');
-    return true;
   }
 
   private persist(): void {

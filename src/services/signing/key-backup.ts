@@ -128,7 +128,8 @@ export async function restoreKeyBackup(
   opts: { backend?: KeyBackend; only?: string[]; policies?: PolicyStore } = {},
 ): Promise<RestoreReport> {
   const decoded = await decryptBackup(fileText, passphrase);
-  const selected = opts.only ? decoded.filter((d) => opts.only!.includes(d.fingerprint)) : decoded;
+  const { only } = opts;
+  const selected = only ? decoded.filter((d) => only.includes(d.fingerprint)) : decoded;
   const imported: KeyMetadata[] = [];
   const results: Array<{ key: KeyMetadata; status: 'imported' | 'already-present'; policy: CarriedPolicy | null }> = [];
   try {

@@ -154,10 +154,12 @@ export class KeyStore {
    * read can overlap with verification; the caller signs only after verification passed, and always disposes.
    */
   async open(fingerprint: string): Promise<OpenedKey> {
-    const sign = async (seed: Uint8Array, hash: Uint8Array) => {
-      if (hash.length < 16 || hash.length > 64) throw new ConsoleError('BAD_REQUEST', 'A hash to sign has 16 to 64 bytes');
-      return signEd25519(hash, seed);
-    };
+    // inside a promise, so that a bad hash is a rejection like every other signing failure
+    const sign = (seed: Uint8Array, hash: Uint8Array) =>
+      new Promise<Uint8Array>((resolve) => {
+        if (hash.length < 16 || hash.length > 64) throw new ConsoleError('BAD_REQUEST', 'A hash to sign has 16 to 64 bytes');
+        resolve(signEd25519(hash, seed));
+      });
     if (this.window.unlockedUntil(fingerprint)) {
       return {
         sign: async (hash) => {

@@ -248,7 +248,7 @@ export async function importSignatureResponse(request: SigningRequest, text: str
     if (sig.format !== SIGNATURE_FORMAT || sig.signingAlgorithmSpec !== SIGNING_ALGORITHM) {
       throw new SigningRefusal('BAD_REQUEST', 'BAD_SIGNATURE', `Unsupported signature format ${sig.format} / ${sig.signingAlgorithmSpec}`);
     }
-    let ok = false;
+    let ok: boolean;
     try {
       ok = await ed.verifyAsync(fromBase64(sig.signature, 'signature'), hash, fromBase64(signer.publicKeyBase64, 'public key'));
     } catch {
@@ -360,7 +360,7 @@ export function checkHeader(json: unknown, format: string, what: string, version
     throw new SigningRefusal(
       'BAD_REQUEST',
       'UNKNOWN_FILE_VERSION',
-      `${what[0]!.toUpperCase()}${what.slice(1)} version ${h.data.version} is not supported (supports ${versions.join(', ')})`,
+      `${what.charAt(0).toUpperCase()}${what.slice(1)} version ${h.data.version} is not supported (supports ${versions.join(', ')})`,
     );
   }
 }

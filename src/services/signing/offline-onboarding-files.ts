@@ -158,13 +158,14 @@ export async function importOnboardingResponse(request: OnboardingRequest, text:
   checkWindow(request, now);
   // the multi-hash that was signed is the one recomputed from the transactions, not the one written in the file
   const { multiHash } = await verifyTopology(request.topology, request.signer.fingerprint);
-  const sig = resp.multiHashSignatures[0]!;
+  const [sig] = resp.multiHashSignatures;
+  if (!sig) throw new SigningRefusal('BAD_REQUEST', 'NOT_A_VALID_FILE', 'The response carries no signature');
   if (sig.signedBy !== request.signer.fingerprint)
     throw new SigningRefusal('FORBIDDEN', 'WRONG_KEY', `Key ${sig.signedBy} is not the request’s key ${request.signer.fingerprint}`);
   if (sig.format !== SIGNATURE_FORMAT || sig.signingAlgorithmSpec !== SIGNING_ALGORITHM) {
     throw new SigningRefusal('BAD_REQUEST', 'BAD_SIGNATURE', `Unsupported signature format ${sig.format} / ${sig.signingAlgorithmSpec}`);
   }
-  let ok = false;
+  let ok: boolean;
   try {
     ok = await ed.verifyAsync(fromBase64(sig.signature, 'signature'), multiHash, fromBase64(request.signer.publicKeyBase64, 'public key'));
   } catch {

@@ -199,7 +199,7 @@ export class OfflineSigner {
       topology: request.topology,
       channel: 'offline',
     });
-    return { ...createOnboardingResponse(request, signed.multiHashSignatures[0]!, now), summary: signed.summary };
+    return { ...createOnboardingResponse(request, signed.multiHashSignatures[0], now), summary: signed.summary };
   }
 
   private localSigners(request: SigningRequest): string[] {

@@ -66,7 +66,6 @@ export class PolicyChecks {
     if (channel === 'online' && ROUTED_OFFLINE.has(preview.policy.reason) && offlineRules.allowed) return { ...base, refusal: null };
     // online "sign offline" when offline refuses too: the refusal is the rule that refuses offline
     const effective = ROUTED_OFFLINE.has(preview.policy.reason) && !offlineRules.allowed ? offlineRules : preview.policy;
-    if (effective.allowed) return { ...base, refusal: null };
     const seq = this.audit.append({
       decision: 'refused',
       subject: 'prepared-transaction',

@@ -94,8 +94,9 @@ export function evaluatePolicy(policy: SigningPolicy, summary: TransactionSummar
     }
   }
   const { counterparties, amounts, declared } = policyFacts(summary);
-  if (policy.allowedCounterparties) {
-    const stranger = counterparties.find((p) => p !== summary.signingParty && !policy.allowedCounterparties!.includes(p));
+  const allowedCounterparties = policy.allowedCounterparties;
+  if (allowedCounterparties) {
+    const stranger = counterparties.find((p) => p !== summary.signingParty && !allowedCounterparties.includes(p));
     if (stranger) return refuse('POLICY_COUNTERPARTY', `Counterparty ${stranger} is not on this key’s allow-list`);
   }
   if (policy.maxAmountPerTransaction !== null) {

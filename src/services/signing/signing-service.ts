@@ -5,7 +5,7 @@
 import type { v3_5 } from '@canton-network/core-ledger-client-types';
 import { ConsoleError } from '../../ipc/errors.js';
 import { toBase64 } from './bytes.js';
-import { SigningRefusal, type SigningRefusalReason } from './errors.js';
+import { SigningRefusal } from './errors.js';
 import { partyNamespace } from './fingerprint.js';
 import type { AuditLog, AuditInput } from './audit-log.js';
 import type { KeyMetadata, KeyStore, OpenedKey } from './key-store.js';
@@ -63,7 +63,7 @@ export interface SignTopologyRequest {
 export interface SignTopologyResult {
   summary: TopologySummary;
   /** For `AllocateExternalPartyRequest.multiHashSignatures`. */
-  multiHashSignatures: JsonSignature[];
+  multiHashSignatures: [JsonSignature];
   auditSeq: number;
 }
 
@@ -156,7 +156,7 @@ export class SigningService {
   /** Verifies generate-topology output for the key, signs the multi-hash, attaches the party to the key. */
   async signTopology(req: SignTopologyRequest): Promise<SignTopologyResult> {
     const channel = req.channel ?? 'online';
-    const base = { subject: 'topology' as const, channel, fingerprint: req.fingerprint, party: req.topology?.partyId ?? null };
+    const base = { subject: 'topology' as const, channel, fingerprint: req.fingerprint, party: req.topology.partyId };
     let summary: TopologySummary | null = null;
     try {
       if (!this.keys.find(req.fingerprint)) {
@@ -179,7 +179,7 @@ export class SigningService {
       });
       return { summary, multiHashSignatures: [this.jsonSignature(sig, req.fingerprint)], auditSeq: record.entry.seq };
     } catch (err) {
-      this.auditRefusal(base, err, summary?.multiHashBase64 ?? req.topology?.multiHash ?? null, summary?.headline ?? '(not verified)');
+      this.auditRefusal(base, err, summary?.multiHashBase64 ?? req.topology.multiHash, summary?.headline ?? '(not verified)');
       throw err;
     }
   }
@@ -243,8 +243,7 @@ export class SigningService {
     hash: string | null,
     summary: string,
   ): void {
-    const reason: SigningRefusalReason | string =
-      err instanceof SigningRefusal ? err.reason : err instanceof ConsoleError ? err.code : 'INTERNAL';
+    const reason: string = err instanceof SigningRefusal ? err.reason : err instanceof ConsoleError ? err.code : 'INTERNAL';
     const message = err instanceof Error ? err.message : String(err);
     this.audit.append({ ...base, decision: 'refused', reason, message, hash, summary });
   }

@@ -150,13 +150,21 @@ export async function verifyTopology(input: GenerateTopologyResponse, expectedFi
  * Canton sends (and hashes) each topology transaction inside its versioned envelope; bare TopologyTransaction bytes
  * are not what a participant produces, so they are not accepted either (no second interpretation of the same bytes).
  */
-function decodeTopology(bytes: Uint8Array): TopologyTransaction | null {
+/** A decoded topology transaction that carries a mapping (the only kind this console summarises). */
+type MappedTopologyTransaction = TopologyTransaction & { mapping: NonNullable<TopologyTransaction['mapping']> };
+type NamespaceDelegation = Extract<
+  MappedTopologyTransaction['mapping']['mapping'],
+  { oneofKind: 'namespaceDelegation' }
+>['namespaceDelegation'];
+
+function decodeTopology(bytes: Uint8Array): MappedTopologyTransaction | null {
   const envelope = unwrapVersioned(bytes);
   if (!envelope.ok) return null;
   const inner = envelope.data;
   try {
     const tx = decodeTopologyTransaction(toBase64(inner));
-    return tx.mapping && tx.mapping.mapping.oneofKind !== undefined ? tx : null;
+    const { mapping } = tx;
+    return mapping && mapping.mapping.oneofKind !== undefined ? { ...tx, mapping } : null;
   } catch {
     return null;
   }
@@ -168,16 +176,38 @@ async function keyFingerprint(publicKey: Uint8Array): Promise<string> {
   return raw.length === 32 ? cantonFingerprint(raw) : `(${publicKey.length}-byte key)`;
 }
 
-async function summariseMapping(tx: TopologyTransaction): Promise<TopologyMappingSummary> {
-  const operation = (Enums_TopologyChangeOp[tx.operation] ?? 'UNSPECIFIED') as TopologyMappingSummary['operation'];
+/** Partial: a value the decoder passed through unknown (a newer Canton) is in none of the entries. */
+const OPERATIONS: Partial<Record<Enums_TopologyChangeOp, TopologyMappingSummary['operation']>> = {
+  [Enums_TopologyChangeOp.UNSPECIFIED]: 'UNSPECIFIED',
+  [Enums_TopologyChangeOp.ADD_REPLACE]: 'ADD_REPLACE',
+  [Enums_TopologyChangeOp.REMOVE]: 'REMOVE',
+};
+
+/** A value the decoder passed through unknown (a newer Canton) has no name in the generated enum. */
+function enumName(names: Record<number, string | undefined>, value: number): string {
+  return names[value] ?? String(value);
+}
+
+/**
+ * Whether a namespace delegation lets its key sign everything, further delegations included. Current Canton says so
+ * with the `canSignAllMappings` restriction; older encodings leave the restriction empty and set the flag instead.
+ */
+function isRootDelegation(n: NamespaceDelegation): boolean {
+  if (n.restriction.oneofKind !== undefined) return n.restriction.oneofKind === 'canSignAllMappings';
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- the legacy encoding has nothing else to say it with
+  return n.isRootDelegation;
+}
+
+async function summariseMapping(tx: MappedTopologyTransaction): Promise<TopologyMappingSummary> {
+  const operation = OPERATIONS[tx.operation] ?? 'UNSPECIFIED';
   const base = { operation, serial: tx.serial };
-  const m = tx.mapping!.mapping;
+  const m = tx.mapping.mapping;
   switch (m.oneofKind) {
     case 'partyToParticipant': {
       const p = m.partyToParticipant;
       const participants = p.participants.map((h) => ({
         participantUid: h.participantUid,
-        permission: Enums_ParticipantPermission[h.permission] ?? String(h.permission),
+        permission: enumName(Enums_ParticipantPermission, h.permission),
       }));
       return {
         ...base,
@@ -208,7 +238,7 @@ async function summariseMapping(tx: TopologyTransaction): Promise<TopologyMappin
         kind: 'NamespaceDelegation',
         namespace: n.namespace,
         keyFingerprints: [target],
-        description: `Namespace ${n.namespace} delegated to key ${target}${n.isRootDelegation ? ' (root)' : ''}`,
+        description: `Namespace ${n.namespace} delegated to key ${target}${isRootDelegation(n) ? ' (root)' : ''}`,
       };
     }
     default:

@@ -298,7 +298,7 @@ export class ExternalWallet {
   async confirm(req: { sessionId: string; blindConfirmation?: string | undefined }): Promise<Submitted | Refusal> {
     const active = this.d.participant();
     const s = this.pending(req.sessionId);
-    const sameProfile = await this.refusals(async () => checkSameProfile(s.binding, active), this.auditOf(s));
+    const sameProfile = await this.refusals(() => checkSameProfile(s.binding, active), this.auditOf(s));
     if (sameProfile) return sameProfile;
     this.sessions.delete(req.sessionId);
     // the participant behind the profile is asked who it is while the key signs; nothing is submitted unless it is the same
@@ -447,7 +447,7 @@ export class ExternalWallet {
    * Runs `fn`; a SigningRefusal becomes a Refusal value. Verification refusals (which the signing service does not
    * audit itself, e.g. a hash that does not match the validator's) are appended to the audit log here when `audit` is given.
    */
-  private async refusals<T>(fn: () => Promise<T>, audit?: { fingerprint: string; party: string; hash: string }): Promise<T | Refusal> {
+  private async refusals<T>(fn: () => T | Promise<T>, audit?: { fingerprint: string; party: string; hash: string }): Promise<T | Refusal> {
     const before = this.headSeq();
     try {
       return await fn();

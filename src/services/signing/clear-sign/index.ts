@@ -46,9 +46,10 @@ export function recognise(tx: PreparedTransaction, signingParty: string): Recogn
   const roots = tx.transaction?.roots ?? [];
   const byId = new Map<string, DamlTransaction_Node>();
   for (const n of tx.transaction?.nodes ?? []) byId.set(n.nodeId, n);
-  if (roots.length !== 1)
+  const [rootId] = roots;
+  if (rootId === undefined || roots.length > 1)
     return { clearSign: null, warnings: roots.length > 1 ? [`The transaction has ${roots.length} root actions`] : [] };
-  const node = byId.get(roots[0]!);
+  const node = byId.get(rootId);
   if (node?.versionedNode.oneofKind !== 'v1') return { clearSign: null, warnings: [] };
   const t = node.versionedNode.v1.nodeType;
   const root: RootAction | null =

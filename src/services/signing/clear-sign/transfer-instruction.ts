@@ -29,7 +29,8 @@ const isInstructionChoice = (e: Exercise) =>
   e.choiceId in CHOICES && e.interfaceId?.moduleName === TOKEN_TRANSFER_MODULE && e.interfaceId.entityName === INSTRUCTION_INTERFACE;
 
 function instruction(e: Exercise, proxyProvider: string | null, ctx: MatchContext): MatchResult<TransferInstructionClearSign> {
-  const action = CHOICES[e.choiceId]!;
+  const action = CHOICES[e.choiceId];
+  if (!action) return notClear(`${e.choiceId} is not a transfer instruction choice`);
   if (!actsAlone(e, ctx.signingParty)) return notClear(`The instruction choice is exercised by ${e.actingParties.join(', ')}`);
   const t = readTransfer(field(ctx.inputs.get(e.contractId)?.argument, 'transfer'));
   if (!t)

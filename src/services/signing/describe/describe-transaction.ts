@@ -54,7 +54,8 @@ export interface TransactionDescription {
   complete: boolean;
 }
 
-const idText = (i: Identifier | undefined): string | null => (i ? `${i.packageId}:${i.moduleName}:${i.entityName}` : null);
+const idOf = (i: Identifier): string => `${i.packageId}:${i.moduleName}:${i.entityName}`;
+const idText = (i: Identifier | undefined): string | null => (i ? idOf(i) : null);
 const display = (i: Identifier | undefined, packageName: string): string | null =>
   i ? `${packageName || i.packageId}:${i.moduleName}:${i.entityName}` : null;
 const conOf = (i: Identifier): Extract<Type, { kind: 'con' }> => ({
@@ -94,7 +95,7 @@ export function describeTransaction(tx: PreparedTransaction, index: PackageIndex
       ctx.missing.add(templateId.packageId);
       return untypedValue(arg, ctx);
     }
-    if (!index.template(idText(templateId)!)) {
+    if (!index.template(idOf(templateId))) {
       ctx.problems.push(`${path}: package ${templateId.packageId} has no template ${templateId.moduleName}:${templateId.entityName}`);
       return untypedValue(arg, ctx);
     }
@@ -106,14 +107,14 @@ export function describeTransaction(tx: PreparedTransaction, index: PackageIndex
     templateId: Identifier | undefined,
     interfaceId: Identifier | undefined,
     choice: string,
-  ): { from: string; arg: Type; result: Type } | 'missing' | string => {
+  ): { from: string; arg: Type; result: Type } | { missing: true } | string => {
     const owner = interfaceId ?? templateId;
     if (!owner) return 'the exercise names no template';
     if (!index.get(owner.packageId)) {
       ctx.missing.add(owner.packageId);
-      return 'missing';
+      return { missing: true };
     }
-    const choices = interfaceId ? index.interface(idText(interfaceId)!)?.iface.choices : index.template(idText(owner)!)?.template.choices;
+    const choices = interfaceId ? index.interface(idOf(interfaceId))?.iface.choices : index.template(idOf(owner))?.template.choices;
     if (!choices)
       return `package ${owner.packageId} has no ${interfaceId ? 'interface' : 'template'} ${owner.moduleName}:${owner.entityName}`;
     const c = choices.find((x) => x.name === choice);
@@ -161,11 +162,12 @@ export function describeTransaction(tx: PreparedTransaction, index: PackageIndex
         const types = choiceTypes(e.templateId, e.interfaceId, e.choiceId);
         let argument: DValue;
         let result: DValue | null;
-        if (typeof types === 'object') {
+        if (typeof types === 'object' && 'arg' in types) {
           argument = typedValue(e.chosenValue, types.arg, types.from, `${path} argument`, ctx);
           result = e.exerciseResult ? typedValue(e.exerciseResult, types.result, types.from, `${path} result`, ctx) : null;
         } else {
-          if (types !== 'missing') ctx.problems.push(`${path}: ${types}`);
+          // A missing package is reported once, as such; any other reason is a problem of this node.
+          if (typeof types === 'string') ctx.problems.push(`${path}: ${types}`);
           argument = untypedValue(e.chosenValue, ctx);
           result = e.exerciseResult ? untypedValue(e.exerciseResult, ctx) : null;
         }

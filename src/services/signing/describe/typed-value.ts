@@ -89,7 +89,7 @@ export function untypedValue(v: Value | undefined, ctx: TypingContext, depth = 0
     case 'bool':
       return { kind: 'scalar', type: null, prim: 'Bool', text: String(sum.bool) };
     case 'int64':
-      return { kind: 'scalar', type: null, prim: 'Int64', text: String(sum.int64) };
+      return { kind: 'scalar', type: null, prim: 'Int64', text: sum.int64 };
     case 'text':
       return { kind: 'scalar', type: null, prim: 'Text', text: sum.text };
     case 'timestamp':
@@ -136,7 +136,7 @@ export function typedValue(v: Value | undefined, t: Type, from: string, path: st
           : mismatch(`expected Bool, found ${found()}`);
       case 'Int64':
         return sum.oneofKind === 'int64'
-          ? { kind: 'scalar', type: text, prim: 'Int64', text: String(sum.int64) }
+          ? { kind: 'scalar', type: text, prim: 'Int64', text: sum.int64 }
           : mismatch(`expected Int64, found ${found()}`);
       case 'Text':
         return sum.oneofKind === 'text'
@@ -211,8 +211,7 @@ export function typedValue(v: Value | undefined, t: Type, from: string, path: st
       // an upgraded package may add trailing Optional fields that older values leave out
       if (fields.length > dt.fields.length) return mismatch(`${text} has ${dt.fields.length} fields, the value ${fields.length}`);
       const out: Array<{ name: string; value: DValue }> = [];
-      for (let i = 0; i < dt.fields.length; i++) {
-        const f = dt.fields[i]!;
+      for (const [i, f] of dt.fields.entries()) {
         const vf = fields[i];
         if (!vf) {
           if (f.type.kind === 'prim' && f.type.prim === 'Optional') {
