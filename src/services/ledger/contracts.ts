@@ -9,7 +9,7 @@ import type { v3_5 } from '@canton-network/core-ledger-client-types';
 import type { AcsPage, ContractDetail, ContractRow, JsonValue, TimelineEntry, UpdateFilter } from '../../ipc/contract.js';
 import { ConsoleError } from '../../ipc/errors.js';
 import type { LedgerClient } from '../ledger-client.js';
-import { buildUpdateFormat, eventTree, qualifiedName, type JsUpdate } from './updates.js';
+import { buildUpdateFormat, eventTree, qualifiedName } from './updates.js';
 
 type S = v3_5.components['schemas'];
 type CreatedEvent = S['CreatedEvent'];
@@ -403,7 +403,6 @@ async function submitReassignment(client: LedgerClient, submitter: string, comma
     eventFormat: eventFormatOf({ parties: [submitter] }),
   };
   const res = await client.read(client.api.POST('/v2/commands/submit-and-wait-for-reassignment', { body }));
-  if (!res.reassignment) throw new ConsoleError('LEDGER_API_ERROR', 'The participant answered the reassignment without a reassignment');
   return res.reassignment;
 }
 

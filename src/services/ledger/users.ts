@@ -5,7 +5,6 @@
  */
 import type { v3_5 } from '@canton-network/core-ledger-client-types';
 import type { Annotations, Right, UserDetail, UserRow } from '../../ipc/channels/admin.js';
-import { ConsoleError } from '../../ipc/errors.js';
 import type { LedgerClient } from '../ledger-client.js';
 import { liveAnnotations } from './parties.js';
 
