@@ -106,7 +106,8 @@ export function writeUpdatesNdjson(opts: StreamOptions, out: Writable): Promise<
     let offset = opts.beginExclusive;
     let lastProgress = 0;
     let settled = false;
-    let stream: UpdateStreamHandle | undefined;
+    // set once the socket is opened below; the handlers declared before it reach it through this holder
+    const socket: { stream?: UpdateStreamHandle } = {};
 
     const progress = (force: boolean) => {
       const now = Date.now();
@@ -118,7 +119,7 @@ export function writeUpdatesNdjson(opts: StreamOptions, out: Writable): Promise<
     const fail = (err: ConsoleError) => {
       if (settled) return;
       settled = true;
-      stream?.close();
+      socket.stream?.close();
       opts.signal?.removeEventListener('abort', onAbort);
       reject(err);
     };
@@ -152,7 +153,7 @@ export function writeUpdatesNdjson(opts: StreamOptions, out: Writable): Promise<
       finish();
       return;
     }
-    stream = openUpdateStream({
+    socket.stream = openUpdateStream({
       baseUrl: opts.baseUrl,
       token: opts.token,
       ...(opts.refreshToken ? { refreshToken: opts.refreshToken } : {}),
@@ -164,9 +165,10 @@ export function writeUpdatesNdjson(opts: StreamOptions, out: Writable): Promise<
           const line = JSON.stringify({ update }) + '\n';
           lines++;
           bytes += Buffer.byteLength(line);
+          const { stream } = socket;
           if (!out.write(line) && stream && !stream.paused) {
             stream.pause();
-            out.once('drain', () => stream?.resume());
+            out.once('drain', () => stream.resume());
           }
         }
         progress(false);
