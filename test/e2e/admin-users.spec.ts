@@ -90,15 +90,13 @@ test('create a user, grant and revoke rights, edit, move to an identity provider
   const rows = page.getByTestId('right-row');
   await expect(rows).toHaveCount(5);
   const screenRights = async () =>
-    (
-      await rows.evaluateAll((els) =>
-        els.map((e) =>
-          (e as HTMLElement).dataset.party
-            ? `${(e as HTMLElement).dataset.kind}:${(e as HTMLElement).dataset.party}`
-            : must((e as HTMLElement).dataset.kind, '(e as HTMLElement).dataset.kind'),
-        ),
-      )
-    ).sort();
+    // the callback runs in the page, where `must` does not exist: it returns the raw attributes
+    (await rows.evaluateAll((els) => els.map((e) => ({ kind: (e as HTMLElement).dataset.kind, party: (e as HTMLElement).dataset.party }))))
+      .map(({ kind, party }) => {
+        const k = must(kind, "a right row's data-kind");
+        return party ? `${k}:${party}` : k;
+      })
+      .sort();
   const expected = [
     `CanActAs:${party}`,
     `CanExecuteAs:${party}`,
