@@ -7,6 +7,7 @@ import type { v3_5 } from '@canton-network/core-ledger-client-types';
 import createClient, { type Client } from 'openapi-fetch';
 import { z } from 'zod';
 import { ConsoleError, type CantonErrorDetails } from '../ipc/errors.js';
+import { httpRequest } from './http-transport.js';
 
 type Schemas = v3_5.components['schemas'];
 /** The JSON Ledger API v2 by path, as the official OpenAPI types package generates it. */
@@ -150,10 +151,10 @@ export class LedgerClient {
   async postBytes<T>(path: string, bytes: Uint8Array, timeoutMs?: number): Promise<T> {
     const res = await this.authorized({ accept: 'application/json', 'content-type': 'application/octet-stream' }, async (headers) => {
       try {
-        return await fetch(this.baseUrl + path, {
+        return await httpRequest(this.baseUrl + path, {
           method: 'POST',
           headers,
-          body: bytes as Uint8Array<ArrayBuffer>,
+          body: bytes,
           signal: this.requestSignal(timeoutMs ?? Math.max(this.opts.timeoutMs ?? 10_000, 60_000)),
         });
       } catch (err) {
@@ -196,7 +197,7 @@ export class LedgerClient {
     if (body !== undefined) base['content-type'] = 'application/json';
     return this.authorized(base, async (headers) => {
       try {
-        return await fetch(this.baseUrl + path, {
+        return await httpRequest(this.baseUrl + path, {
           method,
           headers,
           ...(body !== undefined ? { body } : {}),

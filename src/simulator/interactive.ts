@@ -35,7 +35,18 @@ export interface PrepareResult {
   preparedTransactionHash: string;
 }
 
+/** How many recently prepared transactions keep their hash in memory (see `hashes`). */
+const REMEMBERED_HASHES = 256;
+
 export class InteractiveSubmission {
+  /**
+   * The V2 hash of each recently prepared transaction by its exact base64 bytes. Execute hashes what the client sends
+   * back; when those bytes are exactly what prepare returned, the hash is the one prepare computed over the same bytes
+   * (a hash is a function of the bytes), so it is not computed twice. Any other input, e.g. a modified transaction or
+   * one prepared before a restart, is decoded and hashed in full.
+   */
+  private readonly hashes = new Map<string, string>();
+
   constructor(
     private readonly sim: SimContext,
     private readonly writer: LedgerWriter,
@@ -98,6 +109,8 @@ export class InteractiveSubmission {
       effectiveAt,
     };
     sim.store.putPrepared(preparedTransactionHash, stored, now);
+    this.hashes.set(preparedTransaction, preparedTransactionHash);
+    if (this.hashes.size > REMEMBERED_HASHES) this.hashes.delete(this.hashes.keys().next().value as string);
     return { preparedTransaction, preparedTransactionHash };
   }
 
@@ -110,7 +123,7 @@ export class InteractiveSubmission {
     let hash: string;
     try {
       // decoded once (as the hashing library decodes base64), then hashed
-      hash = await preparedHash(decodePreparedTransaction(req.preparedTransaction));
+      hash = this.hashes.get(req.preparedTransaction) ?? (await preparedHash(decodePreparedTransaction(req.preparedTransaction)));
     } catch (e) {
       throw new CantonError('INVALID_ARGUMENT', `The prepared transaction cannot be decoded: ${(e as Error).message}`, {
         context: { field: 'preparedTransaction' },

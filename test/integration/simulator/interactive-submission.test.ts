@@ -144,4 +144,33 @@ describe('interactive submission (prepare → sign → execute)', () => {
     });
     expect(cantonError(v3).code).toBe('INVALID_ARGUMENT');
   });
+
+  it('executes a transaction prepared before a restart (its hash computed again from the bytes)', async () => {
+    const before = await startTestSim();
+    const sync = (
+      (await call(before.url, 'GET', '/v2/state/connected-synchronizers')).json as { connectedSynchronizers: { synchronizerId: string }[] }
+    ).connectedSynchronizers[0]?.synchronizerId as string;
+    const k = newExternalKey();
+    const party = await onboardExternal(before.url, sync, 'restarted', k);
+    const prep = await call(before.url, 'POST', '/v2/interactive-submission/prepare', {
+      body: { commandId: 'across-restart', actAs: [party], commands: [createIou(party, party, '7')] },
+    });
+    const p = prep.json as { preparedTransaction: string; preparedTransactionHash: string };
+    await before.close();
+    const after = await startTestSim({ dataDir: before.dataDir });
+    try {
+      const done = await call(after.url, 'POST', '/v2/interactive-submission/executeAndWait', {
+        body: {
+          preparedTransaction: p.preparedTransaction,
+          partySignatures: { signatures: [{ party, signatures: [sig(k, p.preparedTransactionHash)] }] },
+          submissionId: 's-restart',
+          hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
+        },
+      });
+      expect(done.status).toBe(200);
+      expect(acsCreated(await acs(after.url, wildcard(party))).map((x) => x.createArgument.amount)).toEqual(['7.0000000000']);
+    } finally {
+      await after.dispose();
+    }
+  });
 });
