@@ -5,7 +5,8 @@
 import { assertSupportedLfVersion, lfVersionString, readArchive, type EncodedArchive } from './archive.js';
 import { DamlLfError } from './errors.js';
 import { decodeLf2Package } from './lf2-package.js';
-import { encodeArchive, type PackageDescription } from './lf2-encode.js';
+import type { PackageDescription } from './lf2-description.js';
+import { encodeArchive } from './lf2-encode.js';
 import { MANIFEST_PATH, parseManifest, renderManifest, type DarManifest } from './manifest.js';
 import type { PackageSummary } from './types.js';
 import { readZip, writeZip, type ZipLimits, type ZipWriteEntry } from './zip.js';

@@ -14,10 +14,10 @@ export {
   type DecodedArchive,
   type EncodedArchive,
 } from './archive.js';
-export { decodeLf2Package, substituteType, type DecodePackageOptions } from './lf2-package.js';
+export { decodeLf2Package, type DecodePackageOptions } from './lf2-package.js';
+export { substituteType } from './type-subst.js';
+export { encodePackage, encodeArchive } from './lf2-encode.js';
 export {
-  encodePackage,
-  encodeArchive,
   parseTypeConRef,
   type PackageDescription,
   type ModuleDescription,
@@ -25,7 +25,7 @@ export {
   type InterfaceDescription,
   type ChoiceDescription,
   type DataTypeDescription,
-} from './lf2-encode.js';
+} from './lf2-description.js';
 export { readDar, readDalf, buildDar, type Dar, type DarArchive, type ReadDarOptions, type BuildDarOptions, type BuiltDar } from './dar.js';
 export { parseManifest, renderManifest, MANIFEST_PATH, type DarManifest } from './manifest.js';
 export { checkUpgrade, compareVersions, type UpgradeCheck } from './upgrade.js';

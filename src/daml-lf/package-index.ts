@@ -4,7 +4,7 @@
  * id, and build an example JSON value (Ledger API JSON encoding of Daml-LF values) for a type, as a starting point for
  * create/exercise forms.
  */
-import { substituteType } from './lf2-package.js';
+import { substituteType } from './type-subst.js';
 import type { DataType, Field, Interface, PackageSummary, Template, Type, TypeConRef } from './types.js';
 
 export interface ResolvedDataType {

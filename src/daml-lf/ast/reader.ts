@@ -5,7 +5,7 @@
  */
 import { DamlLfError } from '../errors.js';
 import { ProtoReader, WireType } from '../protobuf-wire.js';
-import { BUILTIN_TYPES } from '../lf2-package.js';
+import { BUILTIN_TYPES } from '../lf2-builtin-types.js';
 import type { Field, Type } from '../types.js';
 import type { Expr, Kind, Location, QualifiedName, TypeVarWithKind, VarWithType } from './ast.js';
 
