@@ -11,7 +11,7 @@ import { startConsoleApp, type ConsoleApp } from '../../src/app/console-app.js';
 import type { Response } from '../../src/ipc/contract.js';
 import type { IpcError } from '../../src/ipc/errors.js';
 import { mintDemoToken } from '../../src/services/wallet/demo-token.js';
-import { reconstruct } from '../../src/services/wallet/wallet-service.js';
+import { reconstruct } from '../../src/services/wallet/wallet-balance.js';
 
 let app: ConsoleApp;
 let dir: string;

@@ -144,50 +144,56 @@ afterAll(async () => {
 
 describe('wallet services against the Splice specs', () => {
   it('sends only spec-conformant requests and accepts only spec-conformant answers', async () => {
-    const ctx = await wallet.context();
+    const ctx = await wallet.users.context();
     expect(ctx.users).toEqual(expect.arrayContaining(['alice', 'bob']));
-    const { partyId: erin } = await wallet.onboard('erin');
-    await wallet.tap('erin', '300');
-    const alice = await wallet.overview('alice');
+    const { partyId: erin } = await wallet.users.onboard('erin');
+    await wallet.balance.tap('erin', '300');
+    const alice = await wallet.balance.overview('alice');
     expect(alice.holdings.length).toBeGreaterThan(0);
-    await wallet.history('alice', null, 10);
-    const offer = await wallet.createOffer({
+    await wallet.balance.history('alice', null, 10);
+    const offer = await wallet.transfers.createOffer({
       user: 'alice',
       receiver: erin,
       amount: '12.5',
       description: 'spec check',
       expiresInMinutes: 30,
     });
-    const other = await wallet.createOffer({ user: 'alice', receiver: erin, amount: '1', description: 'to reject', expiresInMinutes: 30 });
-    const third = await wallet.createOffer({
+    const other = await wallet.transfers.createOffer({
+      user: 'alice',
+      receiver: erin,
+      amount: '1',
+      description: 'to reject',
+      expiresInMinutes: 30,
+    });
+    const third = await wallet.transfers.createOffer({
       user: 'alice',
       receiver: erin,
       amount: '2',
       description: 'to withdraw',
       expiresInMinutes: 30,
     });
-    await wallet.offers('erin');
-    await wallet.act('erin', offer.contractId, 'accept');
-    await wallet.act('erin', other.contractId, 'reject');
-    await wallet.act('alice', third.contractId, 'withdraw');
-    const tracked = (await wallet.offers('alice')).tracked;
+    await wallet.transfers.offers('erin');
+    await wallet.transfers.act('erin', offer.contractId, 'accept');
+    await wallet.transfers.act('erin', other.contractId, 'reject');
+    await wallet.transfers.act('alice', third.contractId, 'withdraw');
+    const tracked = (await wallet.transfers.offers('alice')).tracked;
     expect(tracked.map((t) => t.status.status)).toEqual(expect.arrayContaining(['completed', 'failed']));
-    expect((await wallet.ownPreapproval('erin')).preapproval).toBeNull();
-    await wallet.createPreapproval('erin');
-    await wallet.createPreapproval('erin');
-    expect((await wallet.ownPreapproval('erin')).preapproval?.contractId).toMatch(/^00/);
-    await wallet.preapprovalSend({ user: 'alice', receiver: erin, amount: '3', description: 'one step' });
+    expect((await wallet.transfers.ownPreapproval('erin')).preapproval).toBeNull();
+    await wallet.transfers.createPreapproval('erin');
+    await wallet.transfers.createPreapproval('erin');
+    expect((await wallet.transfers.ownPreapproval('erin')).preapproval?.contractId).toMatch(/^00/);
+    await wallet.transfers.preapprovalSend({ user: 'alice', receiver: erin, amount: '3', description: 'one step' });
     // the price before buying: amulet price of the open round, traffic price of the AmuletRules (scan proxy)
-    const q = await wallet.trafficQuote({ user: 'erin', trafficBytes: 10_000 });
+    const q = await wallet.traffic.trafficQuote({ user: 'erin', trafficBytes: 10_000 });
     expect(q).toMatchObject({ trafficBytes: 10_000, amuletPriceUsd: '0.0050000000', trafficPriceUsdPerMb: '60', minTopupBytes: 200_000 });
     expect(q.costUsd).toBe('0.6000000000');
     expect(q.costCc).toBe('120.0000000000');
-    const before = (await wallet.overview('erin')).balance!.unlocked;
-    await wallet.buyTraffic({ user: 'erin', trafficBytes: 10_000 });
+    const before = (await wallet.balance.overview('erin')).balance!.unlocked;
+    await wallet.traffic.buyTraffic({ user: 'erin', trafficBytes: 10_000 });
     // what was charged is what was quoted
-    expect(Number(before) - Number((await wallet.overview('erin')).balance!.unlocked)).toBeCloseTo(120, 6);
-    expect((await wallet.trafficRequests('erin')).requests[0]?.status.status).toBe('completed');
-    await wallet.delegations('erin');
+    expect(Number(before) - Number((await wallet.balance.overview('erin')).balance!.unlocked)).toBeCloseTo(120, 6);
+    expect((await wallet.traffic.trafficRequests('erin')).requests[0]?.status.status).toBe('completed');
+    await wallet.delegations.list('erin');
 
     // External party: setup proposal, prepare/submit accept, balance, prepare/submit send.
     const key = await signing.keys.create('spec');
@@ -199,7 +205,7 @@ describe('wallet services against the Splice specs', () => {
     const setup = await external.preparePreapproval({ party, fingerprint: key.fingerprint });
     if (setup.status !== 'verified') throw new Error(JSON.stringify(setup));
     expect((await external.confirm({ sessionId: setup.sessionId, blindConfirmation: 'BLIND' })).status).toBe('submitted');
-    await wallet.preapprovalSend({ user: 'alice', receiver: party, amount: '20', description: 'fund' });
+    await wallet.transfers.preapprovalSend({ user: 'alice', receiver: party, amount: '20', description: 'fund' });
     const send = await external.prepareSend({
       party,
       fingerprint: key.fingerprint,

@@ -21,22 +21,22 @@ export function walletHandlers(d: WalletDeps): HandlersOf<typeof walletChannels>
   };
 
   return {
-    'wallet.context': () => w().service.context(),
-    'wallet.users.onboard': ({ name, partyId }) => w().service.onboard(name, partyId),
-    'wallet.overview': ({ user }) => w().service.overview(user),
-    'wallet.history': ({ user, beginAfterId, pageSize }) => w().service.history(user, beginAfterId, pageSize),
-    'wallet.tap': ({ user, amount }) => w().service.tap(user, amount),
-    'wallet.offers': ({ user }) => w().service.offers(user),
-    'wallet.offers.create': (req) => w().service.createOffer(req),
-    'wallet.offers.act': ({ user, contractId, action }) => w().service.act(user, contractId, action),
-    'wallet.preapproval.create': ({ user }) => w().service.createPreapproval(user),
-    'wallet.preapproval.send': (req) => w().service.preapprovalSend(req),
-    'wallet.traffic.buy': (req) => w().service.buyTraffic(req),
-    'wallet.traffic.requests': ({ user }) => w().service.trafficRequests(user),
-    'wallet.traffic.quote': (req) => w().service.trafficQuote(req),
-    'wallet.preapproval.get': ({ user }) => w().service.ownPreapproval(user),
-    'wallet.delegations': ({ user }) => w().service.delegations(user),
-    'wallet.mergeDelegation.set': ({ user, action }) => w().service.setMergeDelegation(user, action),
+    'wallet.context': () => w().service.users.context(),
+    'wallet.users.onboard': ({ name, partyId }) => w().service.users.onboard(name, partyId),
+    'wallet.overview': ({ user }) => w().service.balance.overview(user),
+    'wallet.history': ({ user, beginAfterId, pageSize }) => w().service.balance.history(user, beginAfterId, pageSize),
+    'wallet.tap': ({ user, amount }) => w().service.balance.tap(user, amount),
+    'wallet.offers': ({ user }) => w().service.transfers.offers(user),
+    'wallet.offers.create': (req) => w().service.transfers.createOffer(req),
+    'wallet.offers.act': ({ user, contractId, action }) => w().service.transfers.act(user, contractId, action),
+    'wallet.preapproval.create': ({ user }) => w().service.transfers.createPreapproval(user),
+    'wallet.preapproval.send': (req) => w().service.transfers.preapprovalSend(req),
+    'wallet.traffic.buy': (req) => w().service.traffic.buyTraffic(req),
+    'wallet.traffic.requests': ({ user }) => w().service.traffic.trafficRequests(user),
+    'wallet.traffic.quote': (req) => w().service.traffic.trafficQuote(req),
+    'wallet.preapproval.get': ({ user }) => w().service.transfers.ownPreapproval(user),
+    'wallet.delegations': ({ user }) => w().service.delegations.list(user),
+    'wallet.mergeDelegation.set': ({ user, action }) => w().service.delegations.setMerge(user, action),
     'wallet.automation.get': () => w().automation.get(),
     'wallet.automation.set': ({ settings }) => w().automation.set(settings),
 
@@ -58,7 +58,7 @@ export function walletSubscriptionHandlers(d: WalletDeps): SubscriptionHandlersO
       const tick = async () => {
         try {
           if (!d.wallet) throw new ConsoleError('INTERNAL', 'The wallet services are not wired in this console');
-          const offers = await d.wallet.service.offers(user);
+          const offers = await d.wallet.service.transfers.offers(user);
           if (!stopped) emit({ ok: true, offers });
         } catch (err) {
           if (!stopped) emit({ ok: false, error: toIpcError(err) });

@@ -43,11 +43,11 @@ export class WalletAutomation {
         ]);
       setPath(config, c.key, parseValue(current.kind, c.value, i));
     });
-    return { settings: flatten(await this.wallet.adminClient().put(SIM_AUTOMATION_PATH, config, ConfigSchema)) };
+    return { settings: flatten(await this.wallet.clients.adminClient().put(SIM_AUTOMATION_PATH, config, ConfigSchema)) };
   }
 
   private read(): Promise<Config> {
-    return this.wallet.adminClient().get(SIM_AUTOMATION_PATH, ConfigSchema);
+    return this.wallet.clients.adminClient().get(SIM_AUTOMATION_PATH, ConfigSchema);
   }
 
   private demoOnly(): void {

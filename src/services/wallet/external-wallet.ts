@@ -5,11 +5,13 @@
  * `tx_hash`, clear-sign summary, key policy — and signs only after the operator confirmed that very transaction
  * (held here by session id, never sent back by the renderer), online with the keychain key or offline through a
  * signing-request file; then the validator submits (`submit-accept`, `submit-send`).
+ *
+ * The reads (balances, preapprovals, nonces) are in external-party-reads.ts, the validator's prepare and submit calls in
+ * external-validator.ts, the audited refusals in external-refusals.ts; here are the sessions and the signing.
  */
 import { randomUUID } from 'node:crypto';
-import type { AcsPage, ExternalPartyWallet, Refusal, TransactionSummaryWire } from '../../ipc/contract.js';
-import { ConsoleError, toIpcError } from '../../ipc/errors.js';
-import { fetchActiveContracts } from '../ledger/contracts.js';
+import type { ExternalPartyWallet, Refusal, TransactionSummaryWire } from '../../ipc/contract.js';
+import { ConsoleError } from '../../ipc/errors.js';
 import {
   createSigningRequest,
   importSignatureResponse,
@@ -29,22 +31,14 @@ import {
   type PolicyWire,
   type ParticipantBinding,
 } from '../signing-flows/index.js';
-import {
-  CreateExternalPartySetupProposalResponseSchema,
-  ExternalPartyBalanceResponseSchema,
-  ListExternalPartySetupProposalsResponseSchema,
-  PrepareAcceptExternalPartySetupProposalResponseSchema,
-  PrepareTransferPreapprovalSendResponseSchema,
-  SubmitAcceptExternalPartySetupProposalResponseSchema,
-  SubmitTransferPreapprovalSendResponseSchema,
-} from './splice-schemas.js';
+import { ExternalPartyReads } from './external-party-reads.js';
+import { auditOf, withRefusals, type RefusalAudit } from './external-refusals.js';
+import { prepareSend, prepareSetupAccept, submitSigned, type ExternalTxKind, type Submitted } from './external-validator.js';
 import type { ValidatorClient } from './validator-client.js';
 import type { WalletService } from './wallet-service.js';
 
-type Kind = 'preapproval-setup' | 'send';
+type Kind = ExternalTxKind;
 const SESSION_TTL_MS = 30 * 60_000;
-const COUNTER_TEMPLATE = '#splice-amulet:Splice.ExternalPartyAmuletRules:TransferCommandCounter';
-const PREAPPROVAL_TEMPLATE = '#splice-amulet:Splice.AmuletRules:TransferPreapproval';
 
 interface Session {
   /** The profile (and its participant) the validator prepared this on: confirming it anywhere else is refused. */
@@ -74,13 +68,6 @@ export interface Verified {
   summary: TransactionSummaryWire;
   policy: PolicyWire;
 }
-export interface Submitted {
-  status: 'submitted';
-  kind: Kind;
-  updateId: string;
-  contractId: string | null;
-  auditSeq: number | null;
-}
 
 export interface ExternalWalletDeps {
   signing: SigningServices;
@@ -95,70 +82,30 @@ export class ExternalWallet {
   private readonly sessions = new Map<string, Session>();
   private readonly requests = new Map<string, OfflineRequest>();
 
-  constructor(private readonly d: ExternalWalletDeps) {}
+  private readonly reads: ExternalPartyReads;
+
+  constructor(private readonly d: ExternalWalletDeps) {
+    this.reads = new ExternalPartyReads({ participant: d.participant, admin: () => this.admin(), parties: d.parties });
+  }
 
   /** Archives of packages not verified yet come from the participant (the signing services verify their ids). */
   private readonly fetchPackage = (packageId: string): Promise<Uint8Array> =>
     this.d.participant().client.getBytes(`/v2/packages/${encodeURIComponent(packageId)}`);
 
   private admin(): ValidatorClient {
-    return this.d.wallet.adminClient();
+    return this.d.wallet.clients.adminClient();
   }
 
-  async parties(): Promise<ExternalPartyWallet[]> {
-    return Promise.all(
-      this.d.parties().map(async ({ party, keys }): Promise<ExternalPartyWallet> => {
-        const [balance, preapproval] = await Promise.all([
-          this.admin()
-            .get(`/v0/admin/external-party/balance?party_id=${encodeURIComponent(party)}`, ExternalPartyBalanceResponseSchema)
-            .then(
-              (b) => ({
-                value: {
-                  unlocked: b.total_unlocked_coin,
-                  locked: b.total_locked_coin,
-                  total: b.total_coin_holdings,
-                  available: b.total_available_coin,
-                  holdingFees: b.accumulated_holding_fees_total,
-                  round: b.computed_as_of_round,
-                },
-                error: null,
-              }),
-              (err: unknown) => ({ value: null, error: toIpcError(err) }),
-            ),
-          this.preapprovalOf(party),
-        ]);
-        return {
-          party,
-          keys,
-          balance: balance.value,
-          balanceError: balance.error,
-          preapproval,
-        };
-      }),
-    );
+  /** Each external party's balance and transfer preapproval. */
+  parties(): Promise<ExternalPartyWallet[]> {
+    return this.reads.parties();
   }
 
   /** Preapproval setup: the operator proposes (`setup-proposal`, reused if one is pending), the external party accepts. */
   async preparePreapproval(req: { party: string; fingerprint: string }): Promise<Verified | Refusal> {
     this.keyFor(req.party, req.fingerprint);
     const binding = this.bind();
-    const admin = this.admin();
-    const pending = await admin.get('/v0/admin/external-party/setup-proposal', ListExternalPartySetupProposalsResponseSchema);
-    const mine = pending.contracts.find((c) => (c.contract.payload as { user?: unknown }).user === req.party);
-    const contractId =
-      mine?.contract.contract_id ??
-      (
-        await admin.post(
-          '/v0/admin/external-party/setup-proposal',
-          { user_party_id: req.party },
-          CreateExternalPartySetupProposalResponseSchema,
-        )
-      ).contract_id;
-    const prepared = await admin.post(
-      '/v0/admin/external-party/setup-proposal/prepare-accept',
-      { contract_id: contractId, user_party_id: req.party },
-      PrepareAcceptExternalPartySetupProposalResponseSchema,
-    );
+    const prepared = await prepareSetupAccept(this.admin(), req.party);
     return this.verify('preapproval-setup', req.party, req.fingerprint, prepared.transaction, prepared.tx_hash, await binding);
   }
 
@@ -173,67 +120,9 @@ export class ExternalWallet {
   }): Promise<Verified | Refusal> {
     this.keyFor(req.party, req.fingerprint);
     const binding = this.bind();
-    const nonce = req.nonce ?? (await this.nextNonce(req.party));
-    const prepared = await this.admin().post(
-      '/v0/admin/external-party/transfer-preapproval/prepare-send',
-      {
-        sender_party_id: req.party,
-        receiver_party_id: req.receiver,
-        // The spec types the amount as a JSON number.
-        amount: Number(req.amount),
-        expires_at: new Date(Date.now() + req.expiresInMinutes * 60_000).toISOString(),
-        nonce,
-        ...(req.description ? { description: req.description } : {}),
-      },
-      PrepareTransferPreapprovalSendResponseSchema,
-    );
+    const nonce = req.nonce ?? (await this.reads.nextNonce(req.party));
+    const prepared = await prepareSend(this.admin(), req, nonce);
     return this.verify('send', req.party, req.fingerprint, prepared.transaction, prepared.tx_hash, await binding);
-  }
-
-  /**
-   * The party's TransferPreapproval (it is the receiver, so it sees the contract in the participant's ACS). Read from
-   * the ledger rather than the admin lookup so it works with the operator's rights on any participant hosting the party.
-   */
-  async preapprovalOf(party: string): Promise<{ contractId: string; expiresAt: string | null } | null> {
-    const rows = await this.activeOf(party, PREAPPROVAL_TEMPLATE);
-    for (const c of rows) {
-      const arg = c.argument as { receiver?: unknown; expiresAt?: unknown } | null;
-      if (arg && arg.receiver === party)
-        return { contractId: c.contractId, expiresAt: typeof arg.expiresAt === 'string' ? arg.expiresAt : null };
-    }
-    return null;
-  }
-
-  /** Active contracts of a Splice template visible to `party`; none when the participant does not know the package. */
-  private async activeOf(party: string, template: string): Promise<AcsPage['items']> {
-    try {
-      return (
-        await fetchActiveContracts(this.d.participant().client, {
-          parties: [party],
-          templates: [template],
-          interfaces: [],
-          activeAtOffset: null,
-          pageSize: 100,
-          pageToken: null,
-        })
-      ).items;
-    } catch (err) {
-      if (err instanceof ConsoleError && err.code === 'LEDGER_API_ERROR') return [];
-      throw err;
-    }
-  }
-
-  /**
-   * The sender's next TransferCommand nonce: `nextNonce` of its `TransferCommandCounter` in the participant's ACS
-   * (the party is hosted here and observes it), 0 before its first send.
-   */
-  async nextNonce(party: string): Promise<number> {
-    for (const c of await this.activeOf(party, COUNTER_TEMPLATE)) {
-      const arg = c.argument as { sender?: unknown; nextNonce?: unknown } | null;
-      if (arg && arg.sender === party && (typeof arg.nextNonce === 'string' || typeof arg.nextNonce === 'number'))
-        return Number(arg.nextNonce);
-    }
-    return 0;
   }
 
   private keyFor(party: string, fingerprint: string) {
@@ -298,7 +187,7 @@ export class ExternalWallet {
   async confirm(req: { sessionId: string; blindConfirmation?: string | undefined }): Promise<Submitted | Refusal> {
     const active = this.d.participant();
     const s = this.pending(req.sessionId);
-    const sameProfile = await this.refusals(() => checkSameProfile(s.binding, active), this.auditOf(s));
+    const sameProfile = await this.refusals(() => checkSameProfile(s.binding, active), auditOf(s));
     if (sameProfile) return sameProfile;
     this.sessions.delete(req.sessionId);
     // the participant behind the profile is asked who it is while the key signs; nothing is submitted unless it is the same
@@ -315,7 +204,7 @@ export class ExternalWallet {
       }),
     );
     if ('status' in signed) return signed;
-    const sameParticipant = await this.refusals(async () => checkSameParticipant(s.binding, await idNow), this.auditOf(s));
+    const sameParticipant = await this.refusals(async () => checkSameParticipant(s.binding, await idNow), auditOf(s));
     if (sameParticipant) return sameParticipant;
     const publicKeyHex = this.d.signing.keys.get(s.fingerprint).publicKeyHex;
     return this.submit(s, Buffer.from(signed.signature.signature, 'base64').toString('hex'), publicKeyHex, signed.auditSeq);
@@ -383,7 +272,7 @@ export class ExternalWallet {
       if (!first) throw new SigningRefusal('BAD_REQUEST', 'NOT_A_VALID_FILE', 'The response carries no signature');
       checkSameParticipant(r.binding, (await active.client.participantId()).participantId);
       return first;
-    }, this.auditOf(r));
+    }, auditOf(r));
     if ('status' in sig) return sig;
     const signer = r.collector.request.signers.find((x) => x.fingerprint === sig.signedBy);
     if (!signer) throw new ConsoleError('INTERNAL', 'The collected signature has no signer in the request');
@@ -401,27 +290,13 @@ export class ExternalWallet {
     return this.sessions.delete(sessionId);
   }
 
-  private async submit(
+  private submit(
     s: Omit<Session, 'createdAt' | 'blind'>,
     signedTxHashHex: string,
     publicKeyHex: string,
     auditSeq: number | null,
   ): Promise<Submitted> {
-    const submission = { party_id: s.party, transaction: s.transaction, signed_tx_hash: signedTxHashHex, public_key: publicKeyHex };
-    if (s.kind === 'send') {
-      const r = await this.admin().post(
-        '/v0/admin/external-party/transfer-preapproval/submit-send',
-        { submission },
-        SubmitTransferPreapprovalSendResponseSchema,
-      );
-      return { status: 'submitted', kind: s.kind, updateId: r.update_id, contractId: null, auditSeq };
-    }
-    const r = await this.admin().post(
-      '/v0/admin/external-party/setup-proposal/submit-accept',
-      { submission },
-      SubmitAcceptExternalPartySetupProposalResponseSchema,
-    );
-    return { status: 'submitted', kind: s.kind, updateId: r.update_id, contractId: r.transfer_preapproval_contract_id, auditSeq };
+    return submitSigned(this.admin(), s, signedTxHashHex, publicKeyHex, auditSeq);
   }
 
   /** A pending session (the caller deletes it once it is used). */
@@ -439,40 +314,9 @@ export class ExternalWallet {
     return binding;
   }
 
-  private auditOf(s: Pick<Session, 'fingerprint' | 'party' | 'prepared'>): { fingerprint: string; party: string; hash: string } {
-    return { fingerprint: s.fingerprint, party: s.party, hash: s.prepared.preparedTransactionHash.slice(0, 200) };
-  }
-
-  /**
-   * Runs `fn`; a SigningRefusal becomes a Refusal value. Verification refusals (which the signing service does not
-   * audit itself, e.g. a hash that does not match the validator's) are appended to the audit log here when `audit` is given.
-   */
-  private async refusals<T>(fn: () => T | Promise<T>, audit?: { fingerprint: string; party: string; hash: string }): Promise<T | Refusal> {
-    const before = this.headSeq();
-    try {
-      return await fn();
-    } catch (err) {
-      if (!(err instanceof SigningRefusal)) throw err;
-      let seq = this.headSeq();
-      if (seq === before && audit) {
-        seq = this.d.signing.audit.append({
-          decision: 'refused',
-          subject: 'prepared-transaction',
-          channel: 'online',
-          reason: err.reason,
-          message: err.message,
-          fingerprint: audit.fingerprint,
-          party: audit.party,
-          hash: audit.hash,
-          summary: '(refused before signing: the validator’s prepared transaction did not pass verification)',
-        }).entry.seq;
-      }
-      return { status: 'refused', reason: err.reason, message: err.message, auditSeq: seq === before ? null : seq };
-    }
-  }
-
-  private headSeq(): number {
-    return this.d.signing.audit.list({ limit: 1 })[0]?.entry.seq ?? 0;
+  /** Runs `fn`; a SigningRefusal becomes a Refusal value (external-refusals.ts). */
+  private refusals<T>(fn: () => T | Promise<T>, audit?: RefusalAudit): Promise<T | Refusal> {
+    return withRefusals(this.d.signing.audit, fn, audit);
   }
 
   private gc(): void {

@@ -5,6 +5,8 @@
  */
 import type { AppDb } from '../app-db.js';
 
+/** Tracked requests whose status is re-read on each refresh. */
+export const LIVE_TRACKED = 20;
 /** Samples kept per wallet user; older ones are dropped. */
 const MAX_SAMPLES = 2_000;
 /** An unchanged balance is sampled again only after this long, so the chart shows time passing without flooding. */
