@@ -15,7 +15,8 @@ import { interpretCommands } from './engine/submit.js';
 import { buildPreparedTransaction, encodeAndHashPrepared, preparedHash } from './engine/prepared-transaction.js';
 import { CantonError } from './errors.js';
 import type { LedgerWriter, SubmitResult } from './ledger.js';
-import { relativeContractId, toSimCommands } from './ledger.js';
+import { relativeContractId } from './ledger.js';
+import { toSimCommands } from './submission-checks.js';
 import type { ContractRow, TxNode } from './model.js';
 import type { JsCommandsInput, JsExecuteSubmissionInput, JsPrepareSubmissionInput } from './schemas.js';
 
