@@ -1,38 +1,17 @@
-/** Durable ledger state: updates, contracts, completions, dedup entries, parties. All writes go through `tx`. */
+/**
+ * Durable ledger state: updates, contracts, completions, dedup entries, parties. All writes go through `tx`.
+ * The contract tables are kept by `contract-store.ts`; this class is the one entry point to both.
+ */
 import type { Db } from './open.js';
 import { MetaStore } from './meta.js';
+import type { ReassignmentRow } from './contract-store.js';
+import { ContractStore } from './contract-store.js';
 import type { ContractRow, CreatedNode, StoredCompletion, StoredUpdate } from '../model.js';
 import { packTransaction } from '../packed.js';
 import type { PartyIds } from '../packed.js';
 import { serializeTransaction } from '../splice.js';
 
-interface ContractDbRow {
-  seq: number;
-  contract_id: string;
-  created_offset: number;
-  archived_offset: number | null;
-  synchronizer_id: string;
-  reassignment_counter: number;
-  unassigned_id: string | null;
-  unassigned_target: string | null;
-  unassigned_offset: number | null;
-  workflow_id: string | null;
-  create_node: string;
-}
-
-const toContract = (r: ContractDbRow): ContractRow => ({
-  seq: r.seq,
-  contractId: r.contract_id,
-  createdOffset: r.created_offset,
-  archivedOffset: r.archived_offset,
-  synchronizerId: r.synchronizer_id,
-  reassignmentCounter: r.reassignment_counter,
-  unassignedId: r.unassigned_id,
-  unassignedTarget: r.unassigned_target,
-  unassignedOffset: r.unassigned_offset,
-  workflowId: r.workflow_id,
-  node: JSON.parse(r.create_node) as CreatedNode,
-});
+export type { ReassignmentRow } from './contract-store.js';
 
 export interface UpdateRow {
   offset: number;
@@ -59,60 +38,16 @@ export interface PartyRow {
   metadata: { resourceVersion?: string; annotations?: Record<string, string> };
 }
 
-export interface ReassignmentRow {
-  contractId: string;
-  offset: number;
-  type: 'unassign' | 'assign';
-  source: string;
-  target: string;
-  counter: number;
-  reassignmentId: string;
-  /** absent in rows written before these columns existed */
-  submitter?: string;
-  workflowId?: string;
-  /** record time of the reassignment (absent in rows written before the column existed) */
-  recordTime?: string;
-}
-
-function toReassignment(row: unknown): ReassignmentRow | undefined {
-  const r = row as
-    | {
-        contract_id: string;
-        offset: number;
-        type: 'unassign' | 'assign';
-        source: string;
-        target: string;
-        counter: number;
-        reassignment_id: string;
-        submitter: string | null;
-        workflow_id: string | null;
-        record_time?: string | null;
-      }
-    | undefined;
-  return r
-    ? {
-        contractId: r.contract_id,
-        offset: r.offset,
-        type: r.type,
-        source: r.source,
-        target: r.target,
-        counter: r.counter,
-        reassignmentId: r.reassignment_id,
-        ...(r.submitter !== null ? { submitter: r.submitter } : {}),
-        ...(r.workflow_id !== null ? { workflowId: r.workflow_id } : {}),
-        ...(typeof r.record_time === 'string' ? { recordTime: r.record_time } : {}),
-      }
-    : undefined;
-}
-
 export class LedgerStore implements PartyIds {
   readonly meta: MetaStore;
   private readonly s;
+  private readonly contracts: ContractStore;
   private readonly pids = new Map<string, number>();
   private readonly partiesByPid = new Map<number, string>();
 
   constructor(readonly db: Db) {
     this.meta = new MetaStore(db);
+    this.contracts = new ContractStore(db, (party) => this.partyPid(party));
     this.s = {
       insertUpdate: db.prepare(
         'INSERT INTO updates (offset, update_id, kind, synchronizer_id, record_time, meta, frags) VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -125,45 +60,8 @@ export class LedgerStore implements PartyIds {
       lastRecordTime: db.prepare('SELECT record_time FROM updates ORDER BY offset DESC LIMIT 1').safeIntegers(true),
       deleteUpdatesUpTo: db.prepare('DELETE FROM updates WHERE offset <= ?'),
       deletePayloadsUpTo: db.prepare('DELETE FROM update_payloads WHERE offset <= ?'),
-      insertContract: db.prepare(
-        `INSERT INTO contracts (contract_id, template_qn, package_name, created_offset, key_hash, synchronizer_id, workflow_id, create_node)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      ),
-      insertTransientContract: db.prepare(
-        `INSERT INTO contracts (contract_id, template_qn, package_name, created_offset, archived_offset, key_hash, synchronizer_id, workflow_id, create_node)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ),
-      archiveContract: db.prepare('UPDATE contracts SET archived_offset = ? WHERE contract_id = ? AND archived_offset IS NULL'),
-      contractById: db.prepare('SELECT * FROM contracts WHERE contract_id = ?'),
-      contractByKey: db.prepare('SELECT * FROM contracts WHERE key_hash = ? AND archived_offset IS NULL ORDER BY created_offset LIMIT 1'),
-      activeAfter: db.prepare(
-        `SELECT * FROM contracts WHERE seq > ? AND created_offset <= ? AND (archived_offset IS NULL OR archived_offset > ?)
-         ORDER BY seq LIMIT ?`,
-      ),
-      activeForPartyAfter: db.prepare(
-        `SELECT c.* FROM contract_parties p JOIN contracts c ON c.seq = p.seq
-         WHERE p.pid = ? AND p.seq > ? AND c.created_offset <= ? AND (c.archived_offset IS NULL OR c.archived_offset > ?)
-         ORDER BY p.seq LIMIT ?`,
-      ),
-      insertContractParty: db.prepare('INSERT OR IGNORE INTO contract_parties (pid, seq) VALUES (?, ?)'),
       partyPid: db.prepare('SELECT pid FROM parties WHERE party = ?'),
       partyOfPid: db.prepare('SELECT party FROM parties WHERE pid = ?').pluck(),
-      deleteContractPartiesOfArchived: db.prepare(
-        'DELETE FROM contract_parties WHERE seq IN (SELECT seq FROM contracts WHERE archived_offset IS NOT NULL AND archived_offset <= ?)',
-      ),
-      setUnassigned: db.prepare(
-        'UPDATE contracts SET unassigned_id = ?, unassigned_target = ?, unassigned_offset = ?, reassignment_counter = ? WHERE contract_id = ?',
-      ),
-      setAssigned: db.prepare(
-        'UPDATE contracts SET unassigned_id = NULL, unassigned_target = NULL, unassigned_offset = NULL, synchronizer_id = ? WHERE contract_id = ?',
-      ),
-      contractByReassignment: db.prepare('SELECT * FROM contracts WHERE unassigned_id = ?'),
-      deleteArchivedUpTo: db.prepare('DELETE FROM contracts WHERE archived_offset IS NOT NULL AND archived_offset <= ?'),
-      insertReassignment: db.prepare(
-        'INSERT INTO reassignments (contract_id, offset, type, source, target, counter, reassignment_id, submitter, workflow_id, record_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      ),
-      firstReassignment: db.prepare('SELECT * FROM reassignments WHERE contract_id = ? ORDER BY offset ASC LIMIT 1'),
-      lastReassignment: db.prepare('SELECT * FROM reassignments WHERE contract_id = ? AND offset <= ? ORDER BY offset DESC LIMIT 1'),
       insertCompletion: db.prepare('INSERT INTO completions (offset, payload) VALUES (?, ?)'),
       completionsAfter: db.prepare('SELECT payload FROM completions WHERE offset > ? AND offset <= ? ORDER BY offset ASC LIMIT ?'),
       deleteCompletionsUpTo: db.prepare('DELETE FROM completions WHERE offset <= ?'),
@@ -307,92 +205,50 @@ export class LedgerStore implements PartyIds {
     return pid;
   }
 
+  // --- contracts, their stakeholder index and reassignments (contract-store.ts) ----------------------
+
   insertContract(node: CreatedNode, offset: number, synchronizerId: string, workflowId: string | undefined): void {
-    const info = this.s.insertContract.run(
-      node.contractId,
-      node.qualifiedName,
-      node.packageName,
-      offset,
-      node.contractKeyHash ?? null,
-      synchronizerId,
-      workflowId ?? null,
-      JSON.stringify(node),
-    );
-    const seq = Number(info.lastInsertRowid);
-    for (const p of new Set([...node.signatories, ...node.observers])) {
-      const pid = this.partyPid(p);
-      if (pid !== undefined) this.s.insertContractParty.run(pid, seq);
-    }
+    this.contracts.insertContract(node, offset, synchronizerId, workflowId);
   }
-  /**
-   * A contract created and archived by the same transaction: never active (no stakeholder index rows),
-   * kept for events-by-contract-id and contract-by-id until pruned, as a participant's contract store keeps it.
-   */
+  /** A contract created and archived by the same transaction (never active, kept until pruned). */
   insertTransientContract(node: CreatedNode, offset: number, synchronizerId: string, workflowId: string | undefined): void {
-    this.s.insertTransientContract.run(
-      node.contractId,
-      node.qualifiedName,
-      node.packageName,
-      offset,
-      offset,
-      node.contractKeyHash ?? null,
-      synchronizerId,
-      workflowId ?? null,
-      JSON.stringify(node),
-    );
+    this.contracts.insertTransientContract(node, offset, synchronizerId, workflowId);
   }
   archiveContract(contractId: string, offset: number): void {
-    this.s.archiveContract.run(offset, contractId);
+    this.contracts.archiveContract(contractId, offset);
   }
   contract(contractId: string): ContractRow | undefined {
-    const r = this.s.contractById.get(contractId) as ContractDbRow | undefined;
-    return r ? toContract(r) : undefined;
+    return this.contracts.contract(contractId);
   }
   contractByKey(keyHash: string): ContractRow | undefined {
-    const r = this.s.contractByKey.get(keyHash) as ContractDbRow | undefined;
-    return r ? toContract(r) : undefined;
+    return this.contracts.contractByKey(keyHash);
   }
   /** Contracts active at `atOffset` with seq > `afterSeq`, in creation order (keyset pagination). */
   activeContractsAfter(atOffset: number, afterSeq: number, limit: number): ContractRow[] {
-    return (this.s.activeAfter.all(afterSeq, atOffset, atOffset, limit) as ContractDbRow[]).map(toContract);
+    return this.contracts.activeContractsAfter(atOffset, afterSeq, limit);
   }
   /** Same, restricted to contracts the party is a stakeholder of (through the stakeholder index). */
   activeContractsOfPartyAfter(party: string, atOffset: number, afterSeq: number, limit: number): ContractRow[] {
-    const pid = this.partyPid(party);
-    if (pid === undefined) return [];
-    return (this.s.activeForPartyAfter.all(pid, afterSeq, atOffset, atOffset, limit) as ContractDbRow[]).map(toContract);
+    return this.contracts.activeContractsOfPartyAfter(party, atOffset, afterSeq, limit);
   }
   markUnassigned(contractId: string, reassignmentId: string, target: string, offset: number, counter: number): void {
-    this.s.setUnassigned.run(reassignmentId, target, offset, counter, contractId);
+    this.contracts.markUnassigned(contractId, reassignmentId, target, offset, counter);
   }
   markAssigned(contractId: string, synchronizerId: string): void {
-    this.s.setAssigned.run(synchronizerId, contractId);
+    this.contracts.markAssigned(contractId, synchronizerId);
   }
   contractByReassignment(reassignmentId: string): ContractRow | undefined {
-    const r = this.s.contractByReassignment.get(reassignmentId) as ContractDbRow | undefined;
-    return r ? toContract(r) : undefined;
+    return this.contracts.contractByReassignment(reassignmentId);
   }
-
   insertReassignment(r: ReassignmentRow): void {
-    this.s.insertReassignment.run(
-      r.contractId,
-      r.offset,
-      r.type,
-      r.source,
-      r.target,
-      r.counter,
-      r.reassignmentId,
-      r.submitter ?? null,
-      r.workflowId ?? null,
-      r.recordTime ?? null,
-    );
+    this.contracts.insertReassignment(r);
   }
   /** The latest reassignment of a contract at or before `atOffset`. */
   lastReassignment(contractId: string, atOffset: number): ReassignmentRow | undefined {
-    return toReassignment(this.s.lastReassignment.get(contractId, atOffset));
+    return this.contracts.lastReassignment(contractId, atOffset);
   }
   firstReassignment(contractId: string): ReassignmentRow | undefined {
-    return toReassignment(this.s.firstReassignment.get(contractId));
+    return this.contracts.firstReassignment(contractId);
   }
 
   insertCompletion(c: StoredCompletion): void {
@@ -485,8 +341,7 @@ export class LedgerStore implements PartyIds {
       this.s.deleteUpdatesUpTo.run(offset);
       this.s.deletePayloadsUpTo.run(offset);
       this.s.deleteCompletionsUpTo.run(offset);
-      this.s.deleteContractPartiesOfArchived.run(offset);
-      this.s.deleteArchivedUpTo.run(offset);
+      this.contracts.prune(offset);
       this.setPrunedUpTo(offset);
     });
   }
