@@ -95,3 +95,9 @@ export function argumentPreview(v: JsonValue, max = 3): string {
 export function isPartyList(v: JsonValue): v is string[] {
   return Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string' && looksLikeParty(x));
 }
+
+/** The ACS filter's offset: empty means the ledger end; anything else must be a whole number. */
+export function offsetTextError(text: string): string {
+  const t = text.trim();
+  return t === '' || /^\d+$/.test(t) ? '' : 'a whole number, or empty for the ledger end';
+}
