@@ -81,3 +81,15 @@ export function readOnGeneration(generation: () => number, read: () => void, loa
     };
   });
 }
+
+/**
+ * Starts a live read (a subscription, a timer) now and again whenever `deps()` changes — the active profile, a retry
+ * counter — stopping the previous one first (the function `start` returns) and when the view is destroyed.
+ * Only `deps` is tracked: state `start` reads does not restart it.
+ */
+export function liveOnChange(deps: () => unknown, start: () => () => void): void {
+  $effect(() => {
+    deps();
+    return untrack(start);
+  });
+}
