@@ -42,7 +42,8 @@ function inDalf<T>(path: string, f: () => T): T {
     if (e instanceof DamlLfError) {
       const msg =
         e.code === 'HASH_MISMATCH'
-          ? `${path}: archive declares package id ${String(e.details['declared'])} but its payload hashes to ${String(e.details['computed'])}`
+          ? `${path}: archive declares package id ${String(e.details['declared'])} ` +
+            `but its payload hashes to ${String(e.details['computed'])}`
           : `${path}: ${e.message}`;
       throw new DamlLfError(e.code, msg, { ...e.details, dalf: path });
     }

@@ -218,7 +218,8 @@ class PackageEncoder extends TypeEncoder {
       });
     }
     for (const { i, view, args } of interfaces) {
-      // Module.interfaces = 8: DefInterface { tycon_interned_dname = 2, methods = 3, param_interned_str = 4, choices = 5, view = 6, requires = 7 }
+      // Module.interfaces = 8: DefInterface { tycon_interned_dname = 2, methods = 3, param_interned_str = 4, choices = 5,
+      // view = 6, requires = 7 }
       w.message(8, (x) => {
         x.int(2, this.dname(i.name));
         for (const meth of i.methods ?? [])

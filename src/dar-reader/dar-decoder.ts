@@ -1,8 +1,9 @@
 /**
  * Reads DARs off the event loop: one worker thread (started on first use, unref'd so it never keeps the process
  * alive) decodes one DAR at a time with `src/daml-lf`, so a large or hostile DAR never stalls the process's other work
- * (the simulator's requests, the console's IPC calls; both use the process-wide `darDecoder()`). A decode that runs longer than `timeoutMs`, or a worker that dies (e.g. out of its memory limit), ends that
- * request with an error and the worker is replaced for the next one.
+ * (the simulator's requests, the console's IPC calls; both use the process-wide `darDecoder()`). A decode that runs
+ * longer than `timeoutMs`, or a worker that dies (e.g. out of its memory limit), ends that request with an error and the
+ * worker is replaced for the next one.
  *
  * Where the worker's code lives: beside the Electron bundle (`dist/electron/dar-worker.cjs`, unpacked from the asar
  * archive) or, when running from the sources (tsx, vitest), `dar-worker.ts` loaded through tsx's ESM loader.

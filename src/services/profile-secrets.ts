@@ -67,7 +67,10 @@ export class ProfileSecrets {
     await this.reader(name).delete(account);
   }
 
-  /** Deletes a secret the profile no longer keeps there (it moved or its mode changed): a store that cannot be reached keeps nothing to delete. */
+  /**
+   * Deletes a secret the profile no longer keeps there (it moved or its mode changed): a store that cannot be reached
+   * keeps nothing to delete.
+   */
   async removeQuietly(name: SecretStoreName, account: string): Promise<void> {
     await this.reader(name)
       .delete(account)

@@ -57,7 +57,9 @@ export function adminHandlers(d: AdminDeps): HandlersOf<typeof adminChannels> {
       audited(
         {
           action: 'party-allocation',
-          summary: `Allocate a party${req.partyIdHint ? ` with hint ${req.partyIdHint}` : ''}${req.synchronizerId ? ` on ${req.synchronizerId}` : ''}`,
+          summary:
+            `Allocate a party${req.partyIdHint ? ` with hint ${req.partyIdHint}` : ''}` +
+            (req.synchronizerId ? ` on ${req.synchronizerId}` : ''),
           done: (p) => `Allocated party ${p.party}${req.synchronizerId ? ` on ${req.synchronizerId}` : ''}`,
           partyOf: (p) => p.party,
         },
@@ -99,7 +101,9 @@ export function adminHandlers(d: AdminDeps): HandlersOf<typeof adminChannels> {
       audited(
         {
           action: 'user-idp-move',
-          summary: `Move user ${req.userId} from identity provider ${req.sourceIdentityProviderId || 'default'} to ${req.targetIdentityProviderId || 'default'}`,
+          summary:
+            `Move user ${req.userId} from identity provider ${req.sourceIdentityProviderId || 'default'} ` +
+            `to ${req.targetIdentityProviderId || 'default'}`,
         },
         () => moveUserIdp(client(), req),
       ),
@@ -110,7 +114,8 @@ export function adminHandlers(d: AdminDeps): HandlersOf<typeof adminChannels> {
       if (profile?.kind !== 'demo')
         throw new ConsoleError(
           'CONFLICT',
-          `${profile?.name ?? 'This participant'}: Canton prunes through its Admin API (gRPC), which the JSON Ledger API does not expose. Prune from the Canton console: participant.pruning.prune(${offset})`,
+          `${profile?.name ?? 'This participant'}: Canton prunes through its Admin API (gRPC), which the JSON Ledger API ` +
+            `does not expose. Prune from the Canton console: participant.pruning.prune(${offset})`,
         );
       return audited(
         {

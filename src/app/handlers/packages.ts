@@ -28,9 +28,12 @@ export function packagesHandlers(d: PackagesDeps, uploads: DarUploads = new DarU
       return audited(
         {
           action: 'dar-upload',
-          summary: `Upload DAR ${fileName}${req.vetAllPackages ? ' and vet its packages' : ''}${req.synchronizerId ? ` on ${req.synchronizerId}` : ''}`,
+          summary:
+            `Upload DAR ${fileName}${req.vetAllPackages ? ' and vet its packages' : ''}` +
+            (req.synchronizerId ? ` on ${req.synchronizerId}` : ''),
           done: (r) =>
-            `Uploaded DAR ${fileName}: main package ${r.mainPackageId} and ${r.packageIds.length - 1} dependencies${r.vetted ? ', vetted' : ''}`,
+            `Uploaded DAR ${fileName}: main package ${r.mainPackageId} ` +
+            `and ${r.packageIds.length - 1} dependencies${r.vetted ? ', vetted' : ''}`,
         },
         () => uploadDar(client(), uploads, req),
       );
@@ -44,7 +47,10 @@ export function packagesHandlers(d: PackagesDeps, uploads: DarUploads = new DarU
         : audited(
             {
               action: 'vetting',
-              summary: `${req.changes.map((c) => `${c.op === 'vet' ? 'Vet' : 'Unvet'} ${c.packageId}`).join('; ')}${req.synchronizerId ? ` on ${req.synchronizerId}` : ''}${req.force.length > 0 ? ` (forced: ${req.force.join(', ')})` : ''}`,
+              summary:
+                req.changes.map((c) => `${c.op === 'vet' ? 'Vet' : 'Unvet'} ${c.packageId}`).join('; ') +
+                (req.synchronizerId ? ` on ${req.synchronizerId}` : '') +
+                (req.force.length > 0 ? ` (forced: ${req.force.join(', ')})` : ''),
             },
             () => updateVetting(client(), req),
           ),

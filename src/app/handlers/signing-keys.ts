@@ -43,7 +43,9 @@ async function unlockKeyFile(s: Signing, passphrase: string, confirmation: strin
     fingerprint: null,
     party: null,
     hash: null,
-    summary: `Encrypted key file ${creating ? 'created and ' : ''}unlocked for ${minutes} min: its keys sign without the passphrase until ${until.toISOString()}`,
+    summary:
+      `Encrypted key file ${creating ? 'created and ' : ''}unlocked for ${minutes} min: ` +
+      `its keys sign without the passphrase until ${until.toISOString()}`,
   });
 }
 

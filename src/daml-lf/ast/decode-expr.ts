@@ -263,7 +263,10 @@ function fieldWithExpr(c: LfReader, r: ProtoReader, depth: number): FieldWithExp
   return { name: c.str(name), expr: req(expr, `field ${c.str(name)}'s expression`) };
 }
 
-/** BuiltinLit: int64 = 1, timestamp = 2, numeric_interned_str = 3, text_interned_str = 4, date = 5, failure_category = 6, rounding_mode = 1001. */
+/**
+ * BuiltinLit: int64 = 1, timestamp = 2, numeric_interned_str = 3, text_interned_str = 4, date = 5, failure_category = 6,
+ * rounding_mode = 1001.
+ */
 function literal(c: LfReader, r: ProtoReader): Literal {
   let lit: Literal | undefined;
   fields(r, (f, wt) => {
@@ -314,7 +317,10 @@ function decodeCase(c: LfReader, r: ProtoReader, depth: number): Expr {
   return { tag: 'case', scrut: req(scrut, 'Case.scrut'), alts };
 }
 
-/** CaseAlt: body = 1; pattern oneof: default = 2, variant = 3, builtin_con = 4, nil = 5, cons = 6, optional_none = 7, optional_some = 8, enum = 9. */
+/**
+ * CaseAlt: body = 1; pattern oneof: default = 2, variant = 3, builtin_con = 4, nil = 5, cons = 6, optional_none = 7,
+ * optional_some = 8, enum = 9.
+ */
 function caseAlt(c: LfReader, r: ProtoReader, depth: number): CaseAlt {
   let body: Expr | undefined;
   let pattern: Pattern | undefined;

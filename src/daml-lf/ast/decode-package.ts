@@ -15,7 +15,10 @@ interface RawPackage extends RawTables {
   noImportsReason?: string;
 }
 
-/** Package: modules = 1, interned_strings = 2, interned_dotted_names = 3, metadata = 4, interned_types = 5, interned_kinds = 6, interned_exprs = 7, no_imported_packages_reason = 8, package_imports = 9. */
+/**
+ * Package: modules = 1, interned_strings = 2, interned_dotted_names = 3, metadata = 4, interned_types = 5,
+ * interned_kinds = 6, interned_exprs = 7, no_imported_packages_reason = 8, package_imports = 9.
+ */
 function readTables(bytes: Uint8Array): RawPackage {
   const r = new ProtoReader(bytes, 'MALFORMED_PACKAGE', 'Package');
   const raw: RawPackage = { modules: [], strings: [], dottedNames: [], kinds: [], types: [], exprs: [] };

@@ -120,7 +120,9 @@ export function verifyRecords(rows: ChainRow[], head: ChainHead | null, key: Aud
       problems.push({
         seq: row.seq,
         kind: 'forged',
-        message: `Entry ${row.seq} was not written by this console: its authentication code does not verify (added, edited or re-chained without the audit key)`,
+        message:
+          `Entry ${row.seq} was not written by this console: its authentication code does not verify ` +
+          '(added, edited or re-chained without the audit key)',
       });
     }
     prevStoredHash = row.hash;
@@ -176,7 +178,8 @@ function authentication(key: AuditKey | null, lastSeq: number): AuditAuthenticat
       note:
         lastSeq === 0
           ? null
-          : 'No audit key is available (the OS keychain could not be read): the chain shows edits that did not recompute the hashes, not rewrites.',
+          : 'No audit key is available (the OS keychain could not be read): ' +
+            'the chain shows edits that did not recompute the hashes, not rewrites.',
     };
   }
   const legacy = Math.min(key.keyedFrom - 1, lastSeq);
@@ -186,7 +189,8 @@ function authentication(key: AuditKey | null, lastSeq: number): AuditAuthenticat
     publicKeyHex: key.publicKeyHex,
     note:
       legacy > 0
-        ? `Entries 1–${legacy} predate the audit key: they are chained by SHA-256 only, so a rewrite of them that recomputes the hashes is not detected.`
+        ? `Entries 1–${legacy} predate the audit key: they are chained by SHA-256 only, ` +
+          'so a rewrite of them that recomputes the hashes is not detected.'
         : null,
   };
 }

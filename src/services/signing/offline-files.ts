@@ -313,7 +313,8 @@ export class SignatureCollector {
       throw new SigningRefusal(
         'CONFLICT',
         'SIGNATURES_MISSING',
-        `${st.collected.length} of the ${st.threshold} required signatures ${st.collected.length === 1 ? 'is' : 'are'} collected: import the missing signers' responses first`,
+        `${st.collected.length} of the ${st.threshold} required signatures ${st.collected.length === 1 ? 'is' : 'are'} collected: ` +
+          "import the missing signers' responses first",
       );
     }
     return { signatures: [{ party: this.request.party, signatures: [...this.signatures.values()] }] };

@@ -126,7 +126,8 @@ export function checkKdfCost(kdf: Pick<KdfParams, 'N' | 'r' | 'p'>): void {
       'BAD_REQUEST',
       'UNSUPPORTED_KDF',
       `The file asks for scrypt N=${n}, r=${r}, p=${p}; this console reads only the parameters it writes ` +
-        `(N=2^14..2^17, r=${DEFAULT_SCRYPT.r}, p=${DEFAULT_SCRYPT.p}), so a crafted file cannot tie up its CPU and memory. Nothing was read.`,
+        `(N=2^14..2^17, r=${DEFAULT_SCRYPT.r}, p=${DEFAULT_SCRYPT.p}), ` +
+        'so a crafted file cannot tie up its CPU and memory. Nothing was read.',
     );
   }
 }

@@ -58,7 +58,9 @@ export class PolicyChecks {
         ? {
             allowed: false,
             reason: 'POLICY_QUORUM',
-            message: `Above ${policy.quorum?.above ?? '?'} this key signs only as one of ${need.count} signatures, but ${req.offlineSignatures ?? 0} can be collected for this transaction`,
+            message:
+              `Above ${policy.quorum?.above ?? '?'} this key signs only as one of ${need.count} signatures, ` +
+              `but ${req.offlineSignatures ?? 0} can be collected for this transaction`,
           }
         : rules;
     const base = { summary, policy: preview.policy, offlineAllowed: offlineRules.allowed, policyVersion: preview.policyVersion };

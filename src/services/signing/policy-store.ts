@@ -86,7 +86,8 @@ export class PolicyStore {
   private write(fingerprint: string, policy: SigningPolicy, version: number, updatedAt: string): PolicyRecord {
     this.db
       .prepare(
-        'INSERT INTO signing_policies (fingerprint, policy_json, updated_at, version) VALUES (?, ?, ?, ?) ON CONFLICT(fingerprint) DO UPDATE SET policy_json = excluded.policy_json, updated_at = excluded.updated_at, version = excluded.version',
+        'INSERT INTO signing_policies (fingerprint, policy_json, updated_at, version) VALUES (?, ?, ?, ?) ON CONFLICT(fingerprint) ' +
+          'DO UPDATE SET policy_json = excluded.policy_json, updated_at = excluded.updated_at, version = excluded.version',
       )
       .run(fingerprint, JSON.stringify(policy), updatedAt, version);
     return { policy, version, updatedAt, digest: policyDigest(policy) };

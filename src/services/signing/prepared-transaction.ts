@@ -135,7 +135,8 @@ async function verifyUncached(input: PrepareResponse, signingParty: string, type
     throw new SigningRefusal(
       'FORBIDDEN',
       'HASH_MISMATCH',
-      `The hash the participant asked to sign (${toHex(claimed)}) is not the hash of the transaction it sent (${toHex(recomputed)}); refusing to sign`,
+      `The hash the participant asked to sign (${toHex(claimed)}) is not the hash of the transaction it sent ` +
+        `(${toHex(recomputed)}); refusing to sign`,
     );
   }
   const { typed, description, failures } = await describeWithTypes(tx, types);
@@ -164,7 +165,8 @@ async function verifyUncached(input: PrepareResponse, signingParty: string, type
     }
     if (description.problems.length > 0) why.push(`values do not fit their package types: ${description.problems.slice(0, 5).join('; ')}`);
     warnings.unshift(
-      `Blind signing: ${why.join('; ') || 'the transaction cannot be described'}. Values without verified types are shown as the participant labelled them. Check the hash and the details before signing.`,
+      `Blind signing: ${why.join('; ') || 'the transaction cannot be described'}. ` +
+        'Values without verified types are shown as the participant labelled them. Check the hash and the details before signing.',
     );
   }
   const hashBase64 = Buffer.from(recomputed).toString('base64');

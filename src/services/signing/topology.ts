@@ -128,9 +128,11 @@ export async function verifyTopology(input: GenerateTopologyResponse, expectedFi
   const submitters = hosting.filter((h) => h.permission === 'SUBMISSION');
   if (submitters.length > 0) {
     warnings.push(
-      `Participant(s) ${submitters.map((s) => s.participantUid).join(', ')} would get SUBMISSION rights: they could act for the party without your key`,
+      `Participant(s) ${submitters.map((s) => s.participantUid).join(', ')} would get SUBMISSION rights: ` +
+        'they could act for the party without your key',
     );
   }
+  const hostedBy = hosting.map((h) => `${h.participantUid} (${h.permission.toLowerCase()})`).join(', ') || 'no participant';
   return {
     multiHash: recomputed,
     summary: {
@@ -140,7 +142,7 @@ export async function verifyTopology(input: GenerateTopologyResponse, expectedFi
       transactions,
       hostingParticipants: hosting,
       confirmationThreshold: p2p?.threshold ?? null,
-      headline: `Onboard external party ${resp.partyId}, hosted by ${hosting.map((h) => `${h.participantUid} (${h.permission.toLowerCase()})`).join(', ') || 'no participant'}`,
+      headline: `Onboard external party ${resp.partyId}, hosted by ${hostedBy}`,
       warnings,
     },
   };
@@ -215,7 +217,9 @@ async function summariseMapping(tx: MappedTopologyTransaction): Promise<Topology
         party: p.party,
         threshold: p.threshold,
         participants,
-        description: `Host ${p.party} on ${participants.map((x) => `${x.participantUid} (${x.permission})`).join(', ')}, confirmation threshold ${p.threshold}`,
+        description:
+          `Host ${p.party} on ${participants.map((x) => `${x.participantUid} (${x.permission})`).join(', ')}, ` +
+          `confirmation threshold ${p.threshold}`,
       };
     }
     case 'partyToKeyMapping': {

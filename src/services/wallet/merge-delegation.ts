@@ -56,7 +56,8 @@ export function demoOnly(isDemo: boolean): void {
   if (!isDemo) {
     throw new ConsoleError(
       'FORBIDDEN',
-      'Splice has no HTTP API to propose or cancel a merge delegation: the wallet creates the contract on the ledger. The console offers it on the embedded simulator only',
+      'Splice has no HTTP API to propose or cancel a merge delegation: the wallet creates the contract on the ledger. ' +
+        'The console offers it on the embedded simulator only',
     );
   }
 }

@@ -53,7 +53,8 @@ export interface TrafficQuote extends TrafficPrice {
 function shapeError(what: string, issue: z.core.$ZodIssue | undefined): ConsoleError {
   return new ConsoleError(
     'VALIDATOR_ERROR',
-    `The validator's scan proxy answered ${what} without the fields a price needs${issue ? ` (${issue.path.join('.')}: ${issue.message})` : ''}`,
+    `The validator's scan proxy answered ${what} without the fields a price needs` +
+      (issue ? ` (${issue.path.join('.')}: ${issue.message})` : ''),
   );
 }
 

@@ -48,7 +48,8 @@ export class WalletStore {
   record(profileId: string, user: string, sample: Omit<StoredSample, 'source'>, now = Date.now()): boolean {
     const last = this.db
       .prepare(
-        "SELECT at, unlocked, locked FROM wallet_balance_samples WHERE profile_id = ? AND wallet_user = ? AND source = 'sample' ORDER BY at DESC, rowid DESC LIMIT 1",
+        "SELECT at, unlocked, locked FROM wallet_balance_samples WHERE profile_id = ? AND wallet_user = ? AND source = 'sample' " +
+          'ORDER BY at DESC, rowid DESC LIMIT 1',
       )
       .get(profileId, user) as { at: string; unlocked: string; locked: string } | undefined;
     if (last && last.unlocked === sample.unlocked && last.locked === sample.locked && now - Date.parse(last.at) < RESAMPLE_UNCHANGED_MS)
@@ -72,7 +73,8 @@ export class WalletStore {
     this.db
       .prepare(
         `DELETE FROM wallet_balance_samples WHERE profile_id = ? AND wallet_user = ? AND rowid NOT IN
-           (SELECT rowid FROM wallet_balance_samples WHERE profile_id = ? AND wallet_user = ? ORDER BY at DESC, rowid DESC LIMIT ${MAX_SAMPLES})`,
+           (SELECT rowid FROM wallet_balance_samples WHERE profile_id = ? AND wallet_user = ?
+            ORDER BY at DESC, rowid DESC LIMIT ${MAX_SAMPLES})`,
       )
       .run(profileId, user, profileId, user);
   }
@@ -88,7 +90,8 @@ export class WalletStore {
   tracked(profileId: string, user: string, kind: TrackedRow['kind'], limit = 50): TrackedRow[] {
     return this.db
       .prepare(
-        'SELECT kind, tracking_id AS trackingId, summary, created_at AS createdAt FROM wallet_tracked WHERE profile_id = ? AND wallet_user = ? AND kind = ? ORDER BY created_at DESC LIMIT ?',
+        'SELECT kind, tracking_id AS trackingId, summary, created_at AS createdAt FROM wallet_tracked ' +
+          'WHERE profile_id = ? AND wallet_user = ? AND kind = ? ORDER BY created_at DESC LIMIT ?',
       )
       .all(profileId, user, kind, limit) as TrackedRow[];
   }

@@ -43,6 +43,7 @@ export const tokenTransfer = defineRecogniser<TokenTransferClearSign>({
   counterparties: (c) => [c.receiver, ...(c.proxyProvider ? [c.proxyProvider] : [])],
   amounts: (c) => [{ path: 'amount', value: c.amount }],
   headline: (c) =>
-    `Transfer ${amountText(c.amount)} ${c.instrument.id} from ${c.sender} to ${c.receiver}${c.memo ? ` (memo: ${c.memo})` : ''}${viaProxy(c.proxyProvider)}`,
+    `Transfer ${amountText(c.amount)} ${c.instrument.id} from ${c.sender} to ${c.receiver}` +
+    `${c.memo ? ` (memo: ${c.memo})` : ''}${viaProxy(c.proxyProvider)}`,
   wire: (c) => ({ title: 'Token transfer', fields: transferRows(c) }),
 });

@@ -60,7 +60,8 @@ export const transferInstruction = defineRecogniser<TransferInstructionClearSign
   // accepting takes the amount in, so the limit applies; rejecting or withdrawing moves nothing out
   amounts: (c) => (c.action === 'accept' ? [{ path: 'amount', value: c.amount }] : []),
   headline: (c) =>
-    `${verb(c.action)} the pending transfer of ${amountText(c.amount)} ${c.instrument.id} from ${c.sender} to ${c.receiver}${viaProxy(c.proxyProvider)}`,
+    `${verb(c.action)} the pending transfer of ${amountText(c.amount)} ${c.instrument.id} ` +
+    `from ${c.sender} to ${c.receiver}${viaProxy(c.proxyProvider)}`,
   wire: (c) => ({
     title: `${verb(c.action)} pending transfer`,
     fields: transferRows(c, [row.contract('Transfer instruction', c.instructionCid)]),
