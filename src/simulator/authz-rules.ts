@@ -9,10 +9,10 @@
  * read its own record and rights. Request bodies are read leniently: a field that does not have the
  * expected shape adds no claim, and the handler then rejects the request with its own specific error.
  */
-import { PreparedTransaction } from '@canton-network/core-ledger-proto';
 import { z } from 'zod';
 import type { Claim } from './authz-claims.js';
 import type { SimContext } from './context.js';
+import { loadProto } from './proto.js';
 import { loadUser } from './routes/users.js';
 
 /** What a rule may look at: path parameters, the query and the (lazily parsed) JSON body. */
@@ -98,10 +98,11 @@ function reassignmentClaims(cmds: unknown): Claim[] {
   ];
 }
 /** Execute: execute rights on the submitters recorded in the prepared transaction (undecodable → the handler rejects it). */
-function executeClaims(body: unknown): Claim[] {
+async function executeClaims(body: unknown): Promise<Claim[]> {
   const prepared = getString(body, 'preparedTransaction');
   let actAs: string[] = [];
   if (prepared !== undefined) {
+    const { PreparedTransaction } = await loadProto();
     try {
       actAs = PreparedTransaction.fromBinary(Buffer.from(prepared, 'base64')).metadata?.submitterInfo?.actAs ?? [];
     } catch {
@@ -129,8 +130,8 @@ const needsParticipantAdmin = (rights: unknown): boolean =>
   Array.isArray(rights) && rights.some((r) => ADMIN_ONLY_RIGHTS.some((k) => get(r, 'kind', k) !== undefined));
 
 /** Reading a body-based rule: the JSON body, then the claims derived from it. */
-const fromBody = (f: (body: unknown, req: AuthzRequest, sim: SimContext) => Claim[]): Rule =>
-  claims(async (req, sim) => [{ kind: 'authenticated' }, ...f(await req.json(), req, sim)]);
+const fromBody = (f: (body: unknown, req: AuthzRequest, sim: SimContext) => Promise<Claim[]> | Claim[]): Rule =>
+  claims(async (req, sim) => [{ kind: 'authenticated' }, ...(await f(await req.json(), req, sim))]);
 
 const updatesStream = fromBody((b) => [...updateFormatClaims(get(b, 'updateFormat')), ...eventFormatClaims(get(b, 'filter'))]);
 const activeContracts = fromBody((b) => [...eventFormatClaims(get(b, 'eventFormat')), ...eventFormatClaims(get(b, 'filter'))]);
@@ -238,8 +239,8 @@ export const AUTHZ_RULES: Readonly<Record<string, Rule>> = {
   ]),
   'POST /v2/interactive-submission/execute': execute,
   'POST /v2/interactive-submission/executeAndWait': execute,
-  'POST /v2/interactive-submission/executeAndWaitForTransaction': fromBody((b) => [
-    ...executeClaims(b),
+  'POST /v2/interactive-submission/executeAndWaitForTransaction': fromBody(async (b) => [
+    ...(await executeClaims(b)),
     ...transactionFormatClaims(get(b, 'transactionFormat')),
   ]),
   'POST /v2/interactive-submission/preferred-packages': AUTHENTICATED,

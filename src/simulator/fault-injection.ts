@@ -8,11 +8,11 @@
  * the exercise is that the client refuses before signing. A kind that does not apply to a transaction (no input
  * contract to drop, no numeric to alter, …) leaves that answer untouched and is recorded as `applied: false`.
  */
-import { PreparedTransaction } from '@canton-network/core-ledger-proto';
-import type { DamlTransaction_Node, Value } from '@canton-network/core-ledger-proto';
+import type { DamlTransaction_Node, PreparedTransaction, Value } from '@canton-network/core-ledger-proto';
 import { z } from 'zod';
 import type { SimContext } from './context.js';
 import { encodePrepared, preparedHash } from './engine/prepared-transaction.js';
+import { loadProto } from './proto.js';
 
 export const TAMPER_KINDS = [
   /** The hash is replaced by other bytes; the transaction is the honest one. */
@@ -193,10 +193,11 @@ async function tamper(
   previous: PrepareAnswer | null,
   otherParty: string,
 ): Promise<Tampered | null> {
+  const { PreparedTransaction } = await loadProto();
   const decode = (): PreparedTransaction => PreparedTransaction.fromBinary(Buffer.from(honest.preparedTransaction, 'base64'));
   // The honest hash is kept: the participant wants the hash of what it will execute signed, while showing otherwise.
-  const withTx = (tx: PreparedTransaction, detail: string): Tampered => ({
-    answer: { ...honest, preparedTransaction: encodePrepared(tx) },
+  const withTx = async (tx: PreparedTransaction, detail: string): Promise<Tampered> => ({
+    answer: { ...honest, preparedTransaction: await encodePrepared(tx) },
     detail,
   });
   switch (kind) {
@@ -265,7 +266,7 @@ async function tamper(
       const info = tx.metadata?.submitterInfo;
       if (!info) return null;
       info.actAs = [otherParty];
-      const encoded = encodePrepared(tx);
+      const encoded = await encodePrepared(tx);
       return {
         answer: { ...honest, preparedTransaction: encoded, preparedTransactionHash: await preparedHash(encoded) },
         detail: `submitters replaced by ${otherParty}, hash recomputed`,

@@ -7,7 +7,6 @@
  * after checking that its input contracts are still active (deduplication included).
  */
 import { randomUUID } from 'node:crypto';
-import { decodePreparedTransaction } from '@canton-network/core-tx-visualizer';
 import type { SimContext } from './context.js';
 import { microsToIso } from './clock.js';
 import { signatureValid } from './crypto/keys.js';
@@ -18,6 +17,7 @@ import type { LedgerWriter, SubmitResult } from './ledger.js';
 import { relativeContractId } from './ledger.js';
 import { toSimCommands } from './submission-checks.js';
 import type { ContractRow, TxNode } from './model.js';
+import { loadProto } from './proto.js';
 import type { JsCommandsInput, JsExecuteSubmissionInput, JsPrepareSubmissionInput } from './schemas.js';
 
 /** What prepare remembers (by hash): the submission and the transaction exactly as prepared. */
@@ -122,6 +122,7 @@ export class InteractiveSubmission {
         context: { field: 'hashingSchemeVersion' },
       });
     let hash: string;
+    const { decodePreparedTransaction } = await loadProto();
     try {
       // decoded once (as the hashing library decodes base64), then hashed
       hash = this.hashes.get(req.preparedTransaction) ?? (await preparedHash(decodePreparedTransaction(req.preparedTransaction)));

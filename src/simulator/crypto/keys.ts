@@ -3,8 +3,8 @@
  * Fingerprint = hex(0x12 0x20 ‖ SHA-256(u32be(12) ‖ raw public key)) (Canton hash purpose 12).
  */
 import { createPublicKey, verify } from 'node:crypto';
-import { computeSha256CantonHash } from '@canton-network/core-tx-visualizer';
 import { CantonError } from '../errors.js';
+import { loadProto } from '../proto.js';
 
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 
@@ -14,6 +14,7 @@ export interface Ed25519Key {
 }
 
 export async function fingerprintOf(raw: Uint8Array): Promise<string> {
+  const { computeSha256CantonHash } = await loadProto();
   return Buffer.from(await computeSha256CantonHash(12, raw)).toString('hex');
 }
 

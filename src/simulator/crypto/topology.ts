@@ -3,17 +3,10 @@
  * PartyToParticipant transactions (protobuf `TopologyTransaction` in Canton's versioned envelope, see versioned.ts), and the multi-hash the
  * party signs: H55(multi(H11(tx)…)) with Canton's hash purposes, as `core-tx-visualizer` computes it.
  */
-import {
-  CryptoKeyFormat,
-  Enums_ParticipantPermission,
-  Enums_TopologyChangeOp,
-  SigningKeySpec,
-  SigningKeyUsage,
-  SigningPublicKey,
-  TopologyTransaction,
-} from '@canton-network/core-ledger-proto';
-import { computeMultiHashForTopology, computeSha256CantonHash } from '@canton-network/core-tx-visualizer';
+import type { Enums_ParticipantPermission, SigningPublicKey, TopologyTransaction } from '@canton-network/core-ledger-proto';
 import { CantonError } from '../errors.js';
+import { loadProto } from '../proto.js';
+import type { Proto } from '../proto.js';
 import type { Ed25519Key } from './keys.js';
 import { fingerprintOf, rawEd25519, spkiOf } from './keys.js';
 import { unwrapVersioned, wrapVersioned } from './versioned.js';
@@ -21,9 +14,10 @@ import { unwrapVersioned, wrapVersioned } from './versioned.js';
 export const HASH_PURPOSE_TOPOLOGY_TX = 11;
 export const HASH_PURPOSE_MULTI_TOPOLOGY = 55;
 
-function signingKey(key: Ed25519Key): SigningPublicKey {
+function signingKey(P: Proto, key: Ed25519Key): SigningPublicKey {
+  const { CryptoKeyFormat, SigningKeySpec, SigningKeyUsage } = P;
   // `create` leaves the deprecated `scheme` at its default value, which protobuf does not write
-  return SigningPublicKey.create({
+  return P.SigningPublicKey.create({
     format: CryptoKeyFormat.DER_X509_SUBJECT_PUBLIC_KEY_INFO,
     publicKey: spkiOf(key.raw),
     usage: [SigningKeyUsage.NAMESPACE, SigningKeyUsage.PROTOCOL],
@@ -38,8 +32,10 @@ export interface OnboardingPlan {
   observationOnly: boolean;
 }
 
-export function onboardingTransactions(plan: OnboardingPlan): Uint8Array[] {
-  const k = signingKey(plan.key);
+export async function onboardingTransactions(plan: OnboardingPlan): Promise<Uint8Array[]> {
+  const P = await loadProto();
+  const { Enums_ParticipantPermission, Enums_TopologyChangeOp } = P;
+  const k = signingKey(P, plan.key);
   const txs: TopologyTransaction[] = [
     {
       operation: Enums_TopologyChangeOp.ADD_REPLACE,
@@ -84,15 +80,17 @@ export function onboardingTransactions(plan: OnboardingPlan): Uint8Array[] {
     },
   ];
   // as Canton returns them: each in its versioned envelope (the bytes that are hashed and signed)
-  return txs.map((t) => wrapVersioned(TopologyTransaction.toBinary(t)));
+  return txs.map((t) => wrapVersioned(P.TopologyTransaction.toBinary(t)));
 }
 
 export async function multiHashOf(transactions: Uint8Array[]): Promise<Uint8Array> {
+  const { computeMultiHashForTopology, computeSha256CantonHash } = await loadProto();
   const hashes = await Promise.all(transactions.map((t) => computeSha256CantonHash(HASH_PURPOSE_TOPOLOGY_TX, t)));
   return computeSha256CantonHash(HASH_PURPOSE_MULTI_TOPOLOGY, await computeMultiHashForTopology(hashes));
 }
 
 export async function transactionHash(tx: Uint8Array): Promise<Uint8Array> {
+  const { computeSha256CantonHash } = await loadProto();
   return computeSha256CantonHash(HASH_PURPOSE_TOPOLOGY_TX, tx);
 }
 
@@ -103,11 +101,12 @@ export interface DecodedOnboarding {
   signingKeys: Ed25519Key[];
   threshold: number;
   /** Hosting participants (UIDs) with permission. */
-  hosts: { participantUid: string; permission: Enums_ParticipantPermission }[];
+  hosts: { participantUid: string; permission: Enums_ParticipantPermission; observationOnly: boolean }[];
 }
 
 /** Decodes and checks the onboarding transactions of an external party. */
 export async function decodeOnboarding(transactions: Uint8Array[]): Promise<DecodedOnboarding> {
+  const { Enums_ParticipantPermission, Enums_TopologyChangeOp, SigningKeySpec, TopologyTransaction } = await loadProto();
   let namespaceKey: Ed25519Key | undefined;
   let namespace: string | undefined;
   let p2k: { party: string; threshold: number; keys: Ed25519Key[] } | undefined;
@@ -141,7 +140,11 @@ export async function decodeOnboarding(transactions: Uint8Array[]): Promise<Deco
     } else if (m?.oneofKind === 'partyToParticipant') {
       p2p = {
         party: m.partyToParticipant.party,
-        hosts: m.partyToParticipant.participants.map((h) => ({ participantUid: h.participantUid, permission: h.permission })),
+        hosts: m.partyToParticipant.participants.map((h) => ({
+          participantUid: h.participantUid,
+          permission: h.permission,
+          observationOnly: h.permission === Enums_ParticipantPermission.OBSERVATION,
+        })),
       };
     } else throw bad(`unsupported mapping ${m?.oneofKind ?? 'none'}`);
   }

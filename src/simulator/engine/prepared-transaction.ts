@@ -3,14 +3,13 @@
  * and its hash with hashing scheme V2 (`hashPreparedTransaction` of core-tx-visualizer).
  */
 import { createHash } from 'node:crypto';
-import { PreparedTransaction } from '@canton-network/core-ledger-proto';
-import type { Create, DamlTransaction_Node, Metadata_InputContract } from '@canton-network/core-ledger-proto';
-import { hashPreparedTransaction } from '@canton-network/core-tx-visualizer';
+import type { Create, DamlTransaction_Node, Metadata_InputContract, PreparedTransaction } from '@canton-network/core-ledger-proto';
 import { isoToMicros } from '../clock.js';
 import type { ContractRow, CreatedNode, TxNode } from '../model.js';
 import { stakeholdersOf } from '../model.js';
 import { createdEventBlob } from '../projection.js';
 import type { PackageRegistry } from '../packages/registry.js';
+import { loadProto } from '../proto.js';
 import { encodeRecord, encodeValue, identifier } from './lf-proto.js';
 import { lfCreateArgument, lfExerciseValues } from './lf-proto-values.js';
 import { engineFor } from './lf-engine-cache.js';
@@ -176,7 +175,8 @@ export function buildPreparedTransaction(nodes: TxNode[], meta: PreparedMeta, re
   };
 }
 
-export function encodePrepared(pt: PreparedTransaction): string {
+export async function encodePrepared(pt: PreparedTransaction): Promise<string> {
+  const { PreparedTransaction } = await loadProto();
   return Buffer.from(PreparedTransaction.toBinary(pt)).toString('base64');
 }
 
@@ -185,11 +185,13 @@ export function encodePrepared(pt: PreparedTransaction): string {
  * those bytes (a caller that has decoded them already saves decoding them again).
  */
 export async function preparedHash(prepared: string | PreparedTransaction): Promise<string> {
+  const { hashPreparedTransaction } = await loadProto();
   return hashPreparedTransaction(prepared, 'base64');
 }
 
 /** The base64 protobuf of a prepared transaction and its V2 hash, the hash computed over exactly those bytes. */
 export async function encodeAndHashPrepared(pt: PreparedTransaction): Promise<{ base64: string; hash: string }> {
+  const { PreparedTransaction } = await loadProto();
   const bytes = PreparedTransaction.toBinary(pt);
   // hashed as a reader of the bytes sees them (decoded from the bytes, not the message built here), one decode
   return { base64: Buffer.from(bytes).toString('base64'), hash: await preparedHash(PreparedTransaction.fromBinary(bytes)) };

@@ -1,6 +1,5 @@
 /** External parties: generate onboarding topology, allocate after verifying the party's signature. */
 import type { v3_5 } from '@canton-network/core-ledger-client-types';
-import { Enums_ParticipantPermission } from '@canton-network/core-ledger-proto';
 import type { SimContext } from '../context.js';
 import type { Ed25519Key, JsSignature } from '../crypto/keys.js';
 import { parsePublicKey, signatureValid } from '../crypto/keys.js';
@@ -41,7 +40,7 @@ export function registerExternalPartyRoutes(router: Router, sim: SimContext, wri
       });
     const key = await parsePublicKey(req.publicKey);
     const partyId = `${req.partyHint}::${key.fingerprint}`;
-    const txs = onboardingTransactions({
+    const txs = await onboardingTransactions({
       partyId,
       key,
       participantUid: participantUidOf(sim.participantId),
@@ -93,10 +92,7 @@ export function registerExternalPartyRoutes(router: Router, sim: SimContext, wri
     const row = writer.allocateExternalParty({
       party: onboarding.partyId,
       synchronizerId: req.synchronizer,
-      permission:
-        host.permission === Enums_ParticipantPermission.OBSERVATION
-          ? 'PARTICIPANT_PERMISSION_OBSERVATION'
-          : 'PARTICIPANT_PERMISSION_CONFIRMATION',
+      permission: host.observationOnly ? 'PARTICIPANT_PERMISSION_OBSERVATION' : 'PARTICIPANT_PERMISSION_CONFIRMATION',
       threshold: onboarding.threshold,
       keys: onboarding.signingKeys.map((k) => ({ fingerprint: k.fingerprint, raw: k.raw.toString('base64') })),
       ...(req.identityProviderId ? { identityProviderId: req.identityProviderId } : {}),

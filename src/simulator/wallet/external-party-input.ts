@@ -2,10 +2,11 @@
  * Reading what an external party sends the validator: hex-encoded keys, hashes and signatures (the Splice endpoints'
  * encoding), and the root exercises and creates of the base64 prepared transactions it signed.
  */
-import { PreparedTransaction } from '@canton-network/core-ledger-proto';
+import type { PreparedTransaction } from '@canton-network/core-ledger-proto';
 import { fingerprintOf } from '../crypto/keys.js';
 import type { Ed25519Key } from '../crypto/keys.js';
 import { errorText } from '../errors.js';
+import { loadProto } from '../proto.js';
 import { WalletError } from './types.js';
 
 /** A hex string of exactly `bytes` bytes, or a 400 naming the field. */
@@ -21,7 +22,8 @@ export async function keyOf(publicKeyHex: string, fieldName = 'public_key'): Pro
 }
 
 /** Root exercise nodes of a prepared transaction (template entity + choice), for checking what a submission contains. */
-export function rootExercises(preparedB64: string): { entity: string; choice: string }[] {
+export async function rootExercises(preparedB64: string): Promise<{ entity: string; choice: string }[]> {
+  const { PreparedTransaction } = await loadProto();
   let pt: PreparedTransaction;
   try {
     pt = PreparedTransaction.fromBinary(Buffer.from(preparedB64, 'base64'));
@@ -40,7 +42,8 @@ export function rootExercises(preparedB64: string): { entity: string; choice: st
 }
 
 /** Contract id (relative: no suffix yet) of the first create of `qn` in a prepared transaction. */
-export function createdContractIdPrefix(preparedB64: string, qn: string): string | undefined {
+export async function createdContractIdPrefix(preparedB64: string, qn: string): Promise<string | undefined> {
+  const { PreparedTransaction } = await loadProto();
   const pt = PreparedTransaction.fromBinary(Buffer.from(preparedB64, 'base64'));
   for (const n of pt.transaction?.nodes ?? []) {
     if (n.versionedNode.oneofKind !== 'v1') continue;

@@ -10,7 +10,6 @@
  */
 import { pinCommands } from './pin.js';
 import { randomUUID } from 'node:crypto';
-import { Enums_ParticipantPermission } from '@canton-network/core-ledger-proto';
 import { microsToIso } from '../clock.js';
 import type { SimContext } from '../context.js';
 import { verifyEd25519 } from '../crypto/keys.js';
@@ -69,7 +68,7 @@ export class ExternalPartyWallet {
     if (!PARTY_HINT_RE.test(partyHint) || partyHint.includes('::')) throw new WalletError(400, `Invalid party_hint '${partyHint}'`);
     const key = await keyOf(publicKeyHex);
     const partyId = `${partyHint}::${key.fingerprint}`;
-    const txs = onboardingTransactions({ partyId, key, participantUid: this.participantUid(), observationOnly: false });
+    const txs = await onboardingTransactions({ partyId, key, participantUid: this.participantUid(), observationOnly: false });
     const topology_txs = await Promise.all(
       txs.map(async (t) => ({
         topology_tx: Buffer.from(t).toString('base64'),
@@ -108,10 +107,7 @@ export class ExternalPartyWallet {
     this.writer.allocateExternalParty({
       party: onboarding.partyId,
       synchronizerId: this.sim.synchronizers[0].id,
-      permission:
-        host.permission === Enums_ParticipantPermission.OBSERVATION
-          ? 'PARTICIPANT_PERMISSION_OBSERVATION'
-          : 'PARTICIPANT_PERMISSION_CONFIRMATION',
+      permission: host.observationOnly ? 'PARTICIPANT_PERMISSION_OBSERVATION' : 'PARTICIPANT_PERMISSION_CONFIRMATION',
       threshold: onboarding.threshold,
       keys: onboarding.signingKeys.map((k) => ({ fingerprint: k.fingerprint, raw: k.raw.toString('base64') })),
     });
@@ -235,7 +231,7 @@ export class ExternalPartyWallet {
       ],
       [rules],
     );
-    const prefix = createdContractIdPrefix(prepared.preparedB64, T.command);
+    const prefix = await createdContractIdPrefix(prepared.preparedB64, T.command);
     if (!prefix) throw new WalletError(500, 'The prepared transaction creates no TransferCommand');
     return { transaction: prepared.transaction, tx_hash: prepared.tx_hash, transfer_command_contract_id_prefix: prefix };
   }
@@ -329,7 +325,7 @@ export class ExternalPartyWallet {
     if (!registered?.keys.some((k) => k.fingerprint === key.fingerprint))
       throw new WalletError(400, `public_key (fingerprint ${key.fingerprint}) is not a signing key of ${s.party_id}`);
     const signature = hexBytes(s.signed_tx_hash, 64, 'signed_tx_hash (hex r‖s Ed25519 signature)');
-    const roots = rootExercises(s.transaction);
+    const roots = await rootExercises(s.transaction);
     if (roots.length !== 1 || roots[0]?.entity !== entity || roots[0].choice !== choice)
       throw new WalletError(400, `transaction is not a ${choice} prepared by this endpoint's prepare call`);
     return this.interactive.execute(
