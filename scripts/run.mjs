@@ -3,9 +3,10 @@
  * dist/cli/NAME.cjs (scripts/cli-bundle.mjs), rebuilt first when a source changed.
  *
  * The bundle is compiled through `vm.Script` with V8's code cache (dist/cli/NAME.cjs.v8cache, written a moment
- * after start so it covers the functions the start-up ran): compiling ~3 MB of JavaScript is most of what is left
- * of the start-up once nothing is transpiled. A cache that V8 rejects (other Node version, rebuilt bundle) is
- * ignored and rewritten. Node 22's module.enableCompileCache() would do the same, but CI runs Node 20.
+ * after start, or at exit if that comes first, so it covers the functions the start-up ran): compiling ~3 MB of
+ * JavaScript is most of what is left of the start-up once nothing is transpiled. A cache that V8 rejects (other
+ * Node version, rebuilt bundle) is ignored and rewritten. Node 22's module.enableCompileCache() would do the same,
+ * but CI runs Node 20.
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
@@ -48,14 +49,20 @@ const script = new vm.Script(wrapped, {
   importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
 });
 if (cachedData === undefined || script.cachedDataRejected) {
-  setTimeout(() => {
+  let written = false;
+  const writeCache = () => {
+    if (written) return;
+    written = true;
     try {
       writeFileSync(`${cacheFile}.${process.pid}.tmp`, script.createCachedData());
       renameSync(`${cacheFile}.${process.pid}.tmp`, cacheFile);
     } catch {
       // A read-only checkout only loses the speed-up.
     }
-  }, 2_000).unref();
+  };
+  setTimeout(writeCache, 2_000).unref();
+  // A process stopped sooner (a test, a benchmark, Ctrl-C right after start) still leaves the cache for the next one.
+  process.once('exit', writeCache);
 }
 
 const mod = new Module(file);

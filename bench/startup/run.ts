@@ -8,8 +8,12 @@
  *     earlier start (every later start)
  * Baselines, same run, interleaved: the same entry points transpiled at run time by tsx (what the npm scripts ran
  * before the prebuilt bundles), and the bundles without npm in front (`node scripts/run.mjs …`, to show what npm
- * itself costs). The bundles are built and the V8 code cache written before the first timed run ("warm" start).
- * Exits 1 when a target is missed.
+ * itself costs). The bundles are built and the V8 code cache written before the first timed run ("warm" start: the
+ * untimed first run of each variant stays up a few seconds after its ready line, so any version of scripts/run.mjs has
+ * written its cache). Exits 1 when a target is missed.
+ *
+ * `--against DIR`: another checkout of the project (e.g. `git archive main` unpacked, with node_modules linked) whose
+ * `npm run sim` / `npm start` and `node scripts/run.mjs …` are timed in the same run, interleaved, as a before/after.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,6 +25,8 @@ import { ensureCliBundles } from '../../scripts/cli-bundle.mjs';
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const nIndex = process.argv.indexOf('--n');
 const N = nIndex >= 0 ? Number(process.argv[nIndex + 1]) : 10;
+const againstIndex = process.argv.indexOf('--against');
+const against = againstIndex >= 0 ? path.resolve(process.argv[againstIndex + 1] ?? '') : undefined;
 
 interface Variant {
   name: string;
@@ -28,6 +34,8 @@ interface Variant {
   args: (dataDir: string) => string[];
   env?: (dataDir: string) => Record<string, string>;
   ready: RegExp;
+  /** Working directory (default: this checkout). */
+  cwd?: string;
   /** Start on the data directory of the variant's earlier runs (made by its untimed first run) instead of a new one. */
   reuseDataDir?: boolean;
 }
@@ -100,20 +108,31 @@ const groups: { title: string; target: number; variants: Variant[] }[] = [
   },
 ];
 
+// the bundle variants once more in the other checkout, after the first three (whose third is the baseline)
+if (against !== undefined) {
+  for (const group of groups) {
+    const bundled = group.variants.slice(0, 2).map((v) => ({ ...v, name: `${v.name} @ ${path.basename(against)}`, cwd: against }));
+    group.variants.push(...bundled);
+  }
+}
+
 /** Data directories kept between the runs of variants with `reuseDataDir`, removed at exit. */
 const keptDirs = new Map<string, string>();
 process.on('exit', () => {
   for (const d of keptDirs.values()) rmSync(d, { recursive: true, force: true });
 });
 
-/** Milliseconds from spawn to the ready line on stdout; the process group is then stopped. */
-function timeOnce(v: Variant): Promise<number> {
+/**
+ * Milliseconds from spawn to the ready line on stdout; the process group is then stopped, `lingerMs` after the
+ * ready line (the warm-up runs linger so the launcher writes its code cache).
+ */
+function timeOnce(v: Variant, lingerMs = 0): Promise<number> {
   const kept = v.reuseDataDir === true ? keptDirs.get(v.name) : undefined;
   const dataDir = kept ?? mkdtempSync(path.join(os.tmpdir(), 'bench-startup-'));
   if (v.reuseDataDir === true) keptDirs.set(v.name, dataDir);
   const t0 = performance.now();
   const child = spawn(v.command, v.args(dataDir), {
-    cwd: repo,
+    cwd: v.cwd ?? repo,
     env: { ...process.env, ...(v.env?.(dataDir) ?? {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
@@ -137,7 +156,11 @@ function timeOnce(v: Variant): Promise<number> {
         return;
       }
       child.once('exit', done);
-      if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+      const stop = () => {
+        if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) process.kill(-child.pid, 'SIGTERM');
+      };
+      if (lingerMs > 0 && !(result instanceof Error)) setTimeout(stop, lingerMs);
+      else stop();
     };
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
@@ -163,7 +186,7 @@ console.log(
 let failed = false;
 for (const group of groups) {
   // One untimed run each: builds nothing (fresh bundles) but writes the V8 code cache and warms the file cache.
-  for (const v of group.variants) await timeOnce(v);
+  for (const v of group.variants) await timeOnce(v, 3_000);
   const times = new Map<string, number[]>(group.variants.map((v) => [v.name, []]));
   for (let i = 0; i < N; i++) for (const v of group.variants) times.get(v.name)?.push(await timeOnce(v));
   const baseline = quantile(times.get(group.variants[2]?.name ?? '') ?? [], 0.5);
