@@ -7,7 +7,7 @@ import type { CreatedNode, StoredTransaction } from './model.js';
 import { CONSUMING, EXERCISE, FIXED, MARK_V1, readHeader, TRANSIENT } from './packed.js';
 import type { PackedFormat, Seen } from './packed-format.js';
 import type { PackageRegistry } from './packages/registry.js';
-import { createdEvent, legacyCreateDefaults } from './projection.js';
+import { createdEvent, legacyCreateDefaults } from './projection-events.js';
 import type { JsonOut } from './json-out.js';
 
 interface PlannedEvent {

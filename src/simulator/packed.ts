@@ -21,14 +21,14 @@
  * and write the interfaces the request's interface filters matched (matchEvent `views`), which
  * depend on the request.
  *
- * Fields Canton's JSON API always prints (see projection.ts) are part of the text: `workflowId` (`""`
+ * Fields Canton's JSON API always prints (see projection-events.ts) are part of the text: `workflowId` (`""`
  * when empty) in h2, and in a create's fields `contractKeyHash` (`""` without a key),
  * `createdEventBlob` `""` and `interfaceViews` `[]` (a spliced create never has a blob or views: those
  * are rendered from the node). A commandId hidden from the reader is written as `""`. Rows written
  * before in the `ptx1|` form lack these fields; reads add them (`legacyCreateDefaults`).
  */
 import type { StoredTransaction } from './model.js';
-import { CREATE_DEFAULTS } from './projection.js';
+import { CREATE_DEFAULTS } from './projection-events.js';
 
 const MARK = 'ptx2|';
 /** The earlier packed form (no default fields in the text). */

@@ -18,7 +18,7 @@ import { matchEvent, readersOf } from './filters.js';
 import type { CreatedNode, StoredTransaction } from './model.js';
 import type { PackageRegistry } from './packages/registry.js';
 import type { JsonOut } from './json-out.js';
-import { createdEvent, legacyCreateDefaults } from './projection.js';
+import { createdEvent, legacyCreateDefaults } from './projection-events.js';
 
 interface NodeMeta {
   /** 0 = create, 1 = exercise */

@@ -9,7 +9,7 @@ import { checkValueDepth } from './json-depth.js';
 import { CantonError, contractNotFound, partyNotKnown } from './errors.js';
 import { sha256Hex } from './ids.js';
 import type { SimCommand } from './engine/interpreter.js';
-import { createdEventBlob } from './projection.js';
+import { createdEventBlob } from './projection-events.js';
 import type { DisclosedContractInput, JsCommandsInput } from './schemas.js';
 
 /** Canton's default ledger-time / record-time tolerance (60 s). */

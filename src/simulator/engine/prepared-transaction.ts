@@ -7,7 +7,7 @@ import type { Create, DamlTransaction_Node, Metadata_InputContract, PreparedTran
 import { isoToMicros } from '../clock.js';
 import type { ContractRow, CreatedNode, TxNode } from '../model.js';
 import { stakeholdersOf } from '../model.js';
-import { createdEventBlob } from '../projection.js';
+import { createdEventBlob } from '../projection-events.js';
 import type { PackageRegistry } from '../packages/registry.js';
 import { loadProto } from '../proto.js';
 import { encodeRecord, encodeValue, identifier } from './lf-proto.js';

@@ -5,14 +5,8 @@ import type { ResolvedTransactionFormat } from '../filters.js';
 import { resolveEventFormat, resolveTransactionFormat, wildcardFormat } from '../filters.js';
 import type { LedgerWriter } from '../ledger.js';
 import type { StoredCompletion } from '../model.js';
-import {
-  projectReassignment,
-  projectTransaction,
-  projectTree,
-  reassignmentWithoutEvents,
-  transactionWithoutEvents,
-  treeWithoutEvents,
-} from '../projection.js';
+import { projectTransaction, projectTree, transactionWithoutEvents, treeWithoutEvents } from '../projection.js';
+import { projectReassignment, reassignmentWithoutEvents } from '../projection-reassignment.js';
 import type { Router } from '../router.js';
 import { ok } from '../router.js';
 import {

@@ -6,7 +6,7 @@ import type { ResolvedEventFormat } from '../filters.js';
 import { matchEvent, resolveEventFormat } from '../filters.js';
 import type { GetActiveContractsRequestInput } from '../schemas.js';
 import { stakeholdersOf } from '../model.js';
-import { createdEvent } from '../projection.js';
+import { createdEvent } from '../projection-events.js';
 import { activeContracts, checkActiveAt, creationSynchronizer, scanActiveContracts } from '../reads.js';
 import type { Router } from '../router.js';
 import { ok } from '../router.js';

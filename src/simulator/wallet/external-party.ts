@@ -18,7 +18,7 @@ import { PARTY_HINT_RE } from '../ids.js';
 import { InteractiveSubmission } from '../interactive.js';
 import type { LedgerWriter, SubmitResult } from '../ledger.js';
 import type { ContractRow } from '../model.js';
-import { createdEventBlob } from '../projection.js';
+import { createdEventBlob } from '../projection-events.js';
 import type { JsPrepareSubmissionInput } from '../schemas.js';
 import type { SpliceContract, WalletApp } from './app.js';
 import { WalletError } from './app.js';

@@ -8,7 +8,7 @@ import type { SimContext } from '../context.js';
 import type { LedgerWriter, SubmitResult } from '../ledger.js';
 import type { ContractRow, LfValue } from '../model.js';
 import type { LfRecord } from '../packages/types.js';
-import { createdEventBlob } from '../projection.js';
+import { createdEventBlob } from '../projection-events.js';
 import type { WalletStore } from './app-store.js';
 import { AMULET_PACKAGE_NAME } from './coin.js';
 import { MERGE_PACKAGE_NAME, MERGE_QN } from './merge-delegation.js';

@@ -15,7 +15,7 @@
 import { z } from 'zod';
 import { microsToIso } from '../clock.js';
 import type { ContractRow } from '../model.js';
-import { createdEventBlob } from '../projection.js';
+import { createdEventBlob } from '../projection-events.js';
 import type { WalletApp } from './app.js';
 import { AMULET_PACKAGE_NAME, effectiveAmount, fmt } from './coin.js';
 import { args, T } from './names.js';
