@@ -138,15 +138,15 @@ async function main(): Promise<void> {
     const allocated = await flows.onboardConfirm(onb.sessionId);
     if (allocated.status !== 'allocated') throw new Error(allocated.message);
     const party = allocated.partyId;
-    const local = (await client.postJson<{ partyDetails: { party: string } }>('/v2/parties', { partyIdHint: 'BenchLocal' })).partyDetails
-      .party;
+    const local = (await client.read(client.api.POST('/v2/parties', { body: { partyIdHint: 'BenchLocal', identityProviderId: '' } })))
+      .partyDetails.party;
     const args = (p: string) => ({ issuer: p, owner: p, currency: 'USD', amount: '1', observers: [] });
     const prepare = (id: string) =>
-      client.postJson<unknown>('/v2/interactive-submission/prepare', {
-        commandId: id,
-        actAs: [party],
-        commands: [{ CreateCommand: { templateId: IOU, createArguments: args(party) } }],
-      });
+      client.read(
+        client.api.POST('/v2/interactive-submission/prepare', {
+          body: { commandId: id, actAs: [party], commands: [{ CreateCommand: { templateId: IOU, createArguments: args(party) } }] },
+        }),
+      );
 
     const now = stages();
     // the Signing view reads the participant id in parallel with prepare; the benchmark reads it once
@@ -167,13 +167,11 @@ async function main(): Promise<void> {
       const t2 = performance.now();
       const c2 = cpuNow();
       // what the confirmation runs: SigningService re-verifies, applies the policy, reads the key, signs, audits
-      const signed = await signer.signing.sign({ fingerprint: fp, party, prepared: raw as PrepareResponse, acknowledgeBlind: true });
+      const signed = await signer.signing.sign({ fingerprint: fp, party, prepared: raw, acknowledgeBlind: true });
       const t3 = performance.now();
       const c3 = cpuNow();
-      await client.postJson(
-        '/v2/interactive-submission/executeAndWait',
-        executeSubmissionRequest(raw as PrepareResponse, signed.partySignatures, { submissionId: `sub-${id}` }),
-      );
+      const body = executeSubmissionRequest(raw, signed.partySignatures, { submissionId: `sub-${id}` });
+      await client.read(client.api.POST('/v2/interactive-submission/executeAndWait', { body }));
       const t4 = performance.now();
       const c4 = cpuNow();
       if (into) {
@@ -194,11 +192,12 @@ async function main(): Promise<void> {
     for (let i = 0; i < N; i++) {
       await round(svc, `bench-${i}-${process.pid}`, now);
       const b0 = performance.now();
-      await client.postJson('/v2/commands/submit-and-wait', {
-        commandId: `bench-local-${i}-${process.pid}`,
-        actAs: [local],
-        commands: [{ CreateCommand: { templateId: IOU, createArguments: args(local) } }],
-      });
+      const commands = [{ CreateCommand: { templateId: IOU, createArguments: args(local) } }];
+      await client.read(
+        client.api.POST('/v2/commands/submit-and-wait', {
+          body: { commandId: `bench-local-${i}-${process.pid}`, actAs: [local], commands },
+        }),
+      );
       baseline.push(performance.now() - b0);
       const r0 = performance.now();
       await client.ledgerEnd();

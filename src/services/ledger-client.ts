@@ -6,12 +6,22 @@
 import type { v3_5 } from '@canton-network/core-ledger-client-types';
 import createClient, { type Client } from 'openapi-fetch';
 import { z } from 'zod';
-import { ConsoleError, type CantonErrorDetails } from '../ipc/errors.js';
+import { ConsoleError, zodIssues, type CantonErrorDetails, type IpcError } from '../ipc/errors.js';
 import { httpRequest } from './http-transport.js';
 
 type Schemas = v3_5.components['schemas'];
-/** The JSON Ledger API v2 by path, as the official OpenAPI types package generates it. */
-export type LedgerPaths = v3_5.paths;
+type Spec = v3_5.paths;
+type AcsPage = Spec['/v2/state/active-contracts-page'];
+/**
+ * The JSON Ledger API v2 by path, as the official OpenAPI types package generates it, with one correction: the 3.5
+ * types declare active-contracts-page as a GET with a body (which fetch cannot send); Canton serves it as POST, as
+ * the 3.6 spec declares, with the same request and answer.
+ */
+export type LedgerPaths = Omit<Spec, '/v2/state/active-contracts-page'> & {
+  '/v2/state/active-contracts-page': Omit<AcsPage, 'get' | 'post'> & { get?: never; post: AcsPage['get'] };
+};
+/** Methods of the JSON calls outside the Ledger API spec (see `LedgerClient.callParsed`). */
+export type JsonMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type LedgerApiVersion = Schemas['GetLedgerApiVersionResponse'];
 export type LedgerEnd = Schemas['GetLedgerEndResponse'];
 export type ConnectedSynchronizers = Schemas['GetConnectedSynchronizersResponse'];
@@ -110,7 +120,7 @@ export class LedgerClient {
       const error = 'error' in answer ? answer.error : undefined;
       throw ledgerError(response.status, path, typeof error === 'string' ? error : error === undefined ? '' : JSON.stringify(error));
     }
-    // An empty success (204, or Content-Length 0) is an empty object, as getJson callers always had it.
+    // An empty success (204, or Content-Length 0) is an empty object, as the callers expect.
     return (answer.data ?? {}) as NonNullable<D>;
   }
 
@@ -129,12 +139,6 @@ export class LedgerClient {
     } catch {
       return false;
     }
-  }
-
-  /** Untyped GET, for paths outside the Ledger API spec; Ledger API paths go through `api` and `read`. */
-  async getJson<T>(path: string): Promise<T> {
-    const res = await this.fetch('GET', path);
-    return this.readJson<T>(res, path);
   }
 
   /** Binary body of a GET (e.g. `GET /v2/packages/{id}`: a Daml-LF archive). */
@@ -171,24 +175,24 @@ export class LedgerClient {
     }
   }
 
-  async postJson<T>(path: string, body: unknown): Promise<T> {
-    const res = await this.fetch('POST', path, JSON.stringify(body));
-    return this.readJson<T>(res, path);
-  }
-
-  async patchJson<T>(path: string, body: unknown): Promise<T> {
-    const res = await this.fetch('PATCH', path, JSON.stringify(body));
-    return this.readJson<T>(res, path);
-  }
-
-  async putJson<T>(path: string, body: unknown): Promise<T> {
-    const res = await this.fetch('PUT', path, JSON.stringify(body));
-    return this.readJson<T>(res, path);
-  }
-
-  async deleteJson<T>(path: string): Promise<T> {
-    const res = await this.fetch('DELETE', path);
-    return this.readJson<T>(res, path);
+  /**
+   * A JSON call to a path outside the Ledger API spec (the Splice validator API, the simulator's admin endpoints),
+   * whose answer must match `schema`: an answer of another shape throws `mismatch(issues)`, by default a
+   * LEDGER_API_ERROR naming the path. An empty answer is read as `{}`.
+   */
+  async callParsed<S extends z.ZodType>(
+    method: JsonMethod,
+    path: string,
+    schema: S,
+    opts: { body?: unknown; mismatch?: (issues: NonNullable<IpcError['issues']>) => ConsoleError } = {},
+  ): Promise<z.output<S>> {
+    const res = await this.fetch(method, path, opts.body === undefined ? undefined : JSON.stringify(opts.body));
+    const parsed = schema.safeParse(await this.readJson(res, path));
+    if (parsed.success) return parsed.data;
+    const issues = zodIssues(parsed.error);
+    throw opts.mismatch
+      ? opts.mismatch(issues)
+      : new ConsoleError('LEDGER_API_ERROR', `${method} ${path}: the answer does not have the shape its API defines`, undefined, issues);
   }
 
   /** `body` is JSON text (or absent). */
@@ -227,11 +231,12 @@ export class LedgerClient {
     return send(withToken(fresh));
   }
 
-  private async readJson<T>(res: globalThis.Response, path: string): Promise<T> {
+  private async readJson(res: globalThis.Response, path: string): Promise<unknown> {
     const text = await res.text();
     if (res.ok) {
+      if (text.trim() === '') return {};
       try {
-        return JSON.parse(text) as T;
+        return JSON.parse(text) as unknown;
       } catch {
         throw new ConsoleError('LEDGER_API_ERROR', `${path}: the participant answered ${res.status} with a body that is not JSON`);
       }

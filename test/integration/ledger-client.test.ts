@@ -7,6 +7,7 @@ import { startSimulator, type RunningSimulator } from '../../src/simulator/index
 import { LedgerClient } from '../../src/services/ledger-client.js';
 import { fetchDashboard } from '../../src/services/dashboard.js';
 import { ConsoleError } from '../../src/ipc/errors.js';
+import { z } from 'zod';
 
 let sim: RunningSimulator;
 let dir: string;
@@ -43,15 +44,15 @@ describe('LedgerClient', () => {
 
   it('sends the profile bearer token, fetched per request', async () => {
     let calls = 0;
-    const client = new LedgerClient({ baseUrl: sim.url, getToken: async () => (calls++, jwtFor('ops-user')) });
-    const me = await client.getJson<{ user?: { id?: string } }>('/v2/authenticated-user');
-    expect(me.user?.id).toBe('ops-user');
+    const client = new LedgerClient({ baseUrl: sim.url, getToken: () => (calls++, Promise.resolve(jwtFor('ops-user'))) });
+    const me = await client.read(client.api.GET('/v2/authenticated-user'));
+    expect(me.user.id).toBe('ops-user');
     expect(calls).toBe(1);
   });
 
   it('keeps the participant error structured (code, cause, context, HTTP status)', async () => {
     const client = new LedgerClient({ baseUrl: sim.url });
-    const err = await client.getJson('/v2/no-such-endpoint').catch((e: unknown) => e);
+    const err = await client.callParsed('GET', '/v2/no-such-endpoint', z.unknown()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConsoleError);
     const ce = err as ConsoleError;
     expect(ce.code).toBe('LEDGER_API_ERROR');
@@ -65,7 +66,7 @@ describe('LedgerClient', () => {
     const user = `typed|user:${Date.now()}`; // `|` is percent-encoded into the path segment
     await client.read(client.api.POST('/v2/users', { body: { user: { id: user, isDeactivated: false }, rights: [] } }));
     const got = await client.read(client.api.GET('/v2/users/{user-id}', { params: { path: { 'user-id': user } } }));
-    expect(got.user?.id).toBe(user);
+    expect(got.user.id).toBe(user);
     const page = await client.read(client.api.GET('/v2/users', { params: { query: { pageSize: 1 } } }));
     expect(page.users).toHaveLength(1);
     expect(page.nextPageToken).not.toBe('');
@@ -80,12 +81,37 @@ describe('LedgerClient', () => {
     const sent: string[] = [];
     const client = new LedgerClient({
       baseUrl: sim.url,
-      getToken: async () => (sent.push('stale'), 'not-a-jwt'),
-      onUnauthorized: async () => (sent.push('fresh'), jwtFor('participant_admin')),
+      getToken: () => (sent.push('stale'), Promise.resolve('not-a-jwt')),
+      onUnauthorized: () => (sent.push('fresh'), Promise.resolve(jwtFor('participant_admin'))),
     });
     const me = await client.read(client.api.GET('/v2/authenticated-user'));
-    expect(me.user?.id).toBe('participant_admin');
+    expect(me.user.id).toBe('participant_admin');
     expect(sent).toEqual(['stale', 'fresh']);
+  });
+
+  it('checks a call outside the spec against its schema and names the path when the answer does not match', async () => {
+    const client = new LedgerClient({ baseUrl: sim.url });
+    const version = await client.callParsed('GET', '/v2/version', z.object({ version: z.string() }));
+    expect(version.version).toMatch(/^3\.5\./);
+    const err = await client.callParsed('GET', '/v2/version', z.object({ version: z.number() })).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConsoleError);
+    expect(err).toMatchObject({ code: 'LEDGER_API_ERROR', issues: [{ path: 'version' }] });
+    expect((err as ConsoleError).message).toContain('GET /v2/version');
+    const custom = new ConsoleError('VALIDATOR_ERROR', 'mismatch');
+    const mapped = await client.callParsed('GET', '/v2/version', z.array(z.string()), { mismatch: () => custom }).catch((e: unknown) => e);
+    expect(mapped).toBe(custom);
+  });
+
+  it('reads an active-contracts page by POST, typed by the corrected path', async () => {
+    const client = new LedgerClient({ baseUrl: sim.url, getToken: () => Promise.resolve(jwtFor('participant_admin')) });
+    const end = await client.ledgerEnd();
+    const page = await client.read(
+      client.api.POST('/v2/state/active-contracts-page', {
+        body: { activeAtOffset: end.offset, eventFormat: { filtersForAnyParty: { cumulative: [] }, verbose: false } },
+      }),
+    );
+    expect(page.activeAtOffset).toBe(end.offset);
+    expect(page.activeContracts.length).toBeGreaterThan(0);
   });
 
   it('reports an unreachable participant as UNREACHABLE, not a crash', async () => {

@@ -100,7 +100,7 @@ export async function submitCommands(client: LedgerClient, s: Submission): Promi
   const base = { variant: s.variant, commandId: s.commandId, submissionId: s.submissionId || null };
   switch (s.variant) {
     case 'submit-and-wait': {
-      const res = await client.postJson<S['SubmitAndWaitResponse']>('/v2/commands/submit-and-wait', commands);
+      const res = await client.read(client.api.POST('/v2/commands/submit-and-wait', { body: commands }));
       return {
         ...base,
         updateId: res.updateId,
@@ -112,7 +112,7 @@ export async function submitCommands(client: LedgerClient, s: Submission): Promi
       };
     }
     case 'async': {
-      const res = await client.postJson<unknown>('/v2/commands/async/submit', commands);
+      const res = await client.read(client.api.POST('/v2/commands/async/submit', { body: commands }));
       return {
         ...base,
         updateId: null,
@@ -120,7 +120,7 @@ export async function submitCommands(client: LedgerClient, s: Submission): Promi
         events: [],
         createdContractIds: [],
         archivedContractIds: [],
-        json: JSON.stringify(res ?? {}, null, 2),
+        json: JSON.stringify(res, null, 2),
       };
     }
     case 'transaction': {
@@ -136,7 +136,7 @@ export async function submitCommands(client: LedgerClient, s: Submission): Promi
         verbose: true,
       }).includeTransactions;
       const req: S['JsSubmitAndWaitForTransactionRequest'] = { commands, ...(eventFormat ? { transactionFormat: eventFormat } : {}) };
-      const res = await client.postJson<S['JsSubmitAndWaitForTransactionResponse']>('/v2/commands/submit-and-wait-for-transaction', req);
+      const res = await client.read(client.api.POST('/v2/commands/submit-and-wait-for-transaction', { body: req }));
       const events = eventTree({ Transaction: { value: res.transaction } });
       return {
         ...base,
@@ -148,10 +148,7 @@ export async function submitCommands(client: LedgerClient, s: Submission): Promi
       };
     }
     case 'transaction-tree': {
-      const res = await client.postJson<S['JsSubmitAndWaitForTransactionTreeResponse']>(
-        '/v2/commands/submit-and-wait-for-transaction-tree',
-        commands,
-      );
+      const res = await client.read(client.api.POST('/v2/commands/submit-and-wait-for-transaction-tree', { body: commands }));
       const tree = res.transactionTree as unknown as Record<string, unknown> | undefined;
       if (!tree) throw new ConsoleError('LEDGER_API_ERROR', 'The participant answered without a transaction tree');
       const events = eventTree(treeAsUpdate(tree));

@@ -125,8 +125,8 @@ export async function fetchActiveContracts(client: LedgerClient, q: AcsQuery): P
     ...(q.activeAtOffset !== null ? { activeAtOffset: q.activeAtOffset } : {}),
     ...(q.pageToken ? { pageToken: q.pageToken } : {}),
   };
-  // POST, as Canton serves it and the 3.6 spec declares; the 3.5 types declare only a GET with a body (fetch cannot send one)
-  const res = await client.postJson<S['JsGetActiveContractsPageResponse']>('/v2/state/active-contracts-page', body);
+  // POST, as Canton serves it (LedgerPaths corrects the 3.5 types, which declare a GET with a body)
+  const res = await client.read(client.api.POST('/v2/state/active-contracts-page', { body }));
   if (!Array.isArray(res.activeContracts)) {
     throw new ConsoleError('LEDGER_API_ERROR', 'active-contracts-page: the participant answered without a contract list');
   }

@@ -53,13 +53,12 @@ export async function listPartiesPage(
   req: { filter: string; pageToken: string | null; pageSize: number },
   keys: KeystoreKeys,
 ): Promise<{ parties: PartyRow[]; nextPageToken: string | null; participantNamespace: string }> {
-  const qs = new URLSearchParams({ pageSize: String(req.pageSize) });
-  if (req.pageToken) qs.set('pageToken', req.pageToken);
-  if (req.filter) qs.set('filter-party', req.filter);
-  const [res, own] = await Promise.all([
-    client.getJson<S['ListKnownPartiesResponse']>(`/v2/parties?${qs.toString()}`),
-    participantNamespace(client),
-  ]);
+  const query = {
+    pageSize: req.pageSize,
+    ...(req.pageToken ? { pageToken: req.pageToken } : {}),
+    ...(req.filter ? { 'filter-party': req.filter } : {}),
+  };
+  const [res, own] = await Promise.all([client.read(client.api.GET('/v2/parties', { params: { query } })), participantNamespace(client)]);
   return {
     parties: res.partyDetails.map((p) => toPartyRow(p, own, keys)),
     nextPageToken: res.nextPageToken ? res.nextPageToken : null,
@@ -100,7 +99,7 @@ export async function partyHosting(
   party: string,
 ): Promise<{ participantId: string; synchronizers: Array<{ synchronizerId: string; alias: string; permission: string }> }> {
   const [res, pid] = await Promise.all([
-    client.getJson<S['GetConnectedSynchronizersResponse']>(`/v2/state/connected-synchronizers?party=${encodeURIComponent(party)}`),
+    client.read(client.api.GET('/v2/state/connected-synchronizers', { params: { query: { party } } })),
     client.participantId(),
   ]);
   return {
@@ -115,7 +114,7 @@ export async function partyHosting(
 
 export async function getParty(client: LedgerClient, party: string, keys: KeystoreKeys): Promise<PartyRow> {
   const [res, own] = await Promise.all([
-    client.getJson<S['GetPartiesResponse']>(`/v2/parties/${encodeURIComponent(party)}`),
+    client.read(client.api.GET('/v2/parties/{party}', { params: { path: { party } } })),
     participantNamespace(client),
   ]);
   const found = res.partyDetails.find((p) => p.party === party);
@@ -134,7 +133,7 @@ export async function allocateParty(
     identityProviderId: req.identityProviderId,
     ...(req.synchronizerId ? { synchronizerId: req.synchronizerId } : {}),
   };
-  const [res, own] = await Promise.all([client.postJson<S['AllocatePartyResponse']>('/v2/parties', body), participantNamespace(client)]);
+  const [res, own] = await Promise.all([client.read(client.api.POST('/v2/parties', { body })), participantNamespace(client)]);
   return toPartyRow(res.partyDetails, own, keys);
 }
 
@@ -155,7 +154,7 @@ export async function updatePartyAnnotations(
     updateMask: { paths: ['local_metadata.annotations'], unknownFields: { fields: {} } },
   };
   const [res, own] = await Promise.all([
-    client.patchJson<S['UpdatePartyDetailsResponse']>(`/v2/parties/${encodeURIComponent(req.party)}`, body),
+    client.read(client.api.PATCH('/v2/parties/{party}', { params: { path: { party: req.party } }, body })),
     participantNamespace(client),
   ]);
   return toPartyRow(res.partyDetails, own, keys);

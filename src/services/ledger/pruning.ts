@@ -5,6 +5,7 @@
  * API (gRPC, `participant.pruning.prune`), which the JSON Ledger API does not expose: for a remote participant the
  * console shows the dry read and says where to prune.
  */
+import { z } from 'zod';
 import type { PruningPreview } from '../../ipc/channels/admin.js';
 import { UpdateFilterSchema } from '../../ipc/channels/updates.js';
 import { ConsoleError } from '../../ipc/errors.js';
@@ -68,8 +69,11 @@ export async function pruningPreview(client: LedgerClient, offset: number): Prom
   return out;
 }
 
+/** The simulator's answer to its admin prune (its own endpoint: the Ledger API spec has no pruning). */
+const PruneAnswerSchema = z.object({ participantPrunedUpToInclusive: z.number().int().nonnegative() });
+
 /** Prunes the embedded simulator (its admin endpoint); a real participant prunes through the Canton Admin API. */
 export async function pruneSimulator(client: LedgerClient, offset: number): Promise<{ prunedUpTo: number }> {
-  const r = await client.postJson<{ participantPrunedUpToInclusive: number }>('/simulator/admin/prune', { pruneUpTo: offset });
+  const r = await client.callParsed('POST', '/simulator/admin/prune', PruneAnswerSchema, { body: { pruneUpTo: offset } });
   return { prunedUpTo: r.participantPrunedUpToInclusive };
 }

@@ -1,9 +1,10 @@
 /** The composer's form (create / exercise with JSON arguments) as a JSON Ledger API command. */
+import type { v3_5 } from '@canton-network/core-ledger-client-types';
 import { ConsoleError } from '../../ipc/errors.js';
 import type { ComposeCommand } from '../../ipc/channels/signing.js';
 
 /** Turns the composer's form into a JSON API command; bad JSON is a BAD_REQUEST naming the field. */
-export function buildCommand(c: ComposeCommand): Record<string, unknown> {
+export function buildCommand(c: ComposeCommand): v3_5.components['schemas']['Command'] {
   const args = parseArgs(c.argumentsJson, c.kind === 'create' ? 'createArguments' : 'choiceArgument');
   const templateId = c.templateId.startsWith('#') || /^[0-9a-f]{64}:/.test(c.templateId) ? c.templateId : `#${c.templateId}`;
   if (c.kind === 'create') {

@@ -4,7 +4,9 @@
  * side: inspect an onboarding-request file and sign its multi-hash with the local key.
  */
 import { randomUUID } from 'node:crypto';
+import type { v3_5 } from '@canton-network/core-ledger-client-types';
 import { ConsoleError } from '../../ipc/errors.js';
+import type { LedgerClient } from '../ledger-client.js';
 import {
   createOnboardingRequest,
   importOnboardingResponse,
@@ -21,6 +23,11 @@ import { refusals, SESSION_TTL_MS, type FlowContext, type Outcome, type RefusalA
 import { withSigningKeys } from './multi-key.js';
 import { topologyWire } from './wire.js';
 import { bindParticipant, checkSameParticipant, checkSameProfile, type ParticipantBinding } from './participant-binding.js';
+
+/** Allocates the external party whose topology transactions are signed. */
+function allocate(client: LedgerClient, body: v3_5.components['schemas']['AllocateExternalPartyRequest']) {
+  return client.read(client.api.POST('/v2/parties/external/allocate', { body }));
+}
 
 interface OnboardSession {
   /** The profile and participant the topology was generated on: only there is it confirmed or exported. */
@@ -79,12 +86,17 @@ export class OnboardingFlow {
       ]);
     const synchronizerId = req.synchronizerId || connected[0];
     if (!synchronizerId) throw new ConsoleError('CONFLICT', 'The participant is not connected to any synchronizer');
-    const raw = await client.postJson<unknown>('/v2/parties/external/generate-topology', {
-      synchronizer: synchronizerId,
-      partyHint: req.partyHint,
-      publicKey: { format: 'CRYPTO_KEY_FORMAT_RAW', keyData: key.publicKeyBase64, keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' },
-      ...(req.observationOnly ? { localParticipantObservationOnly: true } : {}),
-    });
+    const raw = await client.read(
+      client.api.POST('/v2/parties/external/generate-topology', {
+        body: {
+          synchronizer: synchronizerId,
+          partyHint: req.partyHint,
+          publicKey: { format: 'CRYPTO_KEY_FORMAT_RAW', keyData: key.publicKeyBase64, keySpec: 'SIGNING_KEY_SPEC_EC_CURVE25519' },
+          ...(req.observationOnly ? { localParticipantObservationOnly: true } : {}),
+        },
+      }),
+    );
+    // Typed by the spec, but checked again: the verification below trusts nothing the participant sends.
     const parsed = GenerateTopologyResponseSchema.safeParse(raw);
     return this.refusals({ subject: 'topology', channel: 'online', fingerprint: req.fingerprint, party: null, hash: null }, async () => {
       if (!parsed.success)
@@ -131,7 +143,7 @@ export class OnboardingFlow {
     const signed = await this.refusals(null, () => this.svc.signing.signTopology({ fingerprint: s.fingerprint, topology: s.topology }));
     if ('status' in signed) return signed;
     try {
-      const res = await active.client.postJson<{ partyId: string }>('/v2/parties/external/allocate', {
+      const res = await allocate(active.client, {
         synchronizer: s.synchronizerId,
         onboardingTransactions: s.topology.topologyTransactions.map((transaction) => ({ transaction })),
         multiHashSignatures: signed.multiHashSignatures,
@@ -224,7 +236,7 @@ export class OnboardingFlow {
       { auditVerification: true },
     );
     if (!Array.isArray(sigs)) return sigs;
-    const res = await active.client.postJson<{ partyId: string }>('/v2/parties/external/allocate', {
+    const res = await allocate(active.client, {
       synchronizer: r.request.synchronizerId,
       onboardingTransactions: topology.topologyTransactions.map((transaction) => ({ transaction })),
       multiHashSignatures: sigs,

@@ -70,12 +70,16 @@ export class OnlineSigningFlow {
     this.svc.keys.get(req.fingerprint);
     const active = this.ctx.participant();
     const [raw, binding] = await Promise.all([
-      active.client.postJson<unknown>('/v2/interactive-submission/prepare', {
-        commandId: `console-${randomUUID()}`,
-        actAs: [req.party],
-        commands: [command],
-        hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
-      }),
+      active.client.read(
+        active.client.api.POST('/v2/interactive-submission/prepare', {
+          body: {
+            commandId: `console-${randomUUID()}`,
+            actAs: [req.party],
+            commands: [command],
+            hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
+          },
+        }),
+      ),
       bindParticipant(active),
     ]);
     return this.verifyPrepared(raw, req.party, req.fingerprint, binding);

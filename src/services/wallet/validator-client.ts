@@ -4,8 +4,8 @@
  * Splice `ErrorResponse` (`{ "error": "…" }`) becomes a ConsoleError whose cause is the validator's own message.
  */
 import type { z } from 'zod';
-import { ConsoleError, zodIssues } from '../../ipc/errors.js';
-import { LedgerClient } from '../ledger-client.js';
+import { ConsoleError, type IpcError } from '../../ipc/errors.js';
+import { LedgerClient, type JsonMethod } from '../ledger-client.js';
 import { SpliceErrorSchema } from './splice-schemas.js';
 
 export interface ValidatorClientOptions {
@@ -34,39 +34,31 @@ export class ValidatorClient {
   }
 
   get<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S>> {
-    return this.call(path, schema, () => this.http.getJson<unknown>(path));
+    return this.call('GET', path, schema);
   }
 
   post<S extends z.ZodType>(path: string, body: unknown, schema: S): Promise<z.output<S>> {
-    return this.call(path, schema, () => this.http.postJson<unknown>(path, body));
+    return this.call('POST', path, schema, body);
   }
 
   delete<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S>> {
-    return this.call(path, schema, () => this.http.deleteJson<unknown>(path));
+    return this.call('DELETE', path, schema);
   }
 
   /** No Splice endpoint uses PUT; the embedded simulator's automation settings do. */
   put<S extends z.ZodType>(path: string, body: unknown, schema: S): Promise<z.output<S>> {
-    return this.call(path, schema, () => this.http.putJson<unknown>(path, body));
+    return this.call('PUT', path, schema, body);
   }
 
-  private async call<S extends z.ZodType>(path: string, schema: S, send: () => Promise<unknown>): Promise<z.output<S>> {
-    let raw: unknown;
+  /** The Splice API has no official typed package: each answer is checked by the schema transcribed from its spec. */
+  private async call<S extends z.ZodType>(method: JsonMethod, path: string, schema: S, body?: unknown): Promise<z.output<S>> {
+    const mismatch = (issues: NonNullable<IpcError['issues']>) =>
+      new ConsoleError('VALIDATOR_ERROR', `${path}: the validator answered with a shape the Splice API does not define`, undefined, issues);
     try {
-      raw = await send();
+      return await this.http.callParsed(method, path, schema, { body, mismatch });
     } catch (err) {
       throw spliceError(err);
     }
-    const parsed = schema.safeParse(raw);
-    if (!parsed.success) {
-      throw new ConsoleError(
-        'VALIDATOR_ERROR',
-        `${path}: the validator answered with a shape the Splice API does not define`,
-        undefined,
-        zodIssues(parsed.error),
-      );
-    }
-    return parsed.data;
   }
 }
 
