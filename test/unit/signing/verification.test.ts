@@ -1,79 +1,25 @@
-/** Prepared-transaction and topology verification against real protobuf fixtures hashed by the official library. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import * as ed from '@noble/ed25519';
-import { Enums_ParticipantPermission, PreparedTransaction, type Value } from '@canton-network/core-ledger-proto';
+/** Prepared-transaction verification and clear signing against real protobuf fixtures hashed by the official library. */
+import { describe, expect, it } from 'vitest';
+import { type Value } from '@canton-network/core-ledger-proto';
 import { hashPreparedTransaction, parsePreparedTransaction } from '@canton-network/core-tx-visualizer';
 import { verifyPreparedTransaction } from '../../../src/services/signing/prepared-transaction.js';
-import { verifyTopology } from '../../../src/services/signing/topology.js';
-import { cantonFingerprint } from '../../../src/services/signing/fingerprint.js';
-import { openAppDb } from '../../../src/services/app-db.js';
-import { referenceTypes } from '../../support/reference-packages.js';
 import {
   amuletTransfer,
   DSO,
-  encode,
   iouSplit,
-  multiHashOf,
   myAppPackage,
   preapprovalSend,
   preapprovalSetup,
-  party,
   preapprovalProposal,
   prepareResponse,
-  tampered,
   tokenTransfer,
-  topologyTransactions,
   VALIDATOR,
-  numeric,
 } from './fixtures.js';
 import { must } from '../../support/must.js';
 import { anyString, objectContaining, stringContaining, stringMatching } from '../../support/matchers.js';
+import { ALICE, BOB, MALLORY, exerciseOf, useReferenceTypes } from './verification-support.js';
 
-const ALICE = 'alice::1220' + '11'.repeat(32);
-const BOB = 'bob::1220' + '22'.repeat(32);
-const MALLORY = 'mallory::1220' + '66'.repeat(32);
-
-// the real Splice packages (and the test app's), fetched and verified as from a participant
-const dbDir = mkdtempSync(path.join(os.tmpdir(), 'verification-types-'));
-const db = openAppDb(dbDir);
-const types = referenceTypes(db);
-types.packages.add(myAppPackage.bytes, 'import');
-afterAll(() => {
-  db.close();
-  rmSync(dbDir, { recursive: true, force: true });
-});
-
-function exerciseOf(tx: PreparedTransaction, nodeId: string) {
-  const n = must(
-    must(tx.transaction, 'tx.transaction').nodes.find((x) => x.nodeId === nodeId),
-    'tx.transaction.nodes.find((x) => x.nodeId === nodeId)',
-  );
-  if (n.versionedNode.oneofKind !== 'v1' || n.versionedNode.v1.nodeType.oneofKind !== 'exercise') throw new Error('not an exercise');
-  return n.versionedNode.v1.nodeType.exercise;
-}
-function createOf(tx: PreparedTransaction, nodeId: string) {
-  const n = must(
-    must(tx.transaction, 'tx.transaction').nodes.find((x) => x.nodeId === nodeId),
-    'tx.transaction.nodes.find((x) => x.nodeId === nodeId)',
-  );
-  if (n.versionedNode.oneofKind !== 'v1' || n.versionedNode.v1.nodeType.oneofKind !== 'create') throw new Error('not a create');
-  return n.versionedNode.v1.nodeType.create;
-}
-function setField(value: Value | undefined, path: string[], replacement: Value): void {
-  let v = value;
-  for (const [i, label] of path.entries()) {
-    if (v?.sum.oneofKind !== 'record') throw new Error(`no record at ${label}`);
-    const f = must(
-      v.sum.record.fields.find((x) => x.label === label),
-      'v.sum.record.fields.find((x) => x.label === label)',
-    );
-    if (i === path.length - 1) f.value = replacement;
-    else v = f.value;
-  }
-}
+const types = useReferenceTypes();
 
 describe('prepared transaction verification', () => {
   it('agrees with the official library on the hash and clear-signs a token-standard transfer', async () => {
@@ -285,175 +231,5 @@ describe('prepared transaction verification', () => {
     expect(summary.mode).toBe('described');
     expect(summary.clearSign).toBeNull();
     expect(summary.warnings).toContain(`The transfer’s sender ${BOB} is not the signing party`);
-  });
-
-  describe('refuses every tampered variant', () => {
-    const base = () => tokenTransfer({ sender: ALICE, receiver: BOB, amount: '25.5' });
-
-    it('changed amount', async () => {
-      const prep = await tampered(base(), (tx) => setField(exerciseOf(tx, '0').chosenValue, ['transfer', 'amount'], numeric('2550.0')));
-      await expect(verifyPreparedTransaction(prep, ALICE, types)).rejects.toMatchObject({ reason: 'HASH_MISMATCH', code: 'FORBIDDEN' });
-    });
-    it('changed receiver party', async () => {
-      const prep = await tampered(base(), (tx) => setField(exerciseOf(tx, '0').chosenValue, ['transfer', 'receiver'], party(MALLORY)));
-      await expect(verifyPreparedTransaction(prep, ALICE, types)).rejects.toMatchObject({ reason: 'HASH_MISMATCH' });
-    });
-    it('changed owner of a created contract deep in the tree', async () => {
-      const prep = await tampered(base(), (tx) => setField(createOf(tx, '2').argument, ['owner'], party(MALLORY)));
-      await expect(verifyPreparedTransaction(prep, ALICE, types)).rejects.toMatchObject({ reason: 'HASH_MISMATCH' });
-    });
-    it('changed submitter (metadata)', async () => {
-      const prep = await tampered(base(), (tx) => {
-        must(must(tx.metadata, 'tx.metadata').submitterInfo, 'submitter info').actAs = [ALICE, MALLORY];
-      });
-      await expect(verifyPreparedTransaction(prep, ALICE, types)).rejects.toMatchObject({ reason: 'HASH_MISMATCH' });
-    });
-    it('changed input contract', async () => {
-      const prep = await tampered(base(), (tx) => {
-        must(must(tx.metadata, 'tx.metadata').inputContracts[0], 'the first input contract').createdAt += 1n;
-      });
-      await expect(verifyPreparedTransaction(prep, ALICE, types)).rejects.toMatchObject({ reason: 'HASH_MISMATCH' });
-    });
-    it('swapped hash (the hash of another transaction)', async () => {
-      const honest = await prepareResponse(base());
-      const other = await prepareResponse(tokenTransfer({ sender: ALICE, receiver: MALLORY, amount: '25.5' }));
-      await expect(
-        verifyPreparedTransaction({ ...honest, preparedTransactionHash: other.preparedTransactionHash }, ALICE, types),
-      ).rejects.toMatchObject({ reason: 'HASH_MISMATCH', message: stringMatching(/refusing to sign/) });
-      await expect(
-        verifyPreparedTransaction({ ...other, preparedTransaction: honest.preparedTransaction }, ALICE, types),
-      ).rejects.toMatchObject({
-        reason: 'HASH_MISMATCH',
-      });
-    });
-    it('flipped bytes in the protobuf', async () => {
-      const prep = await prepareResponse(base());
-      const bytes = Buffer.from(prep.preparedTransaction, 'base64');
-      for (const pos of [40, 200, bytes.length - 20]) {
-        const b = Buffer.from(bytes);
-        b[pos] = must(b[pos], 'b[pos]') ^ 0x01;
-        await expect(verifyPreparedTransaction({ ...prep, preparedTransaction: b.toString('base64') }, ALICE, types)).rejects.toMatchObject(
-          {
-            reason: stringMatching(/HASH_MISMATCH|UNDECODABLE_TRANSACTION/),
-          },
-        );
-      }
-    });
-    it('garbage, truncated hash, unsupported hashing scheme, missing fields', async () => {
-      const prep = await prepareResponse(base());
-      await expect(verifyPreparedTransaction({ ...prep, preparedTransaction: '!!!' }, ALICE, types)).rejects.toMatchObject({
-        reason: 'UNDECODABLE_TRANSACTION',
-      });
-      await expect(verifyPreparedTransaction({ ...prep, preparedTransaction: 'AAAA' }, ALICE, types)).rejects.toMatchObject({
-        reason: 'UNDECODABLE_TRANSACTION',
-      });
-      await expect(
-        verifyPreparedTransaction({ ...prep, preparedTransactionHash: prep.preparedTransactionHash.slice(0, 20) }, ALICE, types),
-      ).rejects.toMatchObject({ reason: 'HASH_MISMATCH' });
-      await expect(
-        verifyPreparedTransaction({ ...prep, hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V3' }, ALICE, types),
-      ).rejects.toMatchObject({
-        reason: 'UNSUPPORTED_HASHING_SCHEME',
-      });
-      await expect(
-        verifyPreparedTransaction({ preparedTransaction: prep.preparedTransaction } as never, ALICE, types),
-      ).rejects.toMatchObject({
-        reason: 'UNDECODABLE_TRANSACTION',
-      });
-    });
-  });
-
-  it('refuses when the signing party is not a submitter', async () => {
-    const prep = await prepareResponse(tokenTransfer({ sender: BOB, receiver: ALICE, amount: '1.0' }));
-    await expect(verifyPreparedTransaction(prep, ALICE, types)).rejects.toMatchObject({
-      reason: 'PARTY_NOT_SUBMITTER',
-      message: stringContaining(`acts as ${BOB}`),
-    });
-  });
-
-  it('ignores (and warns about) nodes that are not covered by the hash', async () => {
-    const tx = tokenTransfer({ sender: ALICE, receiver: BOB, amount: '25.5' });
-    const honest = await prepareResponse(tx);
-    const copy = PreparedTransaction.fromBinary(PreparedTransaction.toBinary(tx));
-    const fake = PreparedTransaction.fromBinary(
-      PreparedTransaction.toBinary(iouSplit({ owner: ALICE, amount: '999.0', counterparty: MALLORY })),
-    );
-    must(copy.transaction, 'copy.transaction').nodes.push({
-      ...must(must(fake.transaction, 'fake.transaction').nodes[1], 'fake.transaction.nodes[1]'),
-      nodeId: '99',
-    });
-    const prep = { ...honest, preparedTransaction: encode(copy) };
-    // the library hashes only what is reachable from the roots, so the hash still matches ...
-    expect(await hashPreparedTransaction(prep.preparedTransaction, 'base64')).toBe(honest.preparedTransactionHash);
-    const { summary } = await verifyPreparedTransaction(prep, ALICE, types);
-    // ... and the summary never shows the stray node as an effect
-    expect(summary.created.map((c) => c.templateQualified)).not.toContain('MyApp.Iou:Iou');
-    expect(summary.amounts.map((a) => a.value)).not.toContain('999.0');
-    expect(summary.warnings.join(' ')).toMatch(/1 node\(s\) .* not reachable/);
-  });
-});
-
-describe('topology (external party onboarding) verification', () => {
-  async function setup(permission = Enums_ParticipantPermission.CONFIRMATION) {
-    const sk = ed.utils.randomSecretKey();
-    const pk = await ed.getPublicKeyAsync(sk);
-    const fp = await cantonFingerprint(pk);
-    const partyId = `carol::${fp}`;
-    const txs = topologyTransactions({ partyId, publicKey: pk, permission });
-    return { fp, partyId, pk, resp: { partyId, publicKeyFingerprint: fp, topologyTransactions: txs, multiHash: await multiHashOf(txs) } };
-  }
-
-  it('recomputes the multi-hash and summarises party, hosting and threshold', async () => {
-    const { fp, partyId, resp } = await setup();
-    const { summary, multiHash } = await verifyTopology(resp, fp);
-    expect(Buffer.from(multiHash).toString('base64')).toBe(resp.multiHash);
-    expect(multiHash).toHaveLength(34);
-    expect(summary.partyId).toBe(partyId);
-    expect(summary.confirmationThreshold).toBe(1);
-    expect(summary.hostingParticipants).toEqual([{ participantUid: stringMatching(/^participant1::/), permission: 'CONFIRMATION' }]);
-    expect(summary.transactions.map((t) => t.kind)).toEqual(['NamespaceDelegation', 'PartyToParticipant', 'PartyToKeyMapping']);
-    expect(must(summary.transactions[2], 'summary.transactions[2]').keyFingerprints).toEqual([fp]);
-    expect(summary.warnings).toEqual([]);
-  });
-
-  it('warns when a participant would get submission rights', async () => {
-    const { fp, resp } = await setup(Enums_ParticipantPermission.SUBMISSION);
-    expect((await verifyTopology(resp, fp)).summary.warnings.join(' ')).toMatch(/SUBMISSION rights/);
-  });
-
-  it('refuses a multi-hash that does not match, a swapped transaction, and a foreign party or key', async () => {
-    const { fp, resp } = await setup();
-    const other = await setup();
-    await expect(verifyTopology({ ...resp, multiHash: other.resp.multiHash }, fp)).rejects.toMatchObject({
-      reason: 'TOPOLOGY_HASH_MISMATCH',
-    });
-    await expect(
-      verifyTopology(
-        {
-          ...resp,
-          topologyTransactions: [
-            must(resp.topologyTransactions[0], 'resp.topologyTransactions[0]'),
-            must(other.resp.topologyTransactions[1], 'other.resp.topologyTransactions[1]'),
-            must(resp.topologyTransactions[2], 'resp.topologyTransactions[2]'),
-          ],
-        },
-        fp,
-      ),
-    ).rejects.toMatchObject({ reason: 'TOPOLOGY_HASH_MISMATCH' });
-    await expect(verifyTopology(other.resp, fp)).rejects.toMatchObject({ reason: 'TOPOLOGY_MISMATCH' });
-    // consistent hash but a PartyToParticipant for another party
-    const mixed = [
-      must(resp.topologyTransactions[0], 'resp.topologyTransactions[0]'),
-      must(other.resp.topologyTransactions[1], 'other.resp.topologyTransactions[1]'),
-    ];
-    await expect(verifyTopology({ ...resp, topologyTransactions: mixed, multiHash: await multiHashOf(mixed) }, fp)).rejects.toMatchObject({
-      reason: 'TOPOLOGY_MISMATCH',
-      message: stringContaining(other.resp.partyId),
-    });
-    await expect(
-      verifyTopology({ ...resp, topologyTransactions: ['AAAA'], multiHash: await multiHashOf(['AAAA']) }, fp),
-    ).rejects.toMatchObject({
-      reason: 'UNDECODABLE_TRANSACTION',
-    });
   });
 });
