@@ -125,16 +125,19 @@ export function updateFormatOfRequest(req: GetUpdatesRequestInput, registry: Pac
   const refuse = (message: string): CantonError => new CantonError('INVALID_ARGUMENT', message, { context: { field: 'updateFormat' } });
   if (req.filter !== undefined && req.updateFormat !== undefined)
     throw refuse(
-      'Both update_format and filter are set. Please use either backwards compatible arguments (filter and verbose) or update_format, but not both.',
+      'Both update_format and filter are set. Please use either backwards ' +
+        'compatible arguments (filter and verbose) or update_format, but not both.',
     );
   if (req.updateFormat !== undefined && req.verbose === true)
     throw refuse(
-      'Both update_format and verbose are set. Please use either backwards compatible arguments (filter and verbose) or update_format, but not both.',
+      'Both update_format and verbose are set. Please use either backwards ' +
+        'compatible arguments (filter and verbose) or update_format, but not both.',
     );
   if (req.updateFormat !== undefined) return resolveUpdateFormat(req.updateFormat, registry);
   if (req.filter === undefined)
     throw refuse(
-      'Either filter/verbose or update_format is required. Please use either backwards compatible arguments (filter and verbose) or update_format.',
+      'Either filter/verbose or update_format is required. Please use either ' +
+        'backwards compatible arguments (filter and verbose) or update_format.',
     );
   const resolved = resolveEventFormat({ ...req.filter, verbose: req.verbose ?? false }, registry);
   const events = legacyShape === 'LEDGER_EFFECTS' ? widenToWildcard(resolved) : resolved;

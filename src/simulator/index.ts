@@ -42,7 +42,10 @@ export interface SimulatorOptions {
   settings?: Partial<SimulatorSettings>;
   /** Authentication mode (auth-config.ts); default `{ mode: 'none' }` (demo mode: no token needed, everything allowed). */
   auth?: SimAuthConfig;
-  /** Tampering with prepare answers for tests and demos (fault-injection.ts); default off. Switchable at runtime via /simulator/admin/fault-injection. */
+  /**
+   * Tampering with prepare answers for tests and demos (fault-injection.ts); default off. Switchable at runtime via
+   * /simulator/admin/fault-injection.
+   */
   faultInjection?: FaultInjectionConfig;
   /**
    * Answer only the console (the embedded demo simulator): refuse requests from web pages (Origin, Fetch Metadata)

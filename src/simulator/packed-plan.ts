@@ -174,7 +174,8 @@ function writeEvent(out: JsonOut, plan: PackedPlan, ev: PlannedEvent): void {
   const t = plan.text;
   if (ev.kind === 'c')
     out.str(
-      `{"offset":${plan.offset},"nodeId":${ev.nodeId},${t.slice(ev.b, ev.e)}${ev.defaults ?? ''},"witnessParties":${ev.witnesses},"acsDelta":${ev.acsDelta}}`,
+      `{"offset":${plan.offset},"nodeId":${ev.nodeId},${t.slice(ev.b, ev.e)}${ev.defaults ?? ''}` +
+        `,"witnessParties":${ev.witnesses},"acsDelta":${ev.acsDelta}}`,
     );
   else if (ev.kind === 'a')
     out.str(

@@ -140,7 +140,10 @@ function acsEntry(sim: SimContext, c: ContractRow, fmt: ResolvedEventFormat, atO
   // Location at `atOffset`: the latest reassignment at or before it (none: where it was created).
   const everReassigned = c.reassignmentCounter > 0 || c.unassignedId !== null;
   const last = everReassigned ? sim.store.lastReassignment(c.contractId, atOffset) : undefined;
-  /** submitter, workflow id and record time of a reassignment (rows written before the history kept them: from the update, unless pruned) */
+  /**
+   * submitter, workflow id and record time of a reassignment (rows written before the history kept them: from the
+   * update, unless pruned)
+   */
   const detailsOf = (r: ReassignmentRow): { submitter?: string; workflowId?: string; recordTime?: string } => {
     if (r.submitter !== undefined && r.recordTime !== undefined) return r;
     const u = sim.store.updateByOffset(r.offset);
@@ -293,7 +296,9 @@ export function acsContinuation(
   if (typeof t !== 'object' || t === null || !Number.isSafeInteger(t.s) || t.c !== checksum)
     throw new CantonError(
       'INVALID_CONTINUATION_TOKEN',
-      'The submitted command contains an invalid continuation token. Tokens used in ACS requests must be taken from a valid GetActiveContractsResponse and used with the same EventFormat settings, with the same Canton participant running the same Canton version.',
+      'The submitted command contains an invalid continuation token. Tokens used in ACS requests must be taken from a ' +
+        'valid GetActiveContractsResponse and used with the same EventFormat settings, with the same Canton participant ' +
+        'running the same Canton version.',
       { context: { field: 'streamContinuationToken' }, definiteAnswer: false },
     );
   return { afterSeq: t.s as number, tokenOf };

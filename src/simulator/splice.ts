@@ -91,7 +91,8 @@ export function serializeTransaction(tx: StoredTransaction): { meta: string; fra
     if (n.kind === 'create') {
       let f =
         `"contractId":${JSON.stringify(n.contractId)},"templateId":${templateId},"createArgument":${JSON.stringify(n.createArgument)}` +
-        `,"signatories":${JSON.stringify(n.signatories)},"observers":${JSON.stringify(n.observers)},"createdAt":${JSON.stringify(n.createdAt)}` +
+        `,"signatories":${JSON.stringify(n.signatories)},"observers":${JSON.stringify(n.observers)}` +
+        `,"createdAt":${JSON.stringify(n.createdAt)}` +
         `,"packageName":${JSON.stringify(n.packageName)},"representativePackageId":${JSON.stringify(n.packageId)}`;
       if (n.contractKey !== undefined) {
         f += `,"contractKey":${JSON.stringify(n.contractKey)}`;
@@ -113,7 +114,8 @@ export function serializeTransaction(tx: StoredTransaction): { meta: string; fra
         `"contractId":${JSON.stringify(n.contractId)},"templateId":${templateId},"packageName":${JSON.stringify(n.packageName)}` +
         `,"implementedInterfaces":${JSON.stringify(n.implementedInterfaces)}`;
       let rest =
-        `"choice":${JSON.stringify(n.choice)},"choiceArgument":${JSON.stringify(n.choiceArgument)},"actingParties":${JSON.stringify(n.actingParties)}` +
+        `"choice":${JSON.stringify(n.choice)},"choiceArgument":${JSON.stringify(n.choiceArgument)}` +
+        `,"actingParties":${JSON.stringify(n.actingParties)}` +
         `,"consuming":${n.consuming},"lastDescendantNodeId":${n.lastDescendantNodeId},"exerciseResult":${JSON.stringify(n.exerciseResult)}`;
       if (n.interfaceId) rest += `,"interfaceId":${JSON.stringify(n.interfaceId)}`;
       const a = range(arch);
@@ -270,9 +272,8 @@ function writeEvent(out: JsonOut, plan: TransactionPlan, e: PlannedEvent): void 
   if (e.kind === 'c') {
     const frag = f.subarray(n.b, n.e);
     out.bytes(frag);
-    out.str(
-      `${legacyCreateDefaults(frag.toString('latin1', Math.max(0, frag.length - 256)))},"witnessParties":${JSON.stringify(e.m.parties)},"acsDelta":${e.acsDelta}}`,
-    );
+    const defaults = legacyCreateDefaults(frag.toString('latin1', Math.max(0, frag.length - 256)));
+    out.str(`${defaults},"witnessParties":${JSON.stringify(e.m.parties)},"acsDelta":${e.acsDelta}}`);
     return;
   }
   const m = n.m as number;
@@ -291,7 +292,8 @@ function writeEvent(out: JsonOut, plan: TransactionPlan, e: PlannedEvent): void 
 /** Writes `{"Transaction":{"value":…}}` or `{"TransactionTree":{"value":…}}` for a plan. */
 export function writeTransaction(out: JsonOut, plan: TransactionPlan): void {
   const { meta, row } = plan;
-  const cmd = `${meta.h2.includes(',"workflowId":') ? '' : ',"workflowId":""'},"commandId":${plan.showCommandId ? (meta.cmd ?? '""') : '""'}`;
+  const workflow = meta.h2.includes(',"workflowId":') ? '' : ',"workflowId":""';
+  const cmd = `${workflow},"commandId":${plan.showCommandId ? (meta.cmd ?? '""') : '""'}`;
   if (!plan.tree) {
     out.str(`{"Transaction":{"value":{${meta.h1},"events":[`);
     plan.events.forEach((e, i) => {

@@ -114,7 +114,8 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
     if (missing.length > 0)
       throw new CantonError(
         'DAML_AUTHORIZATION_ERROR',
-        `Interpretation error: Error: node ${what} requires authorizers ${required.join(', ')}, but only ${[...authorizers].sort().join(', ')} were given`,
+        `Interpretation error: Error: node ${what} requires authorizers ` +
+          `${required.join(', ')}, but only ${[...authorizers].sort().join(', ')} were given`,
         { context: { missingAuthorizers: missing.join(',') } },
       );
   };
@@ -209,7 +210,8 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
     if (!choice)
       throw new CantonError(
         'COMMAND_PREPROCESSING_FAILED',
-        `Couldn't find requested choice ${choiceName} for ${viaInterface ? `interface ${viaInterface.interfaceId}` : `template ${c.template.templateId}`}`,
+        `Couldn't find requested choice ${choiceName} for ` +
+          (viaInterface ? `interface ${viaInterface.interfaceId}` : `template ${c.template.templateId}`),
         { context: { choice: choiceName, templateId: viaInterface?.interfaceId ?? c.template.templateId } },
       );
     // through an interface, controllers and observers are read from the interface view; the body is the template's
@@ -221,7 +223,8 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
       if (!impl)
         throw new CantonError(
           'DAML_INTERPRETATION_ERROR',
-          `Interpretation error: Error: contract ${c.node.contractId} (${c.template.templateId}) does not implement interface ${viaInterface.interfaceId}`,
+          `Interpretation error: Error: contract ${c.node.contractId} ` +
+            `(${c.template.templateId}) does not implement interface ${viaInterface.interfaceId}`,
           { context: { contractId: c.node.contractId, interfaceId: viaInterface.interfaceId } },
         );
       view = impl.view(c.args);

@@ -393,6 +393,7 @@ export class PackageRegistry extends VettingState {
 const notInterpreted = (what: string, choice: string): CantonError =>
   new CantonError(
     'UNIMPLEMENTED',
-    `Choice ${choice} of uploaded ${what} cannot be exercised: the simulator does not interpret Daml, so templates of uploaded packages support only create and Archive`,
+    `Choice ${choice} of uploaded ${what} cannot be exercised: the simulator does not ` +
+      'interpret Daml, so templates of uploaded packages support only create and Archive',
     { context: { [what.startsWith('template') ? 'templateId' : 'interfaceId']: what.split(' ')[1] ?? what, choice } },
   );

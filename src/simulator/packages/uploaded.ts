@@ -243,7 +243,8 @@ export function uploadedBehaviour(index: PackageIndex, pkg: PackageSummary, t: T
       if (signatories.length === 0)
         throw new CantonError(
           'DAML_AUTHORIZATION_ERROR',
-          `Interpretation error: Error: the simulator takes the signatories of uploaded template ${pkg.packageId}:${t.qualifiedName} to be the submitting parties that occur in its arguments, and none of ${[...authorizers].sort().join(', ')} does`,
+          `Interpretation error: Error: the simulator takes the signatories of uploaded template ${pkg.packageId}:${t.qualifiedName} ` +
+            `to be the submitting parties that occur in its arguments, and none of ${[...authorizers].sort().join(', ')} does`,
           { context: { templateId: `${pkg.packageId}:${t.qualifiedName}` } },
         );
       return { signatories, observers: [...all].filter((p) => !authorizers.has(p)).sort() };

@@ -30,7 +30,8 @@ export function listCap(sim: SimContext, limit: number | undefined): { take: num
 export function tooMany(sim: SimContext): CantonError {
   return new CantonError(
     'MAXIMUM_LIST_ELEMENTS',
-    `Exceeding maximum number of elements in the list (${sim.settings.httpListMaxElementsLimit}) for a blocking call. Use websockets or a smaller limit.`,
+    `Exceeding maximum number of elements in the list (${sim.settings.httpListMaxElementsLimit}) ` +
+      'for a blocking call. Use websockets or a smaller limit.',
     { context: { limit: String(sim.settings.httpListMaxElementsLimit) } },
   );
 }

@@ -30,16 +30,19 @@ export function acsFormatOf(sim: SimContext, req: GetActiveContractsRequestInput
   const refuse = (message: string): CantonError => new CantonError('INVALID_ARGUMENT', message, { context: { field: 'eventFormat' } });
   if (req.filter !== undefined && req.eventFormat !== undefined)
     throw refuse(
-      'Both event_format and filter are set. Please use either backwards compatible arguments (filter and verbose) or event_format, but not both.',
+      'Both event_format and filter are set. Please use either backwards ' +
+        'compatible arguments (filter and verbose) or event_format, but not both.',
     );
   if (req.eventFormat !== undefined && req.verbose === true)
     throw refuse(
-      'Both event_format and verbose are set. Please use either backwards compatible arguments (filter and verbose) or event_format, but not both.',
+      'Both event_format and verbose are set. Please use either backwards ' +
+        'compatible arguments (filter and verbose) or event_format, but not both.',
     );
   if (req.eventFormat) return resolveEventFormat(req.eventFormat, sim.registry);
   if (req.filter) return resolveEventFormat({ ...req.filter, verbose: req.verbose ?? false }, sim.registry);
   throw refuse(
-    'Either filter/verbose or event_format is required. Please use either backwards compatible arguments (filter and verbose) or event_format.',
+    'Either filter/verbose or event_format is required. Please use either ' +
+      'backwards compatible arguments (filter and verbose) or event_format.',
   );
 }
 

@@ -99,7 +99,8 @@ export function checkUpgrades(sim: SimContext, pkgs: PackageSummary[], vetted: P
       if (!r.compatible)
         throw new CantonError(
           'NOT_VALID_UPGRADE_PACKAGE',
-          `Upgrade checks indicate that ${newer.packageId} (${newer.name} v${newer.version}) cannot be an upgrade of ${older.packageId} (${older.name} v${older.version}). Reason: ${r.problems.join('; ')}`,
+          `Upgrade checks indicate that ${newer.packageId} (${newer.name} v${newer.version}) cannot be an ` +
+            `upgrade of ${older.packageId} (${older.name} v${older.version}). Reason: ${r.problems.join('; ')}`,
           {
             context: {
               oldPackage: `${older.packageId} (${older.name} v${older.version})`,
@@ -121,7 +122,8 @@ function plan(sim: SimContext, dar: Dar, vetOn: string[]): Plan {
     if (missing.length > 0)
       throw new CantonError(
         'TOPOLOGY_CANNOT_VET_DUE_TO_MISSING_PACKAGES',
-        `Package ${p.packageId} (${p.name} v${p.version}) depends on packages that are neither in the DAR nor known to the participant: ${missing.join(', ')}`,
+        `Package ${p.packageId} (${p.name} v${p.version}) depends on packages that ` +
+          `are neither in the DAR nor known to the participant: ${missing.join(', ')}`,
         { context: { packageId: p.packageId, missingPackages: missing.join(',') } },
       );
   }
@@ -133,7 +135,8 @@ function plan(sim: SimContext, dar: Dar, vetOn: string[]): Plan {
     if (clash)
       throw new CantonError(
         'KNOWN_PACKAGE_VERSION',
-        `Tried to upload package ${p.packageId} (${p.name} v${p.version}), but a different package ${clash.id} with the same name and version has previously been uploaded.`,
+        `Tried to upload package ${p.packageId} (${p.name} v${p.version}), but a different ` +
+          `package ${clash.id} with the same name and version has previously been uploaded.`,
         { context: { uploadedPackage: p.packageId, existingPackage: clash.id, packageVersion: p.version } },
       );
   }

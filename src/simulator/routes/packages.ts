@@ -263,7 +263,8 @@ export function registerPackageRoutes(router: Router, sim: SimContext): void {
       if (connected.length !== 1)
         throw new CantonError(
           'PACKAGE_SERVICE_CANNOT_AUTODETECT_SYNCHRONIZER',
-          `The participant is connected to ${sim.synchronizers.length} synchronizers (${sim.synchronizers.map((s) => s.id).join(', ')}); set synchronizerId`,
+          `The participant is connected to ${sim.synchronizers.length} synchronizers ` +
+            `(${sim.synchronizers.map((s) => s.id).join(', ')}); set synchronizerId`,
         );
       sync = sim.synchronizers[0].id;
     }

@@ -90,7 +90,8 @@ export function updatesPage(sim: SimContext, req: GetUpdatesPageRequestInput): H
   if (beginInRequest !== undefined && beginInRequest < 0)
     throw new CantonError(
       'NEGATIVE_OFFSET',
-      `Offset ${beginInRequest} in beginOffsetExclusive is a negative integer: the offset in beginOffsetExclusive field has to be a non-negative integer (>=0)`,
+      `Offset ${beginInRequest} in beginOffsetExclusive is a negative integer: the ` +
+        'offset in beginOffsetExclusive field has to be a non-negative integer (>=0)',
       { context: { field: 'beginOffsetExclusive' } },
     );
   const size = req.maxPageSize ?? DEFAULT_PAGE_SIZE;

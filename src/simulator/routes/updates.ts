@@ -207,12 +207,14 @@ export function registerUpdateRoutes(router: Router, sim: SimContext): void {
     if (req.transactionFormat && parties.length > 0)
       throw new CantonError(
         'INVALID_ARGUMENT',
-        'Both transaction_format and requesting_parties are set. Please use either backwards compatible arguments (requesting_parties) or transaction_format but not both.',
+        'Both transaction_format and requesting_parties are set. Please use either backwards ' +
+          'compatible arguments (requesting_parties) or transaction_format but not both.',
       );
     if (!req.transactionFormat && parties.length === 0)
       throw new CantonError(
         'INVALID_ARGUMENT',
-        'Either transaction_format or requesting_parties is required. Please use either backwards compatible arguments (requesting_parties) or transaction_format.',
+        'Either transaction_format or requesting_parties is required. Please use either ' +
+          'backwards compatible arguments (requesting_parties) or transaction_format.',
       );
     const tf = req.transactionFormat
       ? resolveTransactionFormat(req.transactionFormat, sim.registry)

@@ -84,7 +84,8 @@ function requirePartiesInIdp(sim: SimContext, ctx: RequestCtx, rights: RightInpu
   if (missing.length > 0)
     throw new CantonError(
       'UNKNOWN_RESOURCE',
-      `The submitted request refers to a non-existing PARTIES: Provided parties have not been found in identity_provider_id=\`${idp}\`: [${missing.join(',')}].`,
+      'The submitted request refers to a non-existing PARTIES: Provided parties have ' +
+        `not been found in identity_provider_id=\`${idp}\`: [${missing.join(',')}].`,
       { resources: missing.map((p): [string, string] => ['PARTIES', p]) },
     );
 }

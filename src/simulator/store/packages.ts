@@ -131,7 +131,8 @@ export class PackageStore {
     for (const [id, b] of state) ins.run(synchronizerId, id, b.validFrom, b.validUntil);
     this.db
       .prepare(
-        'INSERT INTO package_vetting_serial (synchronizer_id, serial) VALUES (?, ?) ON CONFLICT(synchronizer_id) DO UPDATE SET serial = excluded.serial',
+        'INSERT INTO package_vetting_serial (synchronizer_id, serial) VALUES (?, ?) ' +
+          'ON CONFLICT(synchronizer_id) DO UPDATE SET serial = excluded.serial',
       )
       .run(synchronizerId, serial);
   }

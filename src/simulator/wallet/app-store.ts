@@ -36,8 +36,8 @@ export class WalletStore {
   }
 
   createTables(): void {
-    this.db
-      .exec(`CREATE TABLE IF NOT EXISTS wallet_tracking (kind TEXT NOT NULL, tracking_id TEXT NOT NULL, payload TEXT NOT NULL, PRIMARY KEY (kind, tracking_id));
+    this.db.exec(`CREATE TABLE IF NOT EXISTS wallet_tracking (kind TEXT NOT NULL, tracking_id TEXT NOT NULL, payload TEXT NOT NULL,
+        PRIMARY KEY (kind, tracking_id));
       CREATE TABLE IF NOT EXISTS wallet_txlog (seq INTEGER PRIMARY KEY AUTOINCREMENT, party TEXT NOT NULL, payload TEXT NOT NULL);
       CREATE INDEX IF NOT EXISTS wallet_txlog_party ON wallet_txlog (party, seq);`);
   }
@@ -51,7 +51,8 @@ export class WalletStore {
   setTracking(kind: string, id: string, t: Tracking): void {
     this.db
       .prepare(
-        'INSERT INTO wallet_tracking (kind, tracking_id, payload) VALUES (?, ?, ?) ON CONFLICT(kind, tracking_id) DO UPDATE SET payload = excluded.payload',
+        'INSERT INTO wallet_tracking (kind, tracking_id, payload) VALUES (?, ?, ?) ' +
+          'ON CONFLICT(kind, tracking_id) DO UPDATE SET payload = excluded.payload',
       )
       .run(kind, id, JSON.stringify(t));
   }

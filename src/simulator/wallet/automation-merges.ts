@@ -105,7 +105,10 @@ export function worthMerging(holdings: ContractRow[], round: bigint): string[] {
   return holdings.filter((c) => effectiveAmount(c.node.createArgument as LfRecord, round).effective > 0n).map((c) => c.contractId);
 }
 
-/** Merge automation for one party: batches of ≤ mergeBatchSize inputs until at most mergeThreshold holdings remain. Returns the merges done. */
+/**
+ * Merge automation for one party: batches of ≤ mergeBatchSize inputs until at most mergeThreshold holdings remain.
+ * Returns the merges done.
+ */
 export function mergeHoldings(app: WalletCore, party: string): number {
   const batch = Math.min(Math.max(2, app.config.mergeBatchSize), MAX_TRANSFER_INPUTS);
   let merges = 0;

@@ -129,7 +129,8 @@ export class DevelopmentFund {
   /** Archived coupons the party manages, by archiving offset after `after`, at most `limit`. */
   history(party: string, after: number, limit: number): { items: ArchivedCoupon[]; next?: number } {
     const stmt = this.sim.store.db.prepare(
-      'SELECT contract_id, archived_offset FROM contracts WHERE package_name = ? AND template_qn = ? AND archived_offset IS NOT NULL AND archived_offset > ? ORDER BY archived_offset LIMIT ?',
+      'SELECT contract_id, archived_offset FROM contracts WHERE package_name = ? AND template_qn = ? ' +
+        'AND archived_offset IS NOT NULL AND archived_offset > ? ORDER BY archived_offset LIMIT ?',
     );
     const items: ArchivedCoupon[] = [];
     let cursor = after;

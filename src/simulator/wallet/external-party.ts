@@ -90,7 +90,8 @@ export class ExternalPartyWallet {
     if (onboarding.namespaceKey.fingerprint !== key.fingerprint)
       throw new WalletError(
         400,
-        `public_key (fingerprint ${key.fingerprint}) is not the namespace key of the topology transactions (${onboarding.namespaceKey.fingerprint})`,
+        `public_key (fingerprint ${key.fingerprint}) is not the namespace key ` +
+          `of the topology transactions (${onboarding.namespaceKey.fingerprint})`,
       );
     for (const [i, s] of signed.entries()) {
       const sig = hexBytes(s.signed_hash, 64, `signed_topology_txs[${i}].signed_hash (hex r‖s)`);

@@ -56,7 +56,9 @@ export class TransferOffers implements OfferOps {
         choice: 'AmuletRules_CreateTransferOffer',
         template: T.rules,
         event_id: r.res.updateId,
-        details: `Transfer offer of ${fmt(amount)} to ${req.receiver_party_id} created (${inputs.length} inputs, ${trafficCostBytes(inputs.length)} bytes of traffic)`,
+        details:
+          `Transfer offer of ${fmt(amount)} to ${req.receiver_party_id} created ` +
+          `(${inputs.length} inputs, ${trafficCostBytes(inputs.length)} bytes of traffic)`,
       },
       r.res,
     );
@@ -152,7 +154,9 @@ export class TransferOffers implements OfferOps {
         choice: (res.tx.nodes[0] as { choice?: string }).choice ?? '',
         template: o.node.qualifiedName,
         event_id: res.updateId,
-        details: `Transfer offer of ${fmt(num(a.amount))} from ${asText(a.sender)} to ${asText(a.receiver)} ${status.status === 'failed' ? status.failure_kind : status.status}; locked funds returned to the sender`,
+        details:
+          `Transfer offer of ${fmt(num(a.amount))} from ${asText(a.sender)} to ${asText(a.receiver)} ` +
+          `${status.status === 'failed' ? status.failure_kind : status.status}; locked funds returned to the sender`,
       },
       res,
     );

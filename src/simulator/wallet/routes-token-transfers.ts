@@ -128,7 +128,8 @@ export function registerTokenTransferRoutes(add: AddRoute, user: (ctx: RequestCt
       if (actor !== party)
         throw new WalletError(
           403,
-          `Only the ${choice === 'TransferInstruction_Withdraw' ? 'sender' : 'receiver'} can ${choice.split('_')[1]?.toLowerCase()} this transfer`,
+          `Only the ${choice === 'TransferInstruction_Withdraw' ? 'sender' : 'receiver'} ` +
+            `can ${choice.split('_')[1]?.toLowerCase()} this transfer`,
         );
       const executeBefore = Date.parse(asText(a.executeBefore));
       if (choice === 'TransferInstruction_Accept' && BigInt(executeBefore) * 1000n <= app.nowMicros())
@@ -156,7 +157,9 @@ export function registerTokenTransferRoutes(add: AddRoute, user: (ctx: RequestCt
               choice,
               template: TRANSFER_INSTRUCTION_QN,
               event_id: r.res.updateId,
-              details: `Token-standard transfer of ${amount} ${choice === 'TransferInstruction_Reject' ? 'rejected' : 'withdrawn'}; locked funds returned to the sender`,
+              details:
+                `Token-standard transfer of ${amount} ${choice === 'TransferInstruction_Reject' ? 'rejected' : 'withdrawn'}; ` +
+                'locked funds returned to the sender',
             },
         r.res,
       );

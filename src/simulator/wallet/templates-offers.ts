@@ -87,7 +87,8 @@ export const AcceptedTransferOffer: TemplateDef = {
       returnType: cid('Splice.Amulet:Amulet'),
       controllers: [{ contract: 'sender' }],
       description:
-        'delivers the locked amount to the receiver (no fee on two-step transfers); the holding fee accrued while locked is borne by the sender; issues reward coupons',
+        'delivers the locked amount to the receiver (no fee on two-step transfers); the ' +
+        'holding fee accrued while locked is borne by the sender; issues reward coupons',
       body: (ctx) => {
         const round = roundOf(ctx, ctx.arg.openRound);
         const l = ctx.fetch(asText(ctx.contract.lockedAmulet), 'Splice.Amulet:LockedAmulet');

@@ -107,7 +107,8 @@ export function requireAmuletInstrument(ctx: ChoiceContext, instrument: LfValue 
   const i = (instrument ?? {}) as LfRecord;
   if (i.admin !== dso || i.id !== AMULET_INSTRUMENT_ID)
     ctx.fail(
-      `Expected instrumentId ${JSON.stringify({ admin: dso, id: AMULET_INSTRUMENT_ID })} matches actual instrumentId ${JSON.stringify(instrument)}`,
+      `Expected instrumentId ${JSON.stringify({ admin: dso, id: AMULET_INSTRUMENT_ID })} ` +
+        `matches actual instrumentId ${JSON.stringify(instrument)}`,
     );
 }
 

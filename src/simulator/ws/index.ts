@@ -51,7 +51,8 @@ function errorBody(err: unknown): unknown {
 const tooManyStreams = (inUse: number, limit: number): CantonError =>
   new CantonError(
     'MAXIMUM_NUMBER_OF_STREAMS',
-    `The number of streams in use (${inUse}) has reached or exceeded the limit (${limit}). Metrics are available at /simulator/admin/streams.`,
+    `The number of streams in use (${inUse}) has reached or exceeded the ` +
+      `limit (${limit}). Metrics are available at /simulator/admin/streams.`,
     { context: { value: String(inUse), limit: String(limit) } },
   );
 
