@@ -1,8 +1,14 @@
+/**
+ * Interactive submission over real HTTP: prepare returns a transaction and V2 hash the official library recomputes,
+ * execute accepts exactly those bytes signed by the party's key (across a restart too), refuses other keys and
+ * modified bytes, deduplicates, and commits exactly the prepared transaction.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PreparedTransaction } from '@canton-network/core-ledger-proto';
 import { decodePreparedTransaction, hashPreparedTransaction } from '@canton-network/core-tx-visualizer';
 import {
   IOU,
+  ledgerEnd,
   acs,
   acsCreated,
   allocate,
@@ -172,5 +178,110 @@ describe('interactive submission (prepare → sign → execute)', () => {
     } finally {
       await after.dispose();
     }
+  });
+});
+
+describe('interactive submission commits exactly the prepared transaction', () => {
+  let sim: TestSim;
+  let bank: string, bob: string, ext: string;
+  let key: ExternalKey;
+  beforeAll(async () => {
+    sim = await startTestSim({ staticTime: true });
+    const sync = (
+      (await call(sim.url, 'GET', '/v2/state/connected-synchronizers')).json as { connectedSynchronizers: { synchronizerId: string }[] }
+    ).connectedSynchronizers[0]?.synchronizerId as string;
+    bank = await allocate(sim.url, 'Bank');
+    bob = await allocate(sim.url, 'Bob');
+    key = newExternalKey();
+    ext = await onboardExternal(sim.url, sync, 'ext-signer', key);
+  });
+  afterAll(async () => {
+    await sim.dispose();
+  });
+
+  const signed = (
+    p: { preparedTransaction: string; preparedTransactionHash: string },
+    submissionId: string,
+    extra: Record<string, unknown> = {},
+  ) => ({
+    preparedTransaction: p.preparedTransaction,
+    partySignatures: {
+      signatures: [
+        {
+          party: ext,
+          signatures: [
+            {
+              format: 'SIGNATURE_FORMAT_RAW',
+              signature: signBase64(key, p.preparedTransactionHash),
+              signedBy: key.fingerprint,
+              signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519',
+            },
+          ],
+        },
+      ],
+    },
+    submissionId,
+    hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
+    ...extra,
+  });
+  const prepare = async (commandId: string, commands: unknown[]) => {
+    const r = await call(sim.url, 'POST', '/v2/interactive-submission/prepare', { body: { commandId, actAs: [ext], commands } });
+    expect(r.status, r.text).toBe(200);
+    return r.json as { preparedTransaction: string; preparedTransactionHash: string };
+  };
+
+  it('keeps the prepared nodes, arguments, time and (suffixed) contract ids', async () => {
+    const iou = (await submitTx(sim.url, [bank], [createIou(bank, ext, '50')])).created[0]?.contractId as string;
+    const p = await prepare('split-1', [exercise(IOU, iou, 'Iou_Split', { splitAmount: '20' })]);
+    const decoded = decodePreparedTransaction(p.preparedTransaction);
+    const preparedCreates = (decoded.transaction?.nodes ?? []).flatMap((n) =>
+      n.versionedNode.oneofKind === 'v1' && n.versionedNode.v1.nodeType.oneofKind === 'create'
+        ? [n.versionedNode.v1.nodeType.create.contractId]
+        : [],
+    );
+    expect(preparedCreates).toHaveLength(2);
+    for (const cid of preparedCreates) expect(cid).toMatch(/^00[0-9a-f]{64}$/); // relative: discriminator, no suffix yet
+
+    await call(sim.url, 'POST', '/simulator/admin/time/advance', { body: { seconds: 10 }, validate: false });
+    const done = await call(sim.url, 'POST', '/v2/interactive-submission/executeAndWaitForTransaction', {
+      body: signed(p, 'exec-1', {
+        transactionFormat: { transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS', eventFormat: wildcard(ext) },
+      }),
+    });
+    expect(done.status, done.text).toBe(200);
+    const tx = (
+      done.json as {
+        transaction: {
+          effectiveAt: string;
+          events: Record<
+            string,
+            { contractId: string; createdAt?: string; createArgument?: { amount: string }; exerciseResult?: unknown }
+          >[];
+        };
+      }
+    ).transaction;
+    const created = tx.events.filter((e) => 'CreatedEvent' in e).map((e) => e.CreatedEvent);
+    // final ids = the prepared discriminators with their suffix; the time is the preparation's, not the execution's
+    expect(created.map((c) => c?.contractId.slice(0, 66))).toEqual(preparedCreates);
+    for (const c of created) expect(c?.contractId).toMatch(/^00[0-9a-f]{64}ca111220[0-9a-f]{64}$/);
+    const preparedAt = new Date(Number((decoded.metadata?.preparationTime ?? 0n) / 1000n)).toISOString().slice(0, 19);
+    expect(tx.effectiveAt.slice(0, 19)).toBe(preparedAt);
+    expect(created.map((c) => c?.createArgument?.amount)).toEqual(['20.0000000000', '30.0000000000']);
+    // the exercise result references the final ids
+    const result = tx.events.find((e) => 'ExercisedEvent' in e)?.ExercisedEvent?.exerciseResult as { splitCid: string; restCid: string };
+    expect([result.splitCid, result.restCid]).toEqual(created.map((c) => c?.contractId));
+  });
+
+  it('fails with LOCAL_VERDICT_INACTIVE_CONTRACTS when an input was archived after prepare', async () => {
+    const iou = (await submitTx(sim.url, [bank], [createIou(bank, ext, '5')])).created[0]?.contractId as string;
+    const p = await prepare('transfer-archived', [exercise(IOU, iou, 'Iou_Transfer', { newOwner: bob })]);
+    await submitTx(sim.url, [bank], [exercise(IOU, iou, 'Archive')]);
+    const end = await ledgerEnd(sim.url);
+    const r = await call(sim.url, 'POST', '/v2/interactive-submission/executeAndWait', { body: signed(p, 'exec-2') });
+    expect(r.status).toBe(404);
+    const err = cantonError(r);
+    expect(err.code).toBe('LOCAL_VERDICT_INACTIVE_CONTRACTS');
+    expect(err.cause).toContain(iou);
+    expect(await ledgerEnd(sim.url)).toBe(end);
   });
 });
