@@ -137,5 +137,6 @@ console.log('| --- | ---: | ---: | ---: |');
 row('browser host WebSocket', bytesMs, base64Ms);
 row('Electron IPC (structured clone)', cloneBytes, cloneBase64);
 console.log(
-  `frame size: ${(binaryFrame.length / 1024).toFixed(0)} KiB as bytes, ${(base64Frame.length / 1024).toFixed(0)} KiB as base64 JSON (${(base64Frame.length / binaryFrame.length).toFixed(2)}×)`,
+  `frame size: ${(binaryFrame.length / 1024).toFixed(0)} KiB as bytes, ` +
+    `${(base64Frame.length / 1024).toFixed(0)} KiB as base64 JSON (${(base64Frame.length / binaryFrame.length).toFixed(2)}×)`,
 );

@@ -89,7 +89,8 @@ async function main() {
     console.log(`jump to middle (ms)        ${f(v.scrollMs)}   ${f(naive.scrollMs)}`);
     console.log(`+2,000 live updates (ms)   ${f(v.appendMs)}           —`);
     console.log(
-      `row elements in the DOM    ${String(v.rows).padStart(9)}   ${String(naive.rows).padStart(9)}   ratio ${(naive.rows / v.rows).toFixed(0)}×`,
+      `row elements in the DOM    ${String(v.rows).padStart(9)}   ${String(naive.rows).padStart(9)}   ` +
+        `ratio ${(naive.rows / v.rows).toFixed(0)}×`,
     );
     console.log(`rows after live batch      ${String(v.rowsAfter).padStart(9)}`);
     console.log(`(generating ${N.toLocaleString('en')} summaries, not timed above: ${v.generateMs.toFixed(1)} ms)`);

@@ -75,7 +75,8 @@ export class AuditLog {
           .run(seq, canonicalJson(entry), prevHash, hash, this.key?.entryMac(hash) ?? null);
         this.db
           .prepare(
-            'INSERT INTO signing_audit_head (id, seq, hash, mac) VALUES (1, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash, mac = excluded.mac',
+            'INSERT INTO signing_audit_head (id, seq, hash, mac) VALUES (1, ?, ?, ?) ' +
+              'ON CONFLICT(id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash, mac = excluded.mac',
           )
           .run(seq, hash, this.key?.headMac(seq, hash) ?? null);
         return { entry, prevHash, hash };

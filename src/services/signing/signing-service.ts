@@ -196,7 +196,9 @@ export class SigningService {
       fingerprint,
       party: null,
       hash: null,
-      summary: `Key ${key.label} unlocked for ${Math.round(seconds / 60)} min: signatures skip the keychain until ${key.unlockedUntil ?? '?'}`,
+      summary:
+        `Key ${key.label} unlocked for ${Math.round(seconds / 60)} min: ` +
+        `signatures skip the keychain until ${key.unlockedUntil ?? '?'}`,
     });
     return key;
   }
