@@ -12,6 +12,22 @@ import { MERGE_PACKAGE_NAME } from './merge-delegation.js';
 
 export type Tracking = { user: string; kind: 'offer' | 'traffic'; status: Record<string, unknown> };
 
+/** A wallet transaction log entry as `log` is given it (`choice` and `template` become `transaction_subtype`). */
+export type TxLogInput = {
+  transaction_type: string;
+  event_id: string;
+  choice: string;
+  template: string;
+  amulet_operation?: string;
+} & Record<string, unknown>;
+/** A stored log entry, as `log` wrote it. */
+export type TxLogItem = {
+  transaction_type: string;
+  event_id: string;
+  date: string;
+  transaction_subtype: { template_id: string; choice: string; amulet_operation?: string };
+} & Record<string, unknown>;
+
 /** The validator's traffic in bytes (see `WalletStore.traffic`). */
 export interface TrafficMeter {
   purchased: number;
@@ -61,13 +77,9 @@ export class WalletStore {
    * Appends a `TransactionHistoryResponseItem` for each involved party: `choice` / `template` / `amulet_operation`
    * become `transaction_subtype`, the date is the transaction's effective time, transfers get their (zero) fee fields.
    */
-  log(partiesInvolved: string[], item: Record<string, unknown>, res: SubmitResult): void {
-    const { choice, template, amulet_operation, ...rest } = item as {
-      choice: string;
-      template: string;
-      amulet_operation?: string;
-    } & Record<string, unknown>;
-    const full = {
+  log(partiesInvolved: string[], item: TxLogInput, res: SubmitResult): void {
+    const { choice, template, amulet_operation, ...rest } = item;
+    const full: TxLogItem = {
       ...(rest.transaction_type === 'transfer' ? ZERO_FEES : {}),
       ...rest,
       date: res.tx.effectiveAt,
@@ -82,12 +94,12 @@ export class WalletStore {
   }
 
   /** The party's log, newest first, `pageSize` items after the item with event id `beginAfterId`. */
-  transactions(party: string, pageSize: number, beginAfterId?: string): Record<string, unknown>[] {
+  transactions(party: string, pageSize: number, beginAfterId?: string): TxLogItem[] {
     const rows = this.db.prepare('SELECT seq, payload FROM wallet_txlog WHERE party = ? ORDER BY seq DESC').all(party) as {
       seq: number;
       payload: string;
     }[];
-    const items = rows.map((r) => JSON.parse(r.payload) as Record<string, unknown>);
+    const items = rows.map((r) => JSON.parse(r.payload) as TxLogItem);
     let start = 0;
     if (beginAfterId !== undefined) {
       const i = items.findIndex((x) => x.event_id === beginAfterId);

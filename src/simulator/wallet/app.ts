@@ -13,7 +13,7 @@ import type { SimContext } from '../context.js';
 import type { LedgerWriter, SubmitResult } from '../ledger.js';
 import type { ContractRow, LfValue } from '../model.js';
 import type { LfRecord } from '../packages/types.js';
-import type { TrafficMeter, Tracking } from './app-store.js';
+import type { TrafficMeter, Tracking, TxLogInput, TxLogItem } from './app-store.js';
 import { WalletStore } from './app-store.js';
 import type { AutomationConfig } from './automation-config.js';
 import {
@@ -32,7 +32,7 @@ import { T, tid } from './names.js';
 import { TransferOffers } from './offers.js';
 import type { PreapprovalSendRequest } from './preapprovals.js';
 import { Preapprovals } from './preapprovals.js';
-import type { BuyTrafficRequest } from './traffic-purchases.js';
+import type { BuyTrafficRequest, TrafficStatus } from './traffic-purchases.js';
 import { TrafficPurchases } from './traffic-purchases.js';
 import type { SpliceContract } from './types.js';
 import { WalletError } from './types.js';
@@ -288,16 +288,16 @@ export class WalletApp implements WalletCore {
   buyTraffic(user: string, req: BuyTrafficRequest): string {
     return this.trafficPurchases.buyTraffic(user, req);
   }
-  trafficStatus(user: string, trackingId: string): Record<string, unknown> {
+  trafficStatus(user: string, trackingId: string): TrafficStatus {
     return this.trafficPurchases.trafficStatus(user, trackingId);
   }
 
   // --- transaction log, tracking and traffic meter (app-store.ts) -------------------------------
 
-  log(partiesInvolved: string[], item: Record<string, unknown>, res: SubmitResult): void {
+  log(partiesInvolved: string[], item: TxLogInput, res: SubmitResult): void {
     this.store.log(partiesInvolved, item, res);
   }
-  transactions(user: string, pageSize: number, beginAfterId?: string): Record<string, unknown>[] {
+  transactions(user: string, pageSize: number, beginAfterId?: string): TxLogItem[] {
     const party = this.partyOf(user);
     this.runAutomation();
     return this.store.transactions(party, pageSize, beginAfterId);

@@ -250,7 +250,7 @@ export class ExternalPartyWallet {
   // Balance
   // ---------------------------------------------------------------------------------------------
 
-  balance(partyId: string): Record<string, unknown> {
+  balance(partyId: string) {
     this.app.init();
     if (!this.sim.store.party(partyId)) throw new WalletError(404, `Unknown party ${partyId}`);
     this.app.runAutomation();

@@ -44,7 +44,22 @@ export function field<T extends 'string' | 'number' | 'boolean'>(
   return v as never;
 }
 
-export type WalletHandler = (ctx: RequestCtx) => Promise<HandlerResult> | HandlerResult;
+/**
+ * The answer body of each validator-app route, keyed `METHOD /path` as the route is registered (the Splice specs'
+ * paths). Empty here, so the routes compile against `unknown`: test/unit/splice-spec-types.test.ts fills it, by
+ * declaration merging, with the types openapi-typescript generates from the Splice OpenAPI files, and type-checks
+ * every route's answer against the spec. The spec is the one source of the answer types.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging (see above)
+export interface SpliceAnswers {}
+
+/** The answer body of route `K` (`METHOD /path`), `unknown` for a route the merged spec types do not name. */
+export type AnswerOf<K extends string> = K extends keyof SpliceAnswers ? SpliceAnswers[K] : unknown;
+
+/** What a handler of route `K` returns: its JSON body typed by the spec, or a result without a JSON body. */
+export type WalletResult<K extends string = string> = Exclude<HandlerResult, { json: unknown }> | { status: number; json: AnswerOf<K> };
+
+export type WalletHandler<K extends string = string> = (ctx: RequestCtx) => Promise<WalletResult<K>> | WalletResult<K>;
 
 /** Maps wallet, decode and ledger errors to the Splice `ErrorResponse` shape. */
 export const wrap =
@@ -71,8 +86,8 @@ export const wrap =
     }
   };
 
-export const ok = (json: unknown): HandlerResult => ({ status: 200, json });
-export const empty = (): HandlerResult => ({ status: 200, json: {} });
+export const ok = <T>(json: T): { status: number; json: T } => ({ status: 200, json });
+export const empty = (): { status: number; json: Record<string, never> } => ({ status: 200, json: {} });
 
-/** Registers a route under the validator base. */
-export type AddRoute = (method: string, path: string, h: WalletHandler) => void;
+/** Registers a route under the validator base; its handler's answer is typed by the route's `METHOD /path`. */
+export type AddRoute = <const M extends string, const P extends string>(method: M, path: P, h: WalletHandler<`${M} ${P}`>) => void;

@@ -162,12 +162,13 @@ export class TransferOffers implements OfferOps {
     );
   }
 
-  offerStatus(user: string, trackingId: string): Record<string, unknown> {
+  offerStatus(user: string, trackingId: string): OfferStatus {
     this.app.partyOf(user);
     this.app.runAutomation();
     const t = this.app.trackingOf('offer', trackingId);
     if (!t) throw new WalletError(404, `No transfer offer with tracking id ${trackingId}`);
-    return t.status;
+    // written by setOfferStatus
+    return t.status as OfferStatus;
   }
 
   private setOfferStatus(o: ContractRow, status: OfferStatus): void {

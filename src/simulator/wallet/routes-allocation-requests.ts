@@ -12,7 +12,7 @@ import { TOKEN_STANDARD } from '../packages/token-standard-types.js';
 import type { RequestCtx } from '../router.js';
 import type { WalletApp } from './app.js';
 import { WalletError } from './app.js';
-import type { AddRoute, WalletHandler } from './http.js';
+import type { AddRoute } from './http.js';
 import { ok } from './http.js';
 import { args } from './names.js';
 import { ALLOCATION_REQUEST_QN } from './templates-allocation-request.js';
@@ -54,7 +54,7 @@ export function registerAllocationRequestRoutes(add: AddRoute, user: (ctx: Reque
     return ok({ allocation_requests: requestsOf(app, party).map((c) => ({ contract: app.contractJson(c) })) });
   });
 
-  const reject: WalletHandler = async (ctx) => {
+  const reject = async (ctx: RequestCtx) => {
     const party = app.partyOf(user(ctx));
     await requireNoBody(ctx);
     const id = ctx.params.contract_id ?? '';

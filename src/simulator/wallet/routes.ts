@@ -9,7 +9,7 @@ import type { SimContext } from '../context.js';
 import type { LedgerWriter } from '../ledger.js';
 import type { RequestCtx, Router } from '../router.js';
 import { empty, field, jsonBody, ok, wrap } from './http.js';
-import type { WalletHandler } from './http.js';
+import type { AddRoute } from './http.js';
 import { fmt } from './package.js';
 import type { WalletConfig } from './app.js';
 import { WalletApp, WalletError } from './app.js';
@@ -62,7 +62,7 @@ export function registerValidatorRoutes(
   const fromSettings = (sim.settings as unknown as { wallet?: Partial<WalletConfig> }).wallet ?? {};
   const app = new WalletApp(sim, writer, { ...fromSettings, ...config });
   setBackgroundAutomationTarget(sim, app);
-  const add = (method: string, path: string, h: WalletHandler) => router.add(method, VALIDATOR_BASE + path, wrap(h));
+  const add: AddRoute = (method, path, h) => router.add(method, VALIDATOR_BASE + path, wrap(h));
   const admin = (ctx: RequestCtx): void => {
     const u = walletUser(ctx);
     if (u !== app.config.validatorWalletUser)

@@ -10,6 +10,12 @@ import { T } from './names.js';
 import { WalletError } from './types.js';
 import type { WalletCore } from './wallet-core.js';
 
+/** A buy-traffic request's status, as `GetBuyTrafficRequestStatusResponse` (wallet-external.yaml) has it. */
+export type TrafficStatus =
+  | { status: 'created' }
+  | { status: 'completed'; transaction_id: string }
+  | { status: 'failed'; failure_reason: 'rejected' | 'expired'; rejection_reason?: string };
+
 export type BuyTrafficRequest = {
   receiving_validator_party_id: string;
   domain_id: string;
@@ -70,10 +76,11 @@ export class TrafficPurchases {
     return cid;
   }
 
-  trafficStatus(user: string, trackingId: string): Record<string, unknown> {
+  trafficStatus(user: string, trackingId: string): TrafficStatus {
     this.core.partyOf(user);
     const t = this.store.tracking('traffic', trackingId);
     if (!t) throw new WalletError(404, `No buy-traffic request with tracking id ${trackingId}`);
-    return t.status;
+    // written by buyTraffic above
+    return t.status as TrafficStatus;
   }
 }

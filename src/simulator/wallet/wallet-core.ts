@@ -6,7 +6,7 @@ import type { SubmitResult } from '../ledger.js';
 import type { ContractRow, LfValue } from '../model.js';
 import type { LfRecord } from '../packages/types.js';
 import type { AutomationConfig } from './automation-config.js';
-import type { TrafficMeter, Tracking } from './app-store.js';
+import type { TrafficMeter, Tracking, TxLogInput } from './app-store.js';
 import type { OfferStatus, SpliceContract } from './types.js';
 
 /** Validator app settings (`settings.wallet`); the automation fields (`AutomationConfig`) can be changed at run time. */
@@ -70,7 +70,7 @@ export interface WalletCore {
   ): { res: SubmitResult; result: LfValue };
   featuredAppRightOf(party: string): ContractRow | undefined;
   listUsers(): string[];
-  log(partiesInvolved: string[], item: Record<string, unknown>, res: SubmitResult): void;
+  log(partiesInvolved: string[], item: TxLogInput, res: SubmitResult): void;
   mergeContracts(party: string, qn: string): ContractRow[];
   openRound(): { cid: string; round: bigint };
   partyOf(user: string): string;
