@@ -29,7 +29,8 @@ export interface ViewDef {
   component: Component;
 }
 
-export const views: readonly ViewDef[] = [
+/** Never empty: the shell falls back to the first view. */
+export const views: readonly [ViewDef, ...ViewDef[]] = [
   { id: 'dashboard', label: 'Dashboard', icon: 'dashboard', component: Dashboard },
   { id: 'updates', label: 'Updates', icon: 'refresh', component: Updates },
   { id: 'contracts', label: 'Contracts', icon: 'copy', component: Contracts },

@@ -69,7 +69,7 @@ function isTransport(value: unknown): value is Transport {
 
 export function browserEnv(): ConnectEnv {
   const candidate = (window as unknown as Record<string, unknown>)[PRELOAD_GLOBAL];
-  let storage: ConnectEnv['storage'] = null;
+  let storage: ConnectEnv['storage'];
   try {
     storage = window.sessionStorage;
   } catch {
@@ -80,7 +80,7 @@ export function browserEnv(): ConnectEnv {
     location: window.location,
     replaceUrl: (url) => history.replaceState(history.state, '', url),
     storage,
-    createSocket: (url) => new WebSocket(url) as unknown as WsLike,
+    createSocket: (url) => new WebSocket(url),
   };
 }
 

@@ -54,7 +54,7 @@ const DESCRIPTIONS: Record<IpcErrorCode, { title: string; hint?: string }> = {
 };
 
 export function describeError(error: IpcError): { title: string; hint?: string } {
-  return DESCRIPTIONS[error.code] ?? { title: 'Error' };
+  return DESCRIPTIONS[error.code];
 }
 
 /** The scalar fields of a Canton error, in display order, without the context map. */
@@ -73,7 +73,7 @@ export function cantonFields(canton: CantonErrorDetails): Array<[label: string, 
 
 /** Context entries sorted by key, for a stable key/value list. */
 export function contextEntries(canton: CantonErrorDetails): Array<[key: string, value: string]> {
-  return Object.entries(canton.context ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  return Object.entries(canton.context).sort(([a], [b]) => a.localeCompare(b));
 }
 
 const GRPC_NAMES = [

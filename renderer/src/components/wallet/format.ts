@@ -103,7 +103,7 @@ export function chartPoints(
   const w = width - pad.left - pad.right;
   const h = height - pad.top - pad.bottom;
   const points = series.map((s, i) => ({
-    x: pad.left + (series.length === 1 ? w : ((ts[i]! - t0) / span) * w),
+    x: pad.left + (series.length === 1 ? w : (((ts[i] ?? t0) - t0) / span) * w),
     y: pad.top + h - ((s.total - min) / range) * h,
     at: s.at,
     total: s.total,

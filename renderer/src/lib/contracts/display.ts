@@ -101,3 +101,8 @@ export function offsetTextError(text: string): string {
   const t = text.trim();
   return t === '' || /^\d+$/.test(t) ? '' : 'a whole number, or empty for the ledger end';
 }
+
+/** A value shown as text: scalars as they are, anything else (a shape `valueKind` did not expect) as JSON. */
+export function scalarText(v: JsonValue): string {
+  return v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v);
+}

@@ -86,18 +86,21 @@ export function vettingMatrix(list: VettingList, packages: readonly PackageRow[]
   return { columns: cols, rows: sorted };
 }
 
+/** `record` without `key` (a new object). */
+function without<T>(record: Record<string, T>, key: string): Record<string, T> {
+  const { [key]: _dropped, ...rest } = record;
+  return rest;
+}
+
 /** Staged vetting changes per local column: packageId → desired state. */
 export type StagedChanges = Record<string, Record<string, boolean>>;
 
 /** Toggles a cell's desired state; staging the current state again removes the change. */
 export function toggleStaged(staged: StagedChanges, column: string, packageId: string, current: boolean): StagedChanges {
-  const col = { ...(staged[column] ?? {}) };
-  const desired = packageId in col ? !col[packageId] : !current;
-  if (desired === current) delete col[packageId];
-  else col[packageId] = desired;
-  const next = { ...staged, [column]: col };
-  if (Object.keys(col).length === 0) delete next[column];
-  return next;
+  const before = staged[column] ?? {};
+  const desired = packageId in before ? !before[packageId] : !current;
+  const col = desired === current ? without(before, packageId) : { ...before, [packageId]: desired };
+  return Object.keys(col).length === 0 ? without(staged, column) : { ...staged, [column]: col };
 }
 
 /** Validity bounds staged for a package (ISO instants; null = unbounded on that side). */
@@ -110,12 +113,9 @@ export type StagedBounds = Record<string, Record<string, Bounds>>;
 
 /** Stages bounds for a cell (vetting with bounds overwrites the current ones); `null` drops the staged bounds. */
 export function stageBounds(staged: StagedBounds, column: string, packageId: string, bounds: Bounds | null): StagedBounds {
-  const col = { ...(staged[column] ?? {}) };
-  if (bounds) col[packageId] = bounds;
-  else delete col[packageId];
-  const next = { ...staged, [column]: col };
-  if (Object.keys(col).length === 0) delete next[column];
-  return next;
+  const before = staged[column] ?? {};
+  const col = bounds ? { ...before, [packageId]: bounds } : without(before, packageId);
+  return Object.keys(col).length === 0 ? without(staged, column) : { ...staged, [column]: col };
 }
 
 /**

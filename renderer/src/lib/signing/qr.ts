@@ -11,7 +11,8 @@ export function qrPath(text: string): QrPath | null {
   try {
     text = compactJson(text);
     const qr = qrcode(0, 'L');
-    qr.addData(unescape(encodeURIComponent(text)), 'Byte');
+    // Byte mode takes one character per byte: the UTF-8 bytes of the text.
+    qr.addData(Array.from(new TextEncoder().encode(text), (b) => String.fromCharCode(b)).join(''), 'Byte');
     qr.make();
     const n = qr.getModuleCount();
     const parts: string[] = [];

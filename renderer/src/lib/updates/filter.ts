@@ -61,10 +61,12 @@ export function toFilter(d: FilterDraft): UpdateFilterInput {
 export function describeFilter(f: UpdateFilterInput): string {
   const parts: string[] = [];
   const parties = f.parties ?? [];
-  parts.push(parties.length === 0 ? 'any party' : parties.length === 1 ? partyName(parties[0]!) : `${parties.length} parties`);
+  const [party] = parties;
+  parts.push(parties.length === 0 ? 'any party' : parties.length === 1 && party ? partyName(party) : `${parties.length} parties`);
   const ids = [...(f.templates ?? []), ...(f.interfaces ?? [])];
+  const [id] = ids;
   parts.push(
-    ids.length === 0 ? 'all templates' : ids.length === 1 ? ids[0]!.split(':').slice(1).join(':') : `${ids.length} templates/interfaces`,
+    ids.length === 0 ? 'all templates' : ids.length === 1 && id ? id.split(':').slice(1).join(':') : `${ids.length} templates/interfaces`,
   );
   parts.push(f.shape === 'LEDGER_EFFECTS' ? 'ledger effects' : 'ACS delta');
   return parts.join(' · ');

@@ -24,7 +24,8 @@ export class RateCounter {
 
   record(count: number, now = Date.now()): void {
     this.advance(now);
-    this.buckets[this.buckets.length - 1]! += count;
+    const last = this.buckets.length - 1;
+    this.buckets[last] = (this.buckets[last] ?? 0) + count;
   }
 
   /** Oldest first; the last value is the current (partial) second. */

@@ -50,3 +50,12 @@ export function moveSelection(key: string, index: number, count: number, pageRow
       return null;
   }
 }
+
+/** What the Updates view calls on its virtual list (the component's exported functions). */
+export interface UpdateListHandle {
+  /** Keeps the rows in view steady when `n` newer rows were inserted above them. */
+  shiftForPrepended(n: number): void;
+  /** Scrolls so the row is in the upper part of the view and selects it. */
+  jumpTo(index: number): void;
+  focus(): void;
+}
