@@ -20,6 +20,8 @@ import { ProfileService } from '../../src/services/profiles.js';
 import { KeychainSecretStore } from '../../src/services/secret-store.js';
 import type { ChannelName, Request, Response, SubscriptionEvent } from '../../src/ipc/contract.js';
 import type { IpcError } from '../../src/ipc/errors.js';
+import { startDownloads, type Downloads } from '../support/exports.js';
+import { must } from '../support/must.js';
 import { signHs256, startOAuth2Server, type RunningOAuth2Server } from '../support/oauth2-server.js';
 
 const SERVICE = `canton-console-test-oauth-${process.pid}-${Date.now()}`;
@@ -33,6 +35,7 @@ let simDir: string;
 let sim: RunningSimulator;
 let idp: RunningOAuth2Server;
 let app: ConsoleApp;
+let downloads: Downloads;
 let party: string;
 const accounts: string[] = [];
 
@@ -94,12 +97,20 @@ beforeAll(async () => {
       { kind: { CanReadAsAnyParty: { value: {} } } },
     ],
   });
-  app = await startConsoleApp({ dataDir: dir, demo: false, transport: 'browser-host', keychainService: SERVICE });
+  downloads = await startDownloads();
+  app = await startConsoleApp({
+    dataDir: dir,
+    demo: false,
+    transport: 'browser-host',
+    keychainService: SERVICE,
+    exportSink: downloads.sink,
+  });
 });
 afterAll(async () => {
   await app?.close();
   await sim?.close();
   await idp?.close();
+  await downloads?.close();
   for (const a of new Set(accounts)) new Entry(SERVICE, a).deletePassword();
   rmSync(dir, { recursive: true, force: true });
   rmSync(simDir, { recursive: true, force: true });
@@ -298,19 +309,15 @@ describe('OAuth2 client-credentials profiles', () => {
     await simAdmin('/v2/parties', { partyIdHint: `ExportMe${Date.now()}` });
     const forged = signHs256({ sub: USER, aud: AUDIENCE, exp: Math.floor(Date.now() / 1000) + 3600 }, 'rotated-away-key');
     idp.failNext({ kind: 'status', status: 200, body: { access_token: forged, token_type: 'Bearer', expires_in: 3600 } });
-    const events: SubscriptionEvent<'updates.export'>[] = [];
-    const sub = app.router.subscribe(
-      'updates.export',
-      { filter: { includeTopology: true }, fileName: `oauth-export-${Date.now()}.ndjson` },
-      (e) => events.push(e as SubscriptionEvent<'updates.export'>),
-    );
-    if (!sub.ok) throw new Error(sub.error.message);
     try {
-      await expect.poll(() => events.find((e) => e.type === 'done' || e.type === 'error')?.type, { timeout: 15_000 }).toBe('done');
-      const done = events.find((e) => e.type === 'done');
-      expect(done && done.type === 'done' ? done.lines : 0).toBeGreaterThan(0);
+      const out = await downloads.run(app.router, {
+        kind: 'updates',
+        filter: { includeTopology: true },
+        fileName: `oauth-export-${Date.now()}.ndjson`,
+      });
+      expect(out.done.lines).toBeGreaterThan(0);
+      expect(out.text.trim().split('\n')).toHaveLength(must(out.done.lines, 'the exported line count'));
     } finally {
-      sub.unsubscribe();
       await call('profiles.delete', { id: p.id });
     }
   });

@@ -1,27 +1,38 @@
 /**
  * The update channels through the real composition (startConsoleApp in demo mode: embedded
  * simulator over HTTP/WebSocket, contract router): batched live tail with pause/resume by stream
- * id, unsubscribe closing the stream, export as a subscription (file name checked by the contract,
- * cancel deletes the partial file).
+ * id, unsubscribe closing the stream; an update range exported through exports.run into the browser host's
+ * download (file name checked by the contract, cancel withdraws the download).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startConsoleApp, type ConsoleApp } from '../../src/app/console-app.js';
 import type { SubscriptionEvent } from '../../src/ipc/contract.js';
+import { startDownloads, type Downloads, type ExportEvent } from '../support/exports.js';
+import { must } from '../support/must.js';
 
 let app: ConsoleApp;
 let dir: string;
+let downloads: Downloads;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'updates-handlers-'));
   // The demo profile has no token, so the keychain is never read here.
-  app = await startConsoleApp({ dataDir: dir, demo: true, transport: 'browser-host', keychainService: `updates-test-${process.pid}` });
+  downloads = await startDownloads();
+  app = await startConsoleApp({
+    dataDir: dir,
+    demo: true,
+    transport: 'browser-host',
+    keychainService: `updates-test-${process.pid}`,
+    exportSink: downloads.sink,
+  });
 });
 afterAll(async () => {
   await app.close();
   rmSync(dir, { recursive: true, force: true });
+  await downloads.close();
 });
 
 async function sim<T>(p: string, body?: unknown): Promise<T> {
@@ -36,7 +47,6 @@ const allocate = async (hint: string) =>
   (await sim<{ partyDetails: { party: string } }>('/v2/parties', { partyIdHint: hint })).partyDetails.party;
 
 type StreamEvent = SubscriptionEvent<'updates.stream'>;
-type ExportEvent = SubscriptionEvent<'updates.export'>;
 
 function subscribe<E>(channel: string, params: unknown) {
   const events: E[] = [];
@@ -95,25 +105,25 @@ describe('updates.stream through the router', () => {
   });
 });
 
-describe('updates.export through the router', () => {
+describe('exports.run of an update range through the router', () => {
   it('refuses paths in the file name before doing anything', () => {
-    const r = app.router.subscribe('updates.export', { filter: {}, fileName: '../../etc/x' }, () => {});
+    const r = app.router.subscribe('exports.run', { kind: 'updates', filter: {}, fileName: '../../etc/x' }, () => {});
     expect(r).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
   });
 
-  it('writes the file into <data dir>/exports and reports progress up to done', async () => {
+  it('streams the range into the download and reports progress up to done', async () => {
     const end = (await sim<{ offset: number }>('/v2/state/ledger-end')).offset;
-    const s = subscribe<ExportEvent>('updates.export', {
+    const out = await downloads.run(app.router, {
+      kind: 'updates',
       filter: { includeTopology: true },
       fileName: 'everything',
       beginExclusive: 0,
       endInclusive: end,
     });
-    await expect.poll(() => s.events.at(-1)?.type, { timeout: 10_000 }).toBe('done');
-    const done = s.events.at(-1) as Extract<ExportEvent, { type: 'done' }>;
-    expect(done.path).toBe(path.join(dir, 'exports', 'everything.ndjson'));
-    const lines = readFileSync(done.path, 'utf8').trim().split('\n');
-    expect(lines).toHaveLength(done.lines);
+    expect(out.done).toMatchObject({ fileName: 'everything.ndjson', location: { kind: 'download' } });
+    expect(out.done.bytes).toBe(Buffer.byteLength(out.text));
+    const lines = out.text.trim().split('\n');
+    expect(lines).toHaveLength(must(out.done.lines, 'the exported line count'));
     // Every offset from 1 to the end is one update visible to some party or a topology event.
     const range = await app.router.invoke('updates.range', {
       filter: { includeTopology: true },
@@ -121,17 +131,26 @@ describe('updates.export through the router', () => {
       limit: 1000,
       endInclusive: end,
     });
-    expect(range.ok && (range.value as { items: unknown[] }).items.length).toBe(done.lines);
-    expect(s.events[0]).toMatchObject({ type: 'progress', lines: 0, beginExclusive: 0, endInclusive: end });
-    s.unsubscribe();
+    expect(range.ok && (range.value as { items: unknown[] }).items.length).toBe(lines.length);
+    expect(out.events[0]).toMatchObject({ type: 'ready', fileName: 'everything.ndjson' });
+    expect(out.events.filter((e) => e.type === 'progress').at(-1)).toMatchObject({ fraction: 1, lines: lines.length });
   });
 
-  it('cancel (unsubscribe) leaves no file behind', async () => {
-    const s = subscribe<ExportEvent>('updates.export', { filter: {}, fileName: 'cancelled-one' });
-    s.unsubscribe();
-    await new Promise((r) => setTimeout(r, 300));
-    const files = existsSync(path.join(dir, 'exports')) ? readdirSync(path.join(dir, 'exports')) : [];
-    expect(files.filter((f) => f.startsWith('cancelled-one'))).toEqual([]);
-    expect(s.events.filter((e) => e.type === 'done' || e.type === 'error')).toEqual([]);
+  it('cancel (unsubscribe) withdraws the download and reports nothing more', async () => {
+    const events: ExportEvent[] = [];
+    const r = app.router.subscribe('exports.run', { kind: 'updates', filter: {}, fileName: 'cancelled-one' }, (e) => {
+      events.push(e as ExportEvent);
+    });
+    if (!r.ok) throw new Error(r.error.message);
+    await expect.poll(() => events.find((e) => e.type === 'ready')).toBeDefined();
+    const ready = must(
+      events.find((e) => e.type === 'ready'),
+      'the ready event',
+    );
+    r.unsubscribe();
+    const res = await fetch(downloads.base + ready.url);
+    expect(res.status).toBe(404);
+    await res.arrayBuffer();
+    expect(events.filter((e) => e.type !== 'ready')).toEqual([]);
   });
 });

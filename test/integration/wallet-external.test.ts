@@ -15,16 +15,25 @@ import { startConsoleApp, type ConsoleApp } from '../../src/app/console-app.js';
 import type { ChannelName, Request, Response } from '../../src/ipc/contract.js';
 import type { IpcError } from '../../src/ipc/errors.js';
 import { mintDemoToken } from '../../src/services/wallet/demo-token.js';
+import { startDownloads, type Downloads } from '../support/exports.js';
 
 let app: ConsoleApp;
 let airGapped: ConsoleApp;
 let dir: string;
+let downloads: Downloads;
 const service = `wallet-ext-test-${process.pid}-${Date.now()}`;
 const fingerprints: string[] = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'wallet-external-'));
-  app = await startConsoleApp({ dataDir: path.join(dir, 'online'), demo: true, transport: 'browser-host', keychainService: service });
+  downloads = await startDownloads();
+  app = await startConsoleApp({
+    dataDir: path.join(dir, 'online'),
+    demo: true,
+    transport: 'browser-host',
+    keychainService: service,
+    exportSink: downloads.sink,
+  });
   airGapped = await startConsoleApp({
     dataDir: path.join(dir, 'offline'),
     demo: false,
@@ -43,6 +52,7 @@ afterAll(async () => {
   await app.close();
   await airGapped.close();
   rmSync(dir, { recursive: true, force: true });
+  await downloads.close();
 });
 
 async function ok<C extends ChannelName>(a: ConsoleApp, channel: C, payload: Request<C>): Promise<Response<C>> {
@@ -177,7 +187,8 @@ describe('external-party wallet', () => {
     const bob = (await ok(app, 'wallet.overview', { user: 'bob' })).partyId;
     const bobBefore = await bobUnlocked();
     // The key travels to the air-gapped console as an encrypted backup.
-    const backup = await ok(app, 'signing.keys.backup', { fingerprints: [fingerprint], passphrase: 'correct horse battery staple' });
+    const passphrase = 'correct horse battery staple';
+    const backup = await downloads.run(app.router, { kind: 'keys.backup', fingerprints: [fingerprint], passphrase });
     is(await ok(airGapped, 'signing.keys.restore', { text: backup.text, passphrase: 'correct horse battery staple' }), 'ok');
     fingerprints.push(`${service}-offline|${fingerprint}`);
 

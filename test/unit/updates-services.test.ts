@@ -191,7 +191,11 @@ describe('export file names and WebSocket details', () => {
     expect(Object.keys(channels)).toEqual(
       expect.arrayContaining(['updates.parties', 'updates.range', 'updates.get', 'updates.stream.control']),
     );
-    expect(Object.keys(subscriptions)).toEqual(expect.arrayContaining(['updates.stream', 'updates.export']));
+    expect(Object.keys(subscriptions)).toEqual(expect.arrayContaining(['updates.stream', 'exports.run']));
+    // exports go one way (exports.run): the channels each export had before are gone from the contract
+    expect(Object.keys(subscriptions)).not.toContain('updates.export');
+    for (const old of ['signing.keys.backup', 'signing.policy.export', 'signing.audit.export'])
+      expect(Object.keys(channels)).not.toContain(old);
     expect(channels['updates.get'].request.safeParse({ filter: {} }).success).toBe(false);
     expect(channels['updates.get'].request.safeParse({ filter: {}, offset: 3 }).success).toBe(true);
     expect(channels['updates.range'].request.safeParse({ filter: {}, beginExclusive: 5, endInclusive: 4 }).success).toBe(false);

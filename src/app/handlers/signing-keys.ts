@@ -5,8 +5,6 @@
  */
 import type { signingKeyChannels } from '../../ipc/channels/signing-keys.js';
 import {
-  exportKeyBackup,
-  exportPolicyFile,
   importPolicyFile,
   previewKeyBackup,
   previewPolicyFile,
@@ -17,7 +15,7 @@ import {
 import { ConsoleError } from '../../ipc/errors.js';
 import { comparePolicies, policyDigest, type CarriedPolicy } from '../../services/signing/index.js';
 import type { HandlerDeps } from './core.js';
-import { asOutcome, need, stamp } from './signing-common.js';
+import { asOutcome, need } from './signing-common.js';
 import type { HandlersOf } from './types.js';
 
 type Signing = NonNullable<HandlerDeps['signing']>;
@@ -135,10 +133,6 @@ export function signingKeyHandlers(d: HandlerDeps): HandlersOf<typeof signingKey
       }
       return backends(s);
     },
-    'signing.keys.backup': async ({ fingerprints, passphrase }) => {
-      const s = need(d).services;
-      return { fileName: `canton-console-keys-${stamp()}.json`, text: await exportKeyBackup(s.keys, fingerprints, passphrase, s.policies) };
-    },
     'signing.keys.restorePreview': ({ text, passphrase }) =>
       asOutcome(async () => {
         const keys = await previewKeyBackup(text, passphrase);
@@ -174,13 +168,6 @@ export function signingKeyHandlers(d: HandlerDeps): HandlersOf<typeof signingKey
     'signing.policy.set': ({ fingerprint, policy }) => {
       const r = need(d).services.policies.setRecord(fingerprint, policy);
       return { policy: r.policy, version: r.version, updatedAt: r.updatedAt };
-    },
-    'signing.policy.export': async ({ fingerprints, passphrase }) => {
-      const s = need(d).services;
-      return {
-        fileName: `canton-console-policies-${stamp()}.json`,
-        text: await exportPolicyFile(s.keys, s.policies, fingerprints, passphrase),
-      };
     },
     'signing.policy.importPreview': ({ text, passphrase }) =>
       asOutcome(async () => {

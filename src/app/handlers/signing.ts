@@ -5,7 +5,7 @@
 import type { signingChannels } from '../../ipc/channels/signing.js';
 import { verifyAuditExport } from '../../services/signing/index.js';
 import type { HandlerDeps } from './core.js';
-import { need, stamp } from './signing-common.js';
+import { need } from './signing-common.js';
 import type { HandlersOf } from './types.js';
 
 export function signingHandlers(d: HandlerDeps): HandlersOf<typeof signingChannels> {
@@ -40,6 +40,5 @@ export function signingHandlers(d: HandlerDeps): HandlersOf<typeof signingChanne
       const publicKeyHex = audit.authenticated.publicKeyHex;
       return verifyAuditExport(text, { ...(pinnedHead ? { head: pinnedHead } : {}), ...(publicKeyHex ? { publicKeyHex } : {}) });
     },
-    'signing.audit.export': async () => ({ fileName: `signing-audit-${stamp()}.ndjson`, text: await need(d).services.audit.export() }),
   };
 }

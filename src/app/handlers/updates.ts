@@ -1,9 +1,7 @@
-/** Handlers of the update stream channels: live tail, ranges, lookups, parties, NDJSON export. */
-import path from 'node:path';
+/** Handlers of the update stream channels: live tail, ranges, lookups, parties (exports: exports.ts). */
 import type { StreamState, UpdateSummary } from '../../ipc/contract.js';
 import { ConsoleError, toIpcError } from '../../ipc/errors.js';
 import type { updatesChannels, updatesSubscriptions } from '../../ipc/channels/updates.js';
-import { exportUpdatesNdjson } from '../../services/ledger/export-ndjson.js';
 import { tailBeginExclusive } from '../../services/ledger/tail-start.js';
 import { openUpdateStream, type UpdateStreamHandle } from '../../services/ledger/update-stream.js';
 import {
@@ -41,11 +39,6 @@ function streamsOf(d: object): Map<string, StreamControl> {
     registries.set(d, m);
   }
   return m;
-}
-
-function exportsDir(d: Pick<HandlerDeps, 'dataDir'>): string {
-  if (!d.dataDir) throw new ConsoleError('INTERNAL', 'Exports are not available: this host has no data directory');
-  return path.join(d.dataDir, 'exports');
 }
 
 /** What the request/response handlers use of the composition (HandlerDeps satisfies it). */
@@ -169,40 +162,6 @@ export function updatesSubscriptionHandlers(d: HandlerDeps): SubscriptionHandler
       });
 
       return stop;
-    },
-
-    'updates.export': ({ filter, fileName, beginExclusive, endInclusive }, emit) => {
-      const controller = new AbortController();
-      let finished = false;
-      void (async () => {
-        const dir = exportsDir(d);
-        const { profile, client } = d.activeClient();
-        const auth = await d.profiles.streamAuth(profile.id);
-        const ledgerEnd = (await client.ledgerEnd()).offset ?? 0;
-        const end = Math.min(endInclusive ?? ledgerEnd, ledgerEnd);
-        const begin = Math.min(beginExclusive, end);
-        if (controller.signal.aborted) return;
-        emit({ type: 'progress', lines: 0, offset: begin, beginExclusive: begin, endInclusive: end });
-        const result = await exportUpdatesNdjson({
-          baseUrl: client.url,
-          ...auth,
-          updateFormat: buildUpdateFormat(filter),
-          beginExclusive: begin,
-          endInclusive: end,
-          dir,
-          fileName,
-          signal: controller.signal,
-          onProgress: (p) => emit({ type: 'progress', lines: p.lines, offset: p.offset, beginExclusive: begin, endInclusive: end }),
-        });
-        finished = true;
-        emit({ type: 'done', lines: result.lines, bytes: result.bytes, path: result.path });
-      })().catch((err: unknown) => {
-        finished = true;
-        if (!controller.signal.aborted) emit({ type: 'error', error: toIpcError(err) });
-      });
-      return () => {
-        if (!finished) controller.abort();
-      };
     },
   };
 }

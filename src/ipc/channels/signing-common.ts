@@ -5,7 +5,6 @@ export const FingerprintSchema = z.string().regex(/^1220[0-9a-f]{64}$/, 'Not a C
 /** Files read by the renderer (`<input type=file>`): backups, policy files, signing requests, signature responses. */
 export const FileTextSchema = z.string().min(1, 'The file is empty').max(5_000_000, 'The file is larger than 5 MB');
 export const PassphraseSchema = z.string().min(1, 'Enter the passphrase').max(1024);
-export const DownloadSchema = z.object({ fileName: z.string(), text: z.string() });
 
 export const RefusalSchema = z.object({
   status: z.literal('refused'),

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { EmptyRequest } from './shared.js';
-import { DownloadSchema, FileTextSchema, FingerprintSchema, PassphraseSchema, RefusalSchema } from './signing-common.js';
+import { FileTextSchema, FingerprintSchema, PassphraseSchema, RefusalSchema } from './signing-common.js';
 
 export const KeyBackendNameSchema = z.enum(['os-keychain', 'encrypted-file']);
 
@@ -82,8 +82,6 @@ const AdoptResultSchema = z.object({
   version: z.number().int().nullable(),
 });
 
-const NewPassphrase = PassphraseSchema;
-
 export const signingKeyChannels = {
   'signing.keys.list': {
     request: EmptyRequest,
@@ -132,12 +130,6 @@ export const signingKeyChannels = {
     response: KeyBackendsStateSchema,
   },
   'signing.keys.lockFile': { request: EmptyRequest, response: KeyBackendsStateSchema },
-  'signing.keys.backup': {
-    request: z
-      .object({ fingerprints: z.array(FingerprintSchema).min(1, 'Select at least one key').max(100), passphrase: NewPassphrase })
-      .strict(),
-    response: DownloadSchema,
-  },
   'signing.keys.restorePreview': {
     request: z.object({ text: FileTextSchema, passphrase: PassphraseSchema }).strict(),
     response: z.union([
@@ -181,13 +173,6 @@ export const signingKeyChannels = {
   'signing.policy.set': {
     request: z.object({ fingerprint: FingerprintSchema, policy: SigningPolicyWireSchema }).strict(),
     response: PolicyRecordWireSchema,
-  },
-  /** A passphrase-sealed file with the keys' policies (no key material), for another console holding the same keys. */
-  'signing.policy.export': {
-    request: z
-      .object({ fingerprints: z.array(FingerprintSchema).min(1, 'Select at least one key').max(100), passphrase: NewPassphrase })
-      .strict(),
-    response: DownloadSchema,
   },
   'signing.policy.importPreview': {
     request: z.object({ text: FileTextSchema, passphrase: PassphraseSchema }).strict(),

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { EmptyRequest } from './shared.js';
-import { DownloadSchema, FileTextSchema as FileText, FingerprintSchema as Fingerprint, RefusalSchema } from './signing-common.js';
+import { FileTextSchema as FileText, FingerprintSchema as Fingerprint, RefusalSchema } from './signing-common.js';
 import { SigningKeySchema } from './signing-keys.js';
 
 export { RefusalSchema, type Refusal } from './signing-common.js';
@@ -468,7 +468,6 @@ export const signingChannels = {
       }),
     }),
   },
-  'signing.audit.export': { request: EmptyRequest, response: DownloadSchema },
   /** Checks an exported log (e.g. an earlier export): chain, signed head against this console's audit key, pinned head. */
   'signing.audit.verifyExport': {
     request: z

@@ -203,27 +203,4 @@ export const updatesSubscriptions = {
       z.object({ type: z.literal('error'), error: IpcErrorSchema }),
     ]),
   },
-  /** NDJSON export of a range; unsubscribing cancels it and deletes the partial file. */
-  'updates.export': {
-    params: z
-      .object({
-        filter: UpdateFilterSchema,
-        fileName: ExportFileNameSchema,
-        beginExclusive: Offset.default(0),
-        /** null = the ledger end when the export starts. */
-        endInclusive: Offset.nullable().default(null),
-      })
-      .strict(),
-    event: z.discriminatedUnion('type', [
-      z.object({
-        type: z.literal('progress'),
-        lines: z.number().int().nonnegative(),
-        offset: Offset,
-        beginExclusive: Offset,
-        endInclusive: Offset,
-      }),
-      z.object({ type: z.literal('done'), lines: z.number().int().nonnegative(), bytes: z.number().int().nonnegative(), path: z.string() }),
-      z.object({ type: z.literal('error'), error: IpcErrorSchema }),
-    ]),
-  },
 } as const;

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Entry } from '@napi-rs/keyring';
 import { startConsoleApp, type ConsoleApp } from '../../../src/app/console-app.js';
+import { startDownloads, type Downloads } from '../../support/exports.js';
 import type { Response, ChannelName, Request } from '../../../src/ipc/contract.js';
 import { secretAccount } from '../../../src/services/signing/key-store.js';
 import { createSigningRequest, type SigningRequest } from '../../../src/services/signing/index.js';
@@ -30,6 +31,11 @@ let dirB: string;
 /** Every answer and event that crossed the contract, for the leak check. */
 const wire: string[] = [];
 const consoleOut: string[] = [];
+
+let downloads: Downloads;
+/** A sealed file (key backup, policy file) as the operator gets it: through exports.run and the browser download. */
+const exportFile = (app: ConsoleApp, kind: 'keys.backup' | 'policy', req: { fingerprints: string[]; passphrase: string }) =>
+  downloads.run(app.router, { kind, ...req });
 
 async function call<C extends ChannelName>(app: ConsoleApp, channel: C, req: Request<C>): Promise<Response<C>> {
   const r = await app.router.invoke(channel, req);
@@ -76,6 +82,7 @@ let key: Response<'signing.keys.create'>;
 let party: string;
 
 beforeAll(async () => {
+  downloads = await startDownloads();
   for (const m of ['log', 'info', 'warn', 'error', 'debug'] as const) {
     const orig = console[m].bind(console);
     vi.spyOn(console, m).mockImplementation((...args: unknown[]) => {
@@ -86,8 +93,20 @@ beforeAll(async () => {
   }
   dirA = mkdtempSync(path.join(os.tmpdir(), 'signing-flows-a-'));
   dirB = mkdtempSync(path.join(os.tmpdir(), 'signing-flows-b-'));
-  online = await startConsoleApp({ dataDir: dirA, demo: true, transport: 'browser-host', keychainService: SERVICE_A });
-  airGapped = await startConsoleApp({ dataDir: dirB, demo: false, transport: 'browser-host', keychainService: SERVICE_B });
+  online = await startConsoleApp({
+    exportSink: downloads.sink,
+    dataDir: dirA,
+    demo: true,
+    transport: 'browser-host',
+    keychainService: SERVICE_A,
+  });
+  airGapped = await startConsoleApp({
+    exportSink: downloads.sink,
+    dataDir: dirB,
+    demo: false,
+    transport: 'browser-host',
+    keychainService: SERVICE_B,
+  });
   bank = await allocate('FlowsBank');
   bob = await allocate('FlowsBob');
 }, 60_000);
@@ -108,6 +127,7 @@ afterAll(async () => {
   }
   rmSync(dirA, { recursive: true, force: true });
   rmSync(dirB, { recursive: true, force: true });
+  await downloads.close();
 });
 
 describe('signing flows through the contract', () => {
@@ -305,7 +325,7 @@ describe('signing flows through the contract', () => {
 
   it('offline round trip: request file → air-gapped console (no network) verifies and signs → response imported → executed', async () => {
     // The signing key lives on the air-gapped machine too (moved as an encrypted backup).
-    const backup = await call(online, 'signing.keys.backup', {
+    const backup = await exportFile(online, 'keys.backup', {
       fingerprints: [key.fingerprint],
       passphrase: 'correct horse battery staple',
     });
@@ -597,7 +617,7 @@ describe('signing flows through the contract', () => {
     expect(req.collector.signers.map((x) => x.fingerprint)).toEqual([k1.fingerprint, k2.fingerprint, k3.fingerprint]);
 
     // Air-gapped machine holds Board 2 only: one response, one of two.
-    const b2 = await call(online, 'signing.keys.backup', { fingerprints: [k2.fingerprint], passphrase: 'board key two passphrase' });
+    const b2 = await exportFile(online, 'keys.backup', { fingerprints: [k2.fingerprint], passphrase: 'board key two passphrase' });
     await call(airGapped, 'signing.keys.restore', { text: b2.text, passphrase: 'board key two passphrase' });
     const s2 = await call(airGapped, 'signing.offline.sign', { text: req.text, blindConfirmation: 'BLIND' });
     if (s2.status !== 'signed') throw new Error(s2.message);
@@ -627,7 +647,7 @@ describe('signing flows through the contract', () => {
     expect(one.status).not.toBe(200);
 
     // Board 3 arrives on the air-gapped machine: its response carries both local keys; 2 of 2 collected.
-    const b3 = await call(online, 'signing.keys.backup', { fingerprints: [k3.fingerprint], passphrase: 'board key three passphrase' });
+    const b3 = await exportFile(online, 'keys.backup', { fingerprints: [k3.fingerprint], passphrase: 'board key three passphrase' });
     await call(airGapped, 'signing.keys.restore', { text: b3.text, passphrase: 'board key three passphrase' });
     const s3 = await call(airGapped, 'signing.offline.sign', { text: req.text, blindConfirmation: 'BLIND' });
     if (s3.status !== 'signed') throw new Error(s3.message);

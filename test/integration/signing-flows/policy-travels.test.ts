@@ -13,6 +13,7 @@ import path from 'node:path';
 import * as ed from '@noble/ed25519';
 import { Entry } from '@napi-rs/keyring';
 import { startConsoleApp, type ConsoleApp } from '../../../src/app/console-app.js';
+import { startDownloads, type Downloads } from '../../support/exports.js';
 import type { ChannelName, Request, Response, SigningPolicyWire } from '../../../src/ipc/contract.js';
 import { secretAccount } from '../../../src/services/signing/key-store.js';
 import { anyNumber } from '../../support/matchers.js';
@@ -37,6 +38,11 @@ let air: ConsoleApp;
 let dir: string;
 let fp = '';
 let party = '';
+
+let downloads: Downloads;
+/** A sealed file (key backup, policy file) as the operator gets it: through exports.run and the browser download. */
+const exportFile = (app: ConsoleApp, kind: 'keys.backup' | 'policy', req: { fingerprints: string[]; passphrase: string }) =>
+  downloads.run(app.router, { kind, ...req });
 
 async function call<C extends ChannelName>(app: ConsoleApp, channel: C, req: Request<C>): Promise<Response<C>> {
   const r = await app.router.invoke(channel, req);
@@ -78,9 +84,22 @@ async function onboard(label: string, hint: string, extra: string[] = []) {
 }
 
 beforeAll(async () => {
+  downloads = await startDownloads();
   dir = mkdtempSync(path.join(os.tmpdir(), 'policy-travels-'));
-  online = await startConsoleApp({ dataDir: path.join(dir, 'online'), demo: true, transport: 'browser-host', keychainService: SERVICE_A });
-  air = await startConsoleApp({ dataDir: path.join(dir, 'air'), demo: false, transport: 'browser-host', keychainService: SERVICE_B });
+  online = await startConsoleApp({
+    exportSink: downloads.sink,
+    dataDir: path.join(dir, 'online'),
+    demo: true,
+    transport: 'browser-host',
+    keychainService: SERVICE_A,
+  });
+  air = await startConsoleApp({
+    exportSink: downloads.sink,
+    dataDir: path.join(dir, 'air'),
+    demo: false,
+    transport: 'browser-host',
+    keychainService: SERVICE_B,
+  });
   const o = await onboard('Officer key', 'policy-treasury');
   fp = must(o.keys[0], 'the officer key');
   party = o.party;
@@ -99,6 +118,7 @@ afterAll(async () => {
     await app.close();
   }
   rmSync(dir, { recursive: true, force: true });
+  await downloads.close();
 });
 
 describe('the signing policy travels with the key and is enforced at both ends', () => {
@@ -117,10 +137,15 @@ describe('the signing policy travels with the key and is enforced at both ends',
     expect(must(changes[0], 'the latest policy change').summary).toMatch(/version 1 → 2 \(edited on this console\)$/);
     expect(changes[1]).toMatchObject({ message: 'amount limit none → 10000 (stricter)' });
     expect((await call(online, 'signing.keys.list', {})).policies[fp]).toMatchObject({ version: 2 });
+    // the audit log leaves through exports.run too, and the exported file checks out with its policy changes in it
+    const log = await downloads.run(online.router, { kind: 'audit' });
+    expect(log.done.fileName).toMatch(/^signing-audit-.*\.ndjson$/);
+    expect(log.text).toContain('amount limit 10000 → 1000 (stricter)');
+    expect(await call(online, 'signing.audit.verifyExport', { text: log.text })).toMatchObject({ ok: true, problems: [] });
   });
 
   it('backs up the policy with the key; the restoring console shows and adopts it; an older backup never loosens it', async () => {
-    const old = await call(online, 'signing.keys.backup', { fingerprints: [fp], passphrase: PASS });
+    const old = await exportFile(online, 'keys.backup', { fingerprints: [fp], passphrase: PASS });
     const preview = await call(air, 'signing.keys.restorePreview', { text: old.text, passphrase: PASS });
     expect(preview).toMatchObject({
       status: 'ok',
@@ -142,7 +167,7 @@ describe('the signing policy travels with the key and is enforced at both ends',
     });
     // a stricter version 3 online; the old backup (version 2, looser) is visibly older and changes nothing
     await call(online, 'signing.policy.set', { fingerprint: fp, policy: { ...OPEN, maxAmountPerTransaction: '500' } });
-    const newer = await call(online, 'signing.keys.backup', { fingerprints: [fp], passphrase: PASS });
+    const newer = await exportFile(online, 'keys.backup', { fingerprints: [fp], passphrase: PASS });
     await call(air, 'signing.keys.restore', { text: newer.text, passphrase: PASS });
     expect(await call(air, 'signing.policy.get', { fingerprint: fp })).toMatchObject({ version: 3 });
     const again = await call(air, 'signing.keys.restorePreview', { text: old.text, passphrase: PASS });
@@ -190,7 +215,7 @@ describe('the signing policy travels with the key and is enforced at both ends',
     expect(forced).toMatchObject({ status: 'refused', reason: 'POLICY_OUTDATED', auditSeq: anyNumber() });
 
     // the officer exports the policy online and imports it on the signer (passphrase-sealed, no key material)
-    const file = await call(online, 'signing.policy.export', { fingerprints: [fp], passphrase: PASS });
+    const file = await exportFile(online, 'policy', { fingerprints: [fp], passphrase: PASS });
     expect(file.text).not.toContain('seed');
     expect(await call(air, 'signing.policy.importPreview', { text: file.text, passphrase: 'not the passphrase' })).toMatchObject({
       status: 'refused',
@@ -224,7 +249,7 @@ describe('the signing policy travels with the key and is enforced at both ends',
     if (req.status !== 'created') throw new Error(req.message);
     // the officer tightens the policy to 1000 on both consoles
     await call(online, 'signing.policy.set', { fingerprint: fp, policy: { ...OPEN, maxAmountPerTransaction: '1000' } });
-    const file = await call(online, 'signing.policy.export', { fingerprints: [fp], passphrase: PASS });
+    const file = await exportFile(online, 'policy', { fingerprints: [fp], passphrase: PASS });
     await call(air, 'signing.policy.import', { text: file.text, passphrase: PASS });
 
     const hash = prep.summary.hashBase64;
@@ -333,7 +358,7 @@ describe('the signing policy travels with the key and is enforced at both ends',
     });
 
     // Quorum 2 is on the air-gapped signer, Quorum 1 signs through this console's Offline signer
-    const b2 = await call(online, 'signing.keys.backup', { fingerprints: [q2], passphrase: PASS });
+    const b2 = await exportFile(online, 'keys.backup', { fingerprints: [q2], passphrase: PASS });
     await call(air, 'signing.keys.restore', { text: b2.text, passphrase: PASS });
     const fromAir = await call(air, 'signing.offline.sign', { text: req.text, blindConfirmation: 'BLIND' });
     if (fromAir.status !== 'signed') throw new Error(fromAir.message);
@@ -360,7 +385,7 @@ describe('the signing policy travels with the key and is enforced at both ends',
     const d = await onboard('Diverged key', 'policy-diverged');
     const [dk] = d.keys as [string];
     await call(online, 'signing.policy.set', { fingerprint: dk, policy: { ...OPEN, maxAmountPerTransaction: '1000' } });
-    const b = await call(online, 'signing.keys.backup', { fingerprints: [dk], passphrase: PASS });
+    const b = await exportFile(online, 'keys.backup', { fingerprints: [dk], passphrase: PASS });
     await call(air, 'signing.keys.restore', { text: b.text, passphrase: PASS });
     // each console's officer changes the policy on their own: both are at version 2, with other rules
     expect(
