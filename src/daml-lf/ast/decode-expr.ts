@@ -1,21 +1,13 @@
 /**
- * Decoding of `Expr`, `CaseAlt`, `Case`, `Block` and `BuiltinLit` (daml_lf2.proto). Updates are in decode-update.ts.
+ * Decoding of `Expr`, `CaseAlt`, `Case` and `Block` (daml_lf2.proto). Updates are in decode-update.ts, literals in
+ * decode-literal.ts.
  * Required fields that are messages must be present (spec "Required fields"); compressed forms must be non-empty.
  */
 import { ProtoReader, WireType } from '../protobuf-wire.js';
 import type { Type } from '../types.js';
-import {
-  FAILURE_CATEGORIES,
-  ROUNDING_MODES,
-  type CaseAlt,
-  type Expr,
-  type FieldWithExpr,
-  type Literal,
-  type Location,
-  type Pattern,
-  type QualifiedName,
-} from './ast.js';
+import { type CaseAlt, type Expr, type FieldWithExpr, type Location, type Pattern, type QualifiedName } from './ast.js';
 import { BUILTIN_FUNCTIONS } from './builtin-names.js';
+import { decodeLiteral } from './decode-literal.js';
 import { decodeBlock, decodeUpdate } from './decode-update.js';
 import { fail, fields, i32, MAX_NESTING, msg, req, type LfReader } from './reader.js';
 
@@ -54,7 +46,7 @@ export function decodeExpr(c: LfReader, r: ProtoReader, depth: number): Expr {
         e = { tag: 'builtinCon', con: builtinCon(i32(r, f, wt)) };
         return;
       case 6:
-        e = { tag: 'lit', lit: literal(c, msg(r, f, wt, 'BuiltinLit')) };
+        e = { tag: 'lit', lit: decodeLiteral(c, msg(r, f, wt, 'BuiltinLit')) };
         return;
       case 44:
         e = c.internedExpr(i32(r, f, wt), d);
@@ -261,48 +253,6 @@ function fieldWithExpr(c: LfReader, r: ProtoReader, depth: number): FieldWithExp
     else return false;
   });
   return { name: c.str(name), expr: req(expr, `field ${c.str(name)}'s expression`) };
-}
-
-/**
- * BuiltinLit: int64 = 1, timestamp = 2, numeric_interned_str = 3, text_interned_str = 4, date = 5, failure_category = 6,
- * rounding_mode = 1001.
- */
-function literal(c: LfReader, r: ProtoReader): Literal {
-  let lit: Literal | undefined;
-  fields(r, (f, wt) => {
-    switch (f) {
-      case 1:
-        r.expect(f, wt, WireType.VARINT);
-        lit = { lit: 'int64', value: r.sint64() };
-        return;
-      case 2:
-        r.expect(f, wt, WireType.FIXED64);
-        lit = { lit: 'timestamp', value: r.sfixed64() };
-        return;
-      case 3:
-        lit = { lit: 'numeric', value: c.str(i32(r, f, wt)) };
-        return;
-      case 4:
-        lit = { lit: 'text', value: c.str(i32(r, f, wt)) };
-        return;
-      case 5:
-        lit = { lit: 'date', value: i32(r, f, wt) };
-        return;
-      case 6: {
-        const v = i32(r, f, wt);
-        lit = { lit: 'failureCategory', value: FAILURE_CATEGORIES[v] ?? fail(`unknown FailureCategory ${v}`) };
-        return;
-      }
-      case 1001: {
-        const v = i32(r, f, wt);
-        lit = { lit: 'roundingMode', value: ROUNDING_MODES[v] ?? fail(`unknown RoundingMode ${v}`) };
-        return;
-      }
-      default:
-        return false;
-    }
-  });
-  return req(lit, 'BuiltinLit case');
 }
 
 /** Case: scrut = 1, alts = 2. */
