@@ -1,5 +1,5 @@
 /** Shared package descriptions for the daml-lf tests. */
-import type { PackageDescription, Type } from '../../../src/daml-lf/index.js';
+import { DamlLfError, type PackageDescription, type Type } from '../../../src/daml-lf/index.js';
 
 export const prim = (p: Extract<Type, { kind: 'prim' }>['prim'], ...args: Type[]): Type => ({ kind: 'prim', prim: p, args });
 export const self = (module: string, name: string, ...args: Type[]): Type => ({ kind: 'con', packageId: 'self', module, name, args });
@@ -86,4 +86,15 @@ export function iouPackage(overrides: Partial<PackageDescription> = {}): Package
     ],
     ...overrides,
   };
+}
+
+/** The DamlLfError code `f` throws, or "no error". */
+export function codeOf(f: () => unknown): string {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof DamlLfError) return e.code;
+    throw e;
+  }
+  return 'no error';
 }
