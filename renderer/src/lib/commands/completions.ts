@@ -28,7 +28,10 @@ export function completionStatus(c: CompletionRow): { ok: boolean; label: string
 export function explainCantonCode(code: string | undefined | null): string | null {
   switch (code) {
     case 'DUPLICATE_COMMAND':
-      return 'This command id was already used by the same submitters within the deduplication period, so the participant refused it and nothing was executed again. Press “New id” to submit it as a new command.';
+      return (
+        'This command id was already used by the same submitters within the deduplication period, so the participant ' +
+        'refused it and nothing was executed again. Press “New id” to submit it as a new command.'
+      );
     case 'CONTRACT_NOT_FOUND':
       return 'The contract is archived, not visible to the acting/reading parties, or on another synchronizer.';
     case 'DAML_AUTHORIZATION_ERROR':

@@ -29,7 +29,10 @@ export function valueKind(v: JsonValue): ValueKind {
   return 'record';
 }
 
-/** `250.5000000000` → `250.5`, `1250.5` → `1,250.5`, `-3.0` → `−3` (lib/format.ts formatDecimal); keeps integers and non-numbers as they are. */
+/**
+ * `250.5000000000` → `250.5`, `1250.5` → `1,250.5`, `-3.0` → `−3` (lib/format.ts formatDecimal); keeps integers and
+ * non-numbers as they are.
+ */
 export function formatNumeric(s: string): string {
   if (!/^-?\d+\.\d+$/.test(s)) return s;
   return formatDecimal(s);
