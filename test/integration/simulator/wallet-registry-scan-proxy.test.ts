@@ -13,7 +13,8 @@ import {
   TRANSFER_FACTORY_INTERFACE_ID,
   TRANSFER_INSTRUCTION_INTERFACE_ID,
 } from '@canton-network/core-token-standard';
-import { acs, acsCreated, submitTx } from './helpers.js';
+import { submitTx } from './helpers.js';
+import { tokenClient, type ChoiceContext } from './token-client.js';
 import { onboard, spliceSpecs, startTestSim, wcall, wok } from './wallet-helpers.js';
 import type { TestSim } from './wallet-helpers.js';
 
@@ -25,51 +26,16 @@ let carol: string;
 let venue: string;
 let dso: string;
 
-interface ChoiceContext {
-  choiceContextData: { values: Record<string, unknown> };
-  disclosedContracts: { templateId: string; contractId: string; createdEventBlob: string; synchronizerId: string }[];
-}
 const R = '/v0/scan-proxy/registry';
 const iso = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();
-const holdings = async (party: string) =>
-  acsCreated(
-    await acs(base, {
-      filtersByParty: {
-        [party]: {
-          cumulative: [
-            {
-              identifierFilter: {
-                InterfaceFilter: {
-                  value: { interfaceId: '#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Holding', includeInterfaceView: true },
-                },
-              },
-            },
-          ],
-        },
-      },
-    }),
-  ).map((e) => ({
-    cid: e.contractId,
-    view: (e.interfaceViews?.[0] as { viewValue: { amount: string; owner: string; lock: unknown } }).viewValue,
-  }));
-const unlocked = async (party: string) => (await holdings(party)).filter((h) => h.view.lock === null && h.view.owner === party);
-/** The Ledger API submission a token-standard client makes with a registry context. */
-const exerciseWith = (
-  actAs: string[],
-  interfaceId: string,
-  cid: string,
-  choice: string,
-  arg: Record<string, unknown>,
-  ctx: ChoiceContext,
-) =>
-  submitTx(base, actAs, [{ ExerciseCommand: { templateId: interfaceId, contractId: cid, choice, choiceArgument: arg } }], {
-    disclosedContracts: ctx.disclosedContracts,
-  });
-const extraArgs = (ctx: ChoiceContext) => ({ context: ctx.choiceContextData, meta: { values: {} } });
+let unlocked: ReturnType<typeof tokenClient>['unlocked'];
+let exerciseWith: ReturnType<typeof tokenClient>['exerciseWith'];
+const { extraArgs } = tokenClient('');
 
 beforeAll(async () => {
   sim = await startTestSim();
   base = sim.url;
+  ({ unlocked, exerciseWith } = tokenClient(base));
   alice = await onboard(base, 'alice');
   bob = await onboard(base, 'bob');
   carol = await onboard(base, 'carol');
