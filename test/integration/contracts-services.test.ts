@@ -8,7 +8,8 @@ import { LedgerClient } from '../../src/services/ledger-client.js';
 import { ConsoleError } from '../../src/ipc/errors.js';
 import { SubmitRequestSchema, type CompletionRow, type SubmitRequest } from '../../src/ipc/contract.js';
 import { loadCatalog } from '../../src/services/ledger/templates.js';
-import { fetchActiveContracts, fetchContractDetail, listSynchronizers, reassignContract } from '../../src/services/ledger/contracts.js';
+import { fetchActiveContracts, fetchContractDetail } from '../../src/services/ledger/contracts.js';
+import { listSynchronizers, reassignContract } from '../../src/services/ledger/reassign.js';
 import { submitCommands } from '../../src/services/ledger/commands.js';
 import { openCompletionStream } from '../../src/services/ledger/completions-stream.js';
 

@@ -1,6 +1,7 @@
 /** Handlers of the contracts channels: template catalog, active contracts, contract detail, synchronizers, reassignment. */
 import type { contractsChannels } from '../../ipc/channels/contracts.js';
-import { fetchActiveContracts, fetchContractDetail, listSynchronizers, reassignContract } from '../../services/ledger/contracts.js';
+import { fetchActiveContracts, fetchContractDetail } from '../../services/ledger/contracts.js';
+import { listSynchronizers, reassignContract } from '../../services/ledger/reassign.js';
 import { loadCatalog } from '../../services/ledger/templates.js';
 import type { HandlerDeps } from './core.js';
 import type { HandlersOf } from './types.js';
