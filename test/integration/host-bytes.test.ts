@@ -15,6 +15,7 @@ import { createRouter, type Handlers } from '../../src/ipc/router.js';
 import { WebSocketTransport, type WsLike } from '../../src/ipc/ws-transport.js';
 import { DAR_CHUNK_BYTES } from '../../src/ipc/channels/packages.js';
 import { withHandlers, withSubscriptions } from '../support/handlers.js';
+import { stringMatching } from '../support/matchers.js';
 
 let host: RunningHost;
 let dir: string;
@@ -109,7 +110,7 @@ describe('bytes over the browser host', () => {
       ws.send(frame);
       expect(await answer).toMatchObject({
         type: 'protocolError',
-        error: { code: 'BAD_REQUEST', message: expect.stringMatching(/^Malformed binary frame/) },
+        error: { code: 'BAD_REQUEST', message: stringMatching(/^Malformed binary frame/) },
       });
     }
     const client = new ConsoleClient(new WebSocketTransport(ws as unknown as WsLike));

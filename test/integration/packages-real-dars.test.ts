@@ -42,7 +42,8 @@ beforeAll(async () => {
   syncs = list.synchronizers.map((s) => s.synchronizerId);
 });
 afterAll(async () => {
-  await app?.close();
+  // unassigned when beforeAll failed before starting it
+  await (app as ConsoleApp | undefined)?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -51,10 +51,9 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   vi.restoreAllMocks();
-  await host?.close();
-  await app?.close();
-  await sim?.close();
-  await idp?.close();
+  // unassigned when beforeAll failed before starting them
+  const started: Array<{ close(): Promise<void> } | undefined> = [host, app, sim, idp];
+  for (const s of started) await s?.close();
   for (const a of accounts) new Entry(SERVICE, a).deletePassword();
   for (const d of [dir, simDir, staticDir]) rmSync(d, { recursive: true, force: true });
 });
@@ -64,7 +63,7 @@ async function rendererClient(): Promise<{ client: ConsoleClient; ws: WebSocket 
     headers: { origin: `http://127.0.0.1:${host.port}` },
   });
   // Record every frame the renderer receives, before the transport parses it.
-  ws.on('message', (data) => frames.push(String(data)));
+  ws.on('message', (data) => frames.push((Array.isArray(data) ? Buffer.concat(data) : Buffer.from(new Uint8Array(data))).toString()));
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());
     ws.once('error', reject);

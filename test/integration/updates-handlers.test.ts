@@ -37,7 +37,7 @@ afterAll(async () => {
 
 async function sim<T>(p: string, body?: unknown): Promise<T> {
   const res = await fetch(
-    app.demoLedgerUrl + p,
+    must(app.demoLedgerUrl, 'the demo ledger URL') + p,
     body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
   );
   if (!res.ok) throw new Error(`${p}: ${res.status} ${await res.text()}`);
@@ -48,9 +48,9 @@ const allocate = async (hint: string) =>
 
 type StreamEvent = SubscriptionEvent<'updates.stream'>;
 
-function subscribe<E>(channel: string, params: unknown) {
-  const events: E[] = [];
-  const r = app.router.subscribe(channel, params, (e) => events.push(e as E));
+function subscribe(channel: 'updates.stream', params: unknown) {
+  const events: StreamEvent[] = [];
+  const r = app.router.subscribe(channel, params, (e) => events.push(e as StreamEvent));
   if (!r.ok) throw new Error(r.error.message);
   return { events, unsubscribe: r.unsubscribe };
 }
@@ -58,7 +58,7 @@ function subscribe<E>(channel: string, params: unknown) {
 describe('updates.stream through the router', () => {
   it('tails in batches, pauses and resumes by stream id, and stops on unsubscribe', async () => {
     const streamId = 'test-stream-0001';
-    const s = subscribe<StreamEvent>('updates.stream', { streamId, filter: { includeTopology: true }, beginExclusive: null, backlog: 0 });
+    const s = subscribe('updates.stream', { streamId, filter: { includeTopology: true }, beginExclusive: null, backlog: 0 });
     await expect.poll(() => s.events.some((e) => e.type === 'state' && e.state === 'live')).toBe(true);
     const offsets = () => s.events.flatMap((e) => (e.type === 'batch' ? e.items.map((i) => i.offset) : []));
 
@@ -91,7 +91,7 @@ describe('updates.stream through the router', () => {
   });
 
   it('reports a participant error as an event and ends the stream', async () => {
-    const s = subscribe<StreamEvent>('updates.stream', {
+    const s = subscribe('updates.stream', {
       streamId: 'test-stream-0002',
       filter: { templates: ['#simulator-demo:No:Such'] },
     });

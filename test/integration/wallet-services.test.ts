@@ -12,6 +12,8 @@ import type { Response } from '../../src/ipc/contract.js';
 import type { IpcError } from '../../src/ipc/errors.js';
 import { mintDemoToken } from '../../src/services/wallet/demo-token.js';
 import { reconstruct } from '../../src/services/wallet/wallet-balance.js';
+import { stringMatching } from '../support/matchers.js';
+import { must } from '../support/must.js';
 
 let app: ConsoleApp;
 let dir: string;
@@ -144,7 +146,7 @@ describe('transfer offers', () => {
     expect(bobOffers.incoming.map((o) => o.contractId)).toEqual(expect.arrayContaining([first.contractId, second.contractId]));
     const carolOffers = await ok('wallet.offers', { user: 'carol' });
     expect(carolOffers.outgoing.find((o) => o.contractId === first.contractId)).toMatchObject({
-      amount: expect.stringMatching(/^20(\.0+)?$/),
+      amount: stringMatching(/^20(\.0+)?$/),
       description: 'first',
       stage: 'offer',
     });
@@ -204,7 +206,7 @@ describe('merge delegation', () => {
     expect(read).toMatchObject({
       status: 'active',
       contractId: active.contractId,
-      operator: expect.stringMatching(/^validator-operator::/),
+      operator: stringMatching(/^validator-operator::/),
     });
     expect((await ok('wallet.mergeDelegation.set', { user: 'carol', action: 'cancel' })).status).toBe('none');
     const err = await fails('wallet.mergeDelegation.set', { user: 'carol', action: 'cancel' });
@@ -261,7 +263,7 @@ describe('a remote profile', () => {
   it('acts as its token’s user only; listing users needs the operator', async () => {
     const profile = await ok('profiles.save', {
       name: 'bob’s validator',
-      ledgerApiUrl: app.demoLedgerUrl!,
+      ledgerApiUrl: must(app.demoLedgerUrl, 'the demo ledger URL'),
       validatorApiUrl: `${app.demoLedgerUrl}/api/validator`,
       auth: { mode: 'static', token: mintDemoToken('bob') },
     });
@@ -283,7 +285,11 @@ describe('a remote profile', () => {
   });
 
   it('without a validator URL the wallet says so', async () => {
-    const profile = await ok('profiles.save', { name: 'participant only', ledgerApiUrl: app.demoLedgerUrl!, validatorApiUrl: null });
+    const profile = await ok('profiles.save', {
+      name: 'participant only',
+      ledgerApiUrl: must(app.demoLedgerUrl, 'the demo ledger URL'),
+      validatorApiUrl: null,
+    });
     await ok('profiles.select', { id: profile.id });
     try {
       expect(await ok('wallet.context', {})).toMatchObject({ available: false, users: null });

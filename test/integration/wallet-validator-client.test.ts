@@ -39,10 +39,10 @@ function client(refreshed: string | null) {
   const refreshes: string[] = [];
   const c = new ValidatorClient({
     baseUrl,
-    getToken: async () => 'stale',
-    onUnauthorized: async (rejected) => {
+    getToken: () => Promise.resolve('stale'),
+    onUnauthorized: (rejected) => {
       refreshes.push(rejected);
-      return refreshed;
+      return Promise.resolve(refreshed);
     },
   });
   return { c, refreshes };
