@@ -13,6 +13,7 @@ import type { IdpRow, PartyRow, Response, UserDetail, UserRow } from '../../src/
 import type { IpcError } from '../../src/ipc/errors.js';
 import { LedgerClient } from '../../src/services/ledger-client.js';
 import { newExternalKey, onboardExternal, startTestSim, type TestSim } from './simulator/helpers.js';
+import { must } from '../support/must.js';
 
 let app: ConsoleApp;
 let dir: string;
@@ -27,7 +28,7 @@ afterAll(async () => {
 });
 
 async function sim<T>(p: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
-  const res = await fetch(app.demoLedgerUrl + p, {
+  const res = await fetch(must(app.demoLedgerUrl, 'the demo ledger URL') + p, {
     method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
     ...(init.body !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(init.body) } : {}),
   });
@@ -54,7 +55,10 @@ describe('parties', () => {
     const onLedger = await sim<{ partyDetails: Array<{ localMetadata: { annotations: Record<string, string> } }> }>(
       `/v2/parties/${encodeURIComponent(p.party)}`,
     );
-    expect(onLedger.partyDetails[0]!.localMetadata.annotations).toEqual({ team: 'ops', 'example.com/tier': 'gold' });
+    expect(must(onLedger.partyDetails[0], 'the party on the ledger').localMetadata.annotations).toEqual({
+      team: 'ops',
+      'example.com/tier': 'gold',
+    });
 
     const edited = await ok<PartyRow>('parties.annotations.update', {
       party: p.party,
@@ -247,7 +251,7 @@ describe('external parties', () => {
 
   it('marks parties outside the participant namespace and parties whose key is in the keystore', async () => {
     const client = new LedgerClient({ baseUrl: other.url });
-    const synchronizer = ((await client.connectedSynchronizers()).connectedSynchronizers ?? [])[0]!.synchronizerId;
+    const synchronizer = must(((await client.connectedSynchronizers()).connectedSynchronizers ?? [])[0], 'a synchronizer').synchronizerId;
     const key = newExternalKey();
     const external = await onboardExternal(other.url, synchronizer, `Ext${Date.now()}`, key);
     const plainRes = await fetch(`${other.url}/v2/parties`, {
@@ -263,14 +267,16 @@ describe('external parties', () => {
     expect(await withoutKeystore['parties.get']({ party: plain }, ctx)).toMatchObject({ external: false, keystoreKey: null });
 
     // The keystore seam marks a party whose namespace key the console holds, and names the key.
-    const plainNamespace = plain.split('::')[1]!;
+    const plainNamespace = must(plain.split('::')[1], 'the namespace of the plain party');
     const withKeystore = adminHandlers({
       activeClient: () => ({ client }),
-      externalPartyKeys: async () =>
-        new Map([
-          [key.fingerprint, 'treasury-key'],
-          [plainNamespace, 'participant-ns'],
-        ]),
+      externalPartyKeys: () =>
+        Promise.resolve(
+          new Map([
+            [key.fingerprint, 'treasury-key'],
+            [plainNamespace, 'participant-ns'],
+          ]),
+        ),
     });
     expect(await withKeystore['parties.get']({ party: external }, ctx)).toMatchObject({ external: true, keystoreKey: 'treasury-key' });
     expect(await withKeystore['parties.get']({ party: plain }, ctx)).toMatchObject({ external: true, keystoreKey: 'participant-ns' });

@@ -18,6 +18,7 @@ import { LedgerClient } from '../../src/services/ledger-client.js';
 import { updatesHandlers } from '../../src/app/handlers/updates.js';
 import { adminHandlers } from '../../src/app/handlers/admin.js';
 import { withHandlers, withSubscriptions } from '../support/handlers.js';
+import { must } from '../support/must.js';
 import { startSlowParticipant, type SlowParticipant } from '../support/slow-participant.js';
 
 const PARTIES = 300;
@@ -60,10 +61,10 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  ws?.close();
-  await host?.close();
-  await slow?.close();
-  await sim?.close();
+  // unassigned when beforeAll failed before starting them
+  (ws as WebSocket | undefined)?.close();
+  const started: Array<{ close(): Promise<void> } | undefined> = [host, slow, sim];
+  for (const s of started) await s?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -75,7 +76,7 @@ describe('cancelling a long read', () => {
     const started = Date.now();
     const page = await client.call('updates.range', { ...rangeRequest, limit: 100 });
     expect(page.items.length).toBe(100);
-    const read = slow.reads.at(-1)!;
+    const read = must(slow.reads.at(-1), 'a read of the slow participant');
     await expect.poll(() => read.completed).toBe(true);
     expect(read.closedEarly).toBe(false);
     expect(Date.now() - started).toBeGreaterThan(500);
@@ -100,7 +101,7 @@ describe('cancelling a long read', () => {
 
     // On the participant side: the console closed its connection before the answer was complete,
     // and the connection to the simulator was dropped with it.
-    const read = slow.reads[before]!;
+    const read = must(slow.reads[before], 'the read after the cancel');
     await expect.poll(() => read.closedEarly, { timeout: 5_000 }).toBe(true);
     expect(read.completed).toBe(false);
     expect(read.upstreamAborted).toBe(true);
