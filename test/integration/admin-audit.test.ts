@@ -14,6 +14,7 @@ import type { AuditRecordWire, PartyRow, PruningPreview, Response } from '../../
 import type { IpcError } from '../../src/ipc/errors.js';
 import { readDar } from '../../src/daml-lf/index.js';
 import { referenceDir } from './simulator/helpers.js';
+import { must } from '../support/must.js';
 
 let app: ConsoleApp;
 let dir: string;
@@ -28,7 +29,7 @@ afterAll(async () => {
 });
 
 async function sim<T>(p: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
-  const res = await fetch(app.demoLedgerUrl + p, {
+  const res = await fetch(must(app.demoLedgerUrl, 'the demo ledger URL') + p, {
     method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
     ...(init.body !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(init.body) } : {}),
   });
@@ -61,7 +62,7 @@ describe('synchronizer choice and hosting', () => {
   it('allocates a party on the chosen synchronizer, shows its hosting per synchronizer, and audits it', async () => {
     syncs = (await ok<{ synchronizers: Array<{ synchronizerId: string; alias: string }> }>('contracts.synchronizers', {})).synchronizers;
     expect(syncs.length).toBe(2);
-    const target = syncs[1]!.synchronizerId;
+    const target = must(syncs[1], 'a second synchronizer').synchronizerId;
     const hint = `Ops${Date.now()}`;
     const p = await ok<PartyRow>('parties.allocate', { partyIdHint: hint, synchronizerId: target });
     expect(p.hint).toBe(hint);
@@ -98,7 +99,7 @@ describe('onboarding', () => {
     const prep = await ok<{ status: string; sessionId: string; message?: string }>('signing.onboard.prepare', {
       fingerprint: key.fingerprint,
       partyHint: hint,
-      synchronizerId: syncs[1]!.synchronizerId,
+      synchronizerId: must(syncs[1], 'a second synchronizer').synchronizerId,
     });
     expect(prep.status, prep.message).toBe('verified');
     const done = await ok<{ status: string; partyId: string }>('signing.onboard.confirm', { sessionId: prep.sessionId });
@@ -114,7 +115,7 @@ describe('commands', () => {
     const [bank, alice, carol] = await Promise.all(
       ['Bank', 'Alice', 'Carol'].map(async (h) => (await ok<PartyRow>('parties.allocate', { partyIdHint: `${h}${Date.now()}` })).party),
     );
-    const target = syncs[1]!.synchronizerId;
+    const target = must(syncs[1], 'a second synchronizer').synchronizerId;
     const created = await ok<Response<'commands.submit'>>('commands.submit', {
       commands: [
         { kind: 'create', templateId: IOU, createArguments: { issuer: bank, owner: alice, currency: 'USD', amount: '9', observers: [] } },
@@ -124,7 +125,7 @@ describe('commands', () => {
       variant: 'transaction',
       synchronizerId: target,
     });
-    const iou = created.createdContractIds[0]!;
+    const iou = must(created.createdContractIds[0], 'the created IOU');
     const byId = await sim<{ createdEvent: { createdEventBlob: string; templateId: string } }>('/v2/contracts/contract-by-id', {
       body: { contractId: iou, queryingParties: [alice] },
     });
@@ -132,7 +133,7 @@ describe('commands', () => {
     const acs = await sim<
       Array<{ contractEntry: { JsActiveContract?: { createdEvent: { contractId: string }; synchronizerId: string } } }>
     >('/v2/state/active-contracts', {
-      body: { activeAtOffset: end, eventFormat: { filtersByParty: { [alice!]: { cumulative: [] } }, verbose: false } },
+      body: { activeAtOffset: end, eventFormat: { filtersByParty: { [must(alice, 'alice')]: { cumulative: [] } }, verbose: false } },
     });
     const active = acs.map((e) => e.contractEntry.JsActiveContract).find((c) => c?.createdEvent.contractId === iou);
     expect(active?.synchronizerId).toBe(target);
@@ -205,7 +206,7 @@ describe('admin actions in the audit log', () => {
       new RegExp(`^Uploaded DAR ${file.replace(/\./g, '\\.')}: main package ${main.packageId} and \\d+ dependencies, vetted$`),
     );
 
-    const sync = syncs[0]!.synchronizerId;
+    const sync = must(syncs[0], 'a synchronizer').synchronizerId;
     const unvet = { synchronizerId: sync, changes: [{ op: 'unvet', packageId: main.packageId }], force: [] };
     await ok('packages.vetting.update', { ...unvet, dryRun: true });
     expect((await audit()).filter((r) => r.action === 'vetting')).toHaveLength(0); // a dry run changes nothing and is not audited
@@ -222,7 +223,7 @@ describe('pruning', () => {
     const [bank, alice] = await Promise.all(
       ['PBank', 'PAlice'].map(async (h) => (await ok<PartyRow>('parties.allocate', { partyIdHint: `${h}${Date.now()}` })).party),
     );
-    const iou = (
+    const submitted = (
       await ok<Response<'commands.submit'>>('commands.submit', {
         commands: [
           { kind: 'create', templateId: IOU, createArguments: { issuer: bank, owner: alice, currency: 'USD', amount: '1', observers: [] } },
@@ -230,7 +231,8 @@ describe('pruning', () => {
         actAs: [bank],
         commandId: `p-${Date.now()}`,
       })
-    ).createdContractIds[0]!;
+    ).createdContractIds[0];
+    const iou = must(submitted, 'the created IOU');
     await ok('commands.submit', {
       commands: [{ kind: 'exercise', templateId: IOU, contractId: iou, choice: 'Archive', choiceArgument: {} }],
       actAs: [bank, alice],
