@@ -21,6 +21,7 @@ import { KeychainSecretStore } from '../../src/services/secret-store.js';
 import type { ChannelName, Request, Response, SubscriptionEvent } from '../../src/ipc/contract.js';
 import type { IpcError } from '../../src/ipc/errors.js';
 import { startDownloads, type Downloads } from '../support/exports.js';
+import { arrayContaining, stringContaining, stringMatching } from '../support/matchers.js';
 import { must } from '../support/must.js';
 import { signHs256, startOAuth2Server, type RunningOAuth2Server } from '../support/oauth2-server.js';
 
@@ -107,10 +108,9 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await app?.close();
-  await sim?.close();
-  await idp?.close();
-  await downloads?.close();
+  // unassigned when beforeAll failed before starting them
+  const started: Array<{ close(): Promise<void> } | undefined> = [app, sim, idp, downloads];
+  for (const s of started) await s?.close();
   for (const a of new Set(accounts)) new Entry(SERVICE, a).deletePassword();
   rmSync(dir, { recursive: true, force: true });
   rmSync(simDir, { recursive: true, force: true });
@@ -184,11 +184,11 @@ describe('OAuth2 client-credentials profiles', () => {
     expect(t.token).toMatchObject({ status: 'ok', source: 'oauth2-client-credentials' });
     if (t.token.status !== 'ok') throw new Error('unreachable');
     expect(Date.parse(t.token.expiresAt ?? '')).toBeGreaterThanOrEqual(before + 3_590_000);
-    expect(t.ledger).toMatchObject({ status: 'ok', apiVersion: expect.stringMatching(/^3\./) });
+    expect(t.ledger).toMatchObject({ status: 'ok', apiVersion: stringMatching(/^3\./) });
     expect(t.user).toEqual({ status: 'ok', userId: USER, primaryParty: party, isDeactivated: false, identityProviderId: '' });
     expect(t.rights).toEqual({
       status: 'ok',
-      rights: expect.arrayContaining([{ kind: 'CanActAs', party }, { kind: 'CanReadAs', party }, { kind: 'ParticipantAdmin' }]),
+      rights: arrayContaining([{ kind: 'CanActAs', party }, { kind: 'CanReadAs', party }, { kind: 'ParticipantAdmin' }]),
     });
     expect(JSON.stringify(t)).not.toContain(idp.issued.at(-1));
     await call('profiles.delete', { id: p.id });
@@ -332,7 +332,7 @@ describe('OAuth2 client-credentials profiles', () => {
     });
     expect(moved).toMatchObject({
       code: 'BAD_REQUEST',
-      issues: [{ path: 'auth.clientSecret', message: expect.stringContaining('another origin') }],
+      issues: [{ path: 'auth.clientSecret', message: stringContaining('another origin') }],
     });
     expect((await call('profiles.list', {})).profiles.find((x) => x.id === p.id)?.auth).toMatchObject({ tokenUrl: idp.tokenUrl });
     // Same origin, other path: the stored secret is kept.
