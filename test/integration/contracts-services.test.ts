@@ -12,6 +12,7 @@ import { fetchActiveContracts, fetchContractDetail } from '../../src/services/le
 import { listSynchronizers, reassignContract } from '../../src/services/ledger/reassign.js';
 import { submitCommands } from '../../src/services/ledger/commands.js';
 import { openCompletionStream } from '../../src/services/ledger/completions-stream.js';
+import { must } from '../support/must.js';
 
 let sim: RunningSimulator;
 let dir: string;
@@ -46,7 +47,8 @@ beforeAll(async () => {
   owner = await allocate('ItOwner');
 });
 afterAll(async () => {
-  await sim?.close();
+  // unassigned when beforeAll failed before starting it
+  await (sim as RunningSimulator | undefined)?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -54,7 +56,10 @@ describe('template catalog', () => {
   it('decodes the participant packages (Daml-LF archives) into template and choice definitions', async () => {
     const { catalog } = await loadCatalog(client);
     expect(catalog.problems).toEqual([]);
-    const iou = catalog.templates.find((t) => t.qualifiedName === 'Demo.Iou:Iou')!;
+    const iou = must(
+      catalog.templates.find((t) => t.qualifiedName === 'Demo.Iou:Iou'),
+      'the Iou template',
+    );
     expect(iou.nameRef).toBe(IOU);
     expect(iou.argument.kind === 'record' && iou.argument.fields.map((f) => [f.name, f.type.kind])).toEqual([
       ['issuer', 'party'],
@@ -64,7 +69,10 @@ describe('template catalog', () => {
       ['observers', 'list'],
     ]);
     expect(iou.choices.map((c) => c.name)).toEqual(expect.arrayContaining(['Iou_Transfer', 'Iou_Split', 'Archive']));
-    const account = catalog.templates.find((t) => t.qualifiedName === 'Demo.Account:Account')!;
+    const account = must(
+      catalog.templates.find((t) => t.qualifiedName === 'Demo.Account:Account'),
+      'the Account template',
+    );
     expect(account.key?.kind).toBe('record');
     expect(catalog.interfaces.map((i) => i.qualifiedName)).toContain('Demo.Asset:Asset');
   });
@@ -114,7 +122,7 @@ describe('commands and contracts', () => {
       parties: [owner],
       templates: [IOU],
       interfaces: [],
-      activeAtOffset: tx.offset!,
+      activeAtOffset: must(tx.offset, 'the transaction offset'),
       pageSize: 50,
       pageToken: null,
     });
@@ -123,7 +131,7 @@ describe('commands and contracts', () => {
 
   it('shows a contract life cycle: created → exercised → archived, with the new contracts', async () => {
     const created = await createIou('100');
-    const cid = created.createdContractIds[0]!;
+    const cid = must(created.createdContractIds[0], 'the created contract');
     const split = await submit({
       commands: [{ kind: 'exercise', templateId: IOU, contractId: cid, choice: 'Iou_Split', choiceArgument: { splitAmount: '40' } }],
       actAs: [owner],
@@ -135,8 +143,12 @@ describe('commands and contracts', () => {
     expect(d.active).toBe(false);
     expect(d.timeline.map((e) => e.kind)).toEqual(['created', 'exercised', 'archived']);
     expect(d.timeline[1]).toMatchObject({ choice: 'Iou_Split', consuming: true, offset: split.offset, actingParties: [owner] });
-    expect(d.timeline[1]!.createdContracts.map((c) => c.contractId).sort()).toEqual([...split.createdContractIds].sort());
-    const fresh = await fetchContractDetail(client, split.createdContractIds[0]!, [owner]);
+    expect(
+      must(d.timeline[1], 'the second timeline entry')
+        .createdContracts.map((c) => c.contractId)
+        .sort(),
+    ).toEqual([...split.createdContractIds].sort());
+    const fresh = await fetchContractDetail(client, must(split.createdContractIds[0], 'a split contract'), [owner]);
     expect(fresh.active).toBe(true);
     expect(fresh.timeline.map((e) => e.kind)).toEqual(['created']);
     const missing = await fetchContractDetail(client, '00' + 'ef'.repeat(33), []).catch((e: unknown) => e);
@@ -144,15 +156,18 @@ describe('commands and contracts', () => {
   });
 
   it('reassigns a contract (unassign → assign) and reports the counter', async () => {
-    const cid = (await createIou('9')).createdContractIds[0]!;
+    const cid = must((await createIou('9')).createdContractIds[0], 'the created IOU');
     const syncs = await listSynchronizers(client);
     expect(syncs.length).toBeGreaterThanOrEqual(2);
     const before = await fetchContractDetail(client, cid, []);
-    const target = syncs.find((s) => s.synchronizerId !== before.contract.synchronizerId)!.synchronizerId;
+    const target = must(
+      syncs.find((s) => s.synchronizerId !== before.contract.synchronizerId),
+      'another synchronizer',
+    ).synchronizerId;
     const r = await reassignContract(client, {
       contractId: cid,
       submitter: issuer,
-      source: before.contract.synchronizerId!,
+      source: must(before.contract.synchronizerId, 'the contract synchronizer'),
       target,
       reassignmentId: '',
       step: 'both',
