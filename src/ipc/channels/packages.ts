@@ -249,7 +249,10 @@ export const VettingChangeSchema = z
   .object({
     op: z.enum(['vet', 'unvet']),
     packageId: PackageId,
-    /** Vet only: the package counts as vetted from (inclusive) / until (exclusive); absent or null = unbounded. Vetting again overwrites both. */
+    /**
+     * Vet only: the package counts as vetted from (inclusive) / until (exclusive); absent or null = unbounded.
+     * Vetting again overwrites both.
+     */
     validFrom: VettingBound,
     validUntil: VettingBound,
   })

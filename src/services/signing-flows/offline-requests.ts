@@ -81,8 +81,8 @@ export class OfflineRequestFlow {
         throw new SigningRefusal(
           'FORBIDDEN',
           'POLICY_QUORUM',
-          `The key’s policy needs ${threshold} signatures of the party’s keys for this transaction, but this console knows only ${signers.length} ` +
-            `key(s) of ${s.party}. Nothing was exported.`,
+          `The key’s policy needs ${threshold} signatures of the party’s keys for this transaction, ` +
+            `but this console knows only ${signers.length} key(s) of ${s.party}. Nothing was exported.`,
         );
       }
       // the policy as it is now (it may have changed since the summary was shown), for the way this request will be signed
