@@ -19,6 +19,8 @@ import {
   type VettingList,
 } from '../../src/ipc/contract.js';
 import type { IpcError } from '../../src/ipc/errors.js';
+import { must } from '../support/must.js';
+import { objectContaining, stringMatching } from '../support/matchers.js';
 
 let app: ConsoleApp;
 let dir: string;
@@ -28,12 +30,13 @@ beforeAll(async () => {
   app = await startConsoleApp({ dataDir: dir, demo: true, transport: 'browser-host', keychainService: `packages-test-${process.pid}` });
 });
 afterAll(async () => {
-  await app?.close();
+  // unassigned when beforeAll failed before starting it
+  await (app as ConsoleApp | undefined)?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
 async function sim<T>(p: string, body?: unknown): Promise<T> {
-  const res = await fetch(app.demoLedgerUrl + p, {
+  const res = await fetch(must(app.demoLedgerUrl, 'the demo ledger URL') + p, {
     method: body === undefined ? 'GET' : 'POST',
     ...(body !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}),
   });
@@ -110,27 +113,51 @@ describe('package list and detail', () => {
     const list = await ok<PackageList>('packages.list', {});
     syncs = list.synchronizers.map((s) => s.synchronizerId);
     expect(syncs.length).toBeGreaterThanOrEqual(1);
-    const demo = list.packages.find((p) => p.name === 'simulator-demo');
-    expect(demo).toMatchObject({ version: '1.0.0', lfVersion: expect.stringMatching(/^2\./), uploaded: true, decodeError: null });
-    expect(demo!.vetted.map((v) => v.synchronizerId).sort()).toEqual([...syncs].sort());
-    expect(demo!.templateCount).toBeGreaterThanOrEqual(3);
+    const demo = must(
+      list.packages.find((p) => p.name === 'simulator-demo'),
+      'the simulator-demo package',
+    );
+    expect(demo).toMatchObject({ version: '1.0.0', lfVersion: stringMatching(/^2\./), uploaded: true, decodeError: null });
+    expect(demo.vetted.map((v) => v.synchronizerId).sort()).toEqual([...syncs].sort());
+    expect(demo.templateCount).toBeGreaterThanOrEqual(3);
   });
 
   it('decodes a package: templates with fields and key, choices with argument fields and consuming flag, interfaces', async () => {
     const list = await ok<PackageList>('packages.list', {});
-    const id = list.packages.find((p) => p.name === 'simulator-demo')!.packageId;
+    const id = must(
+      list.packages.find((p) => p.name === 'simulator-demo'),
+      'the simulator-demo package',
+    ).packageId;
     const d = await ok<PackageDetail>('packages.get', { packageId: id });
     const templates = d.modules.flatMap((m) => m.templates);
-    const account = templates.find((t) => t.qualifiedName === 'Demo.Account:Account')!;
+    const account = must(
+      templates.find((t) => t.qualifiedName === 'Demo.Account:Account'),
+      'the Account template',
+    );
     expect(account.fields.map((f) => f.name)).toEqual(['bank', 'holder', 'accountId', 'label']);
     expect(account.key).toMatch(/AccountKey|bank/);
-    const ping = account.choices.find((c) => c.name === 'Account_Ping')!;
+    const ping = must(
+      account.choices.find((c) => c.name === 'Account_Ping'),
+      'the Account_Ping choice',
+    );
     expect(ping.consuming).toBe(false);
     expect(ping.argFields?.map((f) => f.name)).toEqual(['message']);
-    expect(account.choices.find((c) => c.name === 'Account_Close')!.consuming).toBe(true);
-    const asset = d.modules.flatMap((m) => m.interfaces).find((i) => i.qualifiedName === 'Demo.Asset:Asset')!;
+    expect(
+      must(
+        account.choices.find((c) => c.name === 'Account_Close'),
+        'the Account_Close choice',
+      ).consuming,
+    ).toBe(true);
+    const asset = must(
+      d.modules.flatMap((m) => m.interfaces).find((i) => i.qualifiedName === 'Demo.Asset:Asset'),
+      'the Asset interface',
+    );
     expect(asset.viewFields?.map((f) => f.name)).toEqual(['owner', 'description', 'amount']);
-    expect(templates.find((t) => t.name === 'Iou')!.implements.some((x) => x.endsWith(':Demo.Asset:Asset'))).toBe(true);
+    const iou = must(
+      templates.find((t) => t.name === 'Iou'),
+      'the Iou template',
+    );
+    expect(iou.implements.some((x) => x.endsWith(':Demo.Asset:Asset'))).toBe(true);
   });
 
   it('refuses a malformed package id and reports an unknown one with the participant error', async () => {
@@ -152,7 +179,7 @@ describe('DAR upload', () => {
     const v = await ok<DarValidation>('packages.upload.validate', { uploadId, synchronizerId: syncs[0] });
     expect(v.decodeError).toBeNull();
     expect(v.dar).toMatchObject({ mainPackageId: v1Id, name: NAME, version: '1.0.0', sdkVersion: '3.4.0' });
-    expect(v.dar!.packages[0]).toMatchObject({ main: true, alreadyUploaded: false, templateCount: 1 });
+    expect(must(v.dar, 'the decoded DAR').packages[0]).toMatchObject({ main: true, alreadyUploaded: false, templateCount: 1 });
     expect(v.participant).toEqual({ ok: true, error: null, problems: [] });
     expect(v.crossCheck).toEqual([]);
     expect(v.canUpload).toBe(true);
@@ -170,24 +197,42 @@ describe('DAR upload', () => {
     expect((await fails('packages.upload.validate', { uploadId })).code).toBe('NOT_FOUND');
 
     const list = await ok<PackageList>('packages.list', {});
-    const row = list.packages.find((p) => p.packageId === v1Id)!;
+    const row = must(
+      list.packages.find((p) => p.packageId === v1Id),
+      'the uploaded package row',
+    );
     expect(row).toMatchObject({ name: NAME, version: '1.0.0', uploaded: true, templateCount: 1 });
     expect(row.vetted.map((x) => x.synchronizerId)).toContain(syncs[0]);
     const d = await ok<PackageDetail>('packages.get', { packageId: v1Id });
-    const t = d.modules[0]!.templates[0]!;
+    const t = must(must(d.modules[0], 'the first module').templates[0], 'the first template');
     expect(t.fields.map((f) => `${f.name}:${f.type}`)).toEqual(['owner:Party', 'label:Text', 'amount:Int64']);
-    expect(t.choices.find((c) => c.name === 'Peek')!.consuming).toBe(false);
+    expect(
+      must(
+        t.choices.find((c) => c.name === 'Peek'),
+        'the Peek choice',
+      ).consuming,
+    ).toBe(false);
   });
 
   it('names what broke in an incompatible upgrade (participant and console) and refuses to upload it', async () => {
-    const bad = buildDar(pkg(NAME, '2.0.0', [V1_FIELDS[0]!, V1_FIELDS[2]!, { name: 'extra', type: T.text }], v1Id));
+    const bad = buildDar(
+      pkg(
+        NAME,
+        '2.0.0',
+        [must(V1_FIELDS[0], 'the owner field'), must(V1_FIELDS[2], 'the amount field'), { name: 'extra', type: T.text }],
+        v1Id,
+      ),
+    );
     const uploadId = await stage(bad.bytes);
     const v = await ok<DarValidation>('packages.upload.validate', { uploadId, synchronizerId: syncs[0] });
     expect(v.canUpload).toBe(false);
     expect(v.participant?.ok).toBe(false);
     expect(v.participant?.error?.canton?.code).toBeTruthy();
     expect(v.participant?.problems.join('\n')).toMatch(/label|field/i);
-    const check = v.crossCheck.find((c) => c.packageId === bad.mainPackageId)!;
+    const check = must(
+      v.crossCheck.find((c) => c.packageId === bad.mainPackageId),
+      'the cross-check of the bad package',
+    );
     expect(check).toMatchObject({ compatible: false, against: { packageId: v1Id, version: '1.0.0', direction: 'upgrades' } });
     expect(check.problems.join('\n')).toMatch(/Main:Asset.*field label was removed/);
     expect(check.problems.join('\n')).toMatch(/extra.*must be Optional/);
@@ -201,11 +246,11 @@ describe('DAR upload', () => {
     const v = await ok<DarValidation>('packages.upload.validate', { uploadId, synchronizerId: syncs[0] });
     expect(v.participant?.ok).toBe(true);
     expect(v.crossCheck).toEqual([
-      expect.objectContaining({
+      objectContaining({
         packageId: good.mainPackageId,
         compatible: true,
         problems: [],
-        against: expect.objectContaining({ packageId: v1Id }),
+        against: objectContaining({ packageId: v1Id }),
       }),
     ]);
     expect((await ok<{ cancelled: boolean }>('packages.upload.cancel', { uploadId })).cancelled).toBe(true);
@@ -245,12 +290,16 @@ describe('DAR upload', () => {
 describe('vetting', () => {
   const localState = async (syncId: string) => {
     const l = await ok<VettingList>('packages.vetting.list', {});
-    return l.states.find((s) => s.participantId === l.participantId && s.synchronizerId === syncId)!;
+    return must(
+      l.states.find((s) => s.participantId === l.participantId && s.synchronizerId === syncId),
+      `the local vetting state on ${syncId}`,
+    );
   };
 
   it('dry run shows the unvet without changing anything; apply unvets; vet restores', async () => {
     expect(v1Id).not.toBe('');
-    const before = await localState(syncs[0]!);
+    const sync0 = must(syncs[0], 'a synchronizer');
+    const before = await localState(sync0);
     expect(before.packages.map((p) => p.packageId)).toContain(v1Id);
 
     const dry = await ok<Response<'packages.vetting.update'>>('packages.vetting.update', {
@@ -266,7 +315,11 @@ describe('vetting', () => {
       '/v2/package-vetting/list',
       {},
     );
-    expect(stillThere.vettedPackages.find((v) => v.synchronizerId === syncs[0])!.packages.map((p) => p.packageId)).toContain(v1Id);
+    const stillVetted = must(
+      stillThere.vettedPackages.find((v) => v.synchronizerId === syncs[0]),
+      'the simulator vetting state',
+    );
+    expect(stillVetted.packages.map((p) => p.packageId)).toContain(v1Id);
 
     const applied = await ok<Response<'packages.vetting.update'>>('packages.vetting.update', {
       synchronizerId: syncs[0],
@@ -275,7 +328,7 @@ describe('vetting', () => {
       expectedTopologySerial: before.topologySerial,
     });
     expect(applied.unvetted.map((p) => p.packageId)).toEqual([v1Id]);
-    const after = await localState(syncs[0]!);
+    const after = await localState(sync0);
     expect(after.packages.map((p) => p.packageId)).not.toContain(v1Id);
     expect(after.topologySerial).toBeGreaterThan(before.topologySerial);
 
@@ -287,7 +340,7 @@ describe('vetting', () => {
       expectedTopologySerial: before.topologySerial,
     });
     expect(stale.code).toBe('LEDGER_API_ERROR');
-    expect((await localState(syncs[0]!)).packages.map((p) => p.packageId)).not.toContain(v1Id);
+    expect((await localState(sync0)).packages.map((p) => p.packageId)).not.toContain(v1Id);
 
     const vet = await ok<Response<'packages.vetting.update'>>('packages.vetting.update', {
       synchronizerId: syncs[0],
@@ -295,7 +348,7 @@ describe('vetting', () => {
       dryRun: false,
     });
     expect(vet.vetted.map((p) => p.packageId)).toEqual([v1Id]);
-    expect((await localState(syncs[0]!)).packages.map((p) => p.packageId)).toContain(v1Id);
+    expect((await localState(sync0)).packages.map((p) => p.packageId)).toContain(v1Id);
   });
 
   it('reports an unknown package with the participant’s error', async () => {
@@ -325,7 +378,7 @@ describe('preferred packages', () => {
       synchronizerId: syncs[0],
     });
     expect(missing.results).toHaveLength(1);
-    expect(missing.results[0]!.error?.canton?.code).toBeTruthy();
+    expect(must(missing.results[0], 'the result').error?.canton?.code).toBeTruthy();
     expect((await fails('packages.preferred', { requirements: [{ packageName: 'x', parties: [] }] })).code).toBe('BAD_REQUEST');
   });
 });
