@@ -12,32 +12,29 @@ import { WebSocketTransport, type WsLike } from '../../src/ipc/ws-transport.js';
 import type { Handlers, SubscriptionHandlers } from '../../src/ipc/router.js';
 import { ConsoleError } from '../../src/ipc/errors.js';
 import { withHandlers, withSubscriptions } from '../support/handlers.js';
+import { wsText } from './simulator/helpers.js';
 
 let host: RunningHost;
 let dir: string;
 const calls: unknown[] = [];
 
 const handlers = {
-  'app.info': async () => ({ name: 'test', version: '1', transport: 'browser-host' as const, demoMode: false }),
-  'profiles.list': async () => ({ profiles: [], activeId: null }),
-  'profiles.save': async (req) => {
+  'app.info': () => Promise.resolve({ name: 'test', version: '1', transport: 'browser-host' as const, demoMode: false }),
+  'profiles.list': () => Promise.resolve({ profiles: [], activeId: null }),
+  'profiles.save': (req) => {
     calls.push(req);
-    return {
+    return Promise.resolve({
       id: 'x',
       name: req.name,
       kind: 'remote' as const,
       ledgerApiUrl: req.ledgerApiUrl,
       validatorApiUrl: null,
       auth: { mode: 'none' as const },
-    };
+    });
   },
-  'profiles.delete': async () => ({ deleted: false }),
-  'profiles.select': async ({ id }) => {
-    throw new ConsoleError('NOT_FOUND', `No connection profile with id "${id}"`);
-  },
-  'dashboard.snapshot': async () => {
-    throw new ConsoleError('LEDGER_API_ERROR', 'boom', { code: 'X', cause: 'y', context: { a: 'b' } });
-  },
+  'profiles.delete': () => Promise.resolve({ deleted: false }),
+  'profiles.select': ({ id }) => Promise.reject(new ConsoleError('NOT_FOUND', `No connection profile with id "${id}"`)),
+  'dashboard.snapshot': () => Promise.reject(new ConsoleError('LEDGER_API_ERROR', 'boom', { code: 'X', cause: 'y', context: { a: 'b' } })),
 } satisfies Partial<Handlers>;
 const subs: Partial<SubscriptionHandlers> = {
   'dashboard.live': (_p, emit) => {
@@ -71,7 +68,7 @@ function rawGet(p: string, hostHeader?: string): Promise<{ status: number; heade
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port: host.port, path: p, headers: hostHeader ? { host: hostHeader } : {} }, (res) => {
       let body = '';
-      res.on('data', (d) => (body += d));
+      res.on('data', (d: Buffer) => (body += d.toString()));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
     });
     req.on('error', reject);
@@ -130,7 +127,7 @@ describe('browser host', () => {
   it('answers malformed frames with a protocol error and keeps the connection', async () => {
     const { ws } = await connect();
     const replies: unknown[] = [];
-    ws.on('message', (d) => replies.push(JSON.parse(d.toString())));
+    ws.on('message', (d) => replies.push(JSON.parse(wsText(d))));
     ws.send('not json');
     ws.send(JSON.stringify({ type: 'invoke', id: -1, channel: 'app.info' }));
     await new Promise((r) => setTimeout(r, 100));
