@@ -7,6 +7,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { electronBinary } from '../../src/cli/launch-probe.js';
 import { REPO_ROOT } from '../support/console-process.js';
+import { must } from '../support/must.js';
 
 describe('launcher', () => {
   it('finds no Electron binary on this machine, and finds one when path.txt points at a file', () => {
@@ -30,29 +31,32 @@ describe('launcher', () => {
     try {
       const lines: string[] = [];
       let stderr = '';
-      child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       const url = await new Promise<string>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no URL within 120 s: ${lines.join('\n')}\n${stderr}`)), 120_000);
         child.once('exit', (code) => reject(new Error(`launcher exited with ${code}: ${lines.join('\n')}\n${stderr}`)));
-        createInterface({ input: child.stdout! }).on('line', (line) => {
+        createInterface({ input: child.stdout }).on('line', (line) => {
           lines.push(line);
           const m = /^Console ready: (http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+)$/.exec(line);
           if (m) {
             clearTimeout(timer);
-            resolve(m[1]!);
+            resolve(must(m[1], 'the console URL'));
           }
         });
       });
       expect(lines.join('\n')).toContain('Electron binary not present');
-      const page = await fetch(url.split('#')[0]!);
+      const page = await fetch(must(url.split('#')[0], 'the URL without its fragment'));
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('<div id="app"');
       const sim = await new Promise<string>((resolve) => {
         const found = lines.map((l) => /Embedded simulator \(demo mode\): (\S+)/.exec(l)?.[1]).find(Boolean);
-        if (found) return resolve(found);
-        createInterface({ input: child.stdout! }).on('line', (l) => {
+        if (found) {
+          resolve(found);
+          return;
+        }
+        createInterface({ input: child.stdout }).on('line', (l) => {
           const m = /Embedded simulator \(demo mode\): (\S+)/.exec(l);
-          if (m) resolve(m[1]!);
+          if (m) resolve(must(m[1], 'the simulator URL'));
         });
       });
       const end = (await (await fetch(`${sim}/v2/state/ledger-end`)).json()) as { offset: number };
