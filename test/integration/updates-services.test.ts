@@ -12,6 +12,7 @@ import { ConsoleError } from '../../src/ipc/errors.js';
 import { buildUpdateFormat, fetchUpdate, fetchUpdateRange, listParties, type JsUpdate } from '../../src/services/ledger/updates.js';
 import { openUpdateStream } from '../../src/services/ledger/update-stream.js';
 import { exportUpdatesNdjson } from '../../src/services/ledger/export-ndjson.js';
+import { must } from '../support/must.js';
 
 let sim: RunningSimulator;
 let dir: string;
@@ -58,7 +59,7 @@ afterAll(async () => {
 });
 
 describe('update ranges over HTTP', () => {
-  it('lists the demo parties, local first', async () => {
+  it('lists the demo parties, local first', () => {
     expect(alice).toMatch(/^Alice::/);
     expect(bob).toMatch(/^Bob::/);
     expect(bank).toMatch(/^Bank::/);
@@ -74,7 +75,7 @@ describe('update ranges over HTTP', () => {
     const first = await fetchUpdateRange(client, filter(), { beginExclusive: 0, endInclusive: null, descending: true, limit: 2 });
     expect(first.items.map((i) => i.offset)).toEqual(offsets.slice(0, 2));
     expect(first.next).not.toBeNull();
-    const second = await fetchUpdateRange(client, filter(), { ...first.next!, descending: true, limit: 2 });
+    const second = await fetchUpdateRange(client, filter(), { ...must(first.next, 'the next page bounds'), descending: true, limit: 2 });
     expect(second.items.map((i) => i.offset)).toEqual(offsets.slice(2, 4));
 
     const asc = await fetchUpdateRange(client, filter(), { beginExclusive: 0, endInclusive: null, descending: false, limit: 1000 });
@@ -102,8 +103,9 @@ describe('update ranges over HTTP', () => {
       limit: 100,
     });
     expect(r.items).toHaveLength(1);
-    expect(r.items[0]!.templates).toEqual(['Demo.Account:Account']);
-    expect(r.items[0]!.counts.created).toBe(2);
+    const account = must(r.items[0], 'the Account update');
+    expect(account.templates).toEqual(['Demo.Account:Account']);
+    expect(account.counts.created).toBe(2);
   });
 
   it('reports an unknown template as a structured Canton error', async () => {
@@ -126,20 +128,24 @@ describe('update lookups and the event tree', () => {
       descending: false,
       limit: 100,
     });
-    const split = r.items.find((i) => i.counts.exercised > 0);
-    expect(split).toBeDefined();
-    const detail = await fetchUpdate(client, filter({ shape: 'LEDGER_EFFECTS' }), { offset: split!.offset });
+    const split = must(
+      r.items.find((i) => i.counts.exercised > 0),
+      'an update with an exercise',
+    );
+    const detail = await fetchUpdate(client, filter({ shape: 'LEDGER_EFFECTS' }), { offset: split.offset });
     const [root, ...children] = detail.events;
     expect(root).toMatchObject({ kind: 'exercised', choice: 'Iou_Split', depth: 0, consuming: true });
     expect(children.length).toBe(2);
     for (const c of children) expect(c).toMatchObject({ kind: 'created', depth: 1 });
     expect(JSON.parse(detail.json)).toHaveProperty('Transaction');
 
-    const byId = await fetchUpdate(client, filter({ shape: 'LEDGER_EFFECTS' }), { updateId: detail.summary.updateId! });
-    expect(byId.summary.offset).toBe(split!.offset);
+    const byId = await fetchUpdate(client, filter({ shape: 'LEDGER_EFFECTS' }), {
+      updateId: must(detail.summary.updateId, 'the update id'),
+    });
+    expect(byId.summary.offset).toBe(split.offset);
 
     // ACS delta of the same update: archive + two creates, all at depth 0.
-    const delta = await fetchUpdate(client, filter(), { offset: split!.offset });
+    const delta = await fetchUpdate(client, filter(), { offset: split.offset });
     expect(delta.events.map((e) => e.kind).sort()).toEqual(['archived', 'created', 'created']);
     expect(delta.events.every((e) => e.depth === 0)).toBe(true);
   });
@@ -156,12 +162,12 @@ describe('live tail over the WebSocket', () => {
     const begin = await ledgerEnd();
     const got: JsUpdate[] = [];
     let ended = false;
-    const opened = deferred<void>();
+    const opened = deferred<undefined>();
     const s = openUpdateStream({
       baseUrl: sim.url,
       token: null,
       request: { beginExclusive: begin, updateFormat: buildUpdateFormat(filter({ parties: [alice] })) },
-      onOpen: () => opened.resolve(),
+      onOpen: () => opened.resolve(undefined),
       onUpdate: (u) => got.push(u),
       onError: (e) => {
         throw e;
@@ -171,7 +177,8 @@ describe('live tail over the WebSocket', () => {
     await opened.promise;
     const offset = await createIou(bank, alice);
     await expect.poll(() => got.filter((u) => 'Transaction' in u).length).toBe(1);
-    expect('Transaction' in got[0]! && got[0].Transaction.value.offset).toBe(offset);
+    const first = must(got[0], 'the first update');
+    expect('Transaction' in first && first.Transaction.value.offset).toBe(offset);
     // Bob's Iou is not visible to Alice.
     await createIou(bank, bob);
 
