@@ -16,7 +16,7 @@
  * all) and an HTTP read round trip; then the sign stage's parts measured one by one, the key read both ways.
  * Targets: end-to-end p50 < 20 ms and p95 < 35 ms (exit 1 when missed).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import inspector from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -99,6 +99,26 @@ const CPU = process.argv.includes('--cpu');
 const ZERO: NodeJS.CpuUsage = { user: 0, system: 0 };
 const cpuNow = (): NodeJS.CpuUsage => (CPU ? process.cpuUsage() : ZERO);
 const cpuBetween = (a: NodeJS.CpuUsage, b: NodeJS.CpuUsage): number => (b.user - a.user + b.system - a.system) / 1000;
+
+/** CPU time (user + system, ms) of each thread of this process, by thread id, from /proc (empty elsewhere). */
+function threadCpu(): Map<number, { name: string; ms: number }> {
+  const out = new Map<number, { name: string; ms: number }>();
+  const dir = '/proc/self/task';
+  if (!existsSync(dir)) return out;
+  const tick = 1000 / 100; // USER_HZ is 100 on Linux
+  for (const tid of readdirSync(dir)) {
+    try {
+      const stat = readFileSync(path.join(dir, tid, 'stat'), 'utf8');
+      const close = stat.lastIndexOf(')');
+      const name = stat.slice(stat.indexOf('(') + 1, close).replace(/[0-9]+$/, '#');
+      const fields = stat.slice(close + 2).split(' ');
+      out.set(Number(tid), { name, ms: (Number(fields[11]) + Number(fields[12])) * tick });
+    } catch {
+      // the thread ended between readdir and read
+    }
+  }
+  return out;
+}
 
 async function main(): Promise<void> {
   const burners = await startBurners(BURN);
@@ -189,6 +209,7 @@ async function main(): Promise<void> {
     };
     for (let i = 0; i < 20; i++) await round(svc, `warm-${i}-${process.pid}`, null);
     const profiler = PROFILE_FILE ? await startProfiler() : null;
+    const threadsBefore = threadCpu();
     for (let i = 0; i < N; i++) {
       await round(svc, `bench-${i}-${process.pid}`, now);
       const b0 = performance.now();
@@ -205,6 +226,7 @@ async function main(): Promise<void> {
     }
 
     if (profiler && PROFILE_FILE) await profiler.stop(PROFILE_FILE);
+    const threadsAfter = threadCpu();
 
     // the sign stage's parts, one by one (same run, after the rounds)
     const parts: Array<[string, number[]]> = [];
@@ -278,6 +300,19 @@ async function main(): Promise<void> {
     console.log('| part | p50 ms | p95 ms |');
     console.log('| --- | ---: | ---: |');
     for (const [label, xs] of parts) console.log(`| ${label} | ${pct(xs, 50).toFixed(2)} | ${pct(xs, 95).toFixed(2)} |`);
+    if (threadsAfter.size > 0) {
+      // where the process's CPU went during the timed rounds (Linux): the main thread runs the console, the simulator
+      // and SQLite; the others are libuv's pool (WebCrypto digests, keychain calls) and V8's garbage collector
+      const byName = new Map<string, number>();
+      for (const [tid, t] of threadsAfter) {
+        const before = threadsBefore.get(tid);
+        const ms = t.ms - (before?.ms ?? 0);
+        const name = tid === process.pid ? 'main' : t.name;
+        byName.set(name, (byName.get(name) ?? 0) + ms);
+      }
+      console.log('\nCPU per timed iteration (round + both baselines) by thread, ms:');
+      for (const [name, ms] of [...byName].sort((a, b) => b[1] - a[1])) if (ms > 0) console.log(`| ${name} | ${(ms / N).toFixed(2)} |`);
+    }
     const p50 = pct(now.total, 50);
     const p95 = pct(now.total, 95);
     const ok = p50 < TARGET_P50_MS && p95 < TARGET_P95_MS;
