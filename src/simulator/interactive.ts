@@ -18,7 +18,8 @@ import { relativeContractId } from './ledger.js';
 import { toSimCommands } from './submission-checks.js';
 import type { ContractRow, TxNode } from './model.js';
 import { loadProto } from './proto.js';
-import type { JsCommandsInput, JsExecuteSubmissionInput, JsPrepareSubmissionInput } from './schemas.js';
+import type { JsCommandsInput } from './schemas.js';
+import type { JsExecuteSubmissionInput, JsPrepareSubmissionInput } from './schemas-interactive.js';
 
 /** What prepare remembers (by hash): the submission and the transaction exactly as prepared. */
 interface StoredPrepared {

@@ -7,6 +7,7 @@
 import type { v3_5 } from '@canton-network/core-ledger-client-types';
 import type { z } from 'zod';
 import type * as S from './schemas.js';
+import type * as I from './schemas-interactive.js';
 
 type Spec = v3_5.components['schemas'];
 
@@ -50,12 +51,12 @@ export const REQUEST_SCHEMAS_ACCEPT_THE_SPEC = {
   UpdatePartyDetails: true satisfies Accepts<typeof S.UpdatePartyDetailsRequestSchema, Spec['UpdatePartyDetailsRequest']>,
   GetPreferredPackages: true satisfies Accepts<typeof S.GetPreferredPackagesRequestSchema, Spec['GetPreferredPackagesRequest']>,
   ListVettedPackages: true satisfies Accepts<typeof S.ListVettedPackagesRequestSchema, Spec['ListVettedPackagesRequest']>,
-  Signature: true satisfies Accepts<typeof S.SignatureSchema, Spec['Signature']>,
+  Signature: true satisfies Accepts<typeof I.SignatureSchema, Spec['Signature']>,
   GenerateExternalPartyTopology: true satisfies Accepts<
-    typeof S.GenerateExternalPartyTopologySchema,
+    typeof I.GenerateExternalPartyTopologySchema,
     Spec['GenerateExternalPartyTopologyRequest']
   >,
-  AllocateExternalParty: true satisfies Accepts<typeof S.AllocateExternalPartySchema, Spec['AllocateExternalPartyRequest']>,
-  JsPrepareSubmission: true satisfies Accepts<typeof S.JsPrepareSubmissionRequestSchema, Spec['JsPrepareSubmissionRequest']>,
-  JsExecuteSubmission: true satisfies Accepts<typeof S.JsExecuteSubmissionRequestSchema, Spec['JsExecuteSubmissionRequest']>,
+  AllocateExternalParty: true satisfies Accepts<typeof I.AllocateExternalPartySchema, Spec['AllocateExternalPartyRequest']>,
+  JsPrepareSubmission: true satisfies Accepts<typeof I.JsPrepareSubmissionRequestSchema, Spec['JsPrepareSubmissionRequest']>,
+  JsExecuteSubmission: true satisfies Accepts<typeof I.JsExecuteSubmissionRequestSchema, Spec['JsExecuteSubmissionRequest']>,
 };

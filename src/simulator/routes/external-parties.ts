@@ -9,7 +9,7 @@ import { PARTY_HINT_RE } from '../ids.js';
 import type { LedgerWriter } from '../ledger.js';
 import type { Router } from '../router.js';
 import { ok } from '../router.js';
-import { AllocateExternalPartySchema, GenerateExternalPartyTopologySchema } from '../schemas.js';
+import { AllocateExternalPartySchema, GenerateExternalPartyTopologySchema } from '../schemas-interactive.js';
 import { body } from './common.js';
 import { grantActAs } from './users.js';
 

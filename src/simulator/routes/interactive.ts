@@ -9,7 +9,7 @@ import type { LedgerWriter } from '../ledger.js';
 import { projectTransaction, transactionWithoutEvents } from '../projection.js';
 import type { Router } from '../router.js';
 import { ok } from '../router.js';
-import { JsExecuteSubmissionRequestSchema, JsPrepareSubmissionRequestSchema } from '../schemas.js';
+import { JsExecuteSubmissionRequestSchema, JsPrepareSubmissionRequestSchema } from '../schemas-interactive.js';
 import { body } from './common.js';
 
 type S = v3_5.components['schemas'];

@@ -19,7 +19,7 @@ import { InteractiveSubmission } from '../interactive.js';
 import type { LedgerWriter, SubmitResult } from '../ledger.js';
 import type { ContractRow } from '../model.js';
 import { createdEventBlob } from '../projection-events.js';
-import type { JsPrepareSubmissionInput } from '../schemas.js';
+import type { JsPrepareSubmissionInput } from '../schemas-interactive.js';
 import type { SpliceContract, WalletApp } from './app.js';
 import { WalletError } from './app.js';
 import { AMULET_PACKAGE_NAME, fmt, num } from './coin.js';
