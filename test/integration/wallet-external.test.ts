@@ -16,6 +16,8 @@ import type { ChannelName, Request, Response } from '../../src/ipc/contract.js';
 import type { IpcError } from '../../src/ipc/errors.js';
 import { mintDemoToken } from '../../src/services/wallet/demo-token.js';
 import { startDownloads, type Downloads } from '../support/exports.js';
+import { must } from '../support/must.js';
+import { anyNumber } from '../support/matchers.js';
 
 let app: ConsoleApp;
 let airGapped: ConsoleApp;
@@ -65,7 +67,7 @@ function is<T extends { status: string }, S extends T['status']>(v: T, status: S
   if (v.status !== status) throw new Error(`expected ${status}, got ${JSON.stringify(v)}`);
   return v as Extract<T, { status: S }>;
 }
-async function fails<C extends ChannelName>(a: ConsoleApp, channel: C, payload: unknown): Promise<IpcError> {
+async function fails(a: ConsoleApp, channel: ChannelName, payload: unknown): Promise<IpcError> {
   const r = await a.router.invoke(channel, payload);
   if (r.ok) throw new Error(`${channel} unexpectedly succeeded`);
   return r.error;
@@ -117,7 +119,7 @@ describe('external-party wallet', () => {
     // The session is spent: confirming again is refused plainly.
     expect((await fails(app, 'wallet.external.confirm', { sessionId: v.sessionId })).code).toBe('NOT_FOUND');
     const list = (await ok(app, 'wallet.external.parties', {})).parties;
-    expect(list[0]!.preapproval).not.toBeNull();
+    expect(must(list[0], 'the onboarded party').preapproval).not.toBeNull();
   });
 
   it('sends to a party with a preapproval, signed online; the nonce is read from the ledger', async () => {
@@ -161,8 +163,8 @@ describe('external-party wallet', () => {
       'verified',
     );
     // refused on every path: not "use offline signing"; the disabled button is recorded once, with the rule and the hash
-    expect(over.policy).toMatchObject({ allowed: false, reason: 'POLICY_AMOUNT', offlineAllowed: false, auditSeq: expect.any(Number) });
-    const entry = (await ok(app, 'signing.audit.list', { limit: 1 })).records[0]!;
+    expect(over.policy).toMatchObject({ allowed: false, reason: 'POLICY_AMOUNT', offlineAllowed: false, auditSeq: anyNumber() });
+    const entry = must((await ok(app, 'signing.audit.list', { limit: 1 })).records[0], 'the refusal audit record');
     expect(entry).toMatchObject({ seq: over.policy.auditSeq, decision: 'refused', reason: 'POLICY_AMOUNT', hash: over.summary.hashBase64 });
     // forced past the disabled buttons: refused again (and audited again), online and offline
     expect(await ok(app, 'wallet.external.confirm', { sessionId: over.sessionId, blindConfirmation: 'BLIND' })).toMatchObject({
@@ -213,13 +215,13 @@ describe('external-party wallet', () => {
     try {
       const profile = await ok(app, 'profiles.save', {
         name: 'lying validator',
-        ledgerApiUrl: app.demoLedgerUrl!,
+        ledgerApiUrl: must(app.demoLedgerUrl, 'the demo ledger URL'),
         validatorApiUrl: proxy.url,
         auth: { mode: 'static', token: mintDemoToken('validator-operator') },
       });
       await ok(app, 'profiles.select', { id: profile.id });
       const r = await ok(app, 'wallet.external.send.prepare', { party, fingerprint, receiver, amount: '1' });
-      expect(is(r, 'refused')).toMatchObject({ reason: 'HASH_MISMATCH', auditSeq: expect.any(Number) });
+      expect(is(r, 'refused')).toMatchObject({ reason: 'HASH_MISMATCH', auditSeq: anyNumber() });
       expect(proxy.submits()).toBe(0);
     } finally {
       await ok(app, 'profiles.select', { id: 'demo' });
@@ -242,11 +244,13 @@ async function lyingValidator(target: string): Promise<{ url: string; submits: (
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
+    const forward = async (): Promise<void> => {
       if (req.url?.endsWith('/submit-send')) submits++;
       const headers: Record<string, string> = {};
-      for (const h of ['authorization', 'content-type', 'accept'])
-        if (typeof req.headers[h] === 'string') headers[h] = req.headers[h] as string;
+      for (const h of ['authorization', 'content-type', 'accept']) {
+        const value = req.headers[h];
+        if (typeof value === 'string') headers[h] = value;
+      }
       const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
       const up = await fetch(target + (req.url ?? ''), {
         method: req.method ?? 'GET',
@@ -260,7 +264,9 @@ async function lyingValidator(target: string): Promise<{ url: string; submits: (
         text = JSON.stringify(j);
       }
       res.writeHead(up.status, { 'content-type': up.headers.get('content-type') ?? 'application/json' }).end(text);
-    });
+    };
+    // A failed forward answers 502, so the console sees an error instead of a hung request.
+    req.on('end', () => void forward().catch((e: unknown) => res.writeHead(502).end(e instanceof Error ? e.message : 'forward failed')));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
