@@ -378,64 +378,67 @@ test('offline round trip between two consoles: request out, verified and signed 
   await off.close();
 });
 
-test('offline onboarding by file between two consoles: request out, multi-hash verified and signed air-gapped, response in, allocated', async ({
-  browser,
-}) => {
-  // the key is on both consoles (restored on the air-gapped one in the previous test)
-  const on = await browser.newPage();
-  const off = await browser.newPage();
-  await on.goto(online.url);
-  await off.goto(airGapped.url);
-  const partyId = `e2e-offline-onboard::${must(keyFingerprints[0], 'keyFingerprints[0]')[1]}`;
+test(
+  'offline onboarding by file between two consoles: request out, multi-hash verified and signed air-gapped, ' + 'response in, allocated',
+  async ({ browser }) => {
+    // the key is on both consoles (restored on the air-gapped one in the previous test)
+    const on = await browser.newPage();
+    const off = await browser.newPage();
+    await on.goto(online.url);
+    await off.goto(airGapped.url);
+    const partyId = `e2e-offline-onboard::${must(keyFingerprints[0], 'keyFingerprints[0]')[1]}`;
 
-  await go(on, /^Signing/);
-  await on.getByRole('tab', { name: 'Onboard a party' }).click();
-  await on.getByLabel('Party hint').fill('e2e-offline-onboard');
-  await on.getByTestId('onboard-prepare').click();
-  await expect(on.getByTestId('onboard-party')).toContainText(partyId);
-  const request = await download(on, () => on.getByTestId('onboard-export').click());
-  expect(request.name).toMatch(/^onboarding-request-[0-9a-f]{8}\.json$/);
-  expect(JSON.parse(request.text)).toMatchObject({ format: 'canton-console/onboarding-request', version: 1 });
-  await expect(on.getByTestId('onboard-exported')).toContainText('e2e-offline-onboard::');
-  await shoot(on, 'onboard-exported');
-  expect((await sim<{ partyDetails: Array<{ party: string }> }>('/v2/parties')).partyDetails.map((p) => p.party)).not.toContain(partyId);
+    await go(on, /^Signing/);
+    await on.getByRole('tab', { name: 'Onboard a party' }).click();
+    await on.getByLabel('Party hint').fill('e2e-offline-onboard');
+    await on.getByTestId('onboard-prepare').click();
+    await expect(on.getByTestId('onboard-party')).toContainText(partyId);
+    const request = await download(on, () => on.getByTestId('onboard-export').click());
+    expect(request.name).toMatch(/^onboarding-request-[0-9a-f]{8}\.json$/);
+    expect(JSON.parse(request.text)).toMatchObject({ format: 'canton-console/onboarding-request', version: 1 });
+    await expect(on.getByTestId('onboard-exported')).toContainText('e2e-offline-onboard::');
+    await shoot(on, 'onboard-exported');
+    expect((await sim<{ partyDetails: Array<{ party: string }> }>('/v2/parties')).partyDetails.map((p) => p.party)).not.toContain(partyId);
 
-  // air-gapped: an altered file is refused; the genuine one shows the recomputed multi-hash summary and is signed
-  await go(off, /^Offline signer/);
-  const altered = request.text.replace('"expiresAt": "', '"expiresAt": "2099-01-01T00:00:00.000Z", "x": "');
-  await off.getByTestId('open-request').setInputFiles({ name: 'altered.json', mimeType: 'application/json', buffer: Buffer.from(altered) });
-  await expect(off.getByTestId('refusal')).toBeVisible();
-  await off.getByRole('button', { name: 'Back' }).click();
-  await off
-    .getByTestId('open-request')
-    .setInputFiles({ name: request.name, mimeType: 'application/json', buffer: Buffer.from(request.text) });
-  await expect(off.getByTestId('onboarding-request-review')).toBeVisible();
-  await expect(off.getByTestId('onboard-party')).toContainText(partyId);
-  await expect(off.getByTestId('onboarding-request-details')).toContainText('on this machine');
-  await shoot(off, 'offline-onboarding-review');
-  const response = await download(off, () => off.getByTestId('confirm-button').click());
-  expect(response.name).toMatch(/^onboarding-response-[0-9a-f]{8}\.json$/);
-  await expect(off.getByTestId('offline-onboarding-signed')).toContainText('e2e-offline-onboard::');
-  await shoot(off, 'offline-onboarding-signed');
+    // air-gapped: an altered file is refused; the genuine one shows the recomputed multi-hash summary and is signed
+    await go(off, /^Offline signer/);
+    const altered = request.text.replace('"expiresAt": "', '"expiresAt": "2099-01-01T00:00:00.000Z", "x": "');
+    await off
+      .getByTestId('open-request')
+      .setInputFiles({ name: 'altered.json', mimeType: 'application/json', buffer: Buffer.from(altered) });
+    await expect(off.getByTestId('refusal')).toBeVisible();
+    await off.getByRole('button', { name: 'Back' }).click();
+    await off
+      .getByTestId('open-request')
+      .setInputFiles({ name: request.name, mimeType: 'application/json', buffer: Buffer.from(request.text) });
+    await expect(off.getByTestId('onboarding-request-review')).toBeVisible();
+    await expect(off.getByTestId('onboard-party')).toContainText(partyId);
+    await expect(off.getByTestId('onboarding-request-details')).toContainText('on this machine');
+    await shoot(off, 'offline-onboarding-review');
+    const response = await download(off, () => off.getByTestId('confirm-button').click());
+    expect(response.name).toMatch(/^onboarding-response-[0-9a-f]{8}\.json$/);
+    await expect(off.getByTestId('offline-onboarding-signed')).toContainText('e2e-offline-onboard::');
+    await shoot(off, 'offline-onboarding-signed');
 
-  // online: a response for another party is refused, the genuine one allocates the party
-  await on.getByRole('tab', { name: /Offline requests/ }).click();
-  await expect(on.getByTestId('pending-onboarding')).toContainText('e2e-offline-onboard::');
-  const wrong = response.text.replaceAll(partyId, party);
-  await on
-    .getByTestId('import-onboarding-response')
-    .setInputFiles({ name: 'wrong.json', mimeType: 'application/json', buffer: Buffer.from(wrong) });
-  await expect(on.getByTestId('refusal-reason')).toHaveText('WRONG_PARTY');
-  await on
-    .getByTestId('import-onboarding-response')
-    .setInputFiles({ name: response.name, mimeType: 'application/json', buffer: Buffer.from(response.text) });
-  await expect(on.getByTestId('offline-onboard-allocated')).toContainText('e2e-offline-onboard::');
-  await expect(on.getByTestId('pending-onboarding')).toHaveCount(0);
-  await shoot(on, 'offline-onboard-allocated');
-  expect((await sim<{ partyDetails: Array<{ party: string }> }>('/v2/parties')).partyDetails.map((p) => p.party)).toContain(partyId);
-  await on.close();
-  await off.close();
-});
+    // online: a response for another party is refused, the genuine one allocates the party
+    await on.getByRole('tab', { name: /Offline requests/ }).click();
+    await expect(on.getByTestId('pending-onboarding')).toContainText('e2e-offline-onboard::');
+    const wrong = response.text.replaceAll(partyId, party);
+    await on
+      .getByTestId('import-onboarding-response')
+      .setInputFiles({ name: 'wrong.json', mimeType: 'application/json', buffer: Buffer.from(wrong) });
+    await expect(on.getByTestId('refusal-reason')).toHaveText('WRONG_PARTY');
+    await on
+      .getByTestId('import-onboarding-response')
+      .setInputFiles({ name: response.name, mimeType: 'application/json', buffer: Buffer.from(response.text) });
+    await expect(on.getByTestId('offline-onboard-allocated')).toContainText('e2e-offline-onboard::');
+    await expect(on.getByTestId('pending-onboarding')).toHaveCount(0);
+    await shoot(on, 'offline-onboard-allocated');
+    expect((await sim<{ partyDetails: Array<{ party: string }> }>('/v2/parties')).partyDetails.map((p) => p.party)).toContain(partyId);
+    await on.close();
+    await off.close();
+  },
+);
 
 test('audit: decisions listed with reasons, chain verified, NDJSON exported', async ({ page }) => {
   await page.goto(online.url);

@@ -3,7 +3,8 @@
  * wallets, onboarding a user, receiving coin through an offer the receiver accepts, withdrawing another offer, live
  * offer status, buying traffic, history and delegations; then the external-party wallet — key and party created in
  * the console, preapproval set up and a preapproved transfer signed in the console (prepare → verify → sign →
- * submit), and transfers the key's policy forbids refused with the rule and audited. Effects are checked again through the validator's own HTTP API. Screenshots of every view, light and dark.
+ * submit), and transfers the key's policy forbids refused with the rule and audited. Effects are checked again through
+ * the validator's own HTTP API. Screenshots of every view, light and dark.
  */
 import { test, expect, type Page } from '@playwright/test';
 import { Entry } from '@napi-rs/keyring';

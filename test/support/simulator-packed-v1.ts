@@ -44,7 +44,8 @@ export function packTransactionV1(tx: StoredTransaction, pidOf: (party: string) 
     if (n.kind === 'create') {
       let f =
         `"contractId":${JSON.stringify(n.contractId)},"templateId":${templateId},"createArgument":${JSON.stringify(n.createArgument)}` +
-        `,"signatories":${JSON.stringify(n.signatories)},"observers":${JSON.stringify(n.observers)},"createdAt":${JSON.stringify(n.createdAt)}` +
+        `,"signatories":${JSON.stringify(n.signatories)},"observers":${JSON.stringify(n.observers)}` +
+        `,"createdAt":${JSON.stringify(n.createdAt)}` +
         `,"packageName":${JSON.stringify(n.packageName)},"representativePackageId":${JSON.stringify(n.packageId)}`;
       if (n.contractKey !== undefined) {
         f += `,"contractKey":${JSON.stringify(n.contractKey)}`;
@@ -59,7 +60,8 @@ export function packTransactionV1(tx: StoredTransaction, pidOf: (party: string) 
           `,"implementedInterfaces":${JSON.stringify(n.implementedInterfaces)}`,
       );
       let rest =
-        `,"choice":${JSON.stringify(n.choice)},"choiceArgument":${JSON.stringify(n.choiceArgument)},"actingParties":${JSON.stringify(n.actingParties)}` +
+        `,"choice":${JSON.stringify(n.choice)},"choiceArgument":${JSON.stringify(n.choiceArgument)}` +
+        `,"actingParties":${JSON.stringify(n.actingParties)}` +
         `,"consuming":${n.consuming},"lastDescendantNodeId":${n.lastDescendantNodeId},"exerciseResult":${JSON.stringify(n.exerciseResult)}`;
       if (n.interfaceId) rest += `,"interfaceId":${JSON.stringify(n.interfaceId)}`;
       e = add(rest)[1];

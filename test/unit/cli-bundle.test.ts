@@ -90,7 +90,8 @@ describe('scripts/run.mjs', () => {
       "const source = readFileSync(file, 'utf8');",
       'const wrapped = Module.wrap(source);',
       'installStackMapping(file, wrapped.indexOf(source));',
-      'try { new vm.Script(wrapped, { filename: file }).runInThisContext()({}, () => {}, {}, file, "."); } catch (e) { console.log(e.stack); }',
+      'try { new vm.Script(wrapped, { filename: file }).runInThisContext()({}, () => {}, {}, file, "."); } ' +
+        'catch (e) { console.log(e.stack); }',
     ].join('\n');
     writeFileSync(path.join(dir, 'runner.mjs'), runner);
     const r = spawnSync(process.execPath, [path.join(dir, 'runner.mjs')], { encoding: 'utf8', timeout: 30_000 });

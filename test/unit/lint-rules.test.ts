@@ -59,17 +59,20 @@ describe('layer rules (dependency-cruiser)', () => {
       'src/services/profiles.ts': "import { channels } from '../ipc/contract.js';\nexport const profiles = channels;\n",
       'src/simulator/index.ts': "import { lf } from '../daml-lf/index.js';\nexport const sim = lf;\n",
       'src/app/console-app.ts':
-        "import { profiles } from '../services/profiles.js';\nimport { sim } from '../simulator/index.js';\nexport const app = [profiles, sim];\n",
+        "import { profiles } from '../services/profiles.js';\n" +
+        "import { sim } from '../simulator/index.js';\nexport const app = [profiles, sim];\n",
       'src/cli/host.ts': "import { app } from '../app/console-app.js';\nexport const host = app;\n",
       'electron/main.ts':
         "import electron from 'electron';\nimport { app } from '../src/app/console-app.js';\nexport const main = [electron, app];\n",
       'renderer/src/main.ts':
-        "import { channels } from '../../src/ipc/contract.js';\nimport { short } from '../../src/common/ids.js';\nexport const view = [channels, short];\n",
+        "import { channels } from '../../src/ipc/contract.js';\n" +
+        "import { short } from '../../src/common/ids.js';\nexport const view = [channels, short];\n",
       'src/simulator/short.ts': "import { short } from '../common/ids.js';\nexport const s = short;\n",
       'src/dar-reader/reader.ts': "import { lf } from '../daml-lf/index.js';\nexport const reader = lf;\n",
       'src/services/short.ts': "import { short } from '../common/ids.js';\nexport const s = short;\n",
       'renderer/src/Tree.svelte':
-        '<script lang="ts">\n  import Tree from \'./Tree.svelte\';\n  let { depth }: { depth: number } = $props();\n</script>\n{#if depth > 0}<Tree depth={depth - 1} />{/if}\n',
+        '<script lang="ts">\n  import Tree from \'./Tree.svelte\';\n  let { depth }: { depth: number } = $props();\n</script>\n' +
+        '{#if depth > 0}<Tree depth={depth - 1} />{/if}\n',
       'test/helper.ts': 'export const helper = 1;\n',
       // Violations, one per rule.
       'src/simulator/bad.ts': "import { profiles } from '../services/profiles.js';\nexport const bad = profiles;\n",

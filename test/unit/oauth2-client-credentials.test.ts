@@ -79,13 +79,16 @@ describe('client credentials token provider', () => {
     expect(t.expiresAt).toBeLessThanOrEqual(Date.now() + 3_600_000);
   });
 
-  it('authenticates with HTTP Basic (client_secret_basic), form-encoding id and secret, and leaves audience/scope out when unset', async () => {
-    const t = await provider({ clientAuthMethod: 'client_secret_basic', audience: null, scope: null }).token();
-    expect(idp.requests).toEqual([
-      expect.objectContaining({ clientAuth: 'basic', clientId: 'console-client', audience: null, scope: null, outcome: 'issued' }),
-    ]);
-    expect(verifyHs256(t.value, SIGNING)?.sub).toBe('ops-user');
-  });
+  it(
+    'authenticates with HTTP Basic (client_secret_basic), form-encoding id and secret, ' + 'and leaves audience/scope out when unset',
+    async () => {
+      const t = await provider({ clientAuthMethod: 'client_secret_basic', audience: null, scope: null }).token();
+      expect(idp.requests).toEqual([
+        expect.objectContaining({ clientAuth: 'basic', clientId: 'console-client', audience: null, scope: null, outcome: 'issued' }),
+      ]);
+      expect(verifyHs256(t.value, SIGNING)?.sub).toBe('ops-user');
+    },
+  );
 
   it('caches the token until shortly before expiry, then fetches a new one', async () => {
     let now = Date.now();

@@ -90,7 +90,8 @@ describe('problemsFromCanton', () => {
       problemsFromCanton({
         code: 'NOT_VALID_UPGRADE_PACKAGE',
         cause:
-          'Upgrade checks indicate that new package a (p 2.0.0) cannot be an upgrade of existing package b (p 1.0.0). Reason: The upgraded template Asset is missing some of its original fields.',
+          'Upgrade checks indicate that new package a (p 2.0.0) cannot be an upgrade of existing package b (p 1.0.0). ' +
+          'Reason: The upgraded template Asset is missing some of its original fields.',
         context: { upgradeError: 'MissingField(label)', participant: 'x' },
       }),
     ).toEqual(['The upgraded template Asset is missing some of its original fields.', 'MissingField(label)']);

@@ -15,7 +15,8 @@ const MAX = 9223372036854775807n;
 const MIN = -9223372036854775808n;
 const arithError = (call_: string): RegExp =>
   new RegExp(
-    `UNHANDLED_EXCEPTION/DA.Exception.ArithmeticError:ArithmeticError \\(error category 9\\): ArithmeticError while evaluating \\(${call_.replace(/[().+*]/g, '\\$&')}\\)\\.`,
+    `UNHANDLED_EXCEPTION/DA.Exception.ArithmeticError:ArithmeticError \\(error category 9\\): ` +
+      `ArithmeticError while evaluating \\(${call_.replace(/[().+*]/g, '\\$&')}\\)\\.`,
   );
 
 describe('Int64 builtins (spec "Int64 functions")', () => {

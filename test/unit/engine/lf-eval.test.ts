@@ -229,7 +229,8 @@ describe('Daml-LF engine: expressions', () => {
     });
     expect(runUpdate(caught)).toBe('ArithmeticError while evaluating (DIV_INT64 1 0).');
     expect(() => evalExpr(call('DIV_INT64', i64(1), i64(0)))).toThrow(
-      'UNHANDLED_EXCEPTION/DA.Exception.ArithmeticError:ArithmeticError (error category 9): ArithmeticError while evaluating (DIV_INT64 1 0).',
+      'UNHANDLED_EXCEPTION/DA.Exception.ArithmeticError:ArithmeticError (error category 9): ' +
+        'ArithmeticError while evaluating (DIV_INT64 1 0).',
     );
   });
 

@@ -104,7 +104,8 @@ describe('prepared transaction verification', () => {
     expect(summary.clearSign).toMatchObject({ kind: 'preapproval-setup', user: ALICE, validator: VALIDATOR, dso: DSO });
     expect(summary.clearSign).toMatchObject({ preapprovalExpiresAt: '2027-01-01T00:00:00.000Z' });
     expect(summary.headline).toBe(
-      `Accept the wallet setup of validator ${VALIDATOR}: pre-approve incoming Canton Coin transfers to ${ALICE} until 2027-01-01T00:00:00.000Z`,
+      `Accept the wallet setup of validator ${VALIDATOR}: ` +
+        `pre-approve incoming Canton Coin transfers to ${ALICE} until 2027-01-01T00:00:00.000Z`,
     );
     // the proposal someone else is to accept is described, not clear-signed
     const other = await verifyPreparedTransaction(await prepareResponse(preapprovalSetup({ user: BOB, validator: VALIDATOR })), BOB, types);
@@ -115,26 +116,29 @@ describe('prepared transaction verification', () => {
     expect(asAlice.summary.mode).toBe('described');
   });
 
-  it('clear-signs a Canton Coin transfer through a pre-approval (TransferPreapproval_Send), receiver read from the pre-approval', async () => {
-    const { summary } = await verifyPreparedTransaction(
-      await prepareResponse(preapprovalSend({ sender: ALICE, receiver: BOB, provider: VALIDATOR, amount: '12.5', memo: 'lunch' })),
-      ALICE,
-      types,
-    );
-    expect(summary.mode).toBe('clear');
-    expect(summary.clearSign).toMatchObject({
-      kind: 'preapproval-send',
-      sender: ALICE,
-      receiver: BOB,
-      provider: VALIDATOR,
-      amount: '12.5',
-    });
-    expect(summary.headline).toBe(`Transfer 12.5 Canton Coin from ${ALICE} to ${BOB} (pre-approved) (memo: lunch)`);
-    // the nested record and variant types of the real package are described field by field
-    const arg = must(summary.description.nodes[0], 'summary.description.nodes[0]').argument;
-    expect(arg).toMatchObject({ kind: 'record', type: 'Splice.AmuletRules:TransferPreapproval_Send' });
-    expect(JSON.stringify(arg)).toContain('"constructor":"InputAmulet"');
-  });
+  it(
+    'clear-signs a Canton Coin transfer through a pre-approval (TransferPreapproval_Send), ' + 'receiver read from the pre-approval',
+    async () => {
+      const { summary } = await verifyPreparedTransaction(
+        await prepareResponse(preapprovalSend({ sender: ALICE, receiver: BOB, provider: VALIDATOR, amount: '12.5', memo: 'lunch' })),
+        ALICE,
+        types,
+      );
+      expect(summary.mode).toBe('clear');
+      expect(summary.clearSign).toMatchObject({
+        kind: 'preapproval-send',
+        sender: ALICE,
+        receiver: BOB,
+        provider: VALIDATOR,
+        amount: '12.5',
+      });
+      expect(summary.headline).toBe(`Transfer 12.5 Canton Coin from ${ALICE} to ${BOB} (pre-approved) (memo: lunch)`);
+      // the nested record and variant types of the real package are described field by field
+      const arg = must(summary.description.nodes[0], 'summary.description.nodes[0]').argument;
+      expect(arg).toMatchObject({ kind: 'record', type: 'Splice.AmuletRules:TransferPreapproval_Send' });
+      expect(JSON.stringify(arg)).toContain('"constructor":"InputAmulet"');
+    },
+  );
 
   it('falls back to blind signing with the hash and a warning for anything else', async () => {
     const { summary } = await verifyPreparedTransaction(
@@ -198,31 +202,35 @@ describe('prepared transaction verification', () => {
     expect(summary.amounts).toContainEqual(expect.objectContaining({ path: 'TransferFactory_Transfer.transfer.amount', value: '7.25' }));
   });
 
-  it('does not trust labels that contradict the package: swapped sender/receiver labels make it blind, not a transfer to the wrong party', async () => {
-    const tx = tokenTransfer({ sender: ALICE, receiver: MALLORY, amount: '50.0' });
-    const transfer = must(exerciseOf(tx, '0').chosenValue, "exerciseOf(tx, '0').chosenValue");
-    const t =
-      transfer.sum.oneofKind === 'record'
-        ? must(
-            must(
-              transfer.sum.record.fields.find((f) => f.label === 'transfer'),
-              'the transfer field',
-            ).value,
-            "the transfer field's value",
-          )
-        : null;
-    if (t?.sum.oneofKind !== 'record') throw new Error('fixture');
-    // what a lying participant sends: MALLORY still in the receiver position, but labelled as if ALICE were
-    const [s0, r0] = t.sum.record.fields;
-    must(s0, 's0').label = 'receiver';
-    must(r0, 'r0').label = 'sender';
-    const { summary } = await verifyPreparedTransaction(await prepareResponse(tx), ALICE, types);
-    expect(summary.mode).toBe('blind');
-    expect(summary.clearSign).toBeNull();
-    expect(summary.description.problems[0]).toMatch(
-      /field 1 of Splice.Api.Token.TransferInstructionV1:Transfer is labelled “receiver”.*names it “sender”/,
-    );
-  });
+  it(
+    'does not trust labels that contradict the package: swapped sender/receiver labels make it blind, ' +
+      'not a transfer to the wrong party',
+    async () => {
+      const tx = tokenTransfer({ sender: ALICE, receiver: MALLORY, amount: '50.0' });
+      const transfer = must(exerciseOf(tx, '0').chosenValue, "exerciseOf(tx, '0').chosenValue");
+      const t =
+        transfer.sum.oneofKind === 'record'
+          ? must(
+              must(
+                transfer.sum.record.fields.find((f) => f.label === 'transfer'),
+                'the transfer field',
+              ).value,
+              "the transfer field's value",
+            )
+          : null;
+      if (t?.sum.oneofKind !== 'record') throw new Error('fixture');
+      // what a lying participant sends: MALLORY still in the receiver position, but labelled as if ALICE were
+      const [s0, r0] = t.sum.record.fields;
+      must(s0, 's0').label = 'receiver';
+      must(r0, 'r0').label = 'sender';
+      const { summary } = await verifyPreparedTransaction(await prepareResponse(tx), ALICE, types);
+      expect(summary.mode).toBe('blind');
+      expect(summary.clearSign).toBeNull();
+      expect(summary.description.problems[0]).toMatch(
+        /field 1 of Splice.Api.Token.TransferInstructionV1:Transfer is labelled “receiver”.*names it “sender”/,
+      );
+    },
+  );
 
   it('does not clear-sign a transfer whose sender is someone else', async () => {
     const tx = tokenTransfer({ sender: BOB, receiver: MALLORY, amount: '1.0' });
