@@ -17,6 +17,7 @@ import { createSigningServices } from '../../src/services/signing/index.js';
 import { SigningFlows } from '../../src/services/signing-flows/index.js';
 import { ExternalWallet, WalletService, WalletStore } from '../../src/services/wallet/index.js';
 import { spliceSpecs, startTestSim, type TestSim } from './simulator/wallet-helpers.js';
+import { must } from '../support/must.js';
 
 let sim: TestSim;
 let db: AppDb;
@@ -29,14 +30,15 @@ let signing: ReturnType<typeof createSigningServices>;
 /** Keys in memory: this test is about the wire format, the keychain is covered by wallet-external.test.ts. */
 class MemorySecrets implements SecretStore {
   private readonly m = new Map<string, string>();
-  async get(a: string) {
-    return this.m.get(a) ?? null;
+  get(a: string): Promise<string | null> {
+    return Promise.resolve(this.m.get(a) ?? null);
   }
-  async set(a: string, v: string) {
+  set(a: string, v: string): Promise<void> {
     this.m.set(a, v);
+    return Promise.resolve();
   }
-  async delete(a: string) {
-    return this.m.delete(a);
+  delete(a: string): Promise<boolean> {
+    return Promise.resolve(this.m.delete(a));
   }
 }
 const violations: string[] = [];
@@ -84,7 +86,7 @@ beforeAll(async () => {
   proxy = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
+    const forward = async (): Promise<void> => {
       const url = new URL(req.url ?? '/', 'http://x');
       const method = req.method ?? 'GET';
       const text = Buffer.concat(chunks).toString('utf8');
@@ -110,6 +112,13 @@ beforeAll(async () => {
         violations.push((err as Error).message);
       }
       res.writeHead(up.status, { 'content-type': up.headers.get('content-type') ?? 'application/json' }).end(answer);
+    };
+    // A failed forward is recorded and answered 502, so the test fails on it instead of hanging.
+    req.on('end', () => {
+      forward().catch((err: unknown) => {
+        violations.push(`proxy: ${err instanceof Error ? err.message : 'forward failed'}`);
+        res.writeHead(502).end();
+      });
     });
   });
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
@@ -125,8 +134,8 @@ beforeAll(async () => {
   };
   wallet = new WalletService({
     profile: () => profile,
-    profileToken: async () => null,
-    refreshProfileToken: async () => null,
+    profileToken: () => Promise.resolve(null),
+    refreshProfileToken: () => Promise.resolve(null),
     ledger: () => new LedgerClient({ baseUrl: sim.url }),
     store: new WalletStore(db),
     demoOperatorUser: 'validator-operator',
@@ -188,10 +197,11 @@ describe('wallet services against the Splice specs', () => {
     expect(q).toMatchObject({ trafficBytes: 10_000, amuletPriceUsd: '0.0050000000', trafficPriceUsdPerMb: '60', minTopupBytes: 200_000 });
     expect(q.costUsd).toBe('0.6000000000');
     expect(q.costCc).toBe('120.0000000000');
-    const before = (await wallet.balance.overview('erin')).balance!.unlocked;
+    const before = must((await wallet.balance.overview('erin')).balance, 'erin’s balance').unlocked;
     await wallet.traffic.buyTraffic({ user: 'erin', trafficBytes: 10_000 });
     // what was charged is what was quoted
-    expect(Number(before) - Number((await wallet.balance.overview('erin')).balance!.unlocked)).toBeCloseTo(120, 6);
+    const after = must((await wallet.balance.overview('erin')).balance, 'erin’s balance after buying').unlocked;
+    expect(Number(before) - Number(after)).toBeCloseTo(120, 6);
     expect((await wallet.traffic.trafficRequests('erin')).requests[0]?.status.status).toBe('completed');
     await wallet.delegations.list('erin');
 
