@@ -1,4 +1,7 @@
-/** Contracts and commands services against the real simulator: packages decoded from LF, ACS pages, timelines, submit variants, dedup, completions, reassignment. */
+/**
+ * Contracts and commands services against the real simulator: packages decoded from LF, ACS pages, timelines, submit
+ * variants, dedup, completions, reassignment.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';

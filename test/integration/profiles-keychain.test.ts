@@ -122,7 +122,10 @@ describe('connection profiles', () => {
       import { KeychainSecretStore } from './src/services/secret-store.ts';
       const db = openAppDb(process.argv[1]);
       const s = new ProfileService(db, new KeychainSecretStore('${SERVICE}'), null);
-      try { await s.save({ name: 'X', ledgerApiUrl: 'http://x', validatorApiUrl: null, auth: { mode: 'static', token: 'abc' } }); console.log('SAVED'); }
+      try {
+        await s.save({ name: 'X', ledgerApiUrl: 'http://x', validatorApiUrl: null, auth: { mode: 'static', token: 'abc' } });
+        console.log('SAVED');
+      }
       catch (e) { console.log(e.code + ' ' + e.message); }
       console.log('COUNT ' + s.list().length);`;
     const env = { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' };

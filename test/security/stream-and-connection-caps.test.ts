@@ -168,7 +168,8 @@ describe('idle connections', () => {
     const ok = await until(() => all() === 610, 40_000);
     expect(
       ok,
-      `closed: host ${host.closed()}/300, host trickle ${hostTrickle.closed()}/5, simulator ${sim.closed()}/300, trickle ${simTrickle.closed()}/5`,
+      `closed: host ${host.closed()}/300, host trickle ${hostTrickle.closed()}/5, ` +
+        `simulator ${sim.closed()}/300, trickle ${simTrickle.closed()}/5`,
     ).toBe(true);
     await expectAlive(proc);
   }, 90_000);

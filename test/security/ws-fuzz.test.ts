@@ -146,7 +146,10 @@ function fuzzedUpgrade(r: Rand, t: Target): Buffer {
     const lines = text.split('\r\n');
     switch (int(r, 8)) {
       case 0:
-        lines[0] = `${pick(r, ['GET', 'POST', 'OPTIONS', 'GE T', weird(r)])} ${pick(r, ['/ipc', '/v2/updates', '/', '*', weird(r), '/' + 'a'.repeat(int(r, 20_000))])} ${pick(r, ['HTTP/1.1', 'HTTP/1.0', 'HTTP/2', weird(r)])}`;
+        lines[0] =
+          `${pick(r, ['GET', 'POST', 'OPTIONS', 'GE T', weird(r)])} ` +
+          `${pick(r, ['/ipc', '/v2/updates', '/', '*', weird(r), '/' + 'a'.repeat(int(r, 20_000))])} ` +
+          pick(r, ['HTTP/1.1', 'HTTP/1.0', 'HTTP/2', weird(r)]);
         break;
       case 1:
         lines.splice(1 + int(r, Math.max(1, lines.length - 3)), 1);
@@ -155,21 +158,42 @@ function fuzzedUpgrade(r: Rand, t: Target): Buffer {
         lines.splice(
           1,
           0,
-          `${pick(r, ['Host', 'Origin', 'Sec-WebSocket-Key', 'Sec-WebSocket-Version', 'Sec-WebSocket-Protocol', 'Authorization', 'Sec-Fetch-Site', 'Upgrade', 'Connection', 'Content-Length', 'Transfer-Encoding', weird(r)])}: ${weird(r)}`,
+          pick(r, [
+            'Host',
+            'Origin',
+            'Sec-WebSocket-Key',
+            'Sec-WebSocket-Version',
+            'Sec-WebSocket-Protocol',
+            'Authorization',
+            'Sec-Fetch-Site',
+            'Upgrade',
+            'Connection',
+            'Content-Length',
+            'Transfer-Encoding',
+            weird(r),
+          ]) + `: ${weird(r)}`,
         );
         break;
       case 3:
         lines.splice(
           1,
           0,
-          `Sec-WebSocket-Protocol: daml.ws.auth, jwt.token.${pick(r, ['', 'x', 'a.b.c', `e30.${Buffer.from(weird(r)).toString('base64url')}.x`, weird(r)])}`,
+          'Sec-WebSocket-Protocol: daml.ws.auth, jwt.token.' +
+            pick(r, ['', 'x', 'a.b.c', `e30.${Buffer.from(weird(r)).toString('base64url')}.x`, weird(r)]),
         );
         break;
       case 4:
         lines.splice(
           1,
           0,
-          `Authorization: ${pick(r, ['Bearer', 'Bearer ', 'Basic x', `Bearer ${weird(r)}`, `Bearer a.${Buffer.from('{"sub":' + JSON.stringify(weird(r)) + '}').toString('base64url')}.c`])}`,
+          'Authorization: ' +
+            pick(r, [
+              'Bearer',
+              'Bearer ',
+              'Basic x',
+              `Bearer ${weird(r)}`,
+              `Bearer a.${Buffer.from('{"sub":' + JSON.stringify(weird(r)) + '}').toString('base64url')}.c`,
+            ]),
         );
         break;
       case 5:

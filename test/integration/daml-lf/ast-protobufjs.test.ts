@@ -120,11 +120,14 @@ function pbFacts(pkgBytes: Uint8Array): Facts {
     const choices = (cs: Msg[]): string => cs.map((c) => `${strings[num(c['nameInternedStr'])]}/${Boolean(c['consuming'])}`).join(',');
     for (const t of m['templates'] as Msg[])
       defs.push(
-        `tpl ${mn}:${dn[num(t['tyconInternedDname'])]} key=${t['key'] != null} ${choices(t['choices'] as Msg[])} impl=${(t['implements'] as Msg[]).length}`,
+        `tpl ${mn}:${dn[num(t['tyconInternedDname'])]} key=${t['key'] != null} ` +
+          `${choices(t['choices'] as Msg[])} impl=${(t['implements'] as Msg[]).length}`,
       );
     for (const i of m['interfaces'] as Msg[])
       defs.push(
-        `ifc ${mn}:${dn[num(i['tyconInternedDname'])]} ${choices(i['choices'] as Msg[])} methods=${(i['methods'] as Msg[]).map((x) => strings[num(x['methodInternedName'])]).join(',')} requires=${(i['requires'] as Msg[]).length}`,
+        `ifc ${mn}:${dn[num(i['tyconInternedDname'])]} ${choices(i['choices'] as Msg[])} ` +
+          `methods=${(i['methods'] as Msg[]).map((x) => strings[num(x['methodInternedName'])]).join(',')} ` +
+          `requires=${(i['requires'] as Msg[]).length}`,
       );
   }
   // histograms over the whole message tree

@@ -29,7 +29,8 @@ describe('browser bundle of src/daml-lf', () => {
     vm.runInContext(
       `${code}
       var party = { kind: 'prim', prim: 'Party', args: [] };
-      var built = DamlLf.buildDar({ name: 'demo', version: '1.0.0', modules: [{ name: 'Main', templates: [{ name: 'T', fields: [{ name: 'p', type: party }], choices: [{ name: 'Go', argFields: [] }] }] }] });
+      var built = DamlLf.buildDar({ name: 'demo', version: '1.0.0', modules: [{ name: 'Main', templates: [
+        { name: 'T', fields: [{ name: 'p', type: party }], choices: [{ name: 'Go', argFields: [] }] }] }] });
       var dar = DamlLf.readDar(built.bytes);
       var out = { built: built.mainPackageId, read: dar.main.packageId, template: dar.main.modules[0].templates[0].qualifiedName,
                   hasProcess: typeof process !== 'undefined', hasBuffer: typeof Buffer !== 'undefined' };

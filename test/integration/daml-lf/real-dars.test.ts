@@ -80,7 +80,9 @@ describe('real DARs from ../shared/reference/dars', () => {
         file,
       ).toEqual(declaredIds(bytes));
       console.log(
-        `[daml-lf] ${path.basename(file)}: main ${dar.main.name} ${dar.main.version} ${dar.main.packageId} (LF ${dar.main.lfVersion}), ${dar.packages.length} packages, templates: ${dar.main.modules.flatMap((m) => m.templates.map((t) => t.qualifiedName)).join(', ') || '(none)'}`,
+        `[daml-lf] ${path.basename(file)}: main ${dar.main.name} ${dar.main.version} ${dar.main.packageId} (LF ${dar.main.lfVersion}), ` +
+          `${dar.packages.length} packages, ` +
+          `templates: ${dar.main.modules.flatMap((m) => m.templates.map((t) => t.qualifiedName)).join(', ') || '(none)'}`,
       );
     }
   });

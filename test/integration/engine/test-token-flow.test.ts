@@ -229,97 +229,101 @@ describe('splice-test-token-v1 on the Daml-LF engine', () => {
     expect(e.cause).toMatch(/^Interpretation error: Error: User failure: UNHANDLED_EXCEPTION\/[\w.]+:\w+ \(error category 9\): /);
   });
 
-  it('an external party transfers by interactive submission: prepared with real node values, V2 hash recomputed by core-tx-visualizer, executed once signed', async () => {
-    const sync = (
-      (await call(sim.url, 'GET', '/v2/state/connected-synchronizers')).json as { connectedSynchronizers: { synchronizerId: string }[] }
-    ).connectedSynchronizers[0]?.synchronizerId as string;
-    const key: ExternalKey = newExternalKey();
-    const ext = await onboardExternal(sim.url, sync, 'token-ext', key);
-    const signed = (hash: string) => ({
-      signatures: [
-        {
-          party: ext,
-          signatures: [
-            {
-              format: 'SIGNATURE_FORMAT_RAW',
-              signature: signBase64(key, hash),
-              signedBy: key.fingerprint,
-              signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519',
-            },
-          ],
-        },
-      ],
-    });
-    const prepareAndExecute = async (commands: unknown[], actAs: string[], extra: Record<string, unknown> = {}) => {
-      const prep = await call(sim.url, 'POST', '/v2/interactive-submission/prepare', {
-        body: { commandId: nextCommandId('ext'), actAs, commands, ...extra },
-      });
-      expect(prep.status, prep.text).toBe(200);
-      const p = prep.json as { preparedTransaction: string; preparedTransactionHash: string };
-      const decoded = decodePreparedTransaction(p.preparedTransaction);
-      expect(await hashPreparedTransaction(decoded, 'base64')).toBe(p.preparedTransactionHash);
-      const done = await call(sim.url, 'POST', '/v2/interactive-submission/executeAndWaitForTransaction', {
-        body: {
-          preparedTransaction: p.preparedTransaction,
-          partySignatures: signed(p.preparedTransactionHash),
-          hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
-          submissionId: nextCommandId('sub'),
-          deduplicationPeriod: { Empty: {} },
-        },
-      });
-      expect(done.status, done.text).toBe(200);
-      return { decoded, tx: (done.json as { transaction: { events: Ev[] } }).transaction };
-    };
-    const h = await prepareAndExecute(
-      [{ CreateCommand: { templateId: `${TOKEN}:Token`, createArguments: { holding: holdingOf(ext, '50.0') } } }],
-      [admin, ext],
-    );
-    const holdingCid = h.tx.events.flatMap((e) => (e.CreatedEvent ? [e.CreatedEvent.contractId as string] : []))[0] as string;
-    const transfer = {
-      sender: ext,
-      receiver: bob,
-      amount: '20.0',
-      instrumentId: { admin, id: 'TestToken' },
-      requestedAt: new Date(Date.now() - 1000).toISOString(),
-      executeBefore: new Date(Date.now() + 3_600_000).toISOString(),
-      inputHoldingCids: [holdingCid],
-      meta: { values: {} },
-    };
-    const t = await prepareAndExecute(
-      [
-        {
-          ExerciseCommand: {
-            templateId: TRANSFER_FACTORY,
-            contractId: rulesCid,
-            choice: 'TransferFactory_Transfer',
-            choiceArgument: { expectedAdmin: admin, transfer, extraArgs: noExtraArgs },
+  it(
+    'an external party transfers by interactive submission: prepared with real node values, ' +
+      'V2 hash recomputed by core-tx-visualizer, executed once signed',
+    async () => {
+      const sync = (
+        (await call(sim.url, 'GET', '/v2/state/connected-synchronizers')).json as { connectedSynchronizers: { synchronizerId: string }[] }
+      ).connectedSynchronizers[0]?.synchronizerId as string;
+      const key: ExternalKey = newExternalKey();
+      const ext = await onboardExternal(sim.url, sync, 'token-ext', key);
+      const signed = (hash: string) => ({
+        signatures: [
+          {
+            party: ext,
+            signatures: [
+              {
+                format: 'SIGNATURE_FORMAT_RAW',
+                signature: signBase64(key, hash),
+                signedBy: key.fingerprint,
+                signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519',
+              },
+            ],
           },
-        },
-      ],
-      [ext],
-      { disclosedContracts: [{ contractId: rulesCid, createdEventBlob: rulesBlob, templateId: rulesTemplateId, synchronizerId: sync }] },
-    );
-    // the prepared root is the interface exercise, with the choice argument as a typed record of the API package
-    const root = t.decoded.transaction?.nodes[0]?.versionedNode;
-    const ex = root?.oneofKind === 'v1' && root.v1.nodeType.oneofKind === 'exercise' ? root.v1.nodeType.exercise : undefined;
-    expect(ex?.choiceId).toBe('TransferFactory_Transfer');
-    expect(ex?.interfaceId?.entityName).toBe('TransferFactory');
-    const chosen = ex?.chosenValue?.sum;
-    expect(chosen?.oneofKind === 'record' ? chosen.record.recordId?.entityName : undefined).toBe('TransferFactory_Transfer');
-    expect(chosen?.oneofKind === 'record' ? chosen.record.fields.map((f) => f.label) : []).toEqual([
-      'expectedAdmin',
-      'transfer',
-      'extraArgs',
-    ]);
-    const res = ex?.exerciseResult?.sum;
-    const output = res?.oneofKind === 'record' ? res.record.fields.find((f) => f.label === 'output')?.value?.sum : undefined;
-    expect(output?.oneofKind === 'variant' ? output.variant.constructor : undefined).toBe('TransferInstructionResult_Pending');
-    // committed: the sender's change (30) and the instruction are active contracts now
-    const amounts = t.tx.events.flatMap((e) =>
-      e.CreatedEvent ? [(e.CreatedEvent.createArgument as { holding?: { amount: string } }).holding?.amount] : [],
-    );
-    expect(amounts).toContain('30.0000000000');
-  });
+        ],
+      });
+      const prepareAndExecute = async (commands: unknown[], actAs: string[], extra: Record<string, unknown> = {}) => {
+        const prep = await call(sim.url, 'POST', '/v2/interactive-submission/prepare', {
+          body: { commandId: nextCommandId('ext'), actAs, commands, ...extra },
+        });
+        expect(prep.status, prep.text).toBe(200);
+        const p = prep.json as { preparedTransaction: string; preparedTransactionHash: string };
+        const decoded = decodePreparedTransaction(p.preparedTransaction);
+        expect(await hashPreparedTransaction(decoded, 'base64')).toBe(p.preparedTransactionHash);
+        const done = await call(sim.url, 'POST', '/v2/interactive-submission/executeAndWaitForTransaction', {
+          body: {
+            preparedTransaction: p.preparedTransaction,
+            partySignatures: signed(p.preparedTransactionHash),
+            hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
+            submissionId: nextCommandId('sub'),
+            deduplicationPeriod: { Empty: {} },
+          },
+        });
+        expect(done.status, done.text).toBe(200);
+        return { decoded, tx: (done.json as { transaction: { events: Ev[] } }).transaction };
+      };
+      const h = await prepareAndExecute(
+        [{ CreateCommand: { templateId: `${TOKEN}:Token`, createArguments: { holding: holdingOf(ext, '50.0') } } }],
+        [admin, ext],
+      );
+      const holdingCid = h.tx.events.flatMap((e) => (e.CreatedEvent ? [e.CreatedEvent.contractId as string] : []))[0] as string;
+      const transfer = {
+        sender: ext,
+        receiver: bob,
+        amount: '20.0',
+        instrumentId: { admin, id: 'TestToken' },
+        requestedAt: new Date(Date.now() - 1000).toISOString(),
+        executeBefore: new Date(Date.now() + 3_600_000).toISOString(),
+        inputHoldingCids: [holdingCid],
+        meta: { values: {} },
+      };
+      const t = await prepareAndExecute(
+        [
+          {
+            ExerciseCommand: {
+              templateId: TRANSFER_FACTORY,
+              contractId: rulesCid,
+              choice: 'TransferFactory_Transfer',
+              choiceArgument: { expectedAdmin: admin, transfer, extraArgs: noExtraArgs },
+            },
+          },
+        ],
+        [ext],
+        { disclosedContracts: [{ contractId: rulesCid, createdEventBlob: rulesBlob, templateId: rulesTemplateId, synchronizerId: sync }] },
+      );
+      // the prepared root is the interface exercise, with the choice argument as a typed record of the API package
+      const root = t.decoded.transaction?.nodes[0]?.versionedNode;
+      const ex = root?.oneofKind === 'v1' && root.v1.nodeType.oneofKind === 'exercise' ? root.v1.nodeType.exercise : undefined;
+      expect(ex?.choiceId).toBe('TransferFactory_Transfer');
+      expect(ex?.interfaceId?.entityName).toBe('TransferFactory');
+      const chosen = ex?.chosenValue?.sum;
+      expect(chosen?.oneofKind === 'record' ? chosen.record.recordId?.entityName : undefined).toBe('TransferFactory_Transfer');
+      expect(chosen?.oneofKind === 'record' ? chosen.record.fields.map((f) => f.label) : []).toEqual([
+        'expectedAdmin',
+        'transfer',
+        'extraArgs',
+      ]);
+      const res = ex?.exerciseResult?.sum;
+      const output = res?.oneofKind === 'record' ? res.record.fields.find((f) => f.label === 'output')?.value?.sum : undefined;
+      expect(output?.oneofKind === 'variant' ? output.variant.constructor : undefined).toBe('TransferInstructionResult_Pending');
+      // committed: the sender's change (30) and the instruction are active contracts now
+      const amounts = t.tx.events.flatMap((e) =>
+        e.CreatedEvent ? [(e.CreatedEvent.createArgument as { holding?: { amount: string } }).holding?.amount] : [],
+      );
+      expect(amounts).toContain('30.0000000000');
+    },
+  );
 
   it('without the disclosed rules the sender cannot see them: CONTRACT_NOT_FOUND', async () => {
     const r = await submit(

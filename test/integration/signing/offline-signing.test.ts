@@ -182,81 +182,84 @@ describe('offline signing', () => {
     });
   });
 
-  it('refuses on the offline machine: expired, not yet valid, altered, wrong version, invalid, wrong key, wrong party — each audited', async () => {
-    const { request, text } = await newRequest({ ttlMs: 60_000 });
-    const later = new Date(Date.now() + 120_000);
-    await expect(signer.sign(text, { now: later })).rejects.toMatchObject({ reason: 'REQUEST_EXPIRED' });
-    const future = await newRequest({ now: new Date(Date.now() + 3_600_000) });
-    await expect(signer.sign(future.text)).rejects.toMatchObject({ reason: 'REQUEST_NOT_YET_VALID' });
-    await expect(signer.sign(edit(request, (j) => (j.expiresAt = '2999-01-01T00:00:00.000Z')))).rejects.toMatchObject({
-      reason: 'DIGEST_MISMATCH',
-    });
-    // a consistent digest does not help a forged hash: the transaction is re-hashed
-    const other = await prepareResponse(tokenTransfer({ sender: party, receiver: BOB, amount: '4200.0' }));
-    await expect(
-      signer.sign(
-        edit(request, (j) => {
-          (j.prepared as Record<string, unknown>).preparedTransactionHash = other.preparedTransactionHash;
-          withDigest(j);
-        }),
-      ),
-    ).rejects.toMatchObject({ reason: 'HASH_MISMATCH' });
-    await expect(signer.sign(edit(request, (j) => (j.version = 4)))).rejects.toMatchObject({ reason: 'UNKNOWN_FILE_VERSION' });
-    await expect(signer.sign(edit(request, (j) => delete j.party))).rejects.toMatchObject({
-      reason: 'NOT_A_VALID_FILE',
-      message: stringContaining('party'),
-    });
-    await expect(signer.sign('{"format":"something-else","version":1}')).rejects.toMatchObject({ reason: 'NOT_A_VALID_FILE' });
-    // signer entry whose public key is not the fingerprint's
-    const k2 = await keys.create('other');
-    created.add(k2.fingerprint);
-    await expect(
-      signer.sign(
-        edit(request, (j) => {
-          must((j.signers as Array<Record<string, unknown>>)[0], 'a signer').publicKeyBase64 = k2.publicKeyBase64;
-          withDigest(j);
-        }),
-      ),
-    ).rejects.toMatchObject({ reason: 'NOT_A_VALID_FILE' });
-    // a key this machine does not hold / not among the signers
-    const foreign = { fingerprint: '1220' + '99'.repeat(32), publicKeyBase64: '' };
-    const ghost = await ed.getPublicKeyAsync(ed.utils.randomSecretKey());
-    const { cantonFingerprint } = await import('../../../src/services/signing/fingerprint.js');
-    foreign.fingerprint = await cantonFingerprint(ghost);
-    foreign.publicKeyBase64 = Buffer.from(ghost).toString('base64');
-    const notHere = edit(request, (j) => {
-      j.signers = [foreign];
-      withDigest(j);
-    });
-    await expect(signer.sign(notHere)).rejects.toMatchObject({
-      reason: 'WRONG_KEY',
-      message: stringMatching(/None of the request/),
-    });
-    await expect(signer.sign(text, { fingerprints: [k2.fingerprint] })).rejects.toMatchObject({ reason: 'WRONG_KEY' });
-    // a party this key does not sign for
-    const forOther = await createSigningRequest({
-      prepared: await prepareResponse(tokenTransfer({ sender: BOB, receiver: party, amount: '1.0' })),
-      party: BOB,
-      signers: [signerOf(k1)],
-      participantId: PARTICIPANT,
-    });
-    await expect(signer.sign(forOther.text)).rejects.toMatchObject({ reason: 'PARTY_NOT_ATTACHED' });
+  it(
+    'refuses on the offline machine: expired, not yet valid, altered, wrong version, invalid, wrong key, ' + 'wrong party — each audited',
+    async () => {
+      const { request, text } = await newRequest({ ttlMs: 60_000 });
+      const later = new Date(Date.now() + 120_000);
+      await expect(signer.sign(text, { now: later })).rejects.toMatchObject({ reason: 'REQUEST_EXPIRED' });
+      const future = await newRequest({ now: new Date(Date.now() + 3_600_000) });
+      await expect(signer.sign(future.text)).rejects.toMatchObject({ reason: 'REQUEST_NOT_YET_VALID' });
+      await expect(signer.sign(edit(request, (j) => (j.expiresAt = '2999-01-01T00:00:00.000Z')))).rejects.toMatchObject({
+        reason: 'DIGEST_MISMATCH',
+      });
+      // a consistent digest does not help a forged hash: the transaction is re-hashed
+      const other = await prepareResponse(tokenTransfer({ sender: party, receiver: BOB, amount: '4200.0' }));
+      await expect(
+        signer.sign(
+          edit(request, (j) => {
+            (j.prepared as Record<string, unknown>).preparedTransactionHash = other.preparedTransactionHash;
+            withDigest(j);
+          }),
+        ),
+      ).rejects.toMatchObject({ reason: 'HASH_MISMATCH' });
+      await expect(signer.sign(edit(request, (j) => (j.version = 4)))).rejects.toMatchObject({ reason: 'UNKNOWN_FILE_VERSION' });
+      await expect(signer.sign(edit(request, (j) => delete j.party))).rejects.toMatchObject({
+        reason: 'NOT_A_VALID_FILE',
+        message: stringContaining('party'),
+      });
+      await expect(signer.sign('{"format":"something-else","version":1}')).rejects.toMatchObject({ reason: 'NOT_A_VALID_FILE' });
+      // signer entry whose public key is not the fingerprint's
+      const k2 = await keys.create('other');
+      created.add(k2.fingerprint);
+      await expect(
+        signer.sign(
+          edit(request, (j) => {
+            must((j.signers as Array<Record<string, unknown>>)[0], 'a signer').publicKeyBase64 = k2.publicKeyBase64;
+            withDigest(j);
+          }),
+        ),
+      ).rejects.toMatchObject({ reason: 'NOT_A_VALID_FILE' });
+      // a key this machine does not hold / not among the signers
+      const foreign = { fingerprint: '1220' + '99'.repeat(32), publicKeyBase64: '' };
+      const ghost = await ed.getPublicKeyAsync(ed.utils.randomSecretKey());
+      const { cantonFingerprint } = await import('../../../src/services/signing/fingerprint.js');
+      foreign.fingerprint = await cantonFingerprint(ghost);
+      foreign.publicKeyBase64 = Buffer.from(ghost).toString('base64');
+      const notHere = edit(request, (j) => {
+        j.signers = [foreign];
+        withDigest(j);
+      });
+      await expect(signer.sign(notHere)).rejects.toMatchObject({
+        reason: 'WRONG_KEY',
+        message: stringMatching(/None of the request/),
+      });
+      await expect(signer.sign(text, { fingerprints: [k2.fingerprint] })).rejects.toMatchObject({ reason: 'WRONG_KEY' });
+      // a party this key does not sign for
+      const forOther = await createSigningRequest({
+        prepared: await prepareResponse(tokenTransfer({ sender: BOB, receiver: party, amount: '1.0' })),
+        party: BOB,
+        signers: [signerOf(k1)],
+        participantId: PARTICIPANT,
+      });
+      await expect(signer.sign(forOther.text)).rejects.toMatchObject({ reason: 'PARTY_NOT_ATTACHED' });
 
-    expect(audit.list().map((r) => r.entry.reason)).toEqual([
-      'PARTY_NOT_ATTACHED',
-      'WRONG_KEY',
-      'WRONG_KEY',
-      'NOT_A_VALID_FILE',
-      'NOT_A_VALID_FILE',
-      'NOT_A_VALID_FILE',
-      'UNKNOWN_FILE_VERSION',
-      'HASH_MISMATCH',
-      'DIGEST_MISMATCH',
-      'REQUEST_NOT_YET_VALID',
-      'REQUEST_EXPIRED',
-    ]);
-    expect(audit.list().every((r) => r.entry.decision === 'refused' && r.entry.channel === 'offline')).toBe(true);
-  });
+      expect(audit.list().map((r) => r.entry.reason)).toEqual([
+        'PARTY_NOT_ATTACHED',
+        'WRONG_KEY',
+        'WRONG_KEY',
+        'NOT_A_VALID_FILE',
+        'NOT_A_VALID_FILE',
+        'NOT_A_VALID_FILE',
+        'UNKNOWN_FILE_VERSION',
+        'HASH_MISMATCH',
+        'DIGEST_MISMATCH',
+        'REQUEST_NOT_YET_VALID',
+        'REQUEST_EXPIRED',
+      ]);
+      expect(audit.list().every((r) => r.entry.decision === 'refused' && r.entry.channel === 'offline')).toBe(true);
+    },
+  );
 
   it('refuses a tampered transaction already when the request is created', async () => {
     const prepared = await tampered(tokenTransfer({ sender: party, receiver: BOB, amount: '1.0' }), (tx) => {
