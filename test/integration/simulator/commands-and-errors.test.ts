@@ -3,7 +3,8 @@ import { allocate, call, cantonError, createIou, ledgerEnd, nextCommandId, start
 import type { TestSim } from './helpers.js';
 
 const jwt = (payload: object): string =>
-  `${Buffer.from('{"alg":"HS256","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.c2lnbmF0dXJl`;
+  `${Buffer.from('{"alg":"HS256","typ":"JWT"}').toString('base64url')}.` +
+  `${Buffer.from(JSON.stringify(payload)).toString('base64url')}.c2lnbmF0dXJl`;
 
 describe('commands, deduplication, completions and error shapes', () => {
   let sim: TestSim;

@@ -102,7 +102,8 @@ export class OpenApi extends SpecValidator {
     const v = this.compile(schema);
     if (!v(body)) {
       throw new Error(
-        `response of ${method} ${apiPath} (${status}) does not match spec: ${JSON.stringify(v.errors?.slice(0, 5))}\nbody: ${JSON.stringify(body).slice(0, 2000)}`,
+        `response of ${method} ${apiPath} (${status}) does not match spec: ${JSON.stringify(v.errors?.slice(0, 5))}\n` +
+          `body: ${JSON.stringify(body).slice(0, 2000)}`,
       );
     }
   }

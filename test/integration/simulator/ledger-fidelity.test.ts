@@ -70,46 +70,49 @@ describe('ledger fidelity', () => {
   };
 
   // the spec: "If not specified, the descending_order must not be selected"; Canton's code: DESCENDING_ORDER_MISSING_END
-  it('descendingOrder on /v2/updates needs endInclusive (spec: "If not specified, the descending_order must not be selected")', async () => {
-    await submitTx(sim.url, [bank], [createIou(bank, alice, '1')]);
-    await submitTx(sim.url, [bank], [createIou(bank, alice, '2')]);
-    const end = await ledgerEnd(sim.url);
-    const bad = await updates(sim.url, { beginExclusive: 0, descendingOrder: true, updateFormat: ledgerEffects(alice) });
-    expect(bad.status).toBe(400);
-    expect(cantonError(bad).code).toBe('DESCENDING_ORDER_MISSING_END');
-    const badTrees = await updates(sim.url, { beginExclusive: 0, descendingOrder: true, filter: wildcard(alice) }, '/v2/updates/trees');
-    expect(cantonError(badTrees).code).toBe('DESCENDING_ORDER_MISSING_END');
+  it(
+    'descendingOrder on /v2/updates needs endInclusive ' + '(spec: "If not specified, the descending_order must not be selected")',
+    async () => {
+      await submitTx(sim.url, [bank], [createIou(bank, alice, '1')]);
+      await submitTx(sim.url, [bank], [createIou(bank, alice, '2')]);
+      const end = await ledgerEnd(sim.url);
+      const bad = await updates(sim.url, { beginExclusive: 0, descendingOrder: true, updateFormat: ledgerEffects(alice) });
+      expect(bad.status).toBe(400);
+      expect(cantonError(bad).code).toBe('DESCENDING_ORDER_MISSING_END');
+      const badTrees = await updates(sim.url, { beginExclusive: 0, descendingOrder: true, filter: wildcard(alice) }, '/v2/updates/trees');
+      expect(cantonError(badTrees).code).toBe('DESCENDING_ORDER_MISSING_END');
 
-    const good = await updates(sim.url, {
-      beginExclusive: 0,
-      endInclusive: end,
-      descendingOrder: true,
-      updateFormat: ledgerEffects(alice),
-    });
-    expect(good.status).toBe(200);
-    const offsets = (good.json as { update: { Transaction: { value: { offset: number } } } }[]).map(
-      (u) => u.update.Transaction.value.offset,
-    );
-    expect(offsets.length).toBeGreaterThanOrEqual(2);
-    expect(offsets).toEqual([...offsets].sort((a, b) => b - a));
+      const good = await updates(sim.url, {
+        beginExclusive: 0,
+        endInclusive: end,
+        descendingOrder: true,
+        updateFormat: ledgerEffects(alice),
+      });
+      expect(good.status).toBe(200);
+      const offsets = (good.json as { update: { Transaction: { value: { offset: number } } } }[]).map(
+        (u) => u.update.Transaction.value.offset,
+      );
+      expect(offsets.length).toBeGreaterThanOrEqual(2);
+      expect(offsets).toEqual([...offsets].sort((a, b) => b - a));
 
-    // the WebSocket stream: an error without endInclusive, descending and closing with it
-    const wsBad = await wsAll(sim.url, '/v2/updates', { beginExclusive: 0, descendingOrder: true, updateFormat: ledgerEffects(alice) });
-    expect(asyncApi().schema('JsCantonError')(wsBad.messages[0])).toBe(true);
-    expect((wsBad.messages[0] as { code: string }).code).toBe('DESCENDING_ORDER_MISSING_END');
-    const wsGood = await wsAll(sim.url, '/v2/updates', {
-      beginExclusive: 0,
-      endInclusive: end,
-      descendingOrder: true,
-      updateFormat: ledgerEffects(alice),
-    });
-    expect(wsGood.code).toBe(1000);
-    const v = asyncApi().schema('JsGetUpdatesResponse');
-    for (const m of wsGood.messages) expect(v(m), JSON.stringify(v.errors)).toBe(true);
-    expect(
-      wsGood.messages.map((m) => (m as { update: { Transaction: { value: { offset: number } } } }).update.Transaction.value.offset),
-    ).toEqual(offsets);
-  });
+      // the WebSocket stream: an error without endInclusive, descending and closing with it
+      const wsBad = await wsAll(sim.url, '/v2/updates', { beginExclusive: 0, descendingOrder: true, updateFormat: ledgerEffects(alice) });
+      expect(asyncApi().schema('JsCantonError')(wsBad.messages[0])).toBe(true);
+      expect((wsBad.messages[0] as { code: string }).code).toBe('DESCENDING_ORDER_MISSING_END');
+      const wsGood = await wsAll(sim.url, '/v2/updates', {
+        beginExclusive: 0,
+        endInclusive: end,
+        descendingOrder: true,
+        updateFormat: ledgerEffects(alice),
+      });
+      expect(wsGood.code).toBe(1000);
+      const v = asyncApi().schema('JsGetUpdatesResponse');
+      for (const m of wsGood.messages) expect(v(m), JSON.stringify(v.errors)).toBe(true);
+      expect(
+        wsGood.messages.map((m) => (m as { update: { Transaction: { value: { offset: number } } } }).update.Transaction.value.offset),
+      ).toEqual(offsets);
+    },
+  );
 
   it('a failed async submission completes with its Canton status at its own offset; the update stream skips that offset', async () => {
     const iou = (await submitTx(sim.url, [bank], [createIou(bank, alice, '3')])).created[0]?.contractId as string;

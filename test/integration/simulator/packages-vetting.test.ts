@@ -115,7 +115,9 @@ describe('package vetting', () => {
       (
         (
           await call(sim.url, 'GET', '/v2/interactive-submission/preferred-package-version', {
-            path: `/v2/interactive-submission/preferred-package-version?package-name=dar-test-assets&parties=${encodeURIComponent(bank)}&synchronizer-id=${encodeURIComponent(syncs[0] as string)}`,
+            path:
+              `/v2/interactive-submission/preferred-package-version?package-name=dar-test-assets&parties=${encodeURIComponent(bank)}` +
+              `&synchronizer-id=${encodeURIComponent(syncs[0] as string)}`,
           })
         ).json as { packagePreference?: { packageReference: { packageId: string } } }
       ).packagePreference?.packageReference.packageId;

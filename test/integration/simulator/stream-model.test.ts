@@ -63,7 +63,8 @@ describe('update streams against the model of the spec', () => {
       await runner.run(TRANSACTIONS);
       const late = ledger.parties.filter((p) => !core.includes(p) && p !== nobody);
       console.log(
-        `stream model: ${ledger.updates.size} updates (${TRANSACTIONS} transactions), ${ledger.contracts.size} contracts, ledger end ${ledger.ledgerEnd}, ` +
+        `stream model: ${ledger.updates.size} updates (${TRANSACTIONS} transactions), ${ledger.contracts.size} contracts, ` +
+          `ledger end ${ledger.ledgerEnd}, ` +
           `steps ${JSON.stringify(runner.counts)}, ${Math.round((Date.now() - t0) / 1000)} s`,
       );
       state = {
@@ -114,7 +115,8 @@ describe('update streams against the model of the spec', () => {
     ledger.prunedUpTo = pruneTo;
     await withSeed('pruned', async () => {
       await checkPrunedOffsets(ctx);
-      // GetUpdatesRequest.beginExclusive: "If the participant has been pruned, this parameter must be greater or equal than the pruning offset."
+      // GetUpdatesRequest.beginExclusive: "If the participant has been pruned, this parameter must be greater or equal
+      // than the pruning offset."
       const from = {
         beginExclusive: pruneTo - 1,
         updateFormat: { includeTransactions: { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: { filtersForAnyParty: {} } } },
@@ -126,7 +128,8 @@ describe('update streams against the model of the spec', () => {
         body: { activeAtOffset: pruneTo - 1, eventFormat: { filtersForAnyParty: {} } },
       });
       expect(cantonError(acsBelow).code).toBe('PARTICIPANT_PRUNED_DATA_ACCESSED');
-      // GetCompletionsRequest.beginExclusive: "If the ledger has been pruned, this parameter must be specified and greater than the pruning offset."
+      // GetCompletionsRequest.beginExclusive: "If the ledger has been pruned, this parameter must be specified and greater
+      // than the pruning offset."
       const completionsBelow = await call(s.url, 'POST', '/v2/commands/command-completions', {
         body: { parties: everyone, beginExclusive: pruneTo - 1 },
       });

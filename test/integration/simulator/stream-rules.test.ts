@@ -64,40 +64,52 @@ describe('stream rules fixed by issue #19', () => {
     await sim.dispose();
   });
 
-  it('implementedInterfaces: "Populated only in case interface filters with include_interface_view set" (ArchivedEvent, consuming ExercisedEvent)', async () => {
-    const iou = (await submitTx(sim.url, [bank], [createIou(bank, alice, '10')])).created[0]?.contractId as string;
-    await submitTx(sim.url, [alice], [exercise(IOU, iou, 'Iou_Describe')]);
-    const transfer = await submitTx(sim.url, [alice], [exercise(IOU, iou, 'Iou_Transfer', { newOwner: bob })]);
-    const packageId = String(events(await at(transfer.offset, shape('ACS_DELTA', wildcard(alice))))[0]?.templateId).split(':')[0] ?? '';
-    const assetId = `${packageId}:Demo.Asset:Asset`;
-    const archived = async (f: unknown): Promise<unknown> =>
-      events(await at(transfer.offset, shape('ACS_DELTA', { filtersByParty: { [alice]: f } })))[0]?.implementedInterfaces;
-    expect(await archived({})).toEqual([]);
-    expect(await archived(templateFilter(IOU))).toEqual([]);
-    expect(await archived(interfaceFilter(false))).toEqual([]);
-    expect(await archived(interfaceFilter(true))).toEqual([assetId]);
-    // ExercisedEvent: "If the event is consuming, the interfaces … matched from the interface filter query"
-    const exercised = events(await at(transfer.offset, shape('LEDGER_EFFECTS', { filtersByParty: { [alice]: interfaceFilter(true) } })))[0];
-    expect(exercised?.implementedInterfaces).toEqual([assetId]);
-    expect(events(await at(transfer.offset, shape('LEDGER_EFFECTS', wildcard(alice))))[0]?.implementedInterfaces).toEqual([]);
-    const describe = events(
-      await at(transfer.offset - 1, shape('LEDGER_EFFECTS', { filtersByParty: { [alice]: interfaceFilter(true) } })),
-    )[0];
-    expect(describe?.consuming).toBe(false);
-    expect(describe?.implementedInterfaces).toEqual([]);
-  });
+  it(
+    'implementedInterfaces: "Populated only in case interface filters with include_interface_view set" ' +
+      '(ArchivedEvent, consuming ExercisedEvent)',
+    async () => {
+      const iou = (await submitTx(sim.url, [bank], [createIou(bank, alice, '10')])).created[0]?.contractId as string;
+      await submitTx(sim.url, [alice], [exercise(IOU, iou, 'Iou_Describe')]);
+      const transfer = await submitTx(sim.url, [alice], [exercise(IOU, iou, 'Iou_Transfer', { newOwner: bob })]);
+      const packageId = String(events(await at(transfer.offset, shape('ACS_DELTA', wildcard(alice))))[0]?.templateId).split(':')[0] ?? '';
+      const assetId = `${packageId}:Demo.Asset:Asset`;
+      const archived = async (f: unknown): Promise<unknown> =>
+        events(await at(transfer.offset, shape('ACS_DELTA', { filtersByParty: { [alice]: f } })))[0]?.implementedInterfaces;
+      expect(await archived({})).toEqual([]);
+      expect(await archived(templateFilter(IOU))).toEqual([]);
+      expect(await archived(interfaceFilter(false))).toEqual([]);
+      expect(await archived(interfaceFilter(true))).toEqual([assetId]);
+      // ExercisedEvent: "If the event is consuming, the interfaces … matched from the interface filter query"
+      const exercised = events(
+        await at(transfer.offset, shape('LEDGER_EFFECTS', { filtersByParty: { [alice]: interfaceFilter(true) } })),
+      )[0];
+      expect(exercised?.implementedInterfaces).toEqual([assetId]);
+      expect(events(await at(transfer.offset, shape('LEDGER_EFFECTS', wildcard(alice))))[0]?.implementedInterfaces).toEqual([]);
+      const describe = events(
+        await at(transfer.offset - 1, shape('LEDGER_EFFECTS', { filtersByParty: { [alice]: interfaceFilter(true) } })),
+      )[0];
+      expect(describe?.consuming).toBe(false);
+      expect(describe?.implementedInterfaces).toEqual([]);
+    },
+  );
 
-  it('witnessParties: "the subset of the requested parties that can see the event", whichever party\'s filter selected it (Canton allFilterParties)', async () => {
-    const tx = await submitTx(sim.url, [bank], [createIou(bank, alice, '3', 'USD', [bob])]);
-    // Alice asks for proposals only, Bob for everything: Bob's filter selects the Iou, Alice is a requested stakeholder
-    const e = events(await at(tx.offset, shape('ACS_DELTA', { filtersByParty: { [alice]: templateFilter(IOU_PROPOSAL), [bob]: {} } })))[0];
-    expect(e?.witnessParties).toEqual([alice, bob].sort());
-    // "interfaceViews: … an InterfaceView for each interface for which there is a InterfaceFilter with its party in the witness_parties"
-    const v = events(
-      await at(tx.offset, shape('ACS_DELTA', { filtersByParty: { [alice]: interfaceFilter(true), [bob]: templateFilter(IOU) } })),
-    )[0];
-    expect((v?.interfaceViews as unknown[]).length).toBe(1);
-  });
+  it(
+    'witnessParties: "the subset of the requested parties that can see the event", ' +
+      "whichever party's filter selected it (Canton allFilterParties)",
+    async () => {
+      const tx = await submitTx(sim.url, [bank], [createIou(bank, alice, '3', 'USD', [bob])]);
+      // Alice asks for proposals only, Bob for everything: Bob's filter selects the Iou, Alice is a requested stakeholder
+      const e = events(
+        await at(tx.offset, shape('ACS_DELTA', { filtersByParty: { [alice]: templateFilter(IOU_PROPOSAL), [bob]: {} } })),
+      )[0];
+      expect(e?.witnessParties).toEqual([alice, bob].sort());
+      // "interfaceViews: … an InterfaceView for each interface for which there is a InterfaceFilter with its party in the witness_parties"
+      const v = events(
+        await at(tx.offset, shape('ACS_DELTA', { filtersByParty: { [alice]: interfaceFilter(true), [bob]: templateFilter(IOU) } })),
+      )[0];
+      expect((v?.interfaceViews as unknown[]).length).toBe(1);
+    },
+  );
 
   it('Filters.cumulative: an Empty entry next to a template filter adds no wildcard (Canton FormatValidator.validateFilters)', async () => {
     const tx = await submitTx(
@@ -210,9 +222,10 @@ describe('stream rules fixed by issue #19', () => {
     });
     expect(cantonError(acsBoth).code).toBe('INVALID_ARGUMENT');
     /*
-     * GetUpdatesRequest.updateFormat defaults, for a legacy `filter`, to "include_topology_events.include_participant_authorization_events.parties
-     * = all the parties specified in filter" — but no Canton release does so: JsUpdateServiceConverters.toUpdateFormat
-     * (3.3, 3.4, 3.5, main) sets includeTopologyEvents = None. A participant sends legacy clients no topology events; neither does the simulator.
+     * GetUpdatesRequest.updateFormat defaults, for a legacy `filter`, to
+     * "include_topology_events.include_participant_authorization_events.parties = all the parties specified in filter"
+     * — but no Canton release does so: JsUpdateServiceConverters.toUpdateFormat (3.3, 3.4, 3.5, main) sets
+     * includeTopologyEvents = None. A participant sends legacy clients no topology events; neither does the simulator.
      */
     const legacy = await list({ beginExclusive: 0, filter: wildcard(alice) });
     expect(legacy.some((u) => 'TopologyTransaction' in u.update)).toBe(false);

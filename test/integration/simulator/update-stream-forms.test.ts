@@ -118,7 +118,8 @@ describe('stored forms of transactions', () => {
     const db = new Database(path.join(sim.dataDir, DB_FILE));
     const rows = db
       .prepare(
-        "SELECT u.offset, u.meta, typeof(u.frags) AS t, p.payload FROM updates u JOIN update_payloads p USING (offset) WHERE u.kind = 'transaction'",
+        'SELECT u.offset, u.meta, typeof(u.frags) AS t, p.payload ' +
+          "FROM updates u JOIN update_payloads p USING (offset) WHERE u.kind = 'transaction'",
       )
       .all() as {
       offset: number;

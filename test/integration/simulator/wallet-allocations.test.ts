@@ -128,7 +128,8 @@ describe('amulet allocations', () => {
     const r = await allocate('10', 'leg-2');
     const cid = (r.json.output as { allocation_cid: string }).allocation_cid;
     const path = `/v0/allocations/${encodeURIComponent(cid)}/withdraw`;
-    expect((await wcall(base, 'bob', 'POST', '/v0/allocations/{contract_id}/withdraw', { path })).status).toBe(404); // not visible to the receiver
+    // not visible to the receiver
+    expect((await wcall(base, 'bob', 'POST', '/v0/allocations/{contract_id}/withdraw', { path })).status).toBe(404);
     const w = await wok(base, 'alice', 'POST', '/v0/allocations/{contract_id}/withdraw', { path });
     expect(w.sender_holding_cids).toHaveLength(1);
     expect(await bal('alice')).toEqual({ unlocked: 75, locked: 0 });

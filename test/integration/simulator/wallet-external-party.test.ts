@@ -99,62 +99,68 @@ afterAll(async () => {
 });
 
 describe('external party topology', () => {
-  it('generate returns the three onboarding transactions with hex hashes; submit verifies the signatures and allocates the party', async () => {
-    const gen = await wok(base, OPERATOR, 'POST', '/v0/admin/external-party/topology/generate', {
-      body: { party_hint: 'ext-carol', public_key: pubHex(key) },
-    });
-    expect(gen.party_id).toBe(`ext-carol::${key.fingerprint}`);
-    const txs = gen.topology_txs as { topology_tx: string; hash: string }[];
-    expect(txs).toHaveLength(3);
-    for (const t of txs) expect(t.hash).toMatch(/^1220[0-9a-f]{64}$/);
+  it(
+    'generate returns the three onboarding transactions with hex hashes; ' + 'submit verifies the signatures and allocates the party',
+    async () => {
+      const gen = await wok(base, OPERATOR, 'POST', '/v0/admin/external-party/topology/generate', {
+        body: { party_hint: 'ext-carol', public_key: pubHex(key) },
+      });
+      expect(gen.party_id).toBe(`ext-carol::${key.fingerprint}`);
+      const txs = gen.topology_txs as { topology_tx: string; hash: string }[];
+      expect(txs).toHaveLength(3);
+      for (const t of txs) expect(t.hash).toMatch(/^1220[0-9a-f]{64}$/);
 
-    // a signature by another key, or a missing signature over one transaction, allocates nothing
-    const other = newExternalKey();
-    const bad = await wcall(base, OPERATOR, 'POST', '/v0/admin/external-party/topology/submit', {
-      body: {
-        public_key: pubHex(key),
-        signed_topology_txs: txs.map((t) => ({ topology_tx: t.topology_tx, signed_hash: signHex(other, t.hash) })),
-      },
-    });
-    expect(bad.status).toBe(400);
-    expect(String(bad.json.error)).toMatch(/not a valid signature/);
-    const balanceStatus = async () =>
-      (
-        await wcall(base, OPERATOR, 'GET', '/v0/admin/external-party/balance', {
-          path: `/v0/admin/external-party/balance?party_id=${encodeURIComponent(gen.party_id as string)}`,
-        })
-      ).status;
-    expect(await balanceStatus()).toBe(404); // not allocated
-    const wrongKey = await wcall(base, OPERATOR, 'POST', '/v0/admin/external-party/topology/submit', {
-      body: {
-        public_key: pubHex(other),
-        signed_topology_txs: txs.map((t) => ({ topology_tx: t.topology_tx, signed_hash: signHex(other, t.hash) })),
-      },
-    });
-    expect(wrongKey.status).toBe(400);
-    expect(
-      (
-        await wcall(base, 'alice', 'POST', '/v0/admin/external-party/topology/generate', {
-          body: { party_hint: 'x', public_key: pubHex(key) },
-        })
-      ).status,
-    ).toBe(403);
-    expect(
-      (await wcall(base, OPERATOR, 'POST', '/v0/admin/external-party/topology/generate', { body: { party_hint: 'x', public_key: 'abcd' } }))
-        .status,
-    ).toBe(400);
+      // a signature by another key, or a missing signature over one transaction, allocates nothing
+      const other = newExternalKey();
+      const bad = await wcall(base, OPERATOR, 'POST', '/v0/admin/external-party/topology/submit', {
+        body: {
+          public_key: pubHex(key),
+          signed_topology_txs: txs.map((t) => ({ topology_tx: t.topology_tx, signed_hash: signHex(other, t.hash) })),
+        },
+      });
+      expect(bad.status).toBe(400);
+      expect(String(bad.json.error)).toMatch(/not a valid signature/);
+      const balanceStatus = async () =>
+        (
+          await wcall(base, OPERATOR, 'GET', '/v0/admin/external-party/balance', {
+            path: `/v0/admin/external-party/balance?party_id=${encodeURIComponent(gen.party_id as string)}`,
+          })
+        ).status;
+      expect(await balanceStatus()).toBe(404); // not allocated
+      const wrongKey = await wcall(base, OPERATOR, 'POST', '/v0/admin/external-party/topology/submit', {
+        body: {
+          public_key: pubHex(other),
+          signed_topology_txs: txs.map((t) => ({ topology_tx: t.topology_tx, signed_hash: signHex(other, t.hash) })),
+        },
+      });
+      expect(wrongKey.status).toBe(400);
+      expect(
+        (
+          await wcall(base, 'alice', 'POST', '/v0/admin/external-party/topology/generate', {
+            body: { party_hint: 'x', public_key: pubHex(key) },
+          })
+        ).status,
+      ).toBe(403);
+      expect(
+        (
+          await wcall(base, OPERATOR, 'POST', '/v0/admin/external-party/topology/generate', {
+            body: { party_hint: 'x', public_key: 'abcd' },
+          })
+        ).status,
+      ).toBe(400);
 
-    const sub = await wok(base, OPERATOR, 'POST', '/v0/admin/external-party/topology/submit', {
-      body: {
-        public_key: pubHex(key),
-        signed_topology_txs: txs.map((t) => ({ topology_tx: t.topology_tx, signed_hash: signHex(key, t.hash) })),
-      },
-    });
-    ext = sub.party_id as string;
-    expect(ext).toBe(gen.party_id);
-    expect(await balanceStatus()).toBe(200);
-    expect(await extBalance(ext)).toBe(0);
-  });
+      const sub = await wok(base, OPERATOR, 'POST', '/v0/admin/external-party/topology/submit', {
+        body: {
+          public_key: pubHex(key),
+          signed_topology_txs: txs.map((t) => ({ topology_tx: t.topology_tx, signed_hash: signHex(key, t.hash) })),
+        },
+      });
+      ext = sub.party_id as string;
+      expect(ext).toBe(gen.party_id);
+      expect(await balanceStatus()).toBe(200);
+      expect(await extBalance(ext)).toBe(0);
+    },
+  );
 });
 
 describe('external party setup proposal', () => {
@@ -214,54 +220,58 @@ describe('external party setup proposal', () => {
 });
 
 describe('external party transfer commands', () => {
-  it('prepare-send builds ExternalPartyAmuletRules_CreateTransferCommand; submit-send commits it; the DSO automation transfers through the preapproval', async () => {
-    await wok(base, 'bob', 'POST', '/v0/wallet/transfer-preapproval');
-    const bob0 = await userBalance('bob');
-    const p = await prepareSend(25, 0);
-    expect(p.status).toBe(200);
-    const seen = await inspect(p.json.transaction as string, p.json.tx_hash as string);
-    expect(seen.choices).toEqual(['ExternalPartyAmuletRules_CreateTransferCommand']);
-    const cmd = seen.created.find((c) => c.entity === 'Splice.ExternalPartyAmuletRules:TransferCommand');
-    expect(cmd?.cid).toBe(p.json.transfer_command_contract_id_prefix);
-    expect(p.json.transfer_command_contract_id_prefix).toMatch(/^00[0-9a-f]{64}$/);
+  it(
+    'prepare-send builds ExternalPartyAmuletRules_CreateTransferCommand; submit-send commits it; ' +
+      'the DSO automation transfers through the preapproval',
+    async () => {
+      await wok(base, 'bob', 'POST', '/v0/wallet/transfer-preapproval');
+      const bob0 = await userBalance('bob');
+      const p = await prepareSend(25, 0);
+      expect(p.status).toBe(200);
+      const seen = await inspect(p.json.transaction as string, p.json.tx_hash as string);
+      expect(seen.choices).toEqual(['ExternalPartyAmuletRules_CreateTransferCommand']);
+      const cmd = seen.created.find((c) => c.entity === 'Splice.ExternalPartyAmuletRules:TransferCommand');
+      expect(cmd?.cid).toBe(p.json.transfer_command_contract_id_prefix);
+      expect(p.json.transfer_command_contract_id_prefix).toMatch(/^00[0-9a-f]{64}$/);
 
-    // a tampered signature is refused; a submission to the wrong endpoint too
-    const other = newExternalKey();
-    expect(
-      (
-        await wcall(base, OPERATOR, 'POST', '/v0/admin/external-party/transfer-preapproval/submit-send', {
-          body: submission(p.json.transaction as string, p.json.tx_hash as string, other),
-        })
-      ).status,
-    ).toBe(400);
-    const wrongKey = {
-      submission: { ...submission(p.json.transaction as string, p.json.tx_hash as string).submission, public_key: pubHex(other) },
-    };
-    expect(
-      (await wcall(base, OPERATOR, 'POST', '/v0/admin/external-party/transfer-preapproval/submit-send', { body: wrongKey })).status,
-    ).toBe(400);
-    expect(await extBalance(ext)).toBe(100);
+      // a tampered signature is refused; a submission to the wrong endpoint too
+      const other = newExternalKey();
+      expect(
+        (
+          await wcall(base, OPERATOR, 'POST', '/v0/admin/external-party/transfer-preapproval/submit-send', {
+            body: submission(p.json.transaction as string, p.json.tx_hash as string, other),
+          })
+        ).status,
+      ).toBe(400);
+      const wrongKey = {
+        submission: { ...submission(p.json.transaction as string, p.json.tx_hash as string).submission, public_key: pubHex(other) },
+      };
+      expect(
+        (await wcall(base, OPERATOR, 'POST', '/v0/admin/external-party/transfer-preapproval/submit-send', { body: wrongKey })).status,
+      ).toBe(400);
+      expect(await extBalance(ext)).toBe(100);
 
-    const off = await ledgerEnd();
-    const s = await wok(base, OPERATOR, 'POST', '/v0/admin/external-party/transfer-preapproval/submit-send', {
-      body: submission(p.json.transaction as string, p.json.tx_hash as string),
-    });
-    expect(typeof s.update_id).toBe('string');
-    // executing the same prepared transaction again is a duplicate
-    expect(
-      (
-        await wcall(base, OPERATOR, 'POST', '/v0/admin/external-party/transfer-preapproval/submit-send', {
-          body: submission(p.json.transaction as string, p.json.tx_hash as string),
-        })
-      ).status,
-    ).toBeGreaterThanOrEqual(400);
-    expect(await extBalance(ext)).toBe(75);
-    expect(await userBalance('bob')).toBe(bob0 + 25);
-    const choices = await updateChoices(off, ext);
-    expect(choices).toEqual(
-      expect.arrayContaining(['ExternalPartyAmuletRules_CreateTransferCommand', 'TransferCommand_Send', 'TransferPreapproval_Send']),
-    );
-  });
+      const off = await ledgerEnd();
+      const s = await wok(base, OPERATOR, 'POST', '/v0/admin/external-party/transfer-preapproval/submit-send', {
+        body: submission(p.json.transaction as string, p.json.tx_hash as string),
+      });
+      expect(typeof s.update_id).toBe('string');
+      // executing the same prepared transaction again is a duplicate
+      expect(
+        (
+          await wcall(base, OPERATOR, 'POST', '/v0/admin/external-party/transfer-preapproval/submit-send', {
+            body: submission(p.json.transaction as string, p.json.tx_hash as string),
+          })
+        ).status,
+      ).toBeGreaterThanOrEqual(400);
+      expect(await extBalance(ext)).toBe(75);
+      expect(await userBalance('bob')).toBe(bob0 + 25);
+      const choices = await updateChoices(off, ext);
+      expect(choices).toEqual(
+        expect.arrayContaining(['ExternalPartyAmuletRules_CreateTransferCommand', 'TransferCommand_Send', 'TransferPreapproval_Send']),
+      );
+    },
+  );
 
   it('orders by nonce: a future nonce waits, a spent nonce fails without moving funds, expiry archives', async () => {
     const send = async (amount: number, nonce: number, expires = 3600) => {

@@ -34,7 +34,10 @@ const FILES = [
 const REGISTRY_PREFIX = '/v0/scan-proxy';
 type Json = Record<string, unknown>;
 
-/** Rewrites `$ref`s: local ones to the file's `$id`, cross-file ones (flat `./x.yaml` or the repo's `../../../../common/...`) to that file's `$id`. */
+/**
+ * Rewrites `$ref`s: local ones to the file's `$id`, cross-file ones (flat `./x.yaml` or the repo's `../../../../common/...`)
+ * to that file's `$id`.
+ */
 function rewriteRefs(text: string, self: string): string {
   return text
     .replaceAll(/"(?:\.\.\/)+common\/src\/main\/openapi\/(common-[a-z]+)\.yaml#/g, '"$1.json#')
@@ -170,7 +173,8 @@ class SpliceSpecs {
     }
     if (!v(body))
       throw new Error(
-        `response of ${method} ${specPath} (${status}) does not match the Splice spec: ${JSON.stringify(v.errors?.slice(0, 5))}\nbody: ${JSON.stringify(body).slice(0, 1500)}`,
+        `response of ${method} ${specPath} (${status}) does not match the Splice spec: ${JSON.stringify(v.errors?.slice(0, 5))}\n` +
+          `body: ${JSON.stringify(body).slice(0, 1500)}`,
       );
     seen();
   }

@@ -127,37 +127,40 @@ describe('token-standard registry (transfers and allocations)', () => {
     expect((await wcall(base, 'bob', 'POST', spec, { path, body: {} })).status).toBe(404);
   });
 
-  it('direct transfer: the receiver pre-approved, the factory context carries its preapproval and the transfer completes at once', async () => {
-    const choiceArguments = {
-      expectedAdmin: dso,
-      transfer: {
-        sender: alice,
-        receiver: carol,
-        amount: '7',
-        instrumentId: { admin: dso, id: 'Amulet' },
-        requestedAt: iso(-60_000),
-        executeBefore: iso(3_600_000),
-        inputHoldingCids: (await unlocked(alice)).map((h) => h.cid),
-        meta: { values: {} },
-      },
-      extraArgs: { context: { values: {} }, meta: { values: {} } },
-    };
-    const f = await wok(base, 'alice', 'POST', `${R}/transfer-instruction/v1/transfer-factory`, { body: { choiceArguments } });
-    expect(f.transferKind).toBe('direct');
-    const ctx = f.choiceContext as ChoiceContext;
-    expect(ctx.choiceContextData.values['transfer-preapproval']).toMatchObject({ tag: 'AV_ContractId' });
-    const tx = await exerciseWith(
-      [alice],
-      TRANSFER_FACTORY_INTERFACE_ID,
-      String(f.factoryId),
-      'TransferFactory_Transfer',
-      { ...choiceArguments, extraArgs: extraArgs(ctx) },
-      ctx,
-    );
-    const root = tx.events.find((e) => 'ExercisedEvent' in e) as { ExercisedEvent: { exerciseResult: { output: { tag: string } } } };
-    expect(root.ExercisedEvent.exerciseResult.output.tag).toBe('TransferInstructionResult_Completed');
-    expect((await unlocked(carol)).map((h) => h.view.amount)).toEqual(['7.0000000000']);
-  });
+  it(
+    'direct transfer: the receiver pre-approved, the factory context carries its preapproval ' + 'and the transfer completes at once',
+    async () => {
+      const choiceArguments = {
+        expectedAdmin: dso,
+        transfer: {
+          sender: alice,
+          receiver: carol,
+          amount: '7',
+          instrumentId: { admin: dso, id: 'Amulet' },
+          requestedAt: iso(-60_000),
+          executeBefore: iso(3_600_000),
+          inputHoldingCids: (await unlocked(alice)).map((h) => h.cid),
+          meta: { values: {} },
+        },
+        extraArgs: { context: { values: {} }, meta: { values: {} } },
+      };
+      const f = await wok(base, 'alice', 'POST', `${R}/transfer-instruction/v1/transfer-factory`, { body: { choiceArguments } });
+      expect(f.transferKind).toBe('direct');
+      const ctx = f.choiceContext as ChoiceContext;
+      expect(ctx.choiceContextData.values['transfer-preapproval']).toMatchObject({ tag: 'AV_ContractId' });
+      const tx = await exerciseWith(
+        [alice],
+        TRANSFER_FACTORY_INTERFACE_ID,
+        String(f.factoryId),
+        'TransferFactory_Transfer',
+        { ...choiceArguments, extraArgs: extraArgs(ctx) },
+        ctx,
+      );
+      const root = tx.events.find((e) => 'ExercisedEvent' in e) as { ExercisedEvent: { exerciseResult: { output: { tag: string } } } };
+      expect(root.ExercisedEvent.exerciseResult.output.tag).toBe('TransferInstructionResult_Completed');
+      expect((await unlocked(carol)).map((h) => h.view.amount)).toEqual(['7.0000000000']);
+    },
+  );
 
   it('allocation: factory context → AllocationFactory_Allocate → execute-transfer context → Allocation_ExecuteTransfer', async () => {
     const allocation = {

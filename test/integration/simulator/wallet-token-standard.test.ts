@@ -113,15 +113,18 @@ describe('token-standard interfaces', () => {
     expect((events[0]?.interfaceViews?.[0] as { viewValue: unknown }).viewValue).toEqual({ admin: dso, meta: { values: {} } });
   });
 
-  it('the served archives: the token-standard package names carry the interfaces; splice-amulet implements them across packages', async () => {
-    const ids = ((await call(sim.url, 'GET', '/v2/packages')).json as { packageIds: string[] }).packageIds;
-    const summaries = await Promise.all(
-      ids.map(async (id) => readDalf(new Uint8Array(await (await fetch(`${sim.url}/v2/packages/${id}`)).arrayBuffer()))),
-    );
-    const holdingPkg = summaries.find((s) => s.name === 'splice-api-token-holding-v1');
-    expect(holdingPkg?.modules.flatMap((m) => m.interfaces.map((i) => i.qualifiedName))).toContain('Splice.Api.Token.HoldingV1:Holding');
-    const amulet = summaries.find((s) => s.name === 'splice-amulet');
-    const amuletTpl = amulet?.modules.flatMap((m) => m.templates).find((t) => t.qualifiedName === 'Splice.Amulet:Amulet');
-    expect(amuletTpl?.implements).toEqual([`${holdingPkg?.packageId}:Splice.Api.Token.HoldingV1:Holding`]);
-  });
+  it(
+    'the served archives: the token-standard package names carry the interfaces; ' + 'splice-amulet implements them across packages',
+    async () => {
+      const ids = ((await call(sim.url, 'GET', '/v2/packages')).json as { packageIds: string[] }).packageIds;
+      const summaries = await Promise.all(
+        ids.map(async (id) => readDalf(new Uint8Array(await (await fetch(`${sim.url}/v2/packages/${id}`)).arrayBuffer()))),
+      );
+      const holdingPkg = summaries.find((s) => s.name === 'splice-api-token-holding-v1');
+      expect(holdingPkg?.modules.flatMap((m) => m.interfaces.map((i) => i.qualifiedName))).toContain('Splice.Api.Token.HoldingV1:Holding');
+      const amulet = summaries.find((s) => s.name === 'splice-amulet');
+      const amuletTpl = amulet?.modules.flatMap((m) => m.templates).find((t) => t.qualifiedName === 'Splice.Amulet:Amulet');
+      expect(amuletTpl?.implements).toEqual([`${holdingPkg?.packageId}:Splice.Api.Token.HoldingV1:Holding`]);
+    },
+  );
 });

@@ -56,51 +56,55 @@ afterAll(async () => {
 });
 
 describe('token-standard transfers', () => {
-  it('create locks the amount; the instruction is listed for both and visible through the TransferInstruction interface; accept delivers', async () => {
-    expect((await wok(base, 'alice', 'GET', '/v0/feature-support')).token_standard).toBe(true);
-    const r = await create('30', 'ts-1');
-    expect(r.status).toBe(200);
-    const cid = (r.json.output as { transfer_instruction_cid: string }).transfer_instruction_cid;
-    expect(r.json.sender_change_cids).toHaveLength(1);
-    await expectLocked('alice', 30, 100);
-    expect(await list('alice')).toEqual([cid]);
-    expect(await list('bob')).toEqual([cid]);
+  it(
+    'create locks the amount; the instruction is listed for both and visible through the TransferInstruction interface; ' +
+      'accept delivers',
+    async () => {
+      expect((await wok(base, 'alice', 'GET', '/v0/feature-support')).token_standard).toBe(true);
+      const r = await create('30', 'ts-1');
+      expect(r.status).toBe(200);
+      const cid = (r.json.output as { transfer_instruction_cid: string }).transfer_instruction_cid;
+      expect(r.json.sender_change_cids).toHaveLength(1);
+      await expectLocked('alice', 30, 100);
+      expect(await list('alice')).toEqual([cid]);
+      expect(await list('bob')).toEqual([cid]);
 
-    const views = acsCreated(
-      await acs(base, {
-        filtersByParty: {
-          [bob]: {
-            cumulative: [
-              {
-                identifierFilter: {
-                  InterfaceFilter: { value: { interfaceId: TRANSFER_INSTRUCTION_INTERFACE_ID, includeInterfaceView: true } },
+      const views = acsCreated(
+        await acs(base, {
+          filtersByParty: {
+            [bob]: {
+              cumulative: [
+                {
+                  identifierFilter: {
+                    InterfaceFilter: { value: { interfaceId: TRANSFER_INSTRUCTION_INTERFACE_ID, includeInterfaceView: true } },
+                  },
                 },
-              },
-            ],
+              ],
+            },
           },
-        },
-      }),
-    );
-    expect(views).toHaveLength(1);
-    const view = (views[0]?.interfaceViews?.[0] as { viewValue: { status: unknown; transfer: Record<string, unknown> } }).viewValue;
-    expect(view.status).toEqual({ tag: 'TransferPendingReceiverAcceptance', value: {} });
-    expect(view.transfer).toMatchObject({
-      sender: alice,
-      receiver: bob,
-      amount: '30.0000000000',
-      instrumentId: { id: 'Amulet' },
-      meta: { values: { 'splice.lfdecentralizedtrust.org/reason': 'ts ts-1' } },
-    });
+        }),
+      );
+      expect(views).toHaveLength(1);
+      const view = (views[0]?.interfaceViews?.[0] as { viewValue: { status: unknown; transfer: Record<string, unknown> } }).viewValue;
+      expect(view.status).toEqual({ tag: 'TransferPendingReceiverAcceptance', value: {} });
+      expect(view.transfer).toMatchObject({
+        sender: alice,
+        receiver: bob,
+        amount: '30.0000000000',
+        instrumentId: { id: 'Amulet' },
+        meta: { values: { 'splice.lfdecentralizedtrust.org/reason': 'ts ts-1' } },
+      });
 
-    expect((await act('alice', cid, 'accept')).status).toBe(403); // only the receiver
-    const acc = await act('bob', cid, 'accept');
-    expect(acc.status).toBe(200);
-    expect((acc.json.output as { receiver_holding_cids: string[] }).receiver_holding_cids).toHaveLength(1);
-    expect(await bal('bob')).toEqual({ unlocked: 30, locked: 0 });
-    expect(await bal('alice')).toEqual({ unlocked: 70, locked: 0 });
-    expect(await list('bob')).toEqual([]);
-    expect((await act('bob', cid, 'accept')).status).toBe(404); // no longer pending
-  });
+      expect((await act('alice', cid, 'accept')).status).toBe(403); // only the receiver
+      const acc = await act('bob', cid, 'accept');
+      expect(acc.status).toBe(200);
+      expect((acc.json.output as { receiver_holding_cids: string[] }).receiver_holding_cids).toHaveLength(1);
+      expect(await bal('bob')).toEqual({ unlocked: 30, locked: 0 });
+      expect(await bal('alice')).toEqual({ unlocked: 70, locked: 0 });
+      expect(await list('bob')).toEqual([]);
+      expect((await act('bob', cid, 'accept')).status).toBe(404); // no longer pending
+    },
+  );
 
   it('reject and withdraw return the locked funds; a duplicate tracking id is a 409', async () => {
     const a = await create('10', 'ts-2');

@@ -119,7 +119,8 @@ export async function checkCompletions(ctx: CheckContext, parties: string[]): Pr
   for (const p of parties) {
     const others = rng.subset(parties, 0.2).filter((q) => q !== p);
     const set = [p, ...others];
-    // GetCompletionsRequest.beginExclusive: "If the ledger has been pruned, this parameter must be specified and greater than the pruning offset."
+    // GetCompletionsRequest.beginExclusive: "If the ledger has been pruned, this parameter must be specified and greater
+    // than the pruning offset."
     const low = ledger.prunedUpTo > 0 ? ledger.prunedUpTo + 1 : 0;
     const begin = rng.chance(0.5) ? low : rng.int(low, end - 1);
     const exp = expectCompletions(ledger, set, USER, begin);

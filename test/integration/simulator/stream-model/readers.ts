@@ -55,7 +55,8 @@ export function wsRead(base: string, channel: WsChannel, request: unknown, until
         clearTimeout(timer);
         fail(
           new Error(
-            `${channel}: message does not match ${MESSAGE_SCHEMA[channel]}: ${JSON.stringify(validate.errors?.slice(0, 3))}\n${JSON.stringify(m).slice(0, 600)}`,
+            `${channel}: message does not match ${MESSAGE_SCHEMA[channel]}: ${JSON.stringify(validate.errors?.slice(0, 3))}\n` +
+              JSON.stringify(m).slice(0, 600),
           ),
         );
         return;

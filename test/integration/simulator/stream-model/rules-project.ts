@@ -275,7 +275,10 @@ export function plusMicros(iso: string, micros: bigint): string {
   return `${new Date(Number(secs) * 1000).toISOString().slice(0, 19)}.${(total % 1_000_000n).toString().padStart(6, '0')}Z`;
 }
 
-/** ParticipantAuthorizationTopologyFormat.parties: "List of parties for which the topology transactions should be sent. Empty means: for all parties." */
+/**
+ * ParticipantAuthorizationTopologyFormat.parties: "List of parties for which the topology transactions should be sent.
+ * Empty means: for all parties."
+ */
 export function expectTopology(ledger: ModelLedger, t: MTopology, parties: string[]): Obj | undefined {
   if (parties.length > 0 && !parties.includes(t.party)) return undefined;
   return {
