@@ -81,7 +81,15 @@ export default defineConfig(
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
       // `_`-prefixed parameters and destructured rests are deliberately unused.
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+      // Prettier wraps code at 140 but leaves long strings, comments and template literals as written.
+      'max-len': ['error', { code: 140, tabWidth: 2, ignoreUrls: true }],
     },
+  },
+  {
+    // Prose inside markup is whitespace-sensitive, so Prettier keeps a sentence whole and would undo a manual wrap.
+    // A line that ends in a word, a closing tag's name or a full stop is such prose; code lines end otherwise.
+    files: ['**/*.svelte'],
+    rules: { 'max-len': ['error', { code: 140, tabWidth: 2, ignoreUrls: true, ignorePattern: "(?:[\\p{L}’'.]|</[A-Za-z]+)\\s*$" }] },
   },
   {
     // Plain JavaScript config files: no type information.

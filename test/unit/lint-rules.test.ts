@@ -144,4 +144,20 @@ describe('lint (ESLint, strict-type-checked)', () => {
     const findings = await lint(['src/cli'], dir);
     expect(findings.map((f) => `${f.file}:${f.line} ${f.rule}`)).toEqual(['src/cli/bad.ts:1 @typescript-eslint/no-non-null-assertion']);
   });
+
+  it('reports a line over 140 characters in code, and not in prose inside Svelte markup', async () => {
+    const words = Array.from({ length: 30 }, (_, i) => `word${String(i)}`).join(' ');
+    const dir = plant({
+      'src/cli/long.ts': `export const message = '${words}';\n`,
+      'src/cli/short.ts': `export const message =\n  '${words.slice(0, 70)}' +\n  '${words.slice(70)}';\n`,
+      'renderer/src/Prose.svelte': `<p>\n  ${words} and the end.\n</p>\n`,
+      'renderer/src/Code.svelte': `<script lang="ts">\n  export const message = '${words}';\n</script>\n`,
+    });
+    dirs.push(dir);
+    const findings = await lint(['src/cli', 'renderer/src'], dir);
+    expect(findings.map((f) => `${f.file}:${f.line} ${f.rule}`).sort()).toEqual([
+      'renderer/src/Code.svelte:2 max-len',
+      'src/cli/long.ts:1 max-len',
+    ]);
+  });
 });
