@@ -6,6 +6,7 @@
 import { DamlLfError } from '../errors.js';
 import { ProtoReader, WireType } from '../protobuf-wire.js';
 import { BUILTIN_TYPES } from '../lf2-builtin-types.js';
+import { applyType } from '../type-subst.js';
 import type { Field, Type } from '../types.js';
 import type { Expr, Kind, Location, QualifiedName, TypeVarWithKind, VarWithType } from './ast.js';
 
@@ -360,17 +361,3 @@ export class LfReader {
 
 const STAR: Kind = { k: 'star' };
 const NAT: Kind = { k: 'nat' };
-
-/** Applies `fun` to one more argument (Type.TApp), keeping applications flattened like `Type.Con.args`. */
-export function applyType(fun: Type, arg: Type): Type {
-  switch (fun.kind) {
-    case 'prim':
-    case 'con':
-    case 'syn':
-    case 'var':
-    case 'app':
-      return { ...fun, args: [...fun.args, arg] };
-    default:
-      return { kind: 'app', fun, args: [arg] };
-  }
-}

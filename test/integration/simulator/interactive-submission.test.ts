@@ -24,6 +24,15 @@ import {
   wildcard,
 } from './helpers.js';
 import type { ExternalKey, TestSim } from './helpers.js';
+import { must } from '../../support/must.js';
+
+/** The id of the first synchronizer the simulator at `url` is connected to (where external parties are onboarded). */
+async function firstSynchronizer(url: string): Promise<string> {
+  const body = (await call(url, 'GET', '/v2/state/connected-synchronizers')).json as {
+    connectedSynchronizers: { synchronizerId: string }[];
+  };
+  return must(body.connectedSynchronizers[0], 'a connected synchronizer').synchronizerId;
+}
 
 describe('interactive submission (prepare → sign → execute)', () => {
   let sim: TestSim;
@@ -31,9 +40,7 @@ describe('interactive submission (prepare → sign → execute)', () => {
   let key: ExternalKey;
   beforeAll(async () => {
     sim = await startTestSim();
-    const sync = (
-      (await call(sim.url, 'GET', '/v2/state/connected-synchronizers')).json as { connectedSynchronizers: { synchronizerId: string }[] }
-    ).connectedSynchronizers[0]?.synchronizerId as string;
+    const sync = await firstSynchronizer(sim.url);
     bank = await allocate(sim.url, 'Bank');
     bob = await allocate(sim.url, 'Bob');
     key = newExternalKey();
@@ -153,9 +160,7 @@ describe('interactive submission (prepare → sign → execute)', () => {
 
   it('executes a transaction prepared before a restart (its hash computed again from the bytes)', async () => {
     const before = await startTestSim();
-    const sync = (
-      (await call(before.url, 'GET', '/v2/state/connected-synchronizers')).json as { connectedSynchronizers: { synchronizerId: string }[] }
-    ).connectedSynchronizers[0]?.synchronizerId as string;
+    const sync = await firstSynchronizer(before.url);
     const k = newExternalKey();
     const party = await onboardExternal(before.url, sync, 'restarted', k);
     const prep = await call(before.url, 'POST', '/v2/interactive-submission/prepare', {
@@ -187,9 +192,7 @@ describe('interactive submission commits exactly the prepared transaction', () =
   let key: ExternalKey;
   beforeAll(async () => {
     sim = await startTestSim({ staticTime: true });
-    const sync = (
-      (await call(sim.url, 'GET', '/v2/state/connected-synchronizers')).json as { connectedSynchronizers: { synchronizerId: string }[] }
-    ).connectedSynchronizers[0]?.synchronizerId as string;
+    const sync = await firstSynchronizer(sim.url);
     bank = await allocate(sim.url, 'Bank');
     bob = await allocate(sim.url, 'Bob');
     key = newExternalKey();

@@ -13,23 +13,12 @@ import {
   renderManifest,
   wrapArchive,
   writeZip,
-  type DamlLfErrorCode,
   type PackageDescription,
 } from '../../../src/daml-lf/index.js';
-import { PARTY, TEXT, iouPackage } from './fixtures.js';
+import { PARTY, TEXT, codeOf, iouPackage } from './fixtures.js';
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
-
-function codeOf(f: () => unknown): DamlLfErrorCode | 'no error' {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof DamlLfError) return e.code;
-    throw e;
-  }
-  return 'no error';
-}
 
 function errorOf(f: () => unknown): DamlLfError {
   try {

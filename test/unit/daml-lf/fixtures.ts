@@ -1,5 +1,5 @@
 /** Shared package descriptions for the daml-lf tests. */
-import { DamlLfError, type PackageDescription, type Type } from '../../../src/daml-lf/index.js';
+import { DamlLfError, type DamlLfErrorCode, type PackageDescription, type Type } from '../../../src/daml-lf/index.js';
 
 export const prim = (p: Extract<Type, { kind: 'prim' }>['prim'], ...args: Type[]): Type => ({ kind: 'prim', prim: p, args });
 export const self = (module: string, name: string, ...args: Type[]): Type => ({ kind: 'con', packageId: 'self', module, name, args });
@@ -89,7 +89,7 @@ export function iouPackage(overrides: Partial<PackageDescription> = {}): Package
 }
 
 /** The DamlLfError code `f` throws, or "no error". */
-export function codeOf(f: () => unknown): string {
+export function codeOf(f: () => unknown): DamlLfErrorCode | 'no error' {
   try {
     f();
   } catch (e) {
