@@ -76,7 +76,8 @@ function assertRequest(method: string, p: string, body: unknown): void {
   const v = spliceSpecs().ajv.compile(JSON.parse(text) as object);
   if (!v(body))
     throw new Error(
-      `request of ${method} ${p} does not match the Splice spec: ${JSON.stringify(v.errors?.slice(0, 5))}\nbody: ${JSON.stringify(body).slice(0, 800)}`,
+      `request of ${method} ${p} does not match the Splice spec: ${JSON.stringify(v.errors?.slice(0, 5))}\n` +
+        `body: ${JSON.stringify(body).slice(0, 800)}`,
     );
 }
 
