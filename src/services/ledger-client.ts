@@ -143,7 +143,7 @@ export class LedgerClient {
 
   /** Binary body of a GET (e.g. `GET /v2/packages/{id}`: a Daml-LF archive). */
   async getBytes(path: string): Promise<Uint8Array> {
-    const res = await this.fetch('GET', path, undefined, 'application/octet-stream');
+    const res = await this.fetch('GET', path, undefined, { accept: 'application/octet-stream' });
     if (!res.ok) throw ledgerError(res.status, path, await res.text());
     return new Uint8Array(await res.arrayBuffer());
   }
@@ -153,26 +153,8 @@ export class LedgerClient {
    * Uploads can be large, so the timeout is at least a minute.
    */
   async postBytes<T>(path: string, bytes: Uint8Array, timeoutMs?: number): Promise<T> {
-    const res = await this.authorized({ accept: 'application/json', 'content-type': 'application/octet-stream' }, async (headers) => {
-      try {
-        return await httpRequest(this.baseUrl + path, {
-          method: 'POST',
-          headers,
-          body: bytes,
-          signal: this.requestSignal(timeoutMs ?? Math.max(this.opts.timeoutMs ?? 10_000, 60_000)),
-        });
-      } catch (err) {
-        throw this.failure('POST', path, err);
-      }
-    });
-    const text = await res.text();
-    if (!res.ok) throw ledgerError(res.status, path, text);
-    if (text.trim() === '') return {} as T;
-    try {
-      return JSON.parse(text) as T;
-    } catch {
-      throw new ConsoleError('LEDGER_API_ERROR', `${path}: the participant answered ${res.status} with a body that is not JSON`);
-    }
+    const res = await this.fetch('POST', path, bytes, { timeoutMs: timeoutMs ?? Math.max(this.opts.timeoutMs ?? 10_000, 60_000) });
+    return (await this.readJson(res, path)) as T;
   }
 
   /**
@@ -195,17 +177,22 @@ export class LedgerClient {
       : new ConsoleError('LEDGER_API_ERROR', `${method} ${path}: the answer does not have the shape its API defines`, undefined, issues);
   }
 
-  /** `body` is JSON text (or absent). */
-  private async fetch(method: string, path: string, body?: string, accept = 'application/json'): Promise<globalThis.Response> {
-    const base: Record<string, string> = { accept };
-    if (body !== undefined) base['content-type'] = 'application/json';
+  /** `body` is JSON text, or bytes sent as `application/octet-stream` (or absent). */
+  private async fetch(
+    method: string,
+    path: string,
+    body?: string | Uint8Array,
+    opts: { accept?: string; timeoutMs?: number } = {},
+  ): Promise<globalThis.Response> {
+    const base: Record<string, string> = { accept: opts.accept ?? 'application/json' };
+    if (body !== undefined) base['content-type'] = typeof body === 'string' ? 'application/json' : 'application/octet-stream';
     return this.authorized(base, async (headers) => {
       try {
         return await httpRequest(this.baseUrl + path, {
           method,
           headers,
           ...(body !== undefined ? { body } : {}),
-          signal: this.requestSignal(this.opts.timeoutMs ?? 10_000),
+          signal: this.requestSignal(opts.timeoutMs ?? this.opts.timeoutMs ?? 10_000),
         });
       } catch (err) {
         throw this.failure(method, path, err);
