@@ -81,6 +81,13 @@ module.exports = {
       to: { dependencyTypes: ['core'] },
     },
     {
+      name: 'platform-isolated',
+      severity: 'error',
+      comment: 'src/platform holds Node-only primitives the console and the simulator share: it imports nothing of the rest.',
+      from: { path: '^src/platform/' },
+      to: { path: '^(src|electron|renderer|scripts|test|bench)/', pathNot: '^src/platform/' },
+    },
+    {
       name: 'simulator-independent',
       severity: 'error',
       comment: 'The simulator is a participant the console reaches over HTTP only: nothing of the console.',

@@ -4,8 +4,12 @@
  * `computeSha256CantonHash` (hash purpose 12 = public key fingerprint).
  */
 import { computeSha256CantonHash } from '@canton-network/core-tx-visualizer';
+import { useSameThreadSha256 } from '../../platform/same-thread-sha256.js';
 import { ConsoleError } from '../../ipc/errors.js';
 import { toHex } from './bytes.js';
+
+// the official hashing's SHA-256 digests run on this thread (see there)
+useSameThreadSha256();
 
 export const PUBLIC_KEY_FINGERPRINT_PURPOSE = 12;
 export const FINGERPRINT_PATTERN = /^1220[0-9a-f]{64}$/;

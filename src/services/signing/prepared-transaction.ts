@@ -4,6 +4,7 @@
  * signing party is a submitter, and build the human summary (clear-signed when recognised, blind otherwise).
  */
 import { decodePreparedTransaction, hashPreparedTransaction } from '@canton-network/core-tx-visualizer';
+import { useSameThreadSha256 } from '../../platform/same-thread-sha256.js';
 import type { PreparedTransaction } from '@canton-network/core-ledger-proto';
 import { z } from 'zod';
 import { PackageIndex } from '../../daml-lf/index.js';
@@ -15,6 +16,9 @@ import { SigningRefusal } from './errors.js';
 import { summarise, type TransactionFacts } from './transaction-summary.js';
 import { VerificationMemo } from './verification-memo.js';
 import type { PackageFetcher, VerifiedPackages } from './verified-packages.js';
+
+// the official hashing's SHA-256 digests run on this thread (see there)
+useSameThreadSha256();
 
 /** The JSON API `JsPrepareSubmissionResponse` fields we need (others, e.g. hashingDetails, are ignored). */
 export const PrepareResponseSchema = z.object({

@@ -5,12 +5,16 @@
  * Canton's UntypedVersionedMessage) and summarised: party, hosting participants, thresholds, keys.
  */
 import { computeMultiHashForTopology, computeSha256CantonHash, decodeTopologyTransaction } from '@canton-network/core-tx-visualizer';
+import { useSameThreadSha256 } from '../../platform/same-thread-sha256.js';
 import { Enums_ParticipantPermission, Enums_TopologyChangeOp, type TopologyTransaction } from '@canton-network/core-ledger-proto';
 import { z } from 'zod';
 import { unwrapVersioned } from '../../common/versioned.js';
 import { equalBytes, fromBase64, toBase64, toHex } from './bytes.js';
 import { SigningRefusal } from './errors.js';
 import { cantonFingerprint, partyNamespace } from './fingerprint.js';
+
+// the official hashing's SHA-256 digests run on this thread (see there)
+useSameThreadSha256();
 
 export const TOPOLOGY_TRANSACTION_PURPOSE = 11;
 export const MULTI_TOPOLOGY_PURPOSE = 55;
