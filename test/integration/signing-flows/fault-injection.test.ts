@@ -2,7 +2,7 @@
  * The simulator's fault injection over real HTTP: started with `faultInjection` (SimulatorOptions) it tampers with
  * its prepare answers round-robin, exactly as each kind says, while it keeps (and executes) only the honest
  * transaction; the admin endpoint switches it at runtime and refuses bad input without changing anything; the CLI
- * flag parses into the option. The console's refusals of these answers are tested in flows.test.ts.
+ * flag parses into the option. The console's refusals of these answers are tested in flows-online.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PreparedTransaction } from '@canton-network/core-ledger-proto';
