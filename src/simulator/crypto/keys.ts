@@ -2,7 +2,7 @@
  * Ed25519 public keys, Canton fingerprints and signature checks for external parties.
  * Fingerprint = hex(0x12 0x20 ‖ SHA-256(u32be(12) ‖ raw public key)) (Canton hash purpose 12).
  */
-import { createPublicKey, verify } from 'node:crypto';
+import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { CantonError } from '../errors.js';
 import { loadProto } from '../proto.js';
 
@@ -47,12 +47,30 @@ export async function parsePublicKey(input: { format: string; keyData: string; k
   return { raw, fingerprint: await fingerprintOf(raw) };
 }
 
+/**
+ * OpenSSL key objects of the external parties' public keys, by raw key: building one from DER cost as much as the
+ * signature check itself, at every execute. Public keys only; the oldest entry goes past the bound.
+ */
+const keyObjects = new Map<string, KeyObject>();
+const KEY_OBJECTS_MAX = 1024;
+
+function publicKeyObject(raw: Buffer): KeyObject {
+  const id = raw.toString('hex');
+  let key = keyObjects.get(id);
+  if (key === undefined) {
+    key = createPublicKey({ key: spkiOf(raw), format: 'der', type: 'spki' });
+    const oldest = keyObjects.keys().next();
+    if (keyObjects.size >= KEY_OBJECTS_MAX && oldest.done !== true) keyObjects.delete(oldest.value);
+    keyObjects.set(id, key);
+  }
+  return key;
+}
+
 /** Verifies an Ed25519 signature (RAW/CONCAT 64 bytes) over `message`. */
 export function verifyEd25519(raw: Buffer, message: Uint8Array, signature: Uint8Array): boolean {
   if (signature.length !== 64) return false;
   try {
-    const key = createPublicKey({ key: spkiOf(raw), format: 'der', type: 'spki' });
-    return verify(null, message, key, signature);
+    return verify(null, message, publicKeyObject(raw), signature);
   } catch {
     return false;
   }
