@@ -6,171 +6,82 @@
  * signatures re-evaluates the policy whoever signed, every refusal is one audit entry with its rule and hash, and a
  * quorum rule (k signatures above an amount) is enforced online and offline.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import * as ed from '@noble/ed25519';
 import { Entry } from '@napi-rs/keyring';
-import { startConsoleApp, type ConsoleApp } from '../../../src/app/console-app.js';
-import { startDownloads, type Downloads } from '../../support/exports.js';
-import type { ChannelName, Request, Response, SigningPolicyWire } from '../../../src/ipc/contract.js';
 import { secretAccount } from '../../../src/services/signing/key-store.js';
 import { anyNumber } from '../../support/matchers.js';
 import { must } from '../../support/must.js';
+import { OPEN_POLICY, createIouCommand, useSigningConsoles, type SigningConsole } from './consoles.js';
 
-const IOU = '#simulator-demo:Demo.Iou:Iou';
-const SERVICE_A = `policy-travels-a-${process.pid}-${Date.now()}`;
-const SERVICE_B = `policy-travels-b-${process.pid}-${Date.now()}`;
+const t = useSigningConsoles('policy-travels', { air: true });
+const { online, air } = t;
 const PASS = 'officer passphrase for policies';
-const OPEN: SigningPolicyWire = {
-  allowedTemplates: null,
-  allowedChoices: null,
-  allowedCounterparties: null,
-  maxAmountPerTransaction: null,
-  requireOfflineConfirmation: false,
-  allowBlindSigning: true,
-  quorum: null,
-};
 
-let online: ConsoleApp;
-let air: ConsoleApp;
-let dir: string;
 let fp = '';
 let party = '';
 
-let downloads: Downloads;
-/** A sealed file (key backup, policy file) as the operator gets it: through exports.run and the browser download. */
-const exportFile = (app: ConsoleApp, kind: 'keys.backup' | 'policy', req: { fingerprints: string[]; passphrase: string }) =>
-  downloads.run(app.router, { kind, ...req });
-
-async function call<C extends ChannelName>(app: ConsoleApp, channel: C, req: Request<C>): Promise<Response<C>> {
-  const r = await app.router.invoke(channel, req);
-  if (!r.ok) throw new Error(`${channel}: ${r.error.code} ${r.error.message}`);
-  return r.value as Response<C>;
-}
-async function sim<T>(p: string, body?: unknown): Promise<T> {
-  const res = await fetch(
-    must(online.demoLedgerUrl, "the online console's demo ledger URL") + p,
-    body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
-  );
-  if (!res.ok) throw new Error(`${p}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-const iou = (owner: string, amount: string) =>
-  ({
-    kind: 'create',
-    templateId: IOU,
-    argumentsJson: JSON.stringify({ issuer: owner, owner, currency: 'CC', amount, observers: [] }),
-  }) as const;
-async function audit(app: ConsoleApp) {
-  return (await call(app, 'signing.audit.list', { limit: 500 })).records;
-}
-async function onboard(label: string, hint: string, extra: string[] = []) {
-  const k = await call(online, 'signing.keys.create', { label, backend: 'os-keychain' });
-  const keys = [k.fingerprint];
-  const extraKeys = [];
-  for (const l of extra) extraKeys.push(await call(online, 'signing.keys.create', { label: l, backend: 'os-keychain' }));
-  const onb = await call(online, 'signing.onboard.prepare', {
-    fingerprint: k.fingerprint,
-    partyHint: hint,
-    extraFingerprints: extraKeys.map((e) => e.fingerprint),
-    signingThreshold: 1,
-  });
-  if (onb.status !== 'verified') throw new Error(onb.message);
-  const done = await call(online, 'signing.onboard.confirm', { sessionId: onb.sessionId });
-  if (done.status !== 'allocated') throw new Error(done.message);
-  return { party: done.partyId, keys: [...keys, ...extraKeys.map((e) => e.fingerprint)] };
+const iou = (owner: string, amount: string) => createIouCommand(owner, owner, 'CC', amount);
+async function audit(c: SigningConsole) {
+  return (await c.call('signing.audit.list', { limit: 500 })).records;
 }
 
 beforeAll(async () => {
-  downloads = await startDownloads();
-  dir = mkdtempSync(path.join(os.tmpdir(), 'policy-travels-'));
-  online = await startConsoleApp({
-    exportSink: downloads.sink,
-    dataDir: path.join(dir, 'online'),
-    demo: true,
-    transport: 'browser-host',
-    keychainService: SERVICE_A,
-  });
-  air = await startConsoleApp({
-    exportSink: downloads.sink,
-    dataDir: path.join(dir, 'air'),
-    demo: false,
-    transport: 'browser-host',
-    keychainService: SERVICE_B,
-  });
-  const o = await onboard('Officer key', 'policy-treasury');
-  fp = must(o.keys[0], 'the officer key');
+  const o = await t.onboard('Officer key', 'policy-treasury');
+  fp = o.key.fingerprint;
   party = o.party;
-}, 60_000);
-afterAll(async () => {
-  // unassigned when beforeAll failed before starting them
-  const started: Array<[ConsoleApp | undefined, string]> = [
-    [online, SERVICE_A],
-    [air, SERVICE_B],
-  ];
-  for (const [app, service] of started) {
-    if (!app) continue;
-    const r = await app.router.invoke('signing.keys.list', {});
-    for (const k of r.ok ? (r.value as Response<'signing.keys.list'>).keys : [])
-      new Entry(service, secretAccount(k.fingerprint)).deletePassword();
-    await app.close();
-  }
-  rmSync(dir, { recursive: true, force: true });
-  await downloads.close();
 });
 
 describe('the signing policy travels with the key and is enforced at both ends', () => {
   it('versions every change and audits what got looser or stricter', async () => {
-    expect(await call(online, 'signing.policy.get', { fingerprint: fp })).toMatchObject({ version: 0, updatedAt: null });
-    const v1 = await call(online, 'signing.policy.set', { fingerprint: fp, policy: { ...OPEN, maxAmountPerTransaction: '10000' } });
+    expect(await online.call('signing.policy.get', { fingerprint: fp })).toMatchObject({ version: 0, updatedAt: null });
+    const v1 = await online.call('signing.policy.set', { fingerprint: fp, policy: { ...OPEN_POLICY, maxAmountPerTransaction: '10000' } });
     expect(v1.version).toBe(1);
-    const v2 = await call(online, 'signing.policy.set', { fingerprint: fp, policy: { ...OPEN, maxAmountPerTransaction: '1000' } });
+    const v2 = await online.call('signing.policy.set', { fingerprint: fp, policy: { ...OPEN_POLICY, maxAmountPerTransaction: '1000' } });
     expect(v2.version).toBe(2);
     // saving the same rules again is not a new version
     expect(
-      (await call(online, 'signing.policy.set', { fingerprint: fp, policy: { ...OPEN, maxAmountPerTransaction: '1000' } })).version,
+      (await online.call('signing.policy.set', { fingerprint: fp, policy: { ...OPEN_POLICY, maxAmountPerTransaction: '1000' } })).version,
     ).toBe(2);
     const changes = (await audit(online)).filter((r) => r.decision === 'policy-changed');
     expect(changes[0]).toMatchObject({ fingerprint: fp, message: 'amount limit 10000 → 1000 (stricter)' });
     expect(must(changes[0], 'the latest policy change').summary).toMatch(/version 1 → 2 \(edited on this console\)$/);
     expect(changes[1]).toMatchObject({ message: 'amount limit none → 10000 (stricter)' });
-    expect((await call(online, 'signing.keys.list', {})).policies[fp]).toMatchObject({ version: 2 });
+    expect((await online.call('signing.keys.list', {})).policies[fp]).toMatchObject({ version: 2 });
     // the audit log leaves through exports.run too, and the exported file checks out with its policy changes in it
-    const log = await downloads.run(online.router, { kind: 'audit' });
+    const log = await t.downloads.run(online.app.router, { kind: 'audit' });
     expect(log.done.fileName).toMatch(/^signing-audit-.*\.ndjson$/);
     expect(log.text).toContain('amount limit 10000 → 1000 (stricter)');
-    expect(await call(online, 'signing.audit.verifyExport', { text: log.text })).toMatchObject({ ok: true, problems: [] });
+    expect(await online.call('signing.audit.verifyExport', { text: log.text })).toMatchObject({ ok: true, problems: [] });
   });
 
   it('backs up the policy with the key; the restoring console shows and adopts it; an older backup never loosens it', async () => {
-    const old = await exportFile(online, 'keys.backup', { fingerprints: [fp], passphrase: PASS });
-    const preview = await call(air, 'signing.keys.restorePreview', { text: old.text, passphrase: PASS });
+    const old = await online.exportFile('keys.backup', { fingerprints: [fp], passphrase: PASS });
+    const preview = await air.call('signing.keys.restorePreview', { text: old.text, passphrase: PASS });
     expect(preview).toMatchObject({
       status: 'ok',
       fileVersion: 2,
       keys: [{ fingerprint: fp, present: false, policy: { offered: 2, outcome: 'newer' } }],
     });
-    const restored = await call(air, 'signing.keys.restore', { text: old.text, passphrase: PASS });
+    const restored = await air.call('signing.keys.restore', { text: old.text, passphrase: PASS });
     expect(restored).toMatchObject({ status: 'ok', restored: [{ status: 'imported', policy: { outcome: 'adopted', version: 2 } }] });
-    expect(await call(air, 'signing.policy.get', { fingerprint: fp })).toMatchObject({
+    expect(await air.call('signing.policy.get', { fingerprint: fp })).toMatchObject({
       version: 2,
       policy: { maxAmountPerTransaction: '1000' },
     });
     // the policy was integrity-protected with the key: nothing in the file can be changed without the passphrase noticing
     const tampered = JSON.parse(old.text) as { ciphertext: string };
     tampered.ciphertext = Buffer.from(Buffer.from(tampered.ciphertext, 'base64').map((b, i) => (i === 40 ? b ^ 1 : b))).toString('base64');
-    expect(await call(air, 'signing.keys.restorePreview', { text: JSON.stringify(tampered), passphrase: PASS })).toMatchObject({
+    expect(await air.call('signing.keys.restorePreview', { text: JSON.stringify(tampered), passphrase: PASS })).toMatchObject({
       status: 'refused',
       reason: 'FILE_ALTERED',
     });
     // a stricter version 3 online; the old backup (version 2, looser) is visibly older and changes nothing
-    await call(online, 'signing.policy.set', { fingerprint: fp, policy: { ...OPEN, maxAmountPerTransaction: '500' } });
-    const newer = await exportFile(online, 'keys.backup', { fingerprints: [fp], passphrase: PASS });
-    await call(air, 'signing.keys.restore', { text: newer.text, passphrase: PASS });
-    expect(await call(air, 'signing.policy.get', { fingerprint: fp })).toMatchObject({ version: 3 });
-    const again = await call(air, 'signing.keys.restorePreview', { text: old.text, passphrase: PASS });
+    await online.call('signing.policy.set', { fingerprint: fp, policy: { ...OPEN_POLICY, maxAmountPerTransaction: '500' } });
+    const newer = await online.exportFile('keys.backup', { fingerprints: [fp], passphrase: PASS });
+    await air.call('signing.keys.restore', { text: newer.text, passphrase: PASS });
+    expect(await air.call('signing.policy.get', { fingerprint: fp })).toMatchObject({ version: 3 });
+    const again = await air.call('signing.keys.restorePreview', { text: old.text, passphrase: PASS });
     expect(again).toMatchObject({
       status: 'ok',
       keys: [
@@ -185,10 +96,10 @@ describe('the signing policy travels with the key and is enforced at both ends',
         },
       ],
     });
-    expect(await call(air, 'signing.keys.restore', { text: old.text, passphrase: PASS })).toMatchObject({
+    expect(await air.call('signing.keys.restore', { text: old.text, passphrase: PASS })).toMatchObject({
       restored: [{ status: 'already-present', policy: { outcome: 'older', version: 3 } }],
     });
-    expect(await call(air, 'signing.policy.get', { fingerprint: fp })).toMatchObject({
+    expect(await air.call('signing.policy.get', { fingerprint: fp })).toMatchObject({
       version: 3,
       policy: { maxAmountPerTransaction: '500' },
     });
@@ -199,68 +110,68 @@ describe('the signing policy travels with the key and is enforced at both ends',
   });
 
   it('refuses at the air-gapped signer a request checked against a newer policy until a policy file updates it', async () => {
-    await call(online, 'signing.policy.set', { fingerprint: fp, policy: { ...OPEN, maxAmountPerTransaction: '600' } });
-    const prep = await call(online, 'signing.prepare', { party, fingerprint: fp, command: iou(party, '50') });
+    await online.call('signing.policy.set', { fingerprint: fp, policy: { ...OPEN_POLICY, maxAmountPerTransaction: '600' } });
+    const prep = await online.call('signing.prepare', { party, fingerprint: fp, command: iou(party, '50') });
     if (prep.status !== 'verified') throw new Error(prep.message);
     expect(prep.policy).toMatchObject({ allowed: true, policyVersion: 4 });
-    const req = await call(online, 'signing.offline.createRequest', { sessionId: prep.sessionId, ttlMinutes: 60 });
+    const req = await online.call('signing.offline.createRequest', { sessionId: prep.sessionId, ttlMinutes: 60 });
     if (req.status !== 'created') throw new Error(req.message);
     expect(JSON.parse(req.text)).toMatchObject({ version: 3, policies: [{ fingerprint: fp, version: 4 }] });
 
-    const ins = await call(air, 'signing.offline.inspect', { text: req.text });
+    const ins = await air.call('signing.offline.inspect', { text: req.text });
     if (ins.status !== 'verified') throw new Error(ins.message);
     expect(ins.policyVersions).toEqual([{ fingerprint: fp, checked: 4, here: 3 }]);
     expect(ins.policy).toMatchObject({ allowed: false, reason: 'POLICY_OUTDATED', auditSeq: anyNumber() });
-    const forced = await call(air, 'signing.offline.sign', { text: req.text, blindConfirmation: 'BLIND' });
+    const forced = await air.call('signing.offline.sign', { text: req.text, blindConfirmation: 'BLIND' });
     expect(forced).toMatchObject({ status: 'refused', reason: 'POLICY_OUTDATED', auditSeq: anyNumber() });
 
     // the officer exports the policy online and imports it on the signer (passphrase-sealed, no key material)
-    const file = await exportFile(online, 'policy', { fingerprints: [fp], passphrase: PASS });
+    const file = await online.exportFile('policy', { fingerprints: [fp], passphrase: PASS });
     expect(file.text).not.toContain('seed');
-    expect(await call(air, 'signing.policy.importPreview', { text: file.text, passphrase: 'not the passphrase' })).toMatchObject({
+    expect(await air.call('signing.policy.importPreview', { text: file.text, passphrase: 'not the passphrase' })).toMatchObject({
       status: 'refused',
       reason: 'WRONG_PASSPHRASE',
     });
-    expect(await call(air, 'signing.policy.importPreview', { text: file.text, passphrase: PASS })).toMatchObject({
+    expect(await air.call('signing.policy.importPreview', { text: file.text, passphrase: PASS })).toMatchObject({
       status: 'ok',
       policies: [{ fingerprint: fp, offered: 4, local: 3, outcome: 'newer', changes: [{ rule: 'amount limit', direction: 'looser' }] }],
     });
-    expect(await call(air, 'signing.policy.import', { text: file.text, passphrase: PASS })).toMatchObject({
+    expect(await air.call('signing.policy.import', { text: file.text, passphrase: PASS })).toMatchObject({
       status: 'ok',
       policies: [{ fingerprint: fp, outcome: 'adopted', version: 4 }],
     });
-    const signed = await call(air, 'signing.offline.sign', { text: req.text, blindConfirmation: 'BLIND' });
+    const signed = await air.call('signing.offline.sign', { text: req.text, blindConfirmation: 'BLIND' });
     expect(signed).toMatchObject({ status: 'signed' });
     if (signed.status !== 'signed') return;
-    expect(await call(online, 'signing.offline.importResponse', { requestId: req.requestId, text: signed.text })).toMatchObject({
+    expect(await online.call('signing.offline.importResponse', { requestId: req.requestId, text: signed.text })).toMatchObject({
       status: 'collected',
     });
-    expect(await call(online, 'signing.offline.execute', { requestId: req.requestId, mode: 'executeAndWait' })).toMatchObject({
+    expect(await online.call('signing.offline.execute', { requestId: req.requestId, mode: 'executeAndWait' })).toMatchObject({
       status: 'executed',
     });
   });
 
   it('refuses the bypass: the signer applies its own policy, and a tampered signer’s signature is refused at execution', async () => {
     // prepared while the limit allowed it (or by a console whose policy was looser)
-    await call(online, 'signing.policy.set', { fingerprint: fp, policy: { ...OPEN, maxAmountPerTransaction: '10000' } });
-    const prep = await call(online, 'signing.prepare', { party, fingerprint: fp, command: iou(party, '5000') });
+    await online.call('signing.policy.set', { fingerprint: fp, policy: { ...OPEN_POLICY, maxAmountPerTransaction: '10000' } });
+    const prep = await online.call('signing.prepare', { party, fingerprint: fp, command: iou(party, '5000') });
     if (prep.status !== 'verified') throw new Error(prep.message);
-    const req = await call(online, 'signing.offline.createRequest', { sessionId: prep.sessionId, ttlMinutes: 60 });
+    const req = await online.call('signing.offline.createRequest', { sessionId: prep.sessionId, ttlMinutes: 60 });
     if (req.status !== 'created') throw new Error(req.message);
     // the officer tightens the policy to 1000 on both consoles
-    await call(online, 'signing.policy.set', { fingerprint: fp, policy: { ...OPEN, maxAmountPerTransaction: '1000' } });
-    const file = await exportFile(online, 'policy', { fingerprints: [fp], passphrase: PASS });
-    await call(air, 'signing.policy.import', { text: file.text, passphrase: PASS });
+    await online.call('signing.policy.set', { fingerprint: fp, policy: { ...OPEN_POLICY, maxAmountPerTransaction: '1000' } });
+    const file = await online.exportFile('policy', { fingerprints: [fp], passphrase: PASS });
+    await air.call('signing.policy.import', { text: file.text, passphrase: PASS });
 
     const hash = prep.summary.hashBase64;
-    const ins = await call(air, 'signing.offline.inspect', { text: req.text });
+    const ins = await air.call('signing.offline.inspect', { text: req.text });
     expect(ins).toMatchObject({ status: 'verified', policy: { allowed: false, reason: 'POLICY_AMOUNT', offlineAllowed: false } });
-    const forced = await call(air, 'signing.offline.sign', { text: req.text, blindConfirmation: 'BLIND' });
+    const forced = await air.call('signing.offline.sign', { text: req.text, blindConfirmation: 'BLIND' });
     expect(forced).toMatchObject({ status: 'refused', reason: 'POLICY_AMOUNT' });
 
     // a tampered signer (anything holding the key) signs the hash anyway
     const seed = Buffer.from(
-      must(new Entry(SERVICE_B, secretAccount(fp)).getPassword(), 'the key in the keychain').slice('ed25519-seed:v1:'.length),
+      must(new Entry(air.service, secretAccount(fp)).getPassword(), 'the key in the keychain').slice('ed25519-seed:v1:'.length),
       'base64',
     );
     const request = JSON.parse(req.text) as { requestId: string; digest: string; party: string };
@@ -274,14 +185,14 @@ describe('the signing policy travels with the key and is enforced at both ends',
       signedAt: new Date().toISOString(),
       signatures: [{ format: 'SIGNATURE_FORMAT_CONCAT', signature, signedBy: fp, signingAlgorithmSpec: 'SIGNING_ALGORITHM_SPEC_ED25519' }],
     });
-    const end = (await sim<{ offset: number }>('/v2/state/ledger-end')).offset;
-    const imported = await call(online, 'signing.offline.importResponse', { requestId: req.requestId, text: response });
+    const end = (await t.sim<{ offset: number }>('/v2/state/ledger-end')).offset;
+    const imported = await online.call('signing.offline.importResponse', { requestId: req.requestId, text: response });
     expect(imported).toMatchObject({ status: 'refused', reason: 'POLICY_AMOUNT', auditSeq: anyNumber() });
     if (imported.status === 'refused') expect(imported.message).toMatch(/refused at execution/);
-    expect(await call(online, 'signing.offline.execute', { requestId: req.requestId, mode: 'executeAndWait' })).toMatchObject({
+    expect(await online.call('signing.offline.execute', { requestId: req.requestId, mode: 'executeAndWait' })).toMatchObject({
       status: 'refused',
     });
-    expect((await sim<{ offset: number }>('/v2/state/ledger-end')).offset).toBe(end);
+    expect((await t.sim<{ offset: number }>('/v2/state/ledger-end')).offset).toBe(end);
 
     // every refusal of this transaction is one audit entry with its rule and the hash: preview, forced sign, execution
     const refusedAir = (await audit(air)).filter((r) => r.decision === 'refused' && r.hash === hash);
@@ -291,59 +202,59 @@ describe('the signing policy travels with the key and is enforced at both ends',
   });
 
   it('refuses online with the rule and says what would work; the disabled button is audited once, a forced confirm again', async () => {
-    const over = await call(online, 'signing.prepare', { party, fingerprint: fp, command: iou(party, '2000') });
+    const over = await online.call('signing.prepare', { party, fingerprint: fp, command: iou(party, '2000') });
     expect(over).toMatchObject({ status: 'refused', reason: 'POLICY_AMOUNT', auditSeq: anyNumber() });
     // offline-only key: the online preview routes to a request file (not a refusal), a forced confirm is refused
-    await call(online, 'signing.policy.set', {
+    await online.call('signing.policy.set', {
       fingerprint: fp,
-      policy: { ...OPEN, maxAmountPerTransaction: '1000', requireOfflineConfirmation: true },
+      policy: { ...OPEN_POLICY, maxAmountPerTransaction: '1000', requireOfflineConfirmation: true },
     });
-    const routed = await call(online, 'signing.prepare', { party, fingerprint: fp, command: iou(party, '10') });
+    const routed = await online.call('signing.prepare', { party, fingerprint: fp, command: iou(party, '10') });
     expect(routed).toMatchObject({
       status: 'verified',
       policy: { allowed: false, reason: 'POLICY_OFFLINE_ONLY', offlineAllowed: true, auditSeq: null },
     });
     if (routed.status !== 'verified') return;
-    const forced = await call(online, 'signing.confirm', {
+    const forced = await online.call('signing.confirm', {
       sessionId: routed.sessionId,
       mode: 'executeAndWait',
       blindConfirmation: 'BLIND',
     });
     expect(forced).toMatchObject({ status: 'refused', reason: 'POLICY_OFFLINE_ONLY', auditSeq: anyNumber() });
     // offline-only and over the limit: refused for the amount, not "use offline signing"
-    const both = await call(online, 'signing.prepare', { party, fingerprint: fp, command: iou(party, '3000') });
+    const both = await online.call('signing.prepare', { party, fingerprint: fp, command: iou(party, '3000') });
     expect(both).toMatchObject({ status: 'refused', reason: 'POLICY_AMOUNT' });
-    await call(online, 'signing.policy.set', { fingerprint: fp, policy: { ...OPEN, maxAmountPerTransaction: '1000' } });
+    await online.call('signing.policy.set', { fingerprint: fp, policy: { ...OPEN_POLICY, maxAmountPerTransaction: '1000' } });
   });
 
   it('enforces a quorum above an amount: 2 of the party’s keys online and offline before executing', async () => {
-    const q = await onboard('Quorum 1', 'policy-quorum', ['Quorum 2']);
+    const q = await t.onboard('Quorum 1', 'policy-quorum', ['Quorum 2']);
     const [q1, q2] = q.keys as [string, string];
-    const quorum = { ...OPEN, quorum: { above: '10000', signatures: 2 } };
-    await call(online, 'signing.policy.set', { fingerprint: q1, policy: quorum });
+    const quorum = { ...OPEN_POLICY, quorum: { above: '10000', signatures: 2 } };
+    await online.call('signing.policy.set', { fingerprint: q1, policy: quorum });
     // Quorum 2 signs only offline: online only Quorum 1 can sign
-    await call(online, 'signing.policy.set', { fingerprint: q2, policy: { ...quorum, requireOfflineConfirmation: true } });
+    await online.call('signing.policy.set', { fingerprint: q2, policy: { ...quorum, requireOfflineConfirmation: true } });
 
     // below the threshold one signature does
-    const small = await call(online, 'signing.prepare', { party: q.party, fingerprint: q1, command: iou(q.party, '100') });
+    const small = await online.call('signing.prepare', { party: q.party, fingerprint: q1, command: iou(q.party, '100') });
     if (small.status !== 'verified') throw new Error(small.message);
     expect(
-      await call(online, 'signing.confirm', { sessionId: small.sessionId, mode: 'executeAndWait', blindConfirmation: 'BLIND' }),
+      await online.call('signing.confirm', { sessionId: small.sessionId, mode: 'executeAndWait', blindConfirmation: 'BLIND' }),
     ).toMatchObject({
       status: 'executed',
     });
     // above it, online cannot collect 2: routed to an offline request, a forced confirm is refused
-    const big = await call(online, 'signing.prepare', { party: q.party, fingerprint: q1, command: iou(q.party, '20000') });
+    const big = await online.call('signing.prepare', { party: q.party, fingerprint: q1, command: iou(q.party, '20000') });
     expect(big).toMatchObject({ status: 'verified', policy: { allowed: false, reason: 'POLICY_QUORUM', offlineAllowed: true } });
     if (big.status !== 'verified') return;
     expect(
-      await call(online, 'signing.confirm', { sessionId: big.sessionId, mode: 'executeAndWait', blindConfirmation: 'BLIND' }),
+      await online.call('signing.confirm', { sessionId: big.sessionId, mode: 'executeAndWait', blindConfirmation: 'BLIND' }),
     ).toMatchObject({
       status: 'refused',
       reason: 'POLICY_QUORUM',
     });
     // the request asks for 2 signatures whatever the operator chose
-    const req = await call(online, 'signing.offline.createRequest', { sessionId: big.sessionId, ttlMinutes: 60, threshold: 1 });
+    const req = await online.call('signing.offline.createRequest', { sessionId: big.sessionId, ttlMinutes: 60, threshold: 1 });
     if (req.status !== 'created') throw new Error(req.message);
     expect(req.collector).toMatchObject({ threshold: 2, met: false });
     // a request edited down to 1 signature is refused by the signer's own quorum rule
@@ -352,58 +263,60 @@ describe('the signing policy travels with the key and is enforced at both ends',
     const lowered = JSON.parse(req.text) as Record<string, unknown>;
     lowered.threshold = 1;
     lowered.digest = requestDigest(lowered as never);
-    expect(await call(online, 'signing.offline.sign', { text: JSON.stringify(lowered), blindConfirmation: 'BLIND' })).toMatchObject({
+    expect(await online.call('signing.offline.sign', { text: JSON.stringify(lowered), blindConfirmation: 'BLIND' })).toMatchObject({
       status: 'refused',
       reason: 'POLICY_QUORUM',
     });
 
     // Quorum 2 is on the air-gapped signer, Quorum 1 signs through this console's Offline signer
-    const b2 = await exportFile(online, 'keys.backup', { fingerprints: [q2], passphrase: PASS });
-    await call(air, 'signing.keys.restore', { text: b2.text, passphrase: PASS });
-    const fromAir = await call(air, 'signing.offline.sign', { text: req.text, blindConfirmation: 'BLIND' });
+    const b2 = await online.exportFile('keys.backup', { fingerprints: [q2], passphrase: PASS });
+    await air.call('signing.keys.restore', { text: b2.text, passphrase: PASS });
+    const fromAir = await air.call('signing.offline.sign', { text: req.text, blindConfirmation: 'BLIND' });
     if (fromAir.status !== 'signed') throw new Error(fromAir.message);
     expect(fromAir.signedBy).toEqual([q2]);
-    expect(await call(online, 'signing.offline.importResponse', { requestId: req.requestId, text: fromAir.text })).toMatchObject({
+    expect(await online.call('signing.offline.importResponse', { requestId: req.requestId, text: fromAir.text })).toMatchObject({
       collector: { threshold: 2, collected: [q2], met: false },
     });
     // executing with 1 signature: refused by the quorum rule as this console evaluates it now, and audited
-    const early = await call(online, 'signing.offline.execute', { requestId: req.requestId, mode: 'executeAndWait' });
+    const early = await online.call('signing.offline.execute', { requestId: req.requestId, mode: 'executeAndWait' });
     expect(early).toMatchObject({ status: 'refused', reason: 'POLICY_QUORUM' });
     if (early.status !== 'refused') throw new Error('executed early');
-    const [entry] = (await call(online, 'signing.audit.list', { limit: 1 })).records;
+    const [entry] = (await online.call('signing.audit.list', { limit: 1 })).records;
     expect(entry).toMatchObject({ seq: early.auditSeq, decision: 'refused', reason: 'POLICY_QUORUM', party: q.party });
-    const here = await call(online, 'signing.offline.sign', { text: req.text, blindConfirmation: 'BLIND' });
+    const here = await online.call('signing.offline.sign', { text: req.text, blindConfirmation: 'BLIND' });
     if (here.status !== 'signed') throw new Error(here.message);
-    expect(await call(online, 'signing.offline.importResponse', { requestId: req.requestId, text: here.text })).toMatchObject({
+    expect(await online.call('signing.offline.importResponse', { requestId: req.requestId, text: here.text })).toMatchObject({
       collector: { met: true },
     });
-    const executed = await call(online, 'signing.offline.execute', { requestId: req.requestId, mode: 'executeAndWaitForTransaction' });
+    const executed = await online.call('signing.offline.execute', { requestId: req.requestId, mode: 'executeAndWaitForTransaction' });
     expect(executed).toMatchObject({ status: 'executed' });
   });
 
   it('refuses a request whose policy has the same version but other rules on the signer (POLICY_DIVERGED), audited', async () => {
-    const d = await onboard('Diverged key', 'policy-diverged');
+    const d = await t.onboard('Diverged key', 'policy-diverged');
     const [dk] = d.keys as [string];
-    await call(online, 'signing.policy.set', { fingerprint: dk, policy: { ...OPEN, maxAmountPerTransaction: '1000' } });
-    const b = await exportFile(online, 'keys.backup', { fingerprints: [dk], passphrase: PASS });
-    await call(air, 'signing.keys.restore', { text: b.text, passphrase: PASS });
+    await online.call('signing.policy.set', { fingerprint: dk, policy: { ...OPEN_POLICY, maxAmountPerTransaction: '1000' } });
+    const b = await online.exportFile('keys.backup', { fingerprints: [dk], passphrase: PASS });
+    await air.call('signing.keys.restore', { text: b.text, passphrase: PASS });
     // each console's officer changes the policy on their own: both are at version 2, with other rules
     expect(
-      await call(online, 'signing.policy.set', { fingerprint: dk, policy: { ...OPEN, maxAmountPerTransaction: '2000' } }),
+      await online.call('signing.policy.set', { fingerprint: dk, policy: { ...OPEN_POLICY, maxAmountPerTransaction: '2000' } }),
     ).toMatchObject({
       version: 2,
     });
-    expect(await call(air, 'signing.policy.set', { fingerprint: dk, policy: { ...OPEN, maxAmountPerTransaction: '500' } })).toMatchObject({
+    expect(
+      await air.call('signing.policy.set', { fingerprint: dk, policy: { ...OPEN_POLICY, maxAmountPerTransaction: '500' } }),
+    ).toMatchObject({
       version: 2,
     });
-    const prep = await call(online, 'signing.prepare', { party: d.party, fingerprint: dk, command: iou(d.party, '100') });
+    const prep = await online.call('signing.prepare', { party: d.party, fingerprint: dk, command: iou(d.party, '100') });
     if (prep.status !== 'verified') throw new Error(prep.message);
-    const req = await call(online, 'signing.offline.createRequest', { sessionId: prep.sessionId, ttlMinutes: 60 });
+    const req = await online.call('signing.offline.createRequest', { sessionId: prep.sessionId, ttlMinutes: 60 });
     if (req.status !== 'created') throw new Error(req.message);
-    const ins = await call(air, 'signing.offline.inspect', { text: req.text });
+    const ins = await air.call('signing.offline.inspect', { text: req.text });
     if (ins.status !== 'verified') throw new Error(ins.message);
     expect(ins.policy).toMatchObject({ allowed: false, reason: 'POLICY_DIVERGED', auditSeq: anyNumber() });
-    const forced = await call(air, 'signing.offline.sign', { text: req.text, blindConfirmation: 'BLIND' });
+    const forced = await air.call('signing.offline.sign', { text: req.text, blindConfirmation: 'BLIND' });
     expect(forced).toMatchObject({ status: 'refused', reason: 'POLICY_DIVERGED', auditSeq: anyNumber() });
     const refused = (await audit(air)).filter((r) => r.decision === 'refused' && r.reason === 'POLICY_DIVERGED');
     // the screen and the forced request: one entry each, with the transaction hash
