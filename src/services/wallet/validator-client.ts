@@ -4,6 +4,7 @@
  * Splice `ErrorResponse` (`{ "error": "…" }`) becomes a ConsoleError whose cause is the validator's own message.
  */
 import type { z } from 'zod';
+import type { RequestOf } from '../../common/splice-api.js';
 import { ConsoleError, type IpcError } from '../../ipc/errors.js';
 import { LedgerClient, type JsonMethod } from '../ledger-client.js';
 import { SpliceErrorSchema } from './splice-schemas.js';
@@ -17,6 +18,15 @@ export interface ValidatorClientOptions {
   onUnauthorized?: (rejected: string) => Promise<string | null>;
   timeoutMs?: number;
 }
+
+/**
+ * The request body of `METHOD path` as the Splice spec declares it (src/common/splice-api.ts; checked by
+ * test/unit/splice-spec-types.test.ts). The path must keep its literal type (`${string}` for its parameters), or the
+ * body could not be looked up.
+ */
+type Body<M extends string, P extends string> = string extends P
+  ? { readonly 'the path must have a literal type': never }
+  : RequestOf<`${M} ${P}`>;
 
 export class ValidatorClient {
   private readonly http: LedgerClient;
@@ -37,7 +47,7 @@ export class ValidatorClient {
     return this.call('GET', path, schema);
   }
 
-  post<S extends z.ZodType>(path: string, body: unknown, schema: S): Promise<z.output<S>> {
+  post<const P extends string, S extends z.ZodType>(path: P, body: Body<'POST', P>, schema: S): Promise<z.output<S>> {
     return this.call('POST', path, schema, body);
   }
 
@@ -46,7 +56,7 @@ export class ValidatorClient {
   }
 
   /** No Splice endpoint uses PUT; the embedded simulator's automation settings do. */
-  put<S extends z.ZodType>(path: string, body: unknown, schema: S): Promise<z.output<S>> {
+  put<const P extends string, S extends z.ZodType>(path: P, body: Body<'PUT', P>, schema: S): Promise<z.output<S>> {
     return this.call('PUT', path, schema, body);
   }
 

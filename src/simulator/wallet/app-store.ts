@@ -12,21 +12,33 @@ import { MERGE_PACKAGE_NAME } from './merge-delegation.js';
 
 export type Tracking = { user: string; kind: 'offer' | 'traffic'; status: Record<string, unknown> };
 
-/** A wallet transaction log entry as `log` is given it (`choice` and `template` become `transaction_subtype`). */
-export type TxLogInput = {
-  transaction_type: string;
-  event_id: string;
-  choice: string;
-  template: string;
-  amulet_operation?: string;
-} & Record<string, unknown>;
-/** A stored log entry, as `log` wrote it. */
-export type TxLogItem = {
-  transaction_type: string;
-  event_id: string;
-  date: string;
-  transaction_subtype: { template_id: string; choice: string; amulet_operation?: string };
-} & Record<string, unknown>;
+type PartyAndAmount = { party: string; amount: string };
+type Subtype = { template_id: string; choice: string; amulet_operation?: string };
+type Entry<T extends string, Fields> = { transaction_type: T; event_id: string; date: string; transaction_subtype: Subtype } & Fields;
+type FeeFields = 'holding_fees' | 'app_rewards_used' | 'validator_rewards_used' | 'sv_rewards_used' | 'development_fund_coupons_used';
+type TransferFields = { sender: PartyAndAmount; receivers: PartyAndAmount[]; description?: string } & Record<FeeFields, string> &
+  Partial<Record<'transfer_instruction_receiver' | 'transfer_instruction_amount' | 'transfer_instruction_cid', string>>;
+
+/**
+ * A stored log entry: the wallet API's `ListTransactionsResponseItem`, a union by `transaction_type` (real Splice
+ * wallet UIs parse it by that type; test/unit/splice-spec-types.test.ts checks it against the spec).
+ */
+export type TxLogItem =
+  | Entry<'transfer', TransferFields>
+  | Entry<'balance_change', { receivers: PartyAndAmount[]; transfer_instruction_cid?: string }>
+  | Entry<'notification', { details: string }>
+  | Entry<'unknown', object>;
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/**
+ * A log entry as `log` is given it: `choice`, `template` (qualified name) and `amulet_operation` become
+ * `transaction_subtype`, the date is the transaction's; a transfer's fee fields default to zero.
+ */
+export type TxLogInput = DistributiveOmit<
+  | Exclude<TxLogItem, { transaction_type: 'transfer' }>
+  | (Entry<'transfer', Omit<TransferFields, FeeFields>> & Partial<Record<FeeFields, string>>),
+  'date' | 'transaction_subtype'
+> & { choice: string; template: string; amulet_operation?: string };
 
 /** The validator's traffic in bytes (see `WalletStore.traffic`). */
 export interface TrafficMeter {
@@ -79,9 +91,7 @@ export class WalletStore {
    */
   log(partiesInvolved: string[], item: TxLogInput, res: SubmitResult): void {
     const { choice, template, amulet_operation, ...rest } = item;
-    const full: TxLogItem = {
-      ...(rest.transaction_type === 'transfer' ? ZERO_FEES : {}),
-      ...rest,
+    const common = {
       date: res.tx.effectiveAt,
       transaction_subtype: {
         template_id: `${this.pkgIdOf(template)}:${template}`,
@@ -89,6 +99,7 @@ export class WalletStore {
         ...(amulet_operation ? { amulet_operation } : {}),
       },
     };
+    const full: TxLogItem = rest.transaction_type === 'transfer' ? { ...ZERO_FEES, ...rest, ...common } : { ...rest, ...common };
     const ins = this.db.prepare('INSERT INTO wallet_txlog (party, payload) VALUES (?, ?)');
     for (const p of new Set(partiesInvolved)) ins.run(p, JSON.stringify(full));
   }

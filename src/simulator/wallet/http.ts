@@ -1,13 +1,14 @@
 /**
- * HTTP plumbing shared by the validator-app route modules: JSON bodies (loose field checks for the original
- * endpoints, zod schemas for the newer ones), the Splice `ErrorResponse` mapping and result helpers.
+ * HTTP plumbing shared by the validator-app route modules: JSON bodies read with zod schemas checked against the
+ * route's spec request body, the Splice `ErrorResponse` mapping and result helpers.
  */
 import type { z } from 'zod';
+import type { AnswerOf, RequestOf, SpliceOperations } from '../../common/splice-api.js';
 import { CantonError, DecodeError, errorText } from '../errors.js';
 import type { Handler, HandlerResult, RequestCtx } from '../router.js';
 import { WalletError } from './app.js';
 
-export async function jsonBody(ctx: RequestCtx): Promise<Record<string, unknown>> {
+async function jsonBody(ctx: RequestCtx): Promise<Record<string, unknown>> {
   const text = await ctx.body();
   let v: unknown;
   try {
@@ -19,8 +20,47 @@ export async function jsonBody(ctx: RequestCtx): Promise<Record<string, unknown>
   return v as Record<string, unknown>;
 }
 
-/** The body parsed with `schema`; the first issue becomes a 400 naming the field. */
-export async function parsedBody<S extends z.ZodType>(ctx: RequestCtx, schema: S): Promise<z.infer<S>> {
+/** The request context of route `K` (`METHOD /path`): `spliceRoute` is type-only, it names the route to the checks. */
+export type RouteCtx<K extends string = string> = RequestCtx & { readonly spliceRoute?: K };
+
+/**
+ * How schema `S` reads route `K`'s spec request body. `exact` both ways: every body the spec allows parses, and what it
+ * parses to is a body the spec describes (no field renamed, retyped, invented or made optional). A route listed as
+ * accepting more (`acceptsMore`, test/unit/splice-spec-types.test.ts) must accept every spec body and must not be exact.
+ * Routes without a spec request body (`unknown`) pass.
+ */
+type Reads<K extends string, S extends z.ZodType> = K extends unknown
+  ? unknown extends RequestOf<K>
+    ? 'ok'
+    : [RequestOf<K>] extends [z.input<S>]
+      ? [[z.output<S>] extends [RequestOf<K>] ? 'exact' : 'more', AcceptsMore<K>] extends ['exact', false] | ['more', true]
+        ? 'ok'
+        : AcceptsMore<K> extends true
+          ? 'the schema reads the spec body exactly: remove the route from ACCEPTS_MORE'
+          : 'the request schema differs from the spec request body'
+      : 'the request schema rejects bodies the spec allows'
+  : never;
+
+type AcceptsMore<K extends string> = K extends keyof SpliceOperations
+  ? SpliceOperations[K] extends { acceptsMore: true }
+    ? true
+    : false
+  : false;
+
+type BodyCheck<K extends string, S extends z.ZodType> = string extends K
+  ? { readonly 'the handler context is not typed by its route (RouteCtx<K>)': never }
+  : [Reads<K, S>] extends ['ok']
+    ? unknown
+    : { readonly [M in Exclude<Reads<K, S>, 'ok'>]: RequestOf<K> };
+
+/**
+ * The body parsed with `schema`, which must read the route's spec request body (see `Reads`); the first issue becomes a
+ * 400 naming the field.
+ */
+export async function parsedBody<K extends string, S extends z.ZodType>(
+  ctx: RouteCtx<K>,
+  schema: S & BodyCheck<K, S>,
+): Promise<z.infer<S>> {
   const r = schema.safeParse(await jsonBody(ctx));
   if (r.success) return r.data;
   const issue = r.error.issues[0];
@@ -28,42 +68,14 @@ export async function parsedBody<S extends z.ZodType>(ctx: RequestCtx, schema: S
   throw new WalletError(400, `Invalid ${where}: ${issue?.message ?? 'invalid value'}`);
 }
 
-export function field<T extends 'string' | 'number' | 'boolean'>(
-  b: Record<string, unknown>,
-  name: string,
-  type: T,
-  required = true,
-): (T extends 'string' ? string : T extends 'number' ? number : boolean) | undefined {
-  const v = b[name];
-  if (v === undefined || v === null) {
-    if (required) throw new WalletError(400, `Missing required field '${name}'`);
-    return undefined;
-  }
-  if (typeof v !== type || (type === 'number' && !Number.isInteger(v)))
-    throw new WalletError(400, `Field '${name}' must be ${type === 'number' ? 'an integer' : `a ${type}`}`);
-  return v as never;
-}
-
-/**
- * The answer body of each validator-app route, keyed `METHOD /path` as the route is registered (the Splice specs'
- * paths). Empty here, so the routes compile against `unknown`: test/unit/splice-spec-types.test.ts fills it, by
- * declaration merging, with the types openapi-typescript generates from the Splice OpenAPI files, and type-checks
- * every route's answer against the spec. The spec is the one source of the answer types.
- */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging (see above)
-export interface SpliceAnswers {}
-
-/** The answer body of route `K` (`METHOD /path`), `unknown` for a route the merged spec types do not name. */
-export type AnswerOf<K extends string> = K extends keyof SpliceAnswers ? SpliceAnswers[K] : unknown;
-
 /** What a handler of route `K` returns: its JSON body typed by the spec, or a result without a JSON body. */
 export type WalletResult<K extends string = string> = Exclude<HandlerResult, { json: unknown }> | { status: number; json: AnswerOf<K> };
 
-export type WalletHandler<K extends string = string> = (ctx: RequestCtx) => Promise<WalletResult<K>> | WalletResult<K>;
+export type WalletHandler<K extends string = string> = (ctx: RouteCtx<K>) => Promise<WalletResult<K>> | WalletResult<K>;
 
 /** Maps wallet, decode and ledger errors to the Splice `ErrorResponse` shape. */
 export const wrap =
-  (h: WalletHandler): Handler =>
+  <K extends string>(h: WalletHandler<K>): Handler =>
   async (ctx) => {
     try {
       return await h(ctx);

@@ -16,7 +16,7 @@ import type { RequestCtx } from '../router.js';
 import type { WalletApp } from './app.js';
 import { WalletError } from './app.js';
 import { fmt, num } from './coin.js';
-import type { AddRoute } from './http.js';
+import type { AddRoute, RouteCtx } from './http.js';
 import { ok, parsedBody } from './http.js';
 import { args, T } from './names.js';
 import { TOKEN_STANDARD } from '../packages/token-standard-types.js';
@@ -53,7 +53,7 @@ export function registerTokenTransferRoutes(add: AddRoute, user: (ctx: RequestCt
     return c;
   };
 
-  const createTransfer = async (ctx: RequestCtx) => {
+  const createTransfer = async (ctx: RouteCtx<'POST /v0/wallet/token-standard/transfers' | 'POST /v2/wallet/token-standard/transfers'>) => {
     const sender = app.partyOf(user(ctx));
     const req = await parsedBody(ctx, CreateSchema);
     app.runAutomation();

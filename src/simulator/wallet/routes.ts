@@ -8,7 +8,8 @@ import { microsToIso } from '../clock.js';
 import type { SimContext } from '../context.js';
 import type { LedgerWriter } from '../ledger.js';
 import type { RequestCtx, Router } from '../router.js';
-import { empty, field, jsonBody, ok, wrap } from './http.js';
+import { z } from 'zod';
+import { empty, ok, parsedBody, wrap } from './http.js';
 import type { AddRoute } from './http.js';
 import { fmt } from './package.js';
 import type { WalletConfig } from './app.js';
@@ -33,6 +34,33 @@ import { registerDevelopmentFundRoutes } from './routes-development-fund.js';
 import { DevelopmentFund } from './development-fund.js';
 
 export const VALIDATOR_BASE = '/api/validator';
+
+const micros = z.number().int();
+const OnboardUserSchema = z.object({ name: z.string(), party_id: z.string().optional(), createPartyIfMissing: z.boolean().optional() });
+const TapSchema = z.object({ amount: z.string(), command_id: z.string().optional() });
+const ListTransactionsSchema = z.object({ page_size: z.number().int(), begin_after_id: z.string().optional() });
+const PreapprovalSendSchema = z.object({
+  receiver_party_id: z.string(),
+  amount: z.string(),
+  deduplication_id: z.string(),
+  description: z.string().optional(),
+});
+const CreateOfferSchema = z.object({
+  receiver_party_id: z.string(),
+  amount: z.string(),
+  description: z.string(),
+  expires_at: micros,
+  tracking_id: z.string(),
+});
+const BuyTrafficSchema = z.object({
+  receiving_validator_party_id: z.string(),
+  domain_id: z.string(),
+  traffic_amount: z.number().int(),
+  tracking_id: z.string(),
+  expires_at: micros,
+});
+/** The simulator's own automation settings: app.setAutomationConfig checks them. */
+const AutomationSettingsSchema = z.record(z.string(), z.unknown());
 
 /**
  * The wallet user: `sub` of the bearer JWT. In the JWT auth modes the token was verified by the server
@@ -72,10 +100,8 @@ export function registerValidatorRoutes(
   // --- validator admin ---
   add('POST', '/v0/admin/users', async (ctx) => {
     admin(ctx);
-    const b = await jsonBody(ctx);
-    const name = field(b, 'name', 'string') as string;
-    const party = app.onboard(name, field(b, 'party_id', 'string', false), field(b, 'createPartyIfMissing', 'boolean', false) ?? false);
-    return ok({ party_id: party });
+    const b = await parsedBody(ctx, OnboardUserSchema);
+    return ok({ party_id: app.onboard(b.name, b.party_id, b.createPartyIfMissing ?? false) });
   });
   add('GET', '/v0/admin/users', (ctx) => {
     admin(ctx);
@@ -123,7 +149,7 @@ export function registerValidatorRoutes(
   });
   add('PUT', '/v0/sim/automation', async (ctx) => {
     admin(ctx);
-    const updated = app.setAutomationConfig(await jsonBody(ctx));
+    const updated = app.setAutomationConfig(await parsedBody(ctx, AutomationSettingsSchema));
     app.runAutomation();
     return ok(updated);
   });
@@ -165,14 +191,13 @@ export function registerValidatorRoutes(
   });
   add('POST', '/v0/wallet/tap', async (ctx) => {
     const u = walletUser(ctx);
-    const b = await jsonBody(ctx);
-    return ok({ contract_id: app.tap(u, field(b, 'amount', 'string') as string) });
+    const b = await parsedBody(ctx, TapSchema);
+    return ok({ contract_id: app.tap(u, b.amount) });
   });
   add('POST', '/v0/wallet/transactions', async (ctx) => {
     const u = walletUser(ctx);
-    const b = await jsonBody(ctx);
-    const size = field(b, 'page_size', 'number') as number;
-    return ok({ items: app.transactions(u, size, field(b, 'begin_after_id', 'string', false)) });
+    const b = await parsedBody(ctx, ListTransactionsSchema);
+    return ok({ items: app.transactions(u, b.page_size, b.begin_after_id) });
   });
   add('POST', '/v0/wallet/transfer-offers/{contract_id}/accept', (ctx) =>
     ok({ accepted_offer_contract_id: app.offers.accept(walletUser(ctx), ctx.params.contract_id ?? '') }),
@@ -193,27 +218,15 @@ export function registerValidatorRoutes(
   });
   add('POST', '/v0/wallet/transfer-preapproval/send', async (ctx) => {
     const u = walletUser(ctx);
-    const b = await jsonBody(ctx);
-    app.preapprovalSend(u, {
-      receiver_party_id: field(b, 'receiver_party_id', 'string') as string,
-      amount: field(b, 'amount', 'string') as string,
-      deduplication_id: field(b, 'deduplication_id', 'string') as string,
-      ...(typeof b.description === 'string' ? { description: b.description } : {}),
-    });
+    const { description, ...b } = await parsedBody(ctx, PreapprovalSendSchema);
+    app.preapprovalSend(u, { ...b, ...(description === undefined ? {} : { description }) });
     return empty();
   });
 
   // --- wallet external ---
   add('POST', '/v0/wallet/transfer-offers', async (ctx) => {
     const u = walletUser(ctx);
-    const b = await jsonBody(ctx);
-    const cid = app.offers.createOffer(u, {
-      receiver_party_id: field(b, 'receiver_party_id', 'string') as string,
-      amount: field(b, 'amount', 'string') as string,
-      description: field(b, 'description', 'string') as string,
-      expires_at: field(b, 'expires_at', 'number') as number,
-      tracking_id: field(b, 'tracking_id', 'string') as string,
-    });
+    const cid = app.offers.createOffer(u, await parsedBody(ctx, CreateOfferSchema));
     return ok({ offer_contract_id: cid });
   });
   add('GET', '/v0/wallet/transfer-offers', (ctx) => ok({ offers: app.offers.listOffers(walletUser(ctx)) }));
@@ -222,14 +235,7 @@ export function registerValidatorRoutes(
   );
   add('POST', '/v0/wallet/buy-traffic-requests', async (ctx) => {
     const u = walletUser(ctx);
-    const b = await jsonBody(ctx);
-    const cid = app.buyTraffic(u, {
-      receiving_validator_party_id: field(b, 'receiving_validator_party_id', 'string') as string,
-      domain_id: field(b, 'domain_id', 'string') as string,
-      traffic_amount: field(b, 'traffic_amount', 'number') as number,
-      tracking_id: field(b, 'tracking_id', 'string') as string,
-      expires_at: field(b, 'expires_at', 'number') as number,
-    });
+    const cid = app.buyTraffic(u, await parsedBody(ctx, BuyTrafficSchema));
     return ok({ request_contract_id: cid });
   });
   add('POST', '/v0/wallet/buy-traffic-requests/{tracking_id}/status', (ctx) =>
