@@ -256,7 +256,7 @@ async function main(): Promise<void> {
     const types = { packages: svc.signing.packages };
     await verifyPreparedTransaction(raw, party, types);
     await time('re-verification (memo hit: byte-identical input)', N, () => verifyPreparedTransaction(raw, party, types));
-    await time('Ed25519 signature (@noble/ed25519, SHA-512 by node:crypto)', N, () => signEd25519(hash, seed));
+    await time('Ed25519 signature (node:crypto)', N, () => signEd25519(hash, seed));
     await time('public-key check of the read seed', N, () => publicKeyEd25519(seed));
     await time('audit append (SQLite, synchronous=FULL)', N, (i) =>
       svc.audit.append({
