@@ -11,12 +11,13 @@ import { test, expect } from '@playwright/test';
 import { withConsoleClient } from '../support/console-ipc.js';
 import { download } from '../support/e2e.js';
 import { must } from '../support/must.js';
-import { useSigningConsoles, fullPageShots, go } from '../support/signing-e2e.js';
+import { useSigningConsoles, fullPageShots, go, openBoth } from '../support/signing-e2e.js';
 
 test.describe.configure({ mode: 'serial' });
 
 const IOU = '#simulator-demo:Demo.Iou:Iou';
-const { online, air: airGapped, keys: keyFingerprints, sim, allocate } = useSigningConsoles({ airGapped: true });
+const consoles = useSigningConsoles({ airGapped: true });
+const { online, air: airGapped, keys: keyFingerprints, sim, allocate } = consoles;
 const shoot = fullPageShots('signing');
 let party = '';
 let bob = '';
@@ -66,10 +67,7 @@ test.beforeAll(async () => {
 });
 
 test('offline round trip between two consoles: request out, verified and signed air-gapped, response in, executed', async ({ browser }) => {
-  const on = await browser.newPage();
-  const off = await browser.newPage();
-  await on.goto(online().url);
-  await off.goto(airGapped().url);
+  const { on, off } = await openBoth(browser, consoles);
 
   // The key goes to the air-gapped console as an encrypted backup.
   await go(on, /^Keys/);
@@ -158,10 +156,7 @@ test(
   'offline onboarding by file between two consoles: request out, multi-hash verified and signed air-gapped, ' + 'response in, allocated',
   async ({ browser }) => {
     // the key is on both consoles (restored on the air-gapped one in the previous test)
-    const on = await browser.newPage();
-    const off = await browser.newPage();
-    await on.goto(online().url);
-    await off.goto(airGapped().url);
+    const { on, off } = await openBoth(browser, consoles);
     const partyId = `e2e-offline-onboard::${must(keyFingerprints[0], 'keyFingerprints[0]')[1]}`;
 
     await go(on, /^Signing/);

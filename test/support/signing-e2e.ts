@@ -3,7 +3,7 @@
  * air-gapped, a `--no-demo` one; each with its own data dir, port and keychain service), the keys it made in the real
  * keychain (deleted after the spec), screenshots of whole pages in both themes and the navigation.
  */
-import { test, type Page } from '@playwright/test';
+import { test, type Browser, type Page } from '@playwright/test';
 import { Entry } from '@napi-rs/keyring';
 import { startConsoleProcess, type ConsoleProcess } from './console-process.js';
 import { callSimulator } from './e2e.js';
@@ -69,4 +69,12 @@ export function fullPageShots(prefix: string): (page: Page, name: string) => Pro
 /** Opens a view from the navigation. */
 export async function go(page: Page, name: RegExp): Promise<void> {
   await page.getByRole('link', { name }).first().click();
+}
+
+/** A page on each console, the online one (`on`) and the air-gapped one (`off`), each at its start page. */
+export async function openBoth(browser: Browser, consoles: SigningConsoles): Promise<{ on: Page; off: Page }> {
+  const [on, off] = await Promise.all([browser.newPage(), browser.newPage()]);
+  await on.goto(consoles.online().url);
+  await off.goto(consoles.air().url);
+  return { on, off };
 }
