@@ -37,7 +37,7 @@ import {
 } from '../../src/services/signing/index.js';
 import { verifyPreparedTransaction } from '../../src/services/signing/prepared-transaction.js';
 import { bindParticipant, SigningFlows } from '../../src/services/signing-flows/index.js';
-import { publicKeyEd25519, signEd25519 } from '../../src/services/signing/ed25519-sync.js';
+import { derivedPublicKey, signEd25519 } from '../../src/services/signing/ed25519-sync.js';
 import { loadAverage, startBurners } from '../support/cpu-burner.js';
 
 const arg = (name: string): string | undefined => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
@@ -256,8 +256,9 @@ async function main(): Promise<void> {
     const types = { packages: svc.signing.packages };
     await verifyPreparedTransaction(raw, party, types);
     await time('re-verification (memo hit: byte-identical input)', N, () => verifyPreparedTransaction(raw, party, types));
-    await time('Ed25519 signature (node:crypto)', N, () => signEd25519(hash, seed));
-    await time('public-key check of the read seed', N, () => publicKeyEd25519(seed));
+    const seedPublicKey = await ed.getPublicKeyAsync(seed);
+    await time('Ed25519 signature (node:crypto)', N, () => signEd25519(hash, seed, seedPublicKey));
+    await time('public-key check of the read seed', N, () => derivedPublicKey(seed, seedPublicKey));
     await time('audit append (SQLite, synchronous=FULL)', N, (i) =>
       svc.audit.append({
         decision: 'refused',

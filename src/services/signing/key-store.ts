@@ -11,7 +11,7 @@ import { ConsoleError } from '../../ipc/errors.js';
 import { equalBytes, fromBase64, toBase64, toHex, wipe } from './bytes.js';
 import { cantonFingerprint, FINGERPRINT_PATTERN } from './fingerprint.js';
 import { UnlockWindow } from './unlock-window.js';
-import { publicKeyEd25519, signEd25519 } from './ed25519-sync.js';
+import { derivedPublicKey, signEd25519 } from './ed25519-sync.js';
 
 export const KeyBackendSchema = z.enum(['os-keychain', 'encrypted-file']);
 export type KeyBackend = z.infer<typeof KeyBackendSchema>;
@@ -155,10 +155,11 @@ export class KeyStore {
    */
   async open(fingerprint: string): Promise<OpenedKey> {
     // inside a promise, so that a bad hash is a rejection like every other signing failure
+    const publicKey = this.publicKey(fingerprint);
     const sign = (seed: Uint8Array, hash: Uint8Array) =>
       new Promise<Uint8Array>((resolve) => {
         if (hash.length < 16 || hash.length > 64) throw new ConsoleError('BAD_REQUEST', 'A hash to sign has 16 to 64 bytes');
-        resolve(signEd25519(hash, seed));
+        resolve(signEd25519(hash, seed, publicKey));
       });
     if (this.window.unlockedUntil(fingerprint)) {
       return {
@@ -254,8 +255,14 @@ export class KeyStore {
       throw new ConsoleError('INTERNAL', `The stored private key of ${fingerprint} has an unknown format`);
     }
     const seed = fromBase64(stored.slice(SECRET_PREFIX.length), 'stored key');
-    const publicKey = seed.length === 32 ? publicKeyEd25519(seed) : new Uint8Array(0);
-    if (seed.length !== 32 || !equalBytes(publicKey, this.publicKey(fingerprint))) {
+    const expected = Uint8Array.from(Buffer.from(key.publicKeyHex, 'hex'));
+    let derived: Uint8Array | null = null;
+    try {
+      derived = derivedPublicKey(seed, expected);
+    } catch {
+      // not a 32-byte seed, or one OpenSSL refuses
+    }
+    if (derived === null || !equalBytes(derived, expected)) {
       wipe(seed);
       throw new ConsoleError('INTERNAL', `The stored private key does not belong to ${fingerprint}`);
     }

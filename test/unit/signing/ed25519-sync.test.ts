@@ -1,11 +1,12 @@
 /**
  * The signing path's Ed25519 (node:crypto) against RFC 8032's test vectors and against @noble/ed25519, an
  * independent implementation: same public keys, same (deterministic) signatures, and signatures the other verifies.
+ * The public key a JWK carries is not trusted: the derived key is the seed's own.
  */
 import { randomBytes } from 'node:crypto';
 import * as ed from '@noble/ed25519';
 import { describe, expect, it } from 'vitest';
-import { publicKeyEd25519, signEd25519 } from '../../../src/services/signing/ed25519-sync.js';
+import { derivedPublicKey, signEd25519 } from '../../../src/services/signing/ed25519-sync.js';
 
 const bytes = (hex: string) => Uint8Array.from(Buffer.from(hex, 'hex'));
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -31,8 +32,18 @@ const VECTORS = [
 describe('Ed25519 of the signing path', () => {
   it('gives the RFC 8032 public keys and signatures', () => {
     for (const v of VECTORS) {
-      expect(hex(publicKeyEd25519(bytes(v.seed)))).toBe(v.publicKey);
-      expect(hex(signEd25519(bytes(v.message), bytes(v.seed)))).toBe(v.signature);
+      expect(hex(derivedPublicKey(bytes(v.seed), bytes(v.publicKey)))).toBe(v.publicKey);
+      expect(hex(signEd25519(bytes(v.message), bytes(v.seed), bytes(v.publicKey)))).toBe(v.signature);
+    }
+  });
+
+  it('derives the seed’s own public key whatever key it is claimed to belong to', () => {
+    const keys = VECTORS.map((v) => v.publicKey);
+    for (const v of VECTORS) {
+      const other = keys.find((k) => k !== v.publicKey) ?? '';
+      for (const claimed of [new Uint8Array(32), bytes(other)]) {
+        expect(hex(derivedPublicKey(bytes(v.seed), claimed))).toBe(v.publicKey);
+      }
     }
   });
 
@@ -40,9 +51,9 @@ describe('Ed25519 of the signing path', () => {
     for (let i = 0; i < 20; i++) {
       const seed = Uint8Array.from(randomBytes(32));
       const hash = Uint8Array.from(randomBytes(i % 2 === 0 ? 32 : 34));
-      const publicKey = publicKeyEd25519(seed);
-      expect(hex(publicKey)).toBe(hex(await ed.getPublicKeyAsync(seed)));
-      const signature = signEd25519(hash, seed);
+      const publicKey = await ed.getPublicKeyAsync(seed);
+      expect(hex(derivedPublicKey(seed, publicKey))).toBe(hex(publicKey));
+      const signature = signEd25519(hash, seed, publicKey);
       expect(hex(signature)).toBe(hex(await ed.signAsync(hash, seed)));
       expect(await ed.verifyAsync(signature, hash, publicKey)).toBe(true);
       expect(await ed.verifyAsync(signature, Uint8Array.from(randomBytes(32)), publicKey)).toBe(false);
@@ -52,12 +63,12 @@ describe('Ed25519 of the signing path', () => {
   it('leaves the caller’s seed as it was, and refuses a seed that is not 32 bytes', () => {
     const seed = Uint8Array.from(randomBytes(32));
     const copy = seed.slice();
-    signEd25519(new Uint8Array(32), seed);
-    publicKeyEd25519(seed);
+    const publicKey = derivedPublicKey(seed, new Uint8Array(32));
+    signEd25519(new Uint8Array(32), seed, publicKey);
     expect(hex(seed)).toBe(hex(copy));
     for (const length of [0, 31, 33, 64]) {
-      expect(() => signEd25519(new Uint8Array(32), new Uint8Array(length))).toThrow(/32-byte seed/);
-      expect(() => publicKeyEd25519(new Uint8Array(length))).toThrow(/32-byte seed/);
+      expect(() => signEd25519(new Uint8Array(32), new Uint8Array(length), publicKey)).toThrow(/32-byte seed/);
+      expect(() => derivedPublicKey(new Uint8Array(length), publicKey)).toThrow(/32-byte seed/);
     }
   });
 });
