@@ -21,15 +21,23 @@ type WithRequest = { [S in Key]: SpliceOperations[S] extends { request: unknown 
 /** A spec path with its `{param}` segments as `${string}`, so a built path (`/x/${id}/y`) finds its operation. */
 type PathPattern<S extends string> = S extends `${infer A}{${string}}${infer B}` ? `${A}${string}${PathPattern<B>}` : S;
 
-/** The spec operations with a request body that a built key `K` is an instance of. */
-type Matching<K extends string> = { [S in WithRequest]: K extends PathPattern<S> ? S : never }[WithRequest];
+/** The spec operations among `Keys` that a built key `K` (its query string left out) is an instance of. */
+type Matching<K extends string, Keys extends Key> = {
+  [S in Keys]: (K extends `${infer P}?${string}` ? P : K) extends PathPattern<S> ? S : never;
+}[Keys];
+
+/** The operation key(s) of `K`: itself when it is one, else the operations it is an instance of (never if none). */
+type OperationOf<K extends string, Keys extends Key> = K extends Keys ? K : Matching<K, Keys>;
 
 /**
  * The request body of route `K` (an operation key, or one built with `${string}` for its parameters); `unknown` for
  * an operation without a request body, or one the merged spec types do not name.
  */
-export type RequestOf<K extends string> = K extends WithRequest
-  ? Field<SpliceOperations[K], 'request'>
-  : [Matching<K>] extends [never]
-    ? unknown
-    : Field<SpliceOperations[Matching<K>], 'request'>;
+export type RequestOf<K extends string> = [OperationOf<K, WithRequest>] extends [never]
+  ? unknown
+  : Field<SpliceOperations[OperationOf<K, WithRequest>], 'request'>;
+
+/** The answer body at a built key `K` (as `RequestOf`), `unknown` for one the merged spec types do not name. */
+export type AnswerAt<K extends string> = [OperationOf<K, Key>] extends [never]
+  ? unknown
+  : Field<SpliceOperations[OperationOf<K, Key>], 'answer'>;

@@ -7,7 +7,8 @@
  * - a route handler whose answer drifts from the spec (a field renamed, retyped or missing) is a type error;
  * - a route's zod request schema (`parsedBody`) must read the spec's request body both ways: every spec body parses,
  *   and what it parses to is a spec body (src/simulator/wallet/http.ts, `Reads`);
- * - a body the console's `ValidatorClient` posts must be a spec request body.
+ * - a body the console's `ValidatorClient` posts must be a spec request body, and its answer schemas must accept every
+ *   answer the spec allows (they may read only the fields the console uses).
  * Planted drifts (planted.ts below) must fail each check. A missing spec file fails the test.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -134,6 +135,11 @@ const PLANTED = [
   "  client.post(`/v0/wallet/development-fund-coupons/${String(1)}/withdraw`, { reason: 'r' }, z.unknown()),",
   '  client.post(`/v0/wallet/development-fund-coupons/${String(1)}/withdraw`, {}, z.unknown()), // drift',
   "  client.post(String('/v0/wallet/tap'), { amount: '1' }, z.unknown()), // drift",
+  "  client.get('/v0/wallet/user-status', z.object({ party_id: z.string() })),",
+  "  client.get('/v0/wallet/user-status', z.object({ party_id: z.number() })), // drift",
+  "  client.get('/v0/wallet/user-status', z.object({ party: z.string() })), // drift",
+  '  client.post(`/v0/wallet/transfer-offers/${String(1)}/accept`, {}, z.object({ accepted_offer_contract_id: z.number() })), // drift',
+  '  client.get(`/v0/admin/external-party/balance?party_id=${String(1)}`, z.object({ party_id: z.boolean() })), // drift',
   '];',
   "export const answers: WalletHandler<'POST /v0/wallet/tap'>[] = [",
   "  () => ok({ contract_id: '00' }),",

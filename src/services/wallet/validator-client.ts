@@ -4,7 +4,7 @@
  * Splice `ErrorResponse` (`{ "error": "…" }`) becomes a ConsoleError whose cause is the validator's own message.
  */
 import type { z } from 'zod';
-import type { RequestOf } from '../../common/splice-api.js';
+import type { AnswerAt, RequestOf } from '../../common/splice-api.js';
 import { ConsoleError, type IpcError } from '../../ipc/errors.js';
 import { LedgerClient, type JsonMethod } from '../ledger-client.js';
 import { SpliceErrorSchema } from './splice-schemas.js';
@@ -27,6 +27,23 @@ export interface ValidatorClientOptions {
 type Body<M extends string, P extends string> = string extends P
   ? { readonly 'the path must have a literal type': never }
   : RequestOf<`${M} ${P}`>;
+/**
+ * The answer schema of `METHOD path` must accept every answer the spec allows (it may read only the fields the console
+ * uses); checked like `Body`.
+ */
+type Parses<M extends string, P extends string, S extends z.ZodType> = string extends P
+  ? { readonly 'the path must have a literal type': never }
+  : [Rejected<`${M} ${P}`, z.input<S>>] extends [never]
+    ? unknown
+    : { readonly 'the schema rejects answers the spec allows': Rejected<`${M} ${P}`, z.input<S>> };
+/** The spec answers at the keys `K` that `Accepted` does not admit (never when all are admitted or unknown). */
+type Rejected<K extends string, Accepted> = K extends unknown
+  ? unknown extends AnswerAt<K>
+    ? never
+    : [AnswerAt<K>] extends [Accepted]
+      ? never
+      : AnswerAt<K>
+  : never;
 
 export class ValidatorClient {
   private readonly http: LedgerClient;
@@ -43,20 +60,24 @@ export class ValidatorClient {
     return this.http.url;
   }
 
-  get<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S>> {
+  get<const P extends string, S extends z.ZodType>(path: P, schema: S & Parses<'GET', P, S>): Promise<z.output<S>> {
     return this.call('GET', path, schema);
   }
 
-  post<const P extends string, S extends z.ZodType>(path: P, body: Body<'POST', P>, schema: S): Promise<z.output<S>> {
+  post<const P extends string, S extends z.ZodType>(
+    path: P,
+    body: Body<'POST', P>,
+    schema: S & Parses<'POST', P, S>,
+  ): Promise<z.output<S>> {
     return this.call('POST', path, schema, body);
   }
 
-  delete<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S>> {
+  delete<const P extends string, S extends z.ZodType>(path: P, schema: S & Parses<'DELETE', P, S>): Promise<z.output<S>> {
     return this.call('DELETE', path, schema);
   }
 
   /** No Splice endpoint uses PUT; the embedded simulator's automation settings do. */
-  put<const P extends string, S extends z.ZodType>(path: P, body: Body<'PUT', P>, schema: S): Promise<z.output<S>> {
+  put<const P extends string, S extends z.ZodType>(path: P, body: Body<'PUT', P>, schema: S & Parses<'PUT', P, S>): Promise<z.output<S>> {
     return this.call('PUT', path, schema, body);
   }
 

@@ -95,10 +95,12 @@ export class WalletTransfers {
 
   async act(user: string, contractId: string, action: 'accept' | 'reject' | 'withdraw'): Promise<{ acceptedContractId: string | null }> {
     const { client } = await this.clients.userClient(user);
-    const path = `/v0/wallet/transfer-offers/${encodeURIComponent(contractId)}/${action}` as const;
+    const offer = `/v0/wallet/transfer-offers/${encodeURIComponent(contractId)}` as const;
     if (action === 'accept')
-      return { acceptedContractId: (await client.post(path, {}, AcceptTransferOfferResponseSchema)).accepted_offer_contract_id };
-    await client.post(path, {}, EmptyResponse);
+      return {
+        acceptedContractId: (await client.post(`${offer}/accept`, {}, AcceptTransferOfferResponseSchema)).accepted_offer_contract_id,
+      };
+    await client.post(`${offer}/${action}`, {}, EmptyResponse);
     return { acceptedContractId: null };
   }
 
