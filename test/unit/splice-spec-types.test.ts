@@ -145,6 +145,16 @@ const PLANTED = [
   "  () => ok({ contract_id: '00' }),",
   "  () => ok({ contractId: '00' }), // drift",
   '];',
+  '// an ACCEPTS_MORE route: a schema that accepts more passes, an exact one means the entry is stale',
+  `declare module '${moduleOf('src/common/splice-api.js')}' {`,
+  "  interface SpliceOperations { 'POST /planted': { answer: unknown; request: { a: string }; acceptsMore: true } }",
+  '}',
+  "declare const lenient: RouteCtx<'POST /planted'>;",
+  'export const acceptsMore = [',
+  '  parsedBody(lenient, z.object({ a: z.string().optional() })),',
+  '  parsedBody(lenient, z.object({ a: z.string() })), // drift',
+  '  parsedBody(lenient, z.object({ a: z.number().optional() })), // drift',
+  '];',
 ];
 
 function tsOptions(): ts.CompilerOptions {
