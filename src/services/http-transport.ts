@@ -19,10 +19,25 @@ export interface HttpRequestInit {
   signal?: AbortSignal;
 }
 
+/**
+ * How long an idle kept-alive connection is kept at most. Node 20's agent applies a server's `Keep-Alive: timeout=N`
+ * hint (closing the socket a second before the server would) only when it has a timeout of its own, and without one
+ * it kept idle sockets for ever: a request sent just as the participant closed one failed with ECONNRESET ("could
+ * not connect"). Active requests are bounded by the caller's signal, not by this (a socket timeout only emits an event).
+ */
+const IDLE_SOCKET_MS = 4_000;
+
 const agents = {
-  'http:': new http.Agent({ keepAlive: true }),
-  'https:': new https.Agent({ keepAlive: true }),
+  'http:': new http.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS }),
+  'https:': new https.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS }),
 };
+
+/**
+ * A kept-alive connection the server closed while the request was on its way: the server never read the request, so
+ * it is sent again once, on a new connection (as Node's documentation advises for `req.reusedSocket`).
+ */
+const closedWhileIdle = (err: unknown, req: http.ClientRequest, answered: boolean): boolean =>
+  req.reusedSocket && !answered && err instanceof Error && 'code' in err && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
 
 /** Statuses whose response has no body by definition (a `Response` refuses one). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
@@ -41,13 +56,39 @@ export function httpRequest(url: string, init: HttpRequestInit): Promise<Respons
   const send = protocol === 'https:' ? https.request : http.request;
   return new Promise<Response>((resolve, reject) => {
     let settled = false;
+    let req: http.ClientRequest;
     const finish = (outcome: () => void) => {
       if (settled) return;
       settled = true;
       signal?.removeEventListener('abort', onAbort);
       outcome();
     };
-    const req = send(target, { method: init.method, headers, agent: agents[protocol] }, (res) => {
+    const onAbort = () => {
+      const reason = signal ? abortReason(signal) : new Error('aborted');
+      req.destroy();
+      finish(() => {
+        reject(reason);
+      });
+    };
+    const attempt = (agent: http.Agent | false) => {
+      let answered = false;
+      const current = send(target, { method: init.method, headers, agent }, (res) => {
+        answered = true;
+        receive(res);
+      });
+      req = current;
+      current.on('error', (err) => {
+        if (!settled && agent !== false && closedWhileIdle(err, current, answered)) {
+          attempt(false);
+          return;
+        }
+        finish(() => {
+          reject(err);
+        });
+      });
+      current.end(body);
+    };
+    const receive = (res: http.IncomingMessage) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', (err) => {
@@ -65,21 +106,9 @@ export function httpRequest(url: string, init: HttpRequestInit): Promise<Respons
           }
         });
       });
-    });
-    const onAbort = () => {
-      const reason = signal ? abortReason(signal) : new Error('aborted');
-      req.destroy();
-      finish(() => {
-        reject(reason);
-      });
     };
     signal?.addEventListener('abort', onAbort, { once: true });
-    req.on('error', (err) => {
-      finish(() => {
-        reject(err);
-      });
-    });
-    req.end(body);
+    attempt(agents[protocol]);
   });
 }
 

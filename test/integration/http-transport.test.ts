@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -88,6 +88,42 @@ describe('httpRequest', () => {
     const s = await serve((_req, res) => res.end('{}'));
     for (let i = 0; i < 5; i++) await (await httpRequest(`${s.url}/`, { method: 'GET', headers: {} })).text();
     expect(s.connections()).toBe(1);
+  });
+
+  it('sends again once, on a new connection, when the server drops a kept-alive connection the request went out on', async () => {
+    const seen: string[] = [];
+    const s = await serve((req, res, body) => {
+      seen.push(body);
+      // the second request arrives on the kept-alive connection: dropped without an answer, as a server closing an
+      // idle connection does
+      if (seen.length === 2) req.socket.destroy();
+      else res.end(String(seen.length));
+    });
+    expect(await (await httpRequest(`${s.url}/a`, { method: 'POST', headers: {}, body: 'first' })).text()).toBe('1');
+    expect(await (await httpRequest(`${s.url}/b`, { method: 'POST', headers: {}, body: 'second' })).text()).toBe('3');
+    expect(seen).toEqual(['first', 'second', 'second']);
+    expect(s.connections()).toBe(2);
+  });
+
+  it("closes an idle kept-alive connection before the server would, as the server's Keep-Alive hint says", async () => {
+    const server = http.createServer();
+    server.keepAliveTimeout = 3_000;
+    // a client that closes sends FIN ('end' on the server's side); the server's own timeout destroys the socket instead
+    let closedByClient = false;
+    server.on('connection', (socket: Socket) => socket.on('end', () => (closedByClient = true)));
+    const s = await listen(server, (_req, res) => res.end('ok'), 'http');
+    expect(await (await httpRequest(`${s.url}/`, { method: 'GET', headers: {} })).text()).toBe('ok');
+    await expect.poll(() => closedByClient, { timeout: 15_000 }).toBe(true);
+  });
+
+  it('does not send again when a new connection is dropped', async () => {
+    let requests = 0;
+    const s = await serve((req) => {
+      requests += 1;
+      req.socket.destroy();
+    });
+    await expect(httpRequest(`${s.url}/a`, { method: 'POST', headers: {}, body: 'x' })).rejects.toMatchObject({ code: 'ECONNRESET' });
+    expect(requests).toBe(1);
   });
 
   it('answers 204 without a body and an error status with its body', async () => {
