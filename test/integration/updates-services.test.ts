@@ -160,37 +160,53 @@ describe('update lookups and the event tree', () => {
 describe('live tail over the WebSocket', () => {
   it('delivers a newly committed update, holds it while paused, and closes on request', async () => {
     const begin = await ledgerEnd();
+    const transactions = (us: JsUpdate[]) => us.filter((u) => 'Transaction' in u).length;
+    // `got` is the stream under test; `witness` is a second stream that is never paused: once it has an update, the
+    // participant has sent it to both, so the paused stream had every chance to deliver it.
+    const open = (onUpdate: (u: JsUpdate) => void, onEnd: () => void) => {
+      const opened = deferred<undefined>();
+      const stream = openUpdateStream({
+        baseUrl: sim.url,
+        token: null,
+        request: { beginExclusive: begin, updateFormat: buildUpdateFormat(filter({ parties: [alice] })) },
+        onOpen: () => opened.resolve(undefined),
+        onUpdate,
+        onError: (e) => {
+          throw e;
+        },
+        onEnd,
+      });
+      return { stream, opened: opened.promise };
+    };
     const got: JsUpdate[] = [];
+    const witnessed: JsUpdate[] = [];
     let ended = false;
-    const opened = deferred<undefined>();
-    const s = openUpdateStream({
-      baseUrl: sim.url,
-      token: null,
-      request: { beginExclusive: begin, updateFormat: buildUpdateFormat(filter({ parties: [alice] })) },
-      onOpen: () => opened.resolve(undefined),
-      onUpdate: (u) => got.push(u),
-      onError: (e) => {
-        throw e;
-      },
-      onEnd: () => (ended = true),
-    });
-    await opened.promise;
+    const { stream: s, opened } = open(
+      (u) => got.push(u),
+      () => (ended = true),
+    );
+    const witness = open(
+      (u) => witnessed.push(u),
+      () => undefined,
+    );
+    await Promise.all([opened, witness.opened]);
     const offset = await createIou(bank, alice);
-    await expect.poll(() => got.filter((u) => 'Transaction' in u).length).toBe(1);
+    await expect.poll(() => transactions(got)).toBe(1);
     const first = must(got[0], 'the first update');
     expect('Transaction' in first && first.Transaction.value.offset).toBe(offset);
     // Bob's Iou is not visible to Alice.
     await createIou(bank, bob);
 
     s.pause();
-    await new Promise((r) => setTimeout(r, 50));
-    const before = got.filter((u) => 'Transaction' in u).length;
     await createIou(bank, alice);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(got.filter((u) => 'Transaction' in u).length).toBe(before);
+    await expect.poll(() => transactions(witnessed)).toBe(2);
+    // one more round trip to the participant, so a frame the paused socket had read would have been delivered
+    await ledgerEnd();
+    expect(transactions(got)).toBe(1);
     s.resume();
-    await expect.poll(() => got.filter((u) => 'Transaction' in u).length).toBe(before + 1);
+    await expect.poll(() => transactions(got)).toBe(2);
     s.close();
+    witness.stream.close();
     expect(ended).toBe(true);
   });
 
