@@ -95,8 +95,9 @@ describe('minting delegations', () => {
     expect(((await wok(base, 'ben', 'GET', '/v0/wallet/app-reward-coupons')).app_reward_coupons as unknown[]).length).toBe(1);
     await advance(base, 600); // the coupon's round closes
     expect(((await wok(base, 'ben', 'GET', '/v0/wallet/app-reward-coupons')).app_reward_coupons as unknown[]).length).toBe(0);
-    const after = Number((await wok(base, 'ben', 'GET', '/v0/wallet/balance')).effective_unlocked_qty);
-    expect(after).toBeGreaterThan(before); // 50 × 0.0001 minted, minus one round of holding fees on ≤ 2 holdings
+    // the delegate's automation mints on its next run: 50 × 0.0001 minted, minus one round of holding fees on ≤ 2 holdings
+    const balance = async () => Number((await wok(base, 'ben', 'GET', '/v0/wallet/balance')).effective_unlocked_qty);
+    await expect.poll(balance).toBeGreaterThan(before);
     const items = (await wok(base, 'ben', 'POST', '/v0/wallet/transactions', { body: { page_size: 50 } })).items as {
       transaction_subtype: { choice: string };
     }[];
