@@ -79,4 +79,9 @@ export default defineConfig(
     extends: [ts.configs.disableTypeChecked],
     languageOptions: { globals: globals.node },
   },
+  {
+    // CommonJS on purpose (the start-up launcher, scripts/run.cjs): require() is how it loads.
+    files: ['**/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );
