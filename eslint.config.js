@@ -79,9 +79,4 @@ export default defineConfig(
     extends: [ts.configs.disableTypeChecked],
     languageOptions: { globals: globals.node },
   },
-  {
-    // CommonJS on purpose (the start-up launcher, scripts/run.cjs): require() is how it loads.
-    files: ['**/*.cjs'],
-    rules: { '@typescript-eslint/no-require-imports': 'off' },
-  },
 );

@@ -1,7 +1,7 @@
 /**
  * Prebuilt bundles for the command-line entry points (`npm run sim`, `npm start`, the browser host), so they
- * start without transpiling TypeScript at run time. Plain JavaScript on purpose: `scripts/run.cjs` loads this
- * before anything is built, when a bundle is stale.
+ * start without transpiling TypeScript at run time. Plain JavaScript on purpose: `scripts/run.mjs` loads this
+ * before anything is built.
  *
  *   src/cli/sim.ts    → dist/cli/sim.cjs
  *   src/cli/launch.ts → dist/cli/launch.cjs
@@ -12,17 +12,36 @@
  * `import.meta.url` is the bundle's own URL, so the sources' `new URL('../../package.json', import.meta.url)`
  * lookups and the DAR worker beside the bundle resolve as they do for dist/electron.
  *
- * Freshness (whether a bundle must be rebuilt) is scripts/cli-freshness.cjs, which the launcher loads at every start.
+ * Freshness: `dist/cli/bundles.json` records when the build started and every local source file esbuild read
+ * (its metafile). A bundle is stale when one of those files, package-lock.json, tsconfig.json or this file is
+ * newer, or gone. A file the sources do not import yet cannot change the bundle until an imported file changes.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import freshness from './cli-freshness.cjs';
+import { fileURLToPath } from 'node:url';
 
-export const { ROOT, OUT_DIR, ENTRIES, staleReasonFor, staleReason } = freshness;
-const { MANIFEST, WORKERS } = freshness;
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const OUT_DIR = path.join(ROOT, 'dist/cli');
+const MANIFEST = path.join(OUT_DIR, 'bundles.json');
+
+/** Entry points by bundle name. */
+export const ENTRIES = {
+  sim: 'src/cli/sim.ts',
+  launch: 'src/cli/launch.ts',
+  host: 'src/cli/host-main.ts',
+};
+
+/** Worker threads are separate bundles beside the entry bundles; each is found next to its caller's bundle. */
+const WORKERS = {
+  // The DAR reader thread (src/dar-reader/dar-decoder.ts looks for dar-worker.cjs beside the bundle).
+  'dar-worker': 'src/dar-reader/dar-worker.ts',
+};
 
 /** Loaded at run time from node_modules: native code, and the build tools used only when something is stale. */
 export const CLI_EXTERNALS = ['better-sqlite3', '@napi-rs/keyring', 'electron', 'vite', 'esbuild'];
+
+/** Files whose change invalidates every bundle even though esbuild does not list them as inputs. */
+const ALWAYS = ['package-lock.json', 'tsconfig.json', 'scripts/cli-bundle.mjs'];
 
 const IMPORT_META_URL = '__consoleImportMetaUrl';
 
@@ -59,6 +78,44 @@ const leanImports = {
     });
   },
 };
+
+/**
+ * Why bundles described by `manifest` must be rebuilt, or null when they are fresh. `mtimeOf(rel)` gives a file's
+ * modification time (ms) relative to the checkout, or null when it does not exist.
+ */
+export function staleReasonFor(manifest, root, mtimeOf) {
+  if (manifest === null) return 'not built yet';
+  if (manifest.root !== root) return 'built in another checkout';
+  for (const name of [...Object.keys(ENTRIES), ...manifest.workers]) {
+    if (mtimeOf(`dist/cli/${name}.cjs`) === null) return `dist/cli/${name}.cjs is missing`;
+  }
+  for (const [name, rel] of Object.entries(WORKERS)) {
+    if (!manifest.workers.includes(name) && mtimeOf(rel) !== null) return `${rel} is new`;
+  }
+  for (const rel of [...ALWAYS, ...manifest.inputs]) {
+    const mtime = mtimeOf(rel);
+    if (mtime === null) return `${rel} is gone`;
+    if (mtime > manifest.builtAt) return `${rel} changed`;
+  }
+  return null;
+}
+
+/** Why the bundles must be rebuilt, or null when they are fresh. Cheap: one stat per source file. */
+export function staleReason() {
+  let manifest;
+  try {
+    manifest = JSON.parse(readFileSync(MANIFEST, 'utf8'));
+  } catch {
+    manifest = null;
+  }
+  return staleReasonFor(manifest, ROOT, (rel) => {
+    try {
+      return statSync(path.join(ROOT, rel)).mtimeMs;
+    } catch {
+      return null;
+    }
+  });
+}
 
 /**
  * Builds every CLI bundle (one esbuild run, so shared modules are parsed once). Outputs are written beside their

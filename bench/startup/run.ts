@@ -7,13 +7,13 @@
  *     directory each time (the first start ever: the demo ledger is seeded), and again on the data directory of an
  *     earlier start (every later start)
  * Baselines, same run, interleaved: the same entry points transpiled at run time by tsx (what the npm scripts ran
- * before the prebuilt bundles), and the bundles without npm in front (`node scripts/run.cjs …`, to show what npm
+ * before the prebuilt bundles), and the bundles without npm in front (`node scripts/run.mjs …`, to show what npm
  * itself costs). The bundles are built and the V8 code cache written before the first timed run ("warm" start: the
- * untimed first run of each variant stays up a few seconds after its ready line, so any version of scripts/run.cjs has
+ * untimed first run of each variant stays up a few seconds after its ready line, so any version of scripts/run.mjs has
  * written its cache). Exits 1 when a target is missed.
  *
  * `--against DIR`: another checkout of the project (e.g. `git archive main` unpacked, with node_modules linked) whose
- * `npm run sim` / `npm start` and `node scripts/run.cjs …` are timed in the same run, interleaved, as a before/after.
+ * `npm run sim` / `npm start` and `node scripts/run.mjs …` are timed in the same run, interleaved, as a before/after.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -52,9 +52,9 @@ const groups: { title: string; target: number; variants: Variant[] }[] = [
     variants: [
       { name: 'npm run sim (bundle)', command: npm, args: (d) => ['run', '-s', 'sim', '--', ...simArgs(d)], ready: /^listening on / },
       {
-        name: 'node scripts/run.cjs sim',
+        name: 'node scripts/run.mjs sim',
         command: process.execPath,
-        args: (d) => ['scripts/run.cjs', 'sim', ...simArgs(d)],
+        args: (d) => ['scripts/run.mjs', 'sim', ...simArgs(d)],
         ready: /^listening on /,
       },
       { name: 'baseline: tsx src/cli/sim.ts', command: tsx, args: (d) => ['src/cli/sim.ts', ...simArgs(d)], ready: /^listening on / },
@@ -66,9 +66,9 @@ const groups: { title: string; target: number; variants: Variant[] }[] = [
     variants: [
       { name: 'npm start (bundle)', command: npm, args: () => ['start', '-s'], env: hostEnv, ready: /^Console ready: / },
       {
-        name: 'node scripts/run.cjs launch',
+        name: 'node scripts/run.mjs launch',
         command: process.execPath,
-        args: () => ['scripts/run.cjs', 'launch'],
+        args: () => ['scripts/run.mjs', 'launch'],
         env: hostEnv,
         ready: /^Console ready: /,
       },
@@ -89,9 +89,9 @@ const groups: { title: string; target: number; variants: Variant[] }[] = [
         reuseDataDir: true,
       },
       {
-        name: 'node scripts/run.cjs launch',
+        name: 'node scripts/run.mjs launch',
         command: process.execPath,
-        args: () => ['scripts/run.cjs', 'launch'],
+        args: () => ['scripts/run.mjs', 'launch'],
         env: hostEnv,
         ready: /^Console ready: /,
         reuseDataDir: true,

@@ -1,5 +1,5 @@
 /**
- * The prebuilt command-line bundles (scripts/cli-bundle.mjs, scripts/run.cjs): when a bundle counts as stale,
+ * The prebuilt command-line bundles (scripts/cli-bundle.mjs, scripts/run.mjs): when a bundle counts as stale,
  * that `npm run sim` runs the bundle, and that stack traces from a bundle run through vm.Script name the
  * TypeScript sources.
  */
@@ -57,14 +57,14 @@ describe('bundle freshness', () => {
   });
 });
 
-describe('scripts/run.cjs', () => {
+describe('scripts/run.mjs', () => {
   it('runs the named bundle with its arguments, and refuses an unknown name', () => {
-    const help = spawnSync(process.execPath, ['scripts/run.cjs', 'sim', '--help'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 30_000 });
+    const help = spawnSync(process.execPath, ['scripts/run.mjs', 'sim', '--help'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 30_000 });
     expect(help.status, help.stderr).toBe(0);
     expect(help.stdout).toMatch(/^usage: sim --data DIR/);
-    const bad = spawnSync(process.execPath, ['scripts/run.cjs', 'nope'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 30_000 });
+    const bad = spawnSync(process.execPath, ['scripts/run.mjs', 'nope'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 30_000 });
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toMatch(/usage: node scripts\/run\.cjs sim\|launch\|host/);
+    expect(bad.stderr).toMatch(/usage: node scripts\/run\.mjs sim\|launch\|host/);
   });
 
   it('maps stack frames of a vm-compiled bundle back to the TypeScript source', async () => {
@@ -85,7 +85,7 @@ describe('scripts/run.cjs', () => {
       "import vm from 'node:vm';",
       "import Module from 'node:module';",
       "import { readFileSync } from 'node:fs';",
-      `import { installStackMapping } from ${JSON.stringify(pathToFileURL(path.join(REPO_ROOT, 'scripts/stack-map.cjs')).href)};`,
+      `import { installStackMapping } from ${JSON.stringify(pathToFileURL(path.join(REPO_ROOT, 'scripts/stack-map.mjs')).href)};`,
       `const file = ${JSON.stringify(path.join(dir, 'thrower.cjs'))};`,
       "const source = readFileSync(file, 'utf8');",
       'const wrapped = Module.wrap(source);',
