@@ -40,6 +40,16 @@ const promptDismissed = (err: unknown): boolean => err instanceof Error && /prom
 
 const MAX_KEPT_ENTRIES = 32;
 
+/**
+ * An entry of the OS keychain. On Linux it is pinned to the Secret Service: left to itself, @napi-rs/keyring falls
+ * back to the kernel's keyutils keyring when no Secret Service answers — in memory only, gone at the next reboot — so
+ * a token "stored in the OS keychain" would have been lost, and whether the probe saw the fallback depended on the
+ * process (seen: a console without a Secret Service reported the keychain available). Pinned, it fails instead.
+ * The option is ignored on macOS and Windows.
+ */
+const keychainEntry = (service: string, account: string): AsyncEntry =>
+  new AsyncEntry(service, account, { linux: { store: 'secret-service' } });
+
 export class KeychainSecretStore implements SecretStore {
   /**
    * One entry per account, kept for the life of the store. Constructing an entry opens a Secret Service connection
@@ -70,7 +80,7 @@ export class KeychainSecretStore implements SecretStore {
   /** Reads an account that never holds a secret (on a fresh entry): null when the keychain answers, else why not. */
   async probe(): Promise<string | null> {
     try {
-      await new AsyncEntry(this.service, 'console:probe').getPassword();
+      await keychainEntry(this.service, 'console:probe').getPassword();
       return null;
     } catch (err) {
       return keychainError('read', err).message;
@@ -92,7 +102,7 @@ export class KeychainSecretStore implements SecretStore {
       }
     }
     try {
-      const entry = new AsyncEntry(this.service, account);
+      const entry = keychainEntry(this.service, account);
       const result = await op(entry);
       this.entries.set(account, entry);
       // each kept entry holds a D-Bus connection: keep the most recently opened few (keys and profile tokens)
