@@ -5,7 +5,7 @@
  * token transfer reuses the token-standard transfer fixture as its subtree.
  */
 import { randomBytes } from 'node:crypto';
-import { PreparedTransaction, type DamlTransaction_Node, type Exercise, type Value } from '@canton-network/core-ledger-proto';
+import { PreparedTransaction, type DamlTransaction_Node, type Value } from '@canton-network/core-ledger-proto';
 import {
   cid,
   contractId,
@@ -20,6 +20,7 @@ import {
   timestamp,
   tokenTransfer,
 } from '../../unit/signing/fixtures.js';
+import { exercise } from '../../unit/signing/fixtures/nodes.js';
 import { featuredAppProxies, REAL } from '../../support/reference-packages.js';
 import { must } from '../../support/must.js';
 
@@ -35,31 +36,18 @@ const FEATURED_APP_RIGHT = id(AMULET_PKG, 'Splice.Amulet', 'FeaturedAppRight');
 
 const extraArgs = () => record({ context: record({ values: textMap({}) }), meta: record({ values: textMap({}) }) });
 
-function exerciseNode(
-  nodeId: string,
-  e: Partial<Exercise> & Pick<Exercise, 'templateId' | 'choiceId' | 'chosenValue' | 'actingParties' | 'signatories' | 'children'>,
-): DamlTransaction_Node {
-  return {
-    nodeId,
-    versionedNode: {
-      oneofKind: 'v1',
-      v1: {
-        nodeType: {
-          oneofKind: 'exercise',
-          exercise: {
-            lfVersion: '2.1',
-            contractId: e.contractId ?? contractId(),
-            packageName: e.packageName ?? 'splice-util-featured-app-proxies',
-            stakeholders: e.stakeholders ?? e.signatories,
-            consuming: e.consuming ?? false,
-            choiceObservers: [],
-            ...e,
-          },
-        },
-      },
-    },
-  };
-}
+type ExerciseFields = Parameters<typeof exercise>[1];
+/** A proxy-package exercise: package, stakeholders (its signatories) and non-consuming unless said otherwise. */
+type ProxyExercise = Omit<ExerciseFields, 'packageName' | 'stakeholders' | 'consuming'> &
+  Partial<Pick<ExerciseFields, 'packageName' | 'stakeholders' | 'consuming'>>;
+
+const exerciseNode = (nodeId: string, e: ProxyExercise): DamlTransaction_Node =>
+  exercise(nodeId, {
+    ...e,
+    packageName: e.packageName ?? 'splice-util-featured-app-proxies',
+    stakeholders: e.stakeholders ?? e.signatories,
+    consuming: e.consuming ?? false,
+  });
 
 const marker = (nodeId: string, provider: string, user: string, appRight: string) =>
   exerciseNode(nodeId, {
