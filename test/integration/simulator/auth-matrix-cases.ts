@@ -36,6 +36,14 @@ const commands = (d: Data, extra: Record<string, unknown> = {}) => ({
   commands: [createIou(d.alice, d.alice, '1')],
   ...extra,
 });
+/** An unassignment of a contract that does not exist (the case answers 404 once authorised). */
+const unassignUnknown = (d: Data) => ({
+  reassignmentCommands: {
+    commandId: `matrix-r-${++cmd}`,
+    submitter: d.alice,
+    commands: [{ command: { UnassignCommand: { value: { contractId: '00deadbeef', source: d.sync[0], target: d.sync[1] } } } }],
+  },
+});
 const byParty = (d: Data) => ({ filtersByParty: { [d.alice]: {} } });
 const updateFormat = (d: Data) => ({ includeTransactions: { eventFormat: byParty(d), transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' } });
 const execute = (i: number) => (d: Data) => ({
@@ -72,25 +80,13 @@ export const CASES: Record<string, Case> = {
   'POST /v2/commands/submit-and-wait-for-transaction-tree': { body: (d) => commands(d), right: 'actor', wrong: 'reader' },
   'POST /v2/commands/async/submit': { body: (d) => commands(d), right: 'actor', wrong: 'reader' },
   'POST /v2/commands/submit-and-wait-for-reassignment': {
-    body: (d) => ({
-      reassignmentCommands: {
-        commandId: `matrix-r-${++cmd}`,
-        submitter: d.alice,
-        commands: [{ command: { UnassignCommand: { value: { contractId: '00deadbeef', source: d.sync[0], target: d.sync[1] } } } }],
-      },
-    }),
+    body: unassignUnknown,
     right: 'actor',
     wrong: 'reader',
     status: 404,
   },
   'POST /v2/commands/async/submit-reassignment': {
-    body: (d) => ({
-      reassignmentCommands: {
-        commandId: `matrix-r-${++cmd}`,
-        submitter: d.alice,
-        commands: [{ command: { UnassignCommand: { value: { contractId: '00deadbeef', source: d.sync[0], target: d.sync[1] } } } }],
-      },
-    }),
+    body: unassignUnknown,
     right: 'actor',
     wrong: 'reader',
     status: 404,
