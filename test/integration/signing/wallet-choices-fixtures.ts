@@ -20,7 +20,7 @@ import {
   timestamp,
   tokenTransfer,
 } from '../../unit/signing/fixtures.js';
-import { exercise } from '../../unit/signing/fixtures/nodes.js';
+import { exercise, nodeSeeds } from '../../unit/signing/fixtures/nodes.js';
 import { featuredAppProxies, REAL } from '../../support/reference-packages.js';
 import { must } from '../../support/must.js';
 
@@ -69,11 +69,6 @@ const marker = (nodeId: string, provider: string, user: string, appRight: string
 
 const proxyArg = (user: string, choiceArg: Value, appRight: string) =>
   record({ user: party(user), choiceArg, featuredAppRightCid: cid(appRight) });
-
-const seeds = (nodes: DamlTransaction_Node[]) =>
-  nodes
-    .filter((n) => n.versionedNode.oneofKind === 'v1' && n.versionedNode.v1.nodeType.oneofKind !== 'fetch')
-    .map((n) => ({ nodeId: Number(n.nodeId), seed: new Uint8Array(randomBytes(32)) }));
 
 /** Shifts the node ids of a transaction's nodes (and their children) by `by`. */
 function shifted(nodes: DamlTransaction_Node[], by: number): DamlTransaction_Node[] {
@@ -126,7 +121,7 @@ export function proxyTransfer(o: {
   ];
   innerTx.nodes = nodes;
   innerTx.roots = ['0'];
-  innerTx.nodeSeeds = seeds(nodes);
+  innerTx.nodeSeeds = nodeSeeds(nodes);
   return inner;
 }
 
@@ -198,7 +193,7 @@ export function instructionChoice(o: {
     : [choiceNode('0')];
   const now = BigInt(Date.now()) * 1000n;
   return PreparedTransaction.create({
-    transaction: { version: '2.1', roots: ['0'], nodes, nodeSeeds: seeds(nodes) },
+    transaction: { version: '2.1', roots: ['0'], nodes, nodeSeeds: nodeSeeds(nodes) },
     metadata: {
       submitterInfo: { actAs: [o.actor], commandId: `cmd-${randomBytes(4).toString('hex')}` },
       synchronizerId: 'global-domain::1220' + 'be'.repeat(32),
@@ -245,7 +240,7 @@ export function proxyPublicFetch(o: { actor: string; provider: string }): Prepar
   ];
   const now = BigInt(Date.now()) * 1000n;
   return PreparedTransaction.create({
-    transaction: { version: '2.1', roots: ['0'], nodes, nodeSeeds: seeds(nodes) },
+    transaction: { version: '2.1', roots: ['0'], nodes, nodeSeeds: nodeSeeds(nodes) },
     metadata: {
       submitterInfo: { actAs: [o.actor], commandId: `cmd-${randomBytes(4).toString('hex')}` },
       synchronizerId: 'global-domain::1220' + 'be'.repeat(32),
