@@ -6,7 +6,7 @@
  */
 import { test, expect as baseExpect } from '@playwright/test';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
-import { simulatorUrl, themedScreenshots } from '../support/e2e.js';
+import { simulatorUrl, switchProfile, themedScreenshots } from '../support/e2e.js';
 import { withConsoleClient } from '../support/console-ipc.js';
 import { startSlowParticipant, type SlowParticipant } from '../support/slow-participant.js';
 import { must } from '../support/must.js';
@@ -43,12 +43,13 @@ test('cancel a long active-contract read: Cancelled is shown, the participant re
   page,
 }) => {
   await page.goto(consoleProc.url);
-  await page.getByLabel('Connection profile').selectOption({ label: 'Slow participant' });
+  await switchProfile(page, 'Slow participant');
   const before = slow.reads.length;
   await page.getByRole('link', { name: /Contracts/ }).click();
 
   await expect(page.getByTestId('acs-progress')).toContainText('Reading the active contract set');
-  const acsRead = () => slow.reads.slice(before).find((r) => r.url.startsWith('/v2/state/active-contracts'));
+  // The latest one: the read Cancel stops (a read begun before the profile switch landed would be superseded).
+  const acsRead = () => slow.reads.slice(before).findLast((r) => r.url.startsWith('/v2/state/active-contracts'));
   // the participant's first bytes: a condition, with a generous backstop for a loaded machine
   await expect.poll(() => acsRead()?.bytesSent ?? 0, { timeout: 45_000 }).toBeGreaterThan(0);
   const read = must(acsRead(), 'acsRead()');
@@ -78,7 +79,7 @@ test('cancel a long active-contract read: Cancelled is shown, the participant re
 
 test('cancel a long update-range read in the Updates view; Run again reads it anew', async ({ page }) => {
   await page.goto(consoleProc.url);
-  await page.getByLabel('Connection profile').selectOption({ label: 'Slow participant' });
+  await switchProfile(page, 'Slow participant');
   await page.getByRole('link', { name: /Updates/ }).click();
   await expect(page.getByTestId('mode-range')).toBeVisible();
 
@@ -86,10 +87,10 @@ test('cancel a long update-range read in the Updates view; Run again reads it an
   await page.getByTestId('mode-range').click();
   await expect(page.getByTestId('range-progress')).toContainText('Reading the updates in this range');
   await expect
-    .poll(() => slow.reads.slice(before).find((r) => r.url.startsWith('/v2/updates?'))?.bytesSent ?? 0, { timeout: 45_000 })
+    .poll(() => slow.reads.slice(before).findLast((r) => r.url.startsWith('/v2/updates?'))?.bytesSent ?? 0, { timeout: 45_000 })
     .toBeGreaterThan(0);
   const read = must(
-    slow.reads.slice(before).find((r) => r.url.startsWith('/v2/updates?')),
+    slow.reads.slice(before).findLast((r) => r.url.startsWith('/v2/updates?')),
     'the held /v2/updates read',
   );
 

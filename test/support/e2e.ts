@@ -1,5 +1,5 @@
 /** Helpers the end-to-end specs share: themed screenshots and direct calls to the embedded simulator. */
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ConsoleProcess } from './console-process.js';
@@ -15,6 +15,18 @@ export async function themedScreenshots(page: Page, name: string, height: number
   await page.screenshot({ path: `test/e2e/screenshots/${name}-dark.png` });
   await page.emulateMedia({ colorScheme: 'light' });
   if (size) await page.setViewportSize(size);
+}
+
+/**
+ * Picks a profile in the top bar and waits until the switch is done (the picker no longer busy, the profile shown as
+ * selected). Views reread when the switch lands, cancelling what they started before it: a test that navigates or
+ * counts a participant's requests before then races the view's own reread.
+ */
+export async function switchProfile(page: Page, label: string): Promise<void> {
+  const picker = page.getByLabel('Connection profile');
+  await picker.selectOption({ label });
+  await expect(picker).toHaveAttribute('aria-busy', 'false');
+  await expect(picker.locator('option:checked')).toHaveText(label);
 }
 
 /** The embedded simulator's URL, as the console process printed it. */
