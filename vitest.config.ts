@@ -3,12 +3,14 @@ import { defineConfig } from 'vitest/config';
 
 const ALL = ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/security/**/*.test.ts'];
 /**
- * Files that change process-wide state another file in the same worker would see (the D-Bus address, the umask) or
- * need a fresh module instance (a vi.mock of a module others import): each runs in a module graph of its own.
+ * Files that change process-wide state another file in the same worker would see (the D-Bus address, the umask, an
+ * environment variable) or need a fresh module instance (a vi.mock of a module others import): each runs in a module
+ * graph of its own. test/unit/test-isolation.test.ts finds such files and fails when one is missing here.
  */
-const ISOLATED = [
+export const ISOLATED = [
   'test/integration/signing/keychain-session.test.ts',
   'test/security/file-modes.test.ts',
+  'test/unit/signing/kdf-test-cost.test.ts',
   'test/unit/simulator-builtin-archives.test.ts',
 ];
 
