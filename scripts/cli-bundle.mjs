@@ -1,6 +1,6 @@
 /**
  * Prebuilt bundles for the command-line entry points (`npm run sim`, `npm start`, the browser host), so they
- * start without transpiling TypeScript at run time. Plain JavaScript on purpose: `scripts/run.mjs` loads this
+ * start without transpiling TypeScript at run time. Plain JavaScript on purpose: `scripts/run.cjs` loads this
  * before anything is built.
  *
  *   src/cli/sim.ts    → dist/cli/sim.cjs
@@ -12,36 +12,17 @@
  * `import.meta.url` is the bundle's own URL, so the sources' `new URL('../../package.json', import.meta.url)`
  * lookups and the DAR worker beside the bundle resolve as they do for dist/electron.
  *
- * Freshness: `dist/cli/bundles.json` records when the build started and every local source file esbuild read
- * (its metafile). A bundle is stale when one of those files, package-lock.json, tsconfig.json or this file is
- * newer, or gone. A file the sources do not import yet cannot change the bundle until an imported file changes.
+ * Freshness: this file writes `dist/cli/bundles.json` (when the build started, every local source file esbuild
+ * read); scripts/bundle-freshness.cjs decides from it whether the bundles are stale.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ENTRIES, MANIFEST, OUT_DIR, ROOT, WORKERS, staleReason } from './bundle-freshness.cjs';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const OUT_DIR = path.join(ROOT, 'dist/cli');
-const MANIFEST = path.join(OUT_DIR, 'bundles.json');
-
-/** Entry points by bundle name. */
-export const ENTRIES = {
-  sim: 'src/cli/sim.ts',
-  launch: 'src/cli/launch.ts',
-  host: 'src/cli/host-main.ts',
-};
-
-/** Worker threads are separate bundles beside the entry bundles; each is found next to its caller's bundle. */
-const WORKERS = {
-  // The DAR reader thread (src/dar-reader/dar-decoder.ts looks for dar-worker.cjs beside the bundle).
-  'dar-worker': 'src/dar-reader/dar-worker.ts',
-};
+export { ENTRIES, OUT_DIR, ROOT, staleReason, staleReasonAsync, staleReasonFor } from './bundle-freshness.cjs';
 
 /** Loaded at run time from node_modules: native code, and the build tools used only when something is stale. */
 export const CLI_EXTERNALS = ['better-sqlite3', '@napi-rs/keyring', 'electron', 'vite', 'esbuild'];
-
-/** Files whose change invalidates every bundle even though esbuild does not list them as inputs. */
-const ALWAYS = ['package-lock.json', 'tsconfig.json', 'scripts/cli-bundle.mjs'];
 
 const IMPORT_META_URL = '__consoleImportMetaUrl';
 
@@ -80,44 +61,6 @@ const leanImports = {
 };
 
 /**
- * Why bundles described by `manifest` must be rebuilt, or null when they are fresh. `mtimeOf(rel)` gives a file's
- * modification time (ms) relative to the checkout, or null when it does not exist.
- */
-export function staleReasonFor(manifest, root, mtimeOf) {
-  if (manifest === null) return 'not built yet';
-  if (manifest.root !== root) return 'built in another checkout';
-  for (const name of [...Object.keys(ENTRIES), ...manifest.workers]) {
-    if (mtimeOf(`dist/cli/${name}.cjs`) === null) return `dist/cli/${name}.cjs is missing`;
-  }
-  for (const [name, rel] of Object.entries(WORKERS)) {
-    if (!manifest.workers.includes(name) && mtimeOf(rel) !== null) return `${rel} is new`;
-  }
-  for (const rel of [...ALWAYS, ...manifest.inputs]) {
-    const mtime = mtimeOf(rel);
-    if (mtime === null) return `${rel} is gone`;
-    if (mtime > manifest.builtAt) return `${rel} changed`;
-  }
-  return null;
-}
-
-/** Why the bundles must be rebuilt, or null when they are fresh. Cheap: one stat per source file. */
-export function staleReason() {
-  let manifest;
-  try {
-    manifest = JSON.parse(readFileSync(MANIFEST, 'utf8'));
-  } catch {
-    manifest = null;
-  }
-  return staleReasonFor(manifest, ROOT, (rel) => {
-    try {
-      return statSync(path.join(ROOT, rel)).mtimeMs;
-    } catch {
-      return null;
-    }
-  });
-}
-
-/**
  * Builds every CLI bundle (one esbuild run, so shared modules are parsed once). Outputs are written beside their
  * final names and renamed, so a process loading a bundle while another rebuilds never reads half a file.
  */
@@ -141,6 +84,8 @@ export async function buildCliBundles() {
     minifyWhitespace: true,
     minifySyntax: true,
     legalComments: 'none',
+    // scripts/run.cjs reads the bundles as Latin-1, which is their text only while every byte is ASCII.
+    charset: 'ascii',
     metafile: true,
     write: false,
     logLevel: 'silent',
@@ -156,6 +101,10 @@ export async function buildCliBundles() {
   // caches written by earlier builds (src/cli/bundle-cache.ts) are keyed by bundle mtime; drop them with their builds
   rmSync(path.join(OUT_DIR, 'cache'), { recursive: true, force: true });
   const suffix = `.${process.pid}.tmp`;
+  for (const file of result.outputFiles.filter((f) => f.path.endsWith('.cjs'))) {
+    const nonAscii = file.contents.findIndex((b) => b > 0x7f);
+    if (nonAscii >= 0) throw new Error(`${path.relative(ROOT, file.path)} has a non-ASCII byte at ${nonAscii}`);
+  }
   for (const file of result.outputFiles) writeFileSync(file.path + suffix, file.contents);
   for (const file of result.outputFiles) renameSync(file.path + suffix, file.path);
   const inputs = Object.keys(result.metafile.inputs)

@@ -7,16 +7,16 @@
  *     directory each time (the first start ever: the demo ledger is seeded), and again on the data directory of an
  *     earlier start (every later start)
  * Baselines, same run, interleaved: the same entry points transpiled at run time by tsx (what the npm scripts ran
- * before the prebuilt bundles), and the bundles without npm in front (`node scripts/run.mjs …`, to show what npm
+ * before the prebuilt bundles), and the bundles without npm in front (`node scripts/run.cjs …`, to show what npm
  * itself costs). The bundles are built and the V8 code cache written before the first timed run ("warm" start: the
- * untimed first run of each variant stays up a few seconds after its ready line, so any version of scripts/run.mjs has
+ * untimed first run of each variant stays up a few seconds after its ready line, so any version of scripts/run.cjs has
  * written its cache). Exits 1 when a target is missed.
  *
  * `--against DIR`: another checkout of the project (e.g. `git archive main` unpacked, with node_modules linked) whose
- * `npm run sim` / `npm start` and `node scripts/run.mjs …` are timed in the same run, interleaved, as a before/after.
+ * `npm run sim` / `npm start` and `node scripts/run.cjs …` are timed in the same run, interleaved, as a before/after.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +45,27 @@ const tsx = path.join(repo, 'node_modules/.bin/tsx');
 const simArgs = (d: string) => ['--port', '0', '--data', d];
 const hostEnv = (d: string) => ({ CONSOLE_DATA_DIR: d });
 
+/**
+ * What no start-up of ours can beat, timed alongside: npm running a one-line Node script that prints the ready line
+ * at once (npm's own start plus Node's), and Node's own start. A project of its own, so npm reads no other config.
+ */
+const floorProject = mkdtempSync(path.join(os.tmpdir(), 'bench-startup-floor-'));
+const readyAtOnce = (line: string) => `node -e "console.log('${line}')"`;
+writeFileSync(
+  path.join(floorProject, 'package.json'),
+  JSON.stringify({ name: 'floor', private: true, scripts: { sim: readyAtOnce('listening on -'), start: readyAtOnce('Console ready: -') } }),
+);
+const floors = (script: 'sim' | 'start', line: string): Variant[] => [
+  {
+    name: `floor: npm run ${script} of a one-line Node script`,
+    command: npm,
+    args: () => ['run', '-s', script],
+    cwd: floorProject,
+    ready: /./,
+  },
+  { name: 'floor: node -e (Node starting)', command: process.execPath, args: () => ['-e', `console.log('${line}')`], ready: /./ },
+];
+
 const groups: { title: string; target: number; variants: Variant[] }[] = [
   {
     title: 'npm run sim → listening',
@@ -52,12 +73,13 @@ const groups: { title: string; target: number; variants: Variant[] }[] = [
     variants: [
       { name: 'npm run sim (bundle)', command: npm, args: (d) => ['run', '-s', 'sim', '--', ...simArgs(d)], ready: /^listening on / },
       {
-        name: 'node scripts/run.mjs sim',
+        name: 'node scripts/run.cjs sim',
         command: process.execPath,
-        args: (d) => ['scripts/run.mjs', 'sim', ...simArgs(d)],
+        args: (d) => ['scripts/run.cjs', 'sim', ...simArgs(d)],
         ready: /^listening on /,
       },
       { name: 'baseline: tsx src/cli/sim.ts', command: tsx, args: (d) => ['src/cli/sim.ts', ...simArgs(d)], ready: /^listening on / },
+      ...floors('sim', 'listening on -'),
     ],
   },
   {
@@ -66,13 +88,14 @@ const groups: { title: string; target: number; variants: Variant[] }[] = [
     variants: [
       { name: 'npm start (bundle)', command: npm, args: () => ['start', '-s'], env: hostEnv, ready: /^Console ready: / },
       {
-        name: 'node scripts/run.mjs launch',
+        name: 'node scripts/run.cjs launch',
         command: process.execPath,
-        args: () => ['scripts/run.mjs', 'launch'],
+        args: () => ['scripts/run.cjs', 'launch'],
         env: hostEnv,
         ready: /^Console ready: /,
       },
       { name: 'baseline: tsx src/cli/launch.ts', command: tsx, args: () => ['src/cli/launch.ts'], env: hostEnv, ready: /^Console ready: / },
+      ...floors('start', 'Console ready: -'),
     ],
   },
   {
@@ -89,9 +112,9 @@ const groups: { title: string; target: number; variants: Variant[] }[] = [
         reuseDataDir: true,
       },
       {
-        name: 'node scripts/run.mjs launch',
+        name: 'node scripts/run.cjs launch',
         command: process.execPath,
-        args: () => ['scripts/run.mjs', 'launch'],
+        args: () => ['scripts/run.cjs', 'launch'],
         env: hostEnv,
         ready: /^Console ready: /,
         reuseDataDir: true,
@@ -111,7 +134,13 @@ const groups: { title: string; target: number; variants: Variant[] }[] = [
 // the bundle variants once more in the other checkout, after the first three (whose third is the baseline)
 if (against !== undefined) {
   for (const group of groups) {
-    const bundled = group.variants.slice(0, 2).map((v) => ({ ...v, name: `${v.name} @ ${path.basename(against)}`, cwd: against }));
+    const bundled = group.variants.slice(0, 2).map((v) => ({
+      ...v,
+      name: `${v.name} @ ${path.basename(against)}`,
+      cwd: against,
+      // checkouts before 2026-11-29 have the ES-module launcher
+      args: (d: string) => v.args(d).map((a) => (a === 'scripts/run.cjs' && !existsSync(path.join(against, a)) ? 'scripts/run.mjs' : a)),
+    }));
     group.variants.push(...bundled);
   }
 }
@@ -119,7 +148,7 @@ if (against !== undefined) {
 /** Data directories kept between the runs of variants with `reuseDataDir`, removed at exit. */
 const keptDirs = new Map<string, string>();
 process.on('exit', () => {
-  for (const d of keptDirs.values()) rmSync(d, { recursive: true, force: true });
+  for (const d of [...keptDirs.values(), floorProject]) rmSync(d, { recursive: true, force: true });
 });
 
 /**
@@ -182,6 +211,13 @@ console.log(
     .loadavg()
     .map((l) => l.toFixed(1))
     .join(' ')}`,
+);
+// Node reads the extra certificates at every start (~75 ms per process on the machine of BENCHMARKS.md), and
+// `npm run` starts two Node processes: a sandbox that sets the variable for its proxy pays that twice.
+console.log(
+  process.env.NODE_EXTRA_CA_CERTS === undefined
+    ? 'NODE_EXTRA_CA_CERTS is not set'
+    : `NODE_EXTRA_CA_CERTS=${process.env.NODE_EXTRA_CA_CERTS}: every Node process below loads those certificates at start`,
 );
 let failed = false;
 for (const group of groups) {

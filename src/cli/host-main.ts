@@ -1,5 +1,5 @@
 /**
- * The browser host on its own (`node scripts/run.mjs host …`; the tests start the console this way): what
+ * The browser host on its own (`node scripts/run.cjs host …`; the tests start the console this way): what
  * `npm start` runs when Electron's binary is absent, without the launcher's build step.
  */
 import { runHost } from './host.js';

@@ -1,6 +1,6 @@
 /**
  * `npm start`: builds what is stale, then launches Electron when its binary is present, otherwise
- * the browser host in demo mode. Runs as the prebuilt bundle dist/cli/launch.cjs (scripts/run.mjs); the
+ * the browser host in demo mode. Runs as the prebuilt bundle dist/cli/launch.cjs (scripts/run.cjs); the
  * renderer and Electron builds are the build scripts themselves, run through tsx only when stale.
  */
 import { spawn, spawnSync } from 'node:child_process';

@@ -23,7 +23,7 @@ describe('launcher', () => {
 
   it('starts the browser host with the embedded simulator and prints the console URL', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'launcher-'));
-    const child = spawn(process.execPath, ['scripts/run.mjs', 'launch', '--keychain-service', `launcher-test-${process.pid}`], {
+    const child = spawn(process.execPath, ['scripts/run.cjs', 'launch', '--keychain-service', `launcher-test-${process.pid}`], {
       cwd: REPO_ROOT,
       env: { ...process.env, CONSOLE_DATA_DIR: dataDir },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -30,7 +30,7 @@ export async function startConsoleProcess(
   const keychainService = `canton-console-test-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
   const child = spawn(
     process.execPath,
-    ['scripts/run.mjs', 'host', '--port', '0', '--data', dataDir, '--keychain-service', keychainService, ...extraArgs],
+    ['scripts/run.cjs', 'host', '--port', '0', '--data', dataDir, '--keychain-service', keychainService, ...extraArgs],
     { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], ...(opts.env ? { env: opts.env } : {}) },
   );
   let out = '';

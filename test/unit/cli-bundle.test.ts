@@ -1,16 +1,16 @@
 /**
- * The prebuilt command-line bundles (scripts/cli-bundle.mjs, scripts/run.mjs): when a bundle counts as stale,
+ * The prebuilt command-line bundles (scripts/cli-bundle.mjs, scripts/run.cjs): when a bundle counts as stale,
  * that `npm run sim` runs the bundle, and that stack traces from a bundle run through vm.Script name the
  * TypeScript sources.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ENTRIES, OUT_DIR, staleReason, staleReasonFor, type CliManifest } from '../../scripts/cli-bundle.mjs';
+import { ENTRIES, OUT_DIR, staleReason, staleReasonAsync, staleReasonFor, type CliManifest } from '../../scripts/cli-bundle.mjs';
 import { REPO_ROOT } from '../support/console-process.js';
 
 const dirs: string[] = [];
@@ -47,6 +47,40 @@ describe('bundle freshness', () => {
     expect(staleReasonFor(manifest, '/repo', files({ 'src/dar-reader/dar-worker.ts': 900 }))).toBe('src/dar-reader/dar-worker.ts is new');
   });
 
+  it('gives the same answer with parallel stats as with one stat after another', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'freshness-'));
+    dirs.push(root);
+    const write = (rel: string, mtimeMs: number) => {
+      mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      writeFileSync(path.join(root, rel), '');
+      utimesSync(path.join(root, rel), mtimeMs / 1000, mtimeMs / 1000);
+    };
+    const inputs = Array.from({ length: 300 }, (_, i) => `src/m${String(i)}.ts`);
+    const both = async () => {
+      const sync = staleReason(root);
+      expect(await staleReasonAsync(root)).toBe(sync);
+      return sync;
+    };
+    expect(await both()).toBe('not built yet');
+    write('dist/cli/bundles.json', 0);
+    writeFileSync(path.join(root, 'dist/cli/bundles.json'), JSON.stringify({ root, builtAt: 2_000_000, workers: [], inputs }));
+    expect(await both()).toMatch(/^dist\/cli\/\w+\.cjs is missing$/);
+    for (const name of Object.keys(ENTRIES)) write(`dist/cli/${name}.cjs`, 3_000_000);
+    for (const rel of ['package-lock.json', 'tsconfig.json', 'scripts/cli-bundle.mjs', ...inputs]) write(rel, 1_000_000);
+    expect(await both()).toBeNull();
+    write('src/m299.ts', 2_500_000);
+    expect(await both()).toBe('src/m299.ts changed');
+    rmSync(path.join(root, 'src/m150.ts'));
+    expect(await both()).toBe('src/m150.ts is gone');
+    write('src/dar-reader/dar-worker.ts', 1_000_000);
+    expect(await both()).toBe('src/dar-reader/dar-worker.ts is new');
+    writeFileSync(
+      path.join(root, 'dist/cli/bundles.json'),
+      JSON.stringify({ root: '/elsewhere', builtAt: 2_000_000, workers: [], inputs }),
+    );
+    expect(await both()).toBe('built in another checkout');
+  });
+
   it('lists every local source of the built bundles (the vitest global setup built them)', () => {
     expect(staleReason()).toBeNull();
     const built = JSON.parse(readFileSync(path.join(OUT_DIR, 'bundles.json'), 'utf8')) as CliManifest;
@@ -57,14 +91,14 @@ describe('bundle freshness', () => {
   });
 });
 
-describe('scripts/run.mjs', () => {
+describe('scripts/run.cjs', () => {
   it('runs the named bundle with its arguments, and refuses an unknown name', () => {
-    const help = spawnSync(process.execPath, ['scripts/run.mjs', 'sim', '--help'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 30_000 });
+    const help = spawnSync(process.execPath, ['scripts/run.cjs', 'sim', '--help'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 30_000 });
     expect(help.status, help.stderr).toBe(0);
     expect(help.stdout).toMatch(/^usage: sim --data DIR/);
-    const bad = spawnSync(process.execPath, ['scripts/run.mjs', 'nope'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 30_000 });
+    const bad = spawnSync(process.execPath, ['scripts/run.cjs', 'nope'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 30_000 });
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toMatch(/usage: node scripts\/run\.mjs sim\|launch\|host/);
+    expect(bad.stderr).toMatch(/usage: node scripts\/run\.cjs sim\|launch\|host/);
   });
 
   it('maps stack frames of a vm-compiled bundle back to the TypeScript source', async () => {
@@ -85,7 +119,7 @@ describe('scripts/run.mjs', () => {
       "import vm from 'node:vm';",
       "import Module from 'node:module';",
       "import { readFileSync } from 'node:fs';",
-      `import { installStackMapping } from ${JSON.stringify(pathToFileURL(path.join(REPO_ROOT, 'scripts/stack-map.mjs')).href)};`,
+      `import { installStackMapping } from ${JSON.stringify(pathToFileURL(path.join(REPO_ROOT, 'scripts/stack-map.cjs')).href)};`,
       `const file = ${JSON.stringify(path.join(dir, 'thrower.cjs'))};`,
       "const source = readFileSync(file, 'utf8');",
       'const wrapped = Module.wrap(source);',

@@ -39,7 +39,7 @@ interface Status {
 const call = (base: string, method: string, p: string, opts: { body?: unknown } = {}) =>
   specCall(base, method, p, { ...opts, validate: false });
 /** `npm run sim`'s command: the prebuilt bundle (test/support/global-setup.ts built it). */
-const cli = path.join(repoRoot, 'scripts/run.mjs');
+const cli = path.join(repoRoot, 'scripts/run.cjs');
 const decode = (b64: string) => PreparedTransaction.fromBinary(Buffer.from(b64, 'base64'));
 const transactionOf = (b64: string) => must(decode(b64).transaction, 'a transaction in the prepared answer');
 const submitterOf = (b64: string) =>

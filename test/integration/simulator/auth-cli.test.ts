@@ -10,7 +10,7 @@ import { bearer, hsToken, SECRET, send } from './auth-helpers.js';
 import { makeTempDir, repoRoot } from './helpers.js';
 
 /** `npm run sim`'s command: the prebuilt bundle (test/support/global-setup.ts built it). */
-const cli = path.join(repoRoot, 'scripts/run.mjs');
+const cli = path.join(repoRoot, 'scripts/run.cjs');
 const run = (args: string[]) => spawnSync(process.execPath, [cli, 'sim', ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 20_000 });
 
 describe('sim CLI auth flags', () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { repoRoot } from './helpers.js';
 
 const run = (args: string[]) =>
-  spawnSync(process.execPath, [path.join(repoRoot, 'scripts/run.mjs'), 'sim', ...args], {
+  spawnSync(process.execPath, [path.join(repoRoot, 'scripts/run.cjs'), 'sim', ...args], {
     cwd: repoRoot,
     encoding: 'utf8',
     timeout: 20_000,

@@ -17,7 +17,7 @@ const CLIENTS = 16;
 
 function startProcess(dataDir: string): Promise<{ proc: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [path.join(repoRoot, 'scripts/run.mjs'), 'sim', '--port', '0', '--data', dataDir], {
+    const proc = spawn(process.execPath, [path.join(repoRoot, 'scripts/run.cjs'), 'sim', '--port', '0', '--data', dataDir], {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,18 +1,19 @@
 /**
- * Stack traces of a bundle run through `vm.Script` (scripts/run.mjs) name the TypeScript sources: Node 20 applies
+ * Stack traces of a bundle run through `vm.Script` (scripts/run.cjs) name the TypeScript sources: Node 20 applies
  * source maps only to modules its own loaders compiled, so frames in the bundle are mapped here, through the
  * bundle's linked `.map` file and node:module's SourceMap. The map (several MB) is read the first time a stack is
  * formatted, never at start-up.
  */
-import { readFileSync } from 'node:fs';
-import { SourceMap } from 'node:module';
-import path from 'node:path';
+'use strict';
+const { readFileSync } = require('node:fs');
+const { SourceMap } = require('node:module');
+const path = require('node:path');
 
 /**
  * @param {string} file the bundle's path, as given to vm.Script
  * @param {number} firstLineOffset columns the wrapper added before the bundle's first line
  */
-export function installStackMapping(file, firstLineOffset) {
+function installStackMapping(file, firstLineOffset) {
   /** @type {SourceMap | null | undefined} */
   let map;
   const sourceMap = () => {
@@ -48,3 +49,5 @@ export function installStackMapping(file, firstLineOffset) {
     return [header, ...callSites.map((cs) => `    at ${mapFrame(cs)}`)].join('\n');
   };
 }
+
+module.exports = { installStackMapping };
