@@ -1,12 +1,13 @@
 /**
- * The ledger client's HTTP transport: one request on Node's own http/https with kept-alive connections, answered
- * as a standard `Response` with the body already read.
+ * The ledger client's HTTP transport: one request on Node's own http/https with kept-alive connections, its answer
+ * read whole into a `BufferedResponse` (the part of a fetch `Response` the ledger client and openapi-fetch read).
  *
- * Why not the global `fetch`: per request it costs 1–2 ms of CPU in undici (request object, stream plumbing, abort
- * wiring) against 0.1–0.3 ms here, and it is paid twice per signing round (prepare, executeAndWait) — measured in
- * bench/signing. Every caller of the ledger client reads the whole body anyway (JSON, a DAR, a health probe), so
- * buffering costs nothing that streaming would save. TLS verification is Node's default (system/bundled CAs and
- * NODE_EXTRA_CA_CERTS), as it was with `fetch`.
+ * Why not the global `fetch`, nor even undici's `Request` and `Response` classes around this transport: per request
+ * they cost 1–2 ms of CPU in undici (request object, stream plumbing, abort wiring), and building a `Request` whose
+ * body is read back through a web stream and a `Response` read the same way still cost ≈ 0.3 ms per call, paid twice
+ * per signing round (prepare, executeAndWait) — measured in bench/signing. Every caller of the ledger client reads the
+ * whole body anyway (JSON, a DAR, a health probe), so buffering costs nothing that streaming would save. TLS
+ * verification is Node's default (system/bundled CAs and NODE_EXTRA_CA_CERTS), as it was with `fetch`.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -39,11 +40,58 @@ const agents = {
 const closedWhileIdle = (err: unknown, req: http.ClientRequest, answered: boolean): boolean =>
   req.reusedSocket && !answered && err instanceof Error && 'code' in err && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
 
-/** Statuses whose response has no body by definition (a `Response` refuses one). */
-const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+const utf8 = new TextDecoder();
+
+/** Header values by lower-case name; a repeated header's values joined with ", ", as `Headers.get` gives them. */
+export class AnswerHeaders {
+  private readonly values = new Map<string, string>();
+  constructor(rawHeaders: readonly string[]) {
+    for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+      const name = (rawHeaders[i] ?? '').toLowerCase();
+      const value = rawHeaders[i + 1] ?? '';
+      const seen = this.values.get(name);
+      this.values.set(name, seen === undefined ? value : `${seen}, ${value}`);
+    }
+  }
+  get(name: string): string | null {
+    return this.values.get(name.toLowerCase()) ?? null;
+  }
+  has(name: string): boolean {
+    return this.values.has(name.toLowerCase());
+  }
+}
+
+/** A participant's answer with its body already read: status, headers, and the body as text, JSON or bytes. */
+export class BufferedResponse {
+  readonly ok: boolean;
+  constructor(
+    readonly url: string,
+    readonly status: number,
+    readonly statusText: string,
+    readonly headers: AnswerHeaders,
+    private readonly bytes: Uint8Array<ArrayBuffer>,
+  ) {
+    this.ok = status >= 200 && status <= 299;
+  }
+  /** UTF-8, a leading byte-order mark dropped (as `Response.text()`). */
+  text(): Promise<string> {
+    return Promise.resolve(utf8.decode(this.bytes));
+  }
+  /** Rejects with a SyntaxError when the body is not JSON (as `Response.json()`). */
+  json(): Promise<unknown> {
+    try {
+      return Promise.resolve(JSON.parse(utf8.decode(this.bytes)) as unknown);
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new SyntaxError(String(err)));
+    }
+  }
+  arrayBuffer(): Promise<ArrayBuffer> {
+    return Promise.resolve(this.bytes.buffer);
+  }
+}
 
 /** One request; rejects on a connection failure or abort, resolves with any HTTP status. */
-export function httpRequest(url: string, init: HttpRequestInit): Promise<Response> {
+export function httpRequest(url: string, init: HttpRequestInit): Promise<BufferedResponse> {
   const target = new URL(url);
   const protocol = target.protocol;
   if (protocol !== 'http:' && protocol !== 'https:') {
@@ -54,7 +102,7 @@ export function httpRequest(url: string, init: HttpRequestInit): Promise<Respons
   const body = init.body === undefined ? undefined : typeof init.body === 'string' ? Buffer.from(init.body) : init.body;
   const headers = body === undefined ? init.headers : { ...init.headers, 'content-length': String(body.byteLength) };
   const send = protocol === 'https:' ? https.request : http.request;
-  return new Promise<Response>((resolve, reject) => {
+  return new Promise<BufferedResponse>((resolve, reject) => {
     let settled = false;
     let req: http.ClientRequest;
     const finish = (outcome: () => void) => {
@@ -98,12 +146,9 @@ export function httpRequest(url: string, init: HttpRequestInit): Promise<Respons
       });
       res.on('end', () => {
         finish(() => {
-          try {
-            resolve(toResponse(url, res, joined(chunks)));
-          } catch (err) {
-            // e.g. a status outside 200–599, which a Response cannot carry
-            reject(err instanceof Error ? err : new Error(String(err)));
-          }
+          resolve(
+            new BufferedResponse(url, res.statusCode ?? 0, res.statusMessage ?? '', new AnswerHeaders(res.rawHeaders), joined(chunks)),
+          );
         });
       });
     };
@@ -128,14 +173,4 @@ function joined(chunks: Buffer[]): Uint8Array<ArrayBuffer> {
 function abortReason(signal: AbortSignal): Error {
   const reason: unknown = signal.reason;
   return reason instanceof Error ? reason : new Error('aborted');
-}
-
-function toResponse(url: string, res: http.IncomingMessage, bytes: Uint8Array<ArrayBuffer>): Response {
-  const status = res.statusCode ?? 0;
-  const headers = new Headers();
-  for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) headers.append(res.rawHeaders[i] ?? '', res.rawHeaders[i + 1] ?? '');
-  const response = new Response(NULL_BODY.has(status) ? null : bytes, { status, statusText: res.statusMessage ?? '', headers });
-  // A constructed Response has an empty url; callers name the path in their errors from it, as fetch's had it.
-  Object.defineProperty(response, 'url', { value: url });
-  return response;
 }

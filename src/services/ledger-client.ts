@@ -7,7 +7,7 @@ import type { v3_5 } from '@canton-network/core-ledger-client-types';
 import createClient, { type Client } from 'openapi-fetch';
 import { z } from 'zod';
 import { ConsoleError, zodIssues, type CantonErrorDetails, type IpcError } from '../ipc/errors.js';
-import { httpRequest } from './http-transport.js';
+import { httpRequest, type BufferedResponse } from './http-transport.js';
 
 type Schemas = v3_5.components['schemas'];
 type Spec = v3_5.paths;
@@ -52,8 +52,51 @@ export interface LedgerClientOptions {
   signal?: AbortSignal;
 }
 
-/** What an openapi-fetch call resolves to: the data, or the error body, and the response either way. */
-type Answer<D> = { data: D; response: globalThis.Response } | { data?: undefined; error: unknown; response: globalThis.Response };
+/**
+ * What an openapi-fetch call resolves to: the data, or the error body, and the response either way. openapi-fetch
+ * types the response as a fetch `Response`; it is this client's BufferedResponse (see `transport` below), so only the
+ * fields both have are read from it.
+ */
+type Answer<D> =
+  | { data: D; response: Pick<BufferedResponse, 'url' | 'ok' | 'status'> }
+  | { data?: undefined; error: unknown; response: Pick<BufferedResponse, 'url' | 'ok' | 'status'> };
+
+/**
+ * The request openapi-fetch builds (its `Request` option): the URL, method and body it serialised, without undici's
+ * Request (header guards, a body stream read back as text). openapi-fetch also copies the call's other init fields
+ * onto it; the client sends with headers of its own (`LedgerClient.fetch`).
+ */
+class SpecRequest {
+  readonly url: string;
+  readonly method: string;
+  private readonly body: unknown;
+  constructor(url: string, init: { method?: string; body?: unknown }) {
+    this.url = url;
+    this.method = (init.method ?? 'GET').toUpperCase();
+    this.body = init.body;
+  }
+  /** The serialised body: openapi-fetch's default serializer makes JSON text; nothing else is ever sent. */
+  text(): Promise<string> {
+    if (this.body === undefined || this.body === null) return Promise.resolve('');
+    if (typeof this.body === 'string') return Promise.resolve(this.body);
+    return Promise.reject(new TypeError(`${this.method} ${this.url}: a request body must be JSON text`));
+  }
+}
+
+/**
+ * openapi-fetch's `Request` and `fetch` options: the classes it is typed with are the web's, the objects it gets are
+ * SpecRequest and BufferedResponse, which have every member it uses (url, method, text(); status, ok,
+ * headers.get(), text(), json()) — test/integration/http-transport.test.ts drives the typed calls through them.
+ */
+function transport(send: (req: SpecRequest) => Promise<BufferedResponse>): {
+  Request: typeof Request;
+  fetch: (req: Request) => Promise<Response>;
+} {
+  return {
+    Request: SpecRequest as unknown as typeof Request,
+    fetch: (req) => send(req as unknown as SpecRequest) as unknown as Promise<Response>,
+  };
+}
 
 export class LedgerClient {
   private readonly baseUrl: string;
@@ -64,7 +107,7 @@ export class LedgerClient {
   readonly api: Client<LedgerPaths>;
   constructor(private readonly opts: LedgerClientOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
-    this.api = createClient<LedgerPaths>({ baseUrl: this.baseUrl, fetch: (req) => this.send(req) });
+    this.api = createClient<LedgerPaths>({ baseUrl: this.baseUrl, ...transport((req) => this.send(req)) });
   }
 
   get url(): string {
@@ -125,7 +168,7 @@ export class LedgerClient {
   }
 
   /** openapi-fetch's transport: the request as built from the spec, sent like every other request of this client. */
-  private async send(req: Request): Promise<globalThis.Response> {
+  private async send(req: SpecRequest): Promise<BufferedResponse> {
     const body = req.method === 'GET' || req.method === 'HEAD' ? '' : await req.text();
     const path = req.url.startsWith(this.baseUrl) ? req.url.slice(this.baseUrl.length) : req.url;
     return this.fetch(req.method, path, body === '' ? undefined : body);
@@ -183,7 +226,7 @@ export class LedgerClient {
     path: string,
     body?: string | Uint8Array,
     opts: { accept?: string; timeoutMs?: number } = {},
-  ): Promise<globalThis.Response> {
+  ): Promise<BufferedResponse> {
     const base: Record<string, string> = { accept: opts.accept ?? 'application/json' };
     if (body !== undefined) base['content-type'] = typeof body === 'string' ? 'application/json' : 'application/octet-stream';
     return this.authorized(base, async (headers) => {
@@ -206,19 +249,18 @@ export class LedgerClient {
    */
   private async authorized(
     base: Record<string, string>,
-    send: (headers: Record<string, string>) => Promise<globalThis.Response>,
-  ): Promise<globalThis.Response> {
+    send: (headers: Record<string, string>) => Promise<BufferedResponse>,
+  ): Promise<BufferedResponse> {
     const withToken = (t: string | null) => (t ? { ...base, authorization: `Bearer ${t}` } : base);
     const token = this.opts.getToken ? await this.opts.getToken() : null;
     const res = await send(withToken(token));
     if (res.status !== 401 || !token || !this.opts.onUnauthorized) return res;
     const fresh = await this.opts.onUnauthorized(token);
     if (!fresh || fresh === token) return res;
-    await res.body?.cancel();
     return send(withToken(fresh));
   }
 
-  private async readJson(res: globalThis.Response, path: string): Promise<unknown> {
+  private async readJson(res: BufferedResponse, path: string): Promise<unknown> {
     const text = await res.text();
     if (res.ok) {
       if (text.trim() === '') return {};

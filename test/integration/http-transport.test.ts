@@ -1,7 +1,8 @@
 /**
  * The ledger client's HTTP transport (src/services/http-transport.ts) against real Node HTTP/HTTPS servers: what a
- * participant answers arrives as a standard Response, connections are kept alive, deadlines and cancels end the
- * request on both sides, and TLS is verified — and the LedgerClient's errors on top of it say what happened.
+ * participant answers arrives read whole (status, headers and body as a fetch Response gives them), connections are
+ * kept alive, deadlines and cancels end the request on both sides, and TLS is verified — and the LedgerClient on top
+ * of it sends openapi-fetch's typed calls through it and says what happened when one fails.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -136,11 +137,40 @@ describe('httpRequest', () => {
     });
     const empty = await httpRequest(`${s.url}/empty`, { method: 'DELETE', headers: {} });
     expect(empty.status).toBe(204);
-    expect(empty.body).toBeNull();
+    expect(await empty.text()).toBe('');
     const failed = await httpRequest(`${s.url}/other`, { method: 'GET', headers: {} });
     expect(failed.ok).toBe(false);
     expect(failed.status).toBe(503);
     expect(await failed.text()).toBe('down for maintenance');
+  });
+
+  it('reads headers, text and JSON as a fetch Response does', async () => {
+    const s = await serve((req, res) => {
+      if (req.url === '/html') {
+        res.end('<html>');
+        return;
+      }
+      res.setHeader('X-Twice', ['a', 'b']);
+      res.setHeader('Content-Type', 'application/json');
+      // a byte-order mark, which Response.text() drops
+      res.end(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"é":1}')]));
+    });
+    const res = await httpRequest(`${s.url}/`, { method: 'GET', headers: {} });
+    const reference = new Response(new Uint8Array(await res.arrayBuffer()), {
+      headers: [
+        ['x-twice', 'a'],
+        ['X-Twice', 'b'],
+      ],
+    });
+    expect(res.headers.get('x-twice')).toBe(reference.headers.get('x-twice'));
+    expect(res.headers.get('X-TWICE')).toBe('a, b');
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(res.headers.has('x-missing')).toBe(false);
+    expect(res.headers.get('x-missing')).toBeNull();
+    expect(await res.text()).toBe(await reference.text());
+    expect(await res.json()).toEqual({ é: 1 });
+    const notJson = await httpRequest(`${s.url}/html`, { method: 'GET', headers: {} });
+    await expect(notJson.json()).rejects.toBeInstanceOf(SyntaxError);
   });
 
   it('sends bytes as bytes', async () => {
@@ -240,6 +270,24 @@ describe('LedgerClient over the transport', () => {
     const gone = await refusal(new LedgerClient({ baseUrl: url }).ledgerEnd());
     expect(gone.code).toBe('UNREACHABLE');
     expect(gone.message).toBe(`GET ${url}/v2/state/ledger-end: could not connect`);
+  });
+
+  it("sends openapi-fetch's typed calls: path parameters, query, JSON body, and the answer as data", async () => {
+    const seen: string[] = [];
+    const s = await serve((req, res, body) => {
+      seen.push(`${req.method ?? ''} ${req.url ?? ''} ${req.headers['content-type'] ?? '-'} ${body}`);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ echoed: req.url }));
+    });
+    const client = new LedgerClient({ baseUrl: s.url });
+    const user = await client.read(client.api.GET('/v2/users/{user-id}', { params: { path: { 'user-id': 'alice bob' } } }));
+    expect(user).toEqual({ echoed: '/v2/users/alice%20bob' });
+    await client.read(client.api.GET('/v2/parties', { params: { query: { pageSize: 5 } } }));
+    await client.read(client.api.POST('/v2/parties', { body: { partyIdHint: 'carol', identityProviderId: '' } }));
+    expect(seen).toEqual([
+      'GET /v2/users/alice%20bob - ',
+      'GET /v2/parties?pageSize=5 - ',
+      `POST /v2/parties application/json ${JSON.stringify({ partyIdHint: 'carol', identityProviderId: '' })}`,
+    ]);
   });
 
   it('resends once with a fresh token after a 401', async () => {
