@@ -77,8 +77,16 @@ async function main() {
   }
   const file = path.join(OUT_DIR, `${name}.cjs`);
   const freshness = staleReasonAsync();
-  let compiled = compile(file);
+  let compiled = null;
+  let compileError;
+  try {
+    compiled = compile(file);
+  } catch (err) {
+    // e.g. a bundle of an older build that no longer parses: only an error when the freshness check says it is current
+    compileError = err;
+  }
   const reason = await freshness;
+  if (reason === null && compileError !== undefined) throw compileError;
   if (reason !== null) {
     process.stderr.write(`building dist/cli (${reason})…\n`);
     try {

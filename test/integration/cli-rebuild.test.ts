@@ -1,7 +1,8 @@
 /**
  * scripts/run.cjs in a checkout of its own (scripts and tsconfig.json copied, the sources and node_modules linked):
  * it builds the bundles that are missing, runs fresh ones without building, and rebuilds them when an input
- * changed — before the bundle runs, although it compiles the old bundle while the freshness check is under way.
+ * changed — before the bundle runs, although it compiles the old bundle while the freshness check is under way (and
+ * whether or not the old bundle still parses).
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
@@ -41,5 +42,11 @@ describe('the launcher in a checkout of its own', () => {
     utimesSync(path.join(checkout, 'tsconfig.json'), now, now);
     expect(runSimHelp()).toContain('building dist/cli (tsconfig.json changed)');
     expect(runSimHelp()).toBe('');
+
+    // a stale bundle that no longer even parses is rebuilt too, not reported
+    writeFileSync(path.join(checkout, 'dist/cli/sim.cjs'), 'this is not JavaScript (\n');
+    const again = Date.now() / 1000;
+    utimesSync(path.join(checkout, 'tsconfig.json'), again, again);
+    expect(runSimHelp()).toContain('building dist/cli (tsconfig.json changed)');
   });
 });
