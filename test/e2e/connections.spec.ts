@@ -196,6 +196,8 @@ test('an operator adds an OAuth2 client-credentials profile, tests it against a 
   await expect(page.getByTestId('profile-client-secret-stored')).toContainText('Stored in OS keychain');
   await themedScreenshots(page, 'connections-oauth-edit', 1100);
   await page.getByRole('button', { name: 'Save changes' }).click();
+  // the row said so before the save too: wait for the save itself (the form closes)
+  await expect(page.getByRole('button', { name: 'Save changes' })).toHaveCount(0);
   await expect(row).toContainText('Client secret stored in OS keychain');
 
   // A wrong secret: the test says which step failed and why.
