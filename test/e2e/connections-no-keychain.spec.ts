@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
-import { themedScreenshots } from '../support/e2e.js';
+import { openConnections, themedScreenshots } from '../support/e2e.js';
 import { signHs256 } from '../support/oauth2-server.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/index.js';
 import { ifAssigned } from '../support/if-assigned.js';
@@ -39,15 +39,14 @@ test.afterAll(async () => {
   rmSync(simDir, { recursive: true, force: true });
 });
 
-async function openConnections(page: Page) {
+async function openConnectionsPage(page: Page) {
   await page.goto(consoleProc.url);
-  await page.getByRole('link', { name: /Connections/ }).click();
-  await expect(page.getByTestId('connections')).toBeVisible();
+  await openConnections(page);
 }
 
 test('without a keychain the token goes to the encrypted secret file, and the view says so', async ({ page }) => {
   const token = signHs256({ sub: 'participant_admin', aud: AUDIENCE, exp: Math.floor(Date.now() / 1000) + 3600 }, JWT_SECRET);
-  await openConnections(page);
+  await openConnectionsPage(page);
   await page.getByRole('button', { name: 'New remote profile' }).click();
   await page.getByLabel('Name').fill('Token participant');
   await page.getByLabel('Ledger API URL').fill(sim.url);
@@ -82,7 +81,7 @@ test('without a keychain the token goes to the encrypted secret file, and the vi
 test('after a restart the locked file is offered for unlocking', async ({ page }) => {
   await consoleProc.stop();
   consoleProc = await startConsoleProcess([], { dataDir, env: NO_KEYCHAIN_ENV });
-  await openConnections(page);
+  await openConnectionsPage(page);
   const unlock = page.getByTestId('secret-file-unlock');
   await expect(unlock).toContainText('Token participant');
   await unlock.getByLabel('Passphrase').fill(PASSPHRASE);

@@ -5,6 +5,7 @@
  */
 import { test, expect } from '@playwright/test';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
+import { openConnections } from '../support/e2e.js';
 import { ifAssigned } from '../support/if-assigned.js';
 
 let consoleProc: ConsoleProcess;
@@ -43,11 +44,7 @@ test('a form opened while a save is under way stays open when the save completes
 
   await page.goto(consoleProc.url);
   await expect(page.getByTestId('participant-id')).toBeVisible();
-  await page
-    .getByRole('link', { name: /Connections/ })
-    .or(page.getByRole('button', { name: /Connections/ }))
-    .first()
-    .click();
+  await openConnections(page);
   await page.getByRole('button', { name: 'New remote profile' }).click();
   await page.getByLabel('Name').fill('Staging node');
   await page.getByLabel('Ledger API URL').fill('http://127.0.0.1:9');

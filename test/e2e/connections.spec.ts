@@ -1,10 +1,10 @@
-import { test, expect, type Page } from '@playwright/test';
+import { test, expect } from '@playwright/test';
 import { Entry } from '@napi-rs/keyring';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process.js';
-import { themedScreenshots } from '../support/e2e.js';
+import { openConnections, themedScreenshots } from '../support/e2e.js';
 import { signHs256, startOAuth2Server, type RunningOAuth2Server } from '../support/oauth2-server.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/index.js';
 import { must } from '../support/must.js';
@@ -58,25 +58,12 @@ test.afterAll(async () => {
   if (jwtSimDir) rmSync(jwtSimDir, { recursive: true, force: true });
 });
 
-async function openConnections(page: Page) {
-  await page
-    .getByRole('link', { name: /Connections/ })
-    .or(page.getByRole('button', { name: /Connections/ }))
-    .first()
-    .click();
-  await expect(page.getByTestId('connections')).toBeVisible();
-}
-
 const TOKEN = 'e2e-secret-bearer-token-5f1c';
 
 test('an operator adds a remote participant with a token, uses it, sees the structured error, and removes it', async ({ page }) => {
   await page.goto(consoleProc.url);
   await expect(page.getByTestId('participant-id')).toBeVisible();
-  await page
-    .getByRole('link', { name: /Connections/ })
-    .or(page.getByRole('button', { name: /Connections/ }))
-    .first()
-    .click();
+  await openConnections(page);
   await expect(page.getByTestId('profile-row')).toHaveCount(1);
   await expect(page.getByTestId('profile-row').first()).toContainText('Embedded simulator');
 
@@ -115,11 +102,7 @@ test('an operator adds a remote participant with a token, uses it, sees the stru
   await page.getByLabel('Connection profile').selectOption({ label: 'Demo — embedded simulator' });
   await expect(page.getByTestId('participant-id')).toContainText('PAR::');
 
-  await page
-    .getByRole('link', { name: /Connections/ })
-    .or(page.getByRole('button', { name: /Connections/ }))
-    .first()
-    .click();
+  await openConnections(page);
   // Remove the stored token: the profile falls back to no authentication and the keychain entry goes.
   await page.getByRole('button', { name: 'Edit profile Unreachable node' }).click();
   await expect(page.getByTestId('profile-token-stored')).toContainText('Stored in OS keychain');

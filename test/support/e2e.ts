@@ -1,9 +1,19 @@
-/** Helpers the end-to-end specs share: themed screenshots and direct calls to the embedded simulator. */
+/** Helpers the end-to-end specs share: themed screenshots, navigation, and direct calls to the embedded simulator. */
 import { expect, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ConsoleProcess } from './console-process.js';
 import { must } from './must.js';
+
+/** Opens the Connections view from the navigation and waits until it shows. */
+export async function openConnections(page: Page): Promise<void> {
+  await page
+    .getByRole('link', { name: /Connections/ })
+    .or(page.getByRole('button', { name: /Connections/ }))
+    .first()
+    .click();
+  await expect(page.getByTestId('connections')).toBeVisible();
+}
 
 /** Light and dark screenshots; the shell scrolls inside its main pane, so the window is made tall enough instead of fullPage. */
 export async function themedScreenshots(page: Page, name: string, height: number): Promise<void> {
