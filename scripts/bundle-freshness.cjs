@@ -13,7 +13,8 @@ const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
 const OUT_DIR = path.join(ROOT, 'dist/cli');
-const MANIFEST = path.join(OUT_DIR, 'bundles.json');
+const manifestIn = (root) => path.join(root, 'dist/cli/bundles.json');
+const MANIFEST = manifestIn(ROOT);
 
 /** Entry points by bundle name. */
 const ENTRIES = {
@@ -54,7 +55,7 @@ function staleReasonFor(manifest, root, mtimeOf) {
 
 function readManifest(root) {
   try {
-    return JSON.parse(readFileSync(path.join(root, 'dist/cli/bundles.json'), 'utf8'));
+    return JSON.parse(readFileSync(manifestIn(root), 'utf8'));
   } catch {
     return null;
   }
