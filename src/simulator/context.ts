@@ -1,6 +1,7 @@
 /** Everything a route handler needs: store, clock, identity, settings, commit notifications. */
 import { EventEmitter } from 'node:events';
 import type { Clock } from './clock.js';
+import type { Durability } from './durability.js';
 import type { LedgerStore } from './store/ledger-store.js';
 import type { SimulatorSettings } from './settings.js';
 import type { SynchronizerInfo } from './synchronizers.js';
@@ -14,6 +15,8 @@ export interface SimContext {
   namespace: string;
   synchronizers: [SynchronizerInfo, SynchronizerInfo];
   settings: SimulatorSettings;
+  /** When group commits are durable; the durable ledger end readers see (durability.ts). */
+  durability: Durability;
   /** Emits 'commit' (offset: number) after every durable commit. */
   events: EventEmitter;
   version: string;

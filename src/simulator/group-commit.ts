@@ -1,17 +1,23 @@
 /**
- * Group commit: state changes that arrive together share one durable SQLite transaction and one fsync.
+ * Group commit: state changes that arrive together share one SQLite transaction and one sync of the WAL.
  *
  * A change is queued with the function that writes it (a commit body: it runs inside the transaction, allocates its
  * offsets and returns its result and last offset). The queue is flushed once the event loop has taken in what has
  * arrived (setImmediate): every body queued by then runs in one transaction (`LedgerStore.txGroup`); one that
- * throws is rolled back alone (savepoints) and fails alone. Commands that arrive while a
- * group is being written and fsynced (the flush is synchronous) queue up and form the next group, so the group size
- * follows the load: one client gets a transaction per command, as before, and N clients share one fsync.
+ * throws is rolled back alone (savepoints) and fails alone.
  *
- * Nobody is answered before the group's COMMIT returned (synchronous=FULL: fsynced), and the 'commit' event, as
- * for a single commit, is emitted after it with the group's last offset.
+ * A group of several is committed without sync and made durable by `Durability` (durability.ts): an fdatasync of
+ * the WAL on libuv's thread pool, while this thread goes on taking in requests. What arrives meanwhile waits and
+ * forms the next group, committed once that sync is done — so the group size follows the load and N clients share
+ * one sync. A group of one (a single client) is committed with synchronous=FULL as before: it has nobody to share
+ * the sync with.
+ *
+ * Nobody is answered before the group is durable, and the 'commit' event, as for a single commit, is emitted then,
+ * with the group's last offset. A sync that fails answers the group's commands with an error (not acknowledged).
  */
 import type { SimContext } from './context.js';
+import { CantonError } from './errors.js';
+import type { GroupOutcome } from './store/ledger-store.js';
 
 /**
  * Runs inside the transaction; `offset` is the last offset it wrote, undefined when it wrote no update. It may run
@@ -32,26 +38,41 @@ export class GroupCommitter {
   private queue: Queued[] = [];
   private scheduled = false;
 
-  constructor(private readonly sim: SimContext) {}
+  constructor(private readonly sim: SimContext) {
+    sim.durability.onResume(() => {
+      if (this.queue.length > 0) this.schedule();
+    });
+  }
 
   /** Resolves with the body's result once its group is durable; rejects with what the body threw (nothing of it written). */
   commit<T>(body: CommitBody<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ body, resolve, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.flush());
-      }
+      this.schedule();
     });
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => this.flush());
   }
 
   private flush(): void {
     this.scheduled = false;
+    // while the previous group is synced, what arrives waits to join the next group; readers waiting for what is
+    // committed to be durable go first (durability.ts); resumed after the sync
+    if (!this.sim.durability.acceptsGroup()) return;
     while (this.queue.length > 0) {
       const group = this.queue.splice(0, MAX_GROUP);
-      let outcomes;
+      const bodies = group.map((q) => q.body);
+      // A group of one shares its sync with nobody: SQLite syncs it inside COMMIT (synchronous=FULL), which answers
+      // sooner than a round trip through the thread pool.
+      const alone = group.length === 1 && this.queue.length === 0;
+      let outcomes: Array<GroupOutcome<{ result: unknown; offset: number | undefined }>>;
       try {
-        outcomes = this.sim.store.txGroup(group.map((q) => q.body));
+        this.sim.durability.beforeGroup();
+        outcomes = alone ? this.sim.store.txGroup(bodies) : this.sim.store.txGroupUnsynced(bodies);
       } catch (err) {
         // the transaction failed as a whole: nothing of the group was written
         for (const q of group) q.reject(err);
@@ -59,12 +80,19 @@ export class GroupCommitter {
       }
       let last: number | undefined;
       for (const o of outcomes) if (o.ok && o.value.offset !== undefined) last = Math.max(last ?? 0, o.value.offset);
-      if (last !== undefined) this.sim.events.emit('commit', last);
-      outcomes.forEach((o, i) => {
-        const q = group[i] as Queued;
-        if (o.ok) q.resolve(o.value.result);
-        else q.reject(o.error);
-      });
+      const answer = (syncError: Error | undefined): void => {
+        if (last !== undefined) this.sim.events.emit('commit', last);
+        outcomes.forEach((o, i) => {
+          const q = group[i] as Queued;
+          if (syncError) q.reject(new CantonError('INTERNAL', syncError.message, { definiteAnswer: false }));
+          else if (o.ok) q.resolve(o.value.result);
+          else q.reject(o.error);
+        });
+      };
+      if (alone) {
+        this.sim.durability.syncedBySqlite();
+        answer(undefined);
+      } else this.sim.durability.committed(last, answer);
     }
   }
 }

@@ -5,16 +5,43 @@ import { CantonError, DecodeError, errorText } from './errors.js';
 
 export const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
-export async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const b = chunk as Buffer;
-    size += b.length;
-    if (size > MAX_BODY_BYTES) throw new DecodeError(`Request body exceeds ${MAX_BODY_BYTES} bytes`);
-    chunks.push(b);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/** The request body as text; rejects (and stops reading) past MAX_BODY_BYTES. Events, not `for await`: cheaper per request. */
+export function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        cleanup();
+        req.pause();
+        reject(new DecodeError(`Request body exceeds ${MAX_BODY_BYTES} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      cleanup();
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+    };
+    const onError = (err: Error): void => {
+      cleanup();
+      reject(err);
+    };
+    const onClose = (): void => {
+      if (!req.complete) onError(new Error('The request was aborted before its body was read'));
+    };
+    const cleanup = (): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
 }
 
 /** Parse JSON text and validate it with a zod schema; failures are decode errors (400 text/plain). */

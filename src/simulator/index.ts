@@ -2,6 +2,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EventEmitter } from 'node:events';
+import path from 'node:path';
 import { DEFAULT_USER, LOCALNET_USER } from './auth.js';
 import { parseAuthConfig } from './auth-config.js';
 import type { SimAuthConfig } from './auth-config.js';
@@ -14,13 +15,14 @@ import { microsToIso, staticClock, wallClock } from './clock.js';
 import type { Clock } from './clock.js';
 import { SIMULATOR_LEDGER_API_VERSION } from './context.js';
 import type { SimContext } from './context.js';
+import { Durability, type SyncFile } from './durability.js';
 import { fingerprint, randomHex } from './ids.js';
 import { Router } from './router.js';
 import { PackageRegistry } from './packages/registry.js';
 import { createHttpServer } from './server.js';
 import { defaultSettings } from './settings.js';
 import type { SimulatorSettings } from './settings.js';
-import { openDatabase } from './store/open.js';
+import { DB_FILE, openDatabase } from './store/open.js';
 import type { Db } from './store/open.js';
 import { LedgerStore } from './store/ledger-store.js';
 import { synchronizersFor } from './synchronizers.js';
@@ -57,6 +59,8 @@ export interface SimulatorOptions {
    * encode them. It must belong to one build of the code: the key covers the packages, not the encoder. Default none.
    */
   archiveCacheDir?: string;
+  /** How the WAL is synced after a group commit (durability.ts); default fs.fdatasync. Tests pass one they hold back. */
+  syncWal?: SyncFile;
 }
 
 export type { SimAuthConfig } from './auth-config.js';
@@ -69,7 +73,9 @@ export interface RunningSimulator {
 }
 
 /** Opens the data dir and builds the simulator context (no server): used by `startSimulator` and bulk loading. */
-export function openSimContext(opts: Pick<SimulatorOptions, 'dataDir' | 'reset' | 'staticTime' | 'settings' | 'archiveCacheDir'>): {
+export function openSimContext(
+  opts: Pick<SimulatorOptions, 'dataDir' | 'reset' | 'staticTime' | 'settings' | 'archiveCacheDir' | 'syncWal'>,
+): {
   sim: SimContext;
   db: Db;
 } {
@@ -97,6 +103,7 @@ export function openSimContext(opts: Pick<SimulatorOptions, 'dataDir' | 'reset' 
     namespace,
     synchronizers: synchronizersFor(seed),
     settings: { ...defaultSettings(), ...opts.settings },
+    durability: new Durability(path.join(opts.dataDir, `${DB_FILE}-wal`), () => store.ledgerEnd(), opts.syncWal),
     events: new EventEmitter(),
     version: SIMULATOR_LEDGER_API_VERSION,
     registry: new PackageRegistry(undefined, opts.archiveCacheDir !== undefined ? { archiveCacheDir: opts.archiveCacheDir } : {}),
@@ -140,7 +147,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
   }
   let port = 0;
   const guard = opts.consoleOnly ? (req: IncomingMessage) => consoleOnlyRefusal(req.headers, port) : undefined;
-  const server = createHttpServer(router, access, guard, sim.settings.maxConnections);
+  const server = createHttpServer(router, access, () => sim.durability.settled(), guard, sim.settings.maxConnections);
   const ws = attachWebSockets(server, sim, access, guard);
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -164,6 +171,8 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
           server.close(() => resolve());
           server.closeAllConnections();
         });
+        // groups committed but not yet synced are made durable first
+        await sim.durability.close();
         db.close();
       })();
       return closed;

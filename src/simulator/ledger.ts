@@ -81,6 +81,7 @@ export class LedgerWriter {
    */
   commit<T>(fn: CommitBody<T>): T {
     const { result, offset } = this.sim.store.tx(fn);
+    this.sim.durability.syncedBySqlite();
     if (offset !== undefined) this.sim.events.emit('commit', offset);
     return result;
   }

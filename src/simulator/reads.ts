@@ -112,7 +112,7 @@ export function checkActiveAt(sim: SimContext, activeAtOffset: number): void {
     throw new CantonError('OFFSET_OUT_OF_RANGE', `activeAtOffset must be non-negative: ${activeAtOffset}`, {
       context: { field: 'activeAtOffset' },
     });
-  const end = sim.store.ledgerEnd();
+  const end = sim.durability.end();
   if (activeAtOffset > end)
     throw new CantonError('OFFSET_AFTER_LEDGER_END', `ACS request at offset ${activeAtOffset} is after ledger end ${end}`, {
       context: { field: 'activeAtOffset', ledgerEnd: String(end) },

@@ -19,7 +19,7 @@ export function reassignment(sim: SimContext, rc: ReassignmentCommandsInput, aut
     throw new CantonError('INVALID_ARGUMENT', 'Exactly one reassignment command must be submitted', { context: { field: 'commands' } });
   const cmd = (rc.commands[0] as ReassignmentCommandsInput['commands'][number]).command;
   if ('Empty' in cmd) throw new CantonError('MISSING_FIELD', 'The reassignment command is empty', { context: { field: 'command' } });
-  if (!sim.store.party(rc.submitter)) throw partyNotKnown(rc.submitter);
+  if (!sim.store.hasParty(rc.submitter)) throw partyNotKnown(rc.submitter);
   const checkSync = (id: string): void => {
     if (!sim.synchronizers.some((s) => s.id === id))
       throw new CantonError('SYNCHRONIZER_NOT_FOUND', `Unknown synchronizer ${id}`, { context: { synchronizerId: id } });

@@ -33,8 +33,18 @@ export type HandlerResult =
 
 export type Handler = (ctx: RequestCtx) => Promise<HandlerResult> | HandlerResult;
 
+/** How a route reads the ledger (see durability.ts). */
+export interface RouteOptions {
+  /**
+   * The handler submits through the group commit and answers once its group is durable: it may start while
+   * earlier groups are still being synced. Every other handler starts only when all that is committed is durable.
+   */
+  groupCommitted?: boolean;
+}
+
 interface Route {
   method: string;
+  groupCommitted: boolean;
   /** The pattern as registered, e.g. `/v2/users/{user-id}` (the key of its authorization rule). */
   pattern: string;
   segments: string[];
@@ -43,6 +53,7 @@ interface Route {
 
 export interface RouteMatch {
   handler: Handler;
+  groupCommitted: boolean;
   params: Record<string, string>;
   pattern: string;
 }
@@ -50,8 +61,9 @@ export interface RouteMatch {
 export class Router {
   private readonly routes: Route[] = [];
 
-  add(method: string, pattern: string, handler: Handler): this {
-    this.routes.push({ method, pattern, segments: pattern.split('/').filter(Boolean), handler });
+  add(method: string, pattern: string, handler: Handler, opts: RouteOptions = {}): this {
+    const groupCommitted = opts.groupCommitted ?? false;
+    this.routes.push({ method, pattern, segments: pattern.split('/').filter(Boolean), handler, groupCommitted });
     return this;
   }
 
@@ -87,7 +99,7 @@ export class Router {
       }
       if (!ok) continue;
       pathExists = true;
-      if (r.method === method) return { handler: r.handler, params, pattern: r.pattern };
+      if (r.method === method) return { handler: r.handler, params, pattern: r.pattern, groupCommitted: r.groupCommitted };
     }
     return pathExists ? 'methodMismatch' : undefined;
   }
@@ -96,3 +108,5 @@ export class Router {
 export const ok = (json: unknown): HandlerResult => ({ status: 200, json });
 export const okChunks = (jsonChunks: Buffer[]): HandlerResult => ({ status: 200, jsonChunks });
 export const okStream = (jsonStream: Iterable<Buffer>): HandlerResult => ({ status: 200, jsonStream });
+/** Options of a route that submits through the group commit (`RouteOptions.groupCommitted`). */
+export const GROUP_COMMITTED: RouteOptions = { groupCommitted: true };

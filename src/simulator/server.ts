@@ -13,21 +13,38 @@ import type { Router } from './router.js';
 /** Checks applied to every request before routing (and to WebSocket upgrades): a refusal, or undefined to serve it. */
 export type RequestGuard = (req: IncomingMessage) => CantonError | undefined;
 
-export function createHttpServer(router: Router, access: Access, guard?: RequestGuard, maxConnections = 512): http.Server {
+/**
+ * `settled` resolves once everything committed is durable (Durability.settled): every handler but those of
+ * group-committed routes starts after it, and reads the request body after it again (durability.ts).
+ */
+export function createHttpServer(
+  router: Router,
+  access: Access,
+  settled: () => Promise<void>,
+  guard?: RequestGuard,
+  maxConnections = 512,
+): http.Server {
   const server = http.createServer(
     // A connection that sends no complete request head within 15 s is closed (checked every 2 s), so idle or
     // trickling connections cannot pile up; a request body may take up to 5 min (a large DAR from a slow client).
     { headersTimeout: 15_000, requestTimeout: 300_000, connectionsCheckingInterval: 2_000 },
     (req, res) => {
       // `handle` answers every error itself; this only covers a failure while answering (the client is gone)
-      handle(router, access, req, res, guard).catch(() => res.destroy());
+      handle(router, access, settled, req, res, guard).catch(() => res.destroy());
     },
   );
   server.maxConnections = maxConnections;
   return server;
 }
 
-async function handle(router: Router, access: Access, req: IncomingMessage, res: ServerResponse, guard?: RequestGuard): Promise<void> {
+async function handle(
+  router: Router,
+  access: Access,
+  settled: () => Promise<void>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  guard?: RequestGuard,
+): Promise<void> {
   try {
     const refused = guard?.(req);
     if (refused) throw refused;
@@ -46,6 +63,10 @@ async function handle(router: Router, access: Access, req: IncomingMessage, res:
       query: url.searchParams,
       json: async () => lenientJson(await body()),
     });
+    // a reader must not see a group's effects before they are durable: it runs (and goes on after reading its body)
+    // once everything committed is
+    const gated = !m.groupCommitted;
+    if (gated) await settled();
     const result = await m.handler({
       method,
       path: url.pathname,
@@ -55,7 +76,13 @@ async function handle(router: Router, access: Access, req: IncomingMessage, res:
       auth,
       ...(idpScope !== undefined ? { idpScope } : {}),
       req,
-      body,
+      body: gated
+        ? async () => {
+            const text = await body();
+            await settled();
+            return text;
+          }
+        : body,
     });
     if ('json' in result) sendJson(res, result.status, result.json);
     else if ('jsonChunks' in result) {

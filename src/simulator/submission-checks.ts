@@ -52,7 +52,7 @@ export function validateSubmission(sim: SimContext, cmds: JsCommandsInput): void
       context: { field: 'actAs' },
     });
   if (cmds.commands.length === 0) throw new CantonError('MISSING_FIELD', 'The commands field is empty', { context: { field: 'commands' } });
-  for (const p of [...cmds.actAs, ...(cmds.readAs ?? [])]) if (!sim.store.party(p)) throw partyNotKnown(p);
+  for (const p of [...cmds.actAs, ...(cmds.readAs ?? [])]) if (!sim.store.hasParty(p)) throw partyNotKnown(p);
   if (cmds.synchronizerId && !sim.synchronizers.some((s) => s.id === cmds.synchronizerId))
     throw new CantonError('SYNCHRONIZER_NOT_FOUND', `Unknown synchronizer ${cmds.synchronizerId}`, {
       context: { synchronizerId: cmds.synchronizerId },

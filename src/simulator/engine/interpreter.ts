@@ -71,7 +71,7 @@ export function interpret(cmds: SimCommand[], actAs: string[], readAs: string[],
   const readers = new Set([...actAs, ...readAs]);
   let synchronizerId: string | undefined = env.requestedSynchronizerId;
 
-  const knownParty = (p: string): boolean => env.store.party(p) !== undefined;
+  const knownParty = (p: string): boolean => env.store.hasParty(p);
   const requireKnown = (ps: string[]): void => {
     for (const p of ps) if (!knownParty(p)) throw partyNotKnown(p);
   };

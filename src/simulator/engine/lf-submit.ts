@@ -86,7 +86,7 @@ export function interpretLf(cmds: SimCommand[], actAs: string[], readAs: string[
       const r = env.store.contractByKey(hash);
       return r && r.unassignedId === null ? r.contractId : undefined;
     },
-    partyKnown: (p) => env.store.party(p) !== undefined,
+    partyKnown: (p) => env.store.hasParty(p),
     ledgerTime,
     readers: new Set([...actAs, ...readAs]),
     disclosed: env.disclosed ?? new Set(),

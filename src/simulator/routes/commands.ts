@@ -8,7 +8,7 @@ import type { StoredCompletion } from '../model.js';
 import { projectTransaction, projectTree, transactionWithoutEvents, treeWithoutEvents } from '../projection.js';
 import { projectReassignment, reassignmentWithoutEvents } from '../projection-reassignment.js';
 import type { Router } from '../router.js';
-import { ok } from '../router.js';
+import { GROUP_COMMITTED, ok } from '../router.js';
 import {
   CompletionStreamRequestSchema,
   GetCompletionsRequestSchema,
@@ -57,56 +57,88 @@ export function completionVisible(c: StoredCompletion, parties: Set<string>, use
 }
 
 export function registerCommandRoutes(router: Router, sim: SimContext, writer: LedgerWriter): void {
-  router.add('POST', '/v2/commands/submit-and-wait', async (ctx) => {
-    const cmds = await body(ctx, JsCommandsSchema);
-    const r = await writer.submit(cmds, ctx.user);
-    const res: S['SubmitAndWaitResponse'] = { updateId: r.updateId, completionOffset: r.offset };
-    return ok(res);
-  });
+  router.add(
+    'POST',
+    '/v2/commands/submit-and-wait',
+    async (ctx) => {
+      const cmds = await body(ctx, JsCommandsSchema);
+      const r = await writer.submit(cmds, ctx.user);
+      const res: S['SubmitAndWaitResponse'] = { updateId: r.updateId, completionOffset: r.offset };
+      return ok(res);
+    },
+    GROUP_COMMITTED,
+  );
 
-  router.add('POST', '/v2/commands/submit-and-wait-for-transaction', async (ctx) => {
-    const req = await body(ctx, SubmitAndWaitForTransactionSchema);
-    const tf: ResolvedTransactionFormat = req.transactionFormat
-      ? resolveTransactionFormat(req.transactionFormat, sim.registry)
-      : { shape: 'ACS_DELTA', events: wildcardFormat(req.commands.actAs) };
-    const r = await writer.submit(req.commands, ctx.user);
-    const res: S['JsSubmitAndWaitForTransactionResponse'] = {
-      transaction: projectTransaction(r.tx, tf, sim.registry) ?? transactionWithoutEvents(r.tx),
-    };
-    return ok(res);
-  });
+  router.add(
+    'POST',
+    '/v2/commands/submit-and-wait-for-transaction',
+    async (ctx) => {
+      const req = await body(ctx, SubmitAndWaitForTransactionSchema);
+      const tf: ResolvedTransactionFormat = req.transactionFormat
+        ? resolveTransactionFormat(req.transactionFormat, sim.registry)
+        : { shape: 'ACS_DELTA', events: wildcardFormat(req.commands.actAs) };
+      const r = await writer.submit(req.commands, ctx.user);
+      const res: S['JsSubmitAndWaitForTransactionResponse'] = {
+        transaction: projectTransaction(r.tx, tf, sim.registry) ?? transactionWithoutEvents(r.tx),
+      };
+      return ok(res);
+    },
+    GROUP_COMMITTED,
+  );
 
-  router.add('POST', '/v2/commands/submit-and-wait-for-transaction-tree', async (ctx) => {
-    const cmds = await body(ctx, JsCommandsSchema);
-    const r = await writer.submit(cmds, ctx.user);
-    const tree = projectTree(r.tx, { shape: 'LEDGER_EFFECTS', events: wildcardFormat(cmds.actAs) }, sim.registry);
-    const res: S['JsSubmitAndWaitForTransactionTreeResponse'] = { transactionTree: tree ?? treeWithoutEvents(r.tx) };
-    return ok(res);
-  });
+  router.add(
+    'POST',
+    '/v2/commands/submit-and-wait-for-transaction-tree',
+    async (ctx) => {
+      const cmds = await body(ctx, JsCommandsSchema);
+      const r = await writer.submit(cmds, ctx.user);
+      const tree = projectTree(r.tx, { shape: 'LEDGER_EFFECTS', events: wildcardFormat(cmds.actAs) }, sim.registry);
+      const res: S['JsSubmitAndWaitForTransactionTreeResponse'] = { transactionTree: tree ?? treeWithoutEvents(r.tx) };
+      return ok(res);
+    },
+    GROUP_COMMITTED,
+  );
 
-  router.add('POST', '/v2/commands/async/submit', async (ctx) => {
-    const cmds = await body(ctx, JsCommandsSchema);
-    // accepted once validated and not a duplicate; later failures become failed completions
-    await writer.submit(cmds, ctx.user, { rejectAsCompletion: true });
-    const res: S['SubmitResponse'] = {};
-    return ok(res);
-  });
+  router.add(
+    'POST',
+    '/v2/commands/async/submit',
+    async (ctx) => {
+      const cmds = await body(ctx, JsCommandsSchema);
+      // accepted once validated and not a duplicate; later failures become failed completions
+      await writer.submit(cmds, ctx.user, { rejectAsCompletion: true });
+      const res: S['SubmitResponse'] = {};
+      return ok(res);
+    },
+    GROUP_COMMITTED,
+  );
 
-  router.add('POST', '/v2/commands/submit-and-wait-for-reassignment', async (ctx) => {
-    const req = await body(ctx, SubmitAndWaitForReassignmentSchema);
-    const fmt = req.eventFormat ? resolveEventFormat(req.eventFormat, sim.registry) : wildcardFormat([req.reassignmentCommands.submitter]);
-    const r = await writer.reassign(req.reassignmentCommands, ctx.user);
-    const projected = projectReassignment(r, fmt, sim.registry);
-    const res: S['JsSubmitAndWaitForReassignmentResponse'] = { reassignment: projected ?? reassignmentWithoutEvents(r) };
-    return ok(res);
-  });
+  router.add(
+    'POST',
+    '/v2/commands/submit-and-wait-for-reassignment',
+    async (ctx) => {
+      const req = await body(ctx, SubmitAndWaitForReassignmentSchema);
+      const fmt = req.eventFormat
+        ? resolveEventFormat(req.eventFormat, sim.registry)
+        : wildcardFormat([req.reassignmentCommands.submitter]);
+      const r = await writer.reassign(req.reassignmentCommands, ctx.user);
+      const projected = projectReassignment(r, fmt, sim.registry);
+      const res: S['JsSubmitAndWaitForReassignmentResponse'] = { reassignment: projected ?? reassignmentWithoutEvents(r) };
+      return ok(res);
+    },
+    GROUP_COMMITTED,
+  );
 
-  router.add('POST', '/v2/commands/async/submit-reassignment', async (ctx) => {
-    const req = await body(ctx, SubmitReassignmentSchema);
-    await writer.reassign(req.reassignmentCommands, ctx.user);
-    const res: S['SubmitReassignmentResponse'] = {};
-    return ok(res);
-  });
+  router.add(
+    'POST',
+    '/v2/commands/async/submit-reassignment',
+    async (ctx) => {
+      const req = await body(ctx, SubmitReassignmentSchema);
+      await writer.reassign(req.reassignmentCommands, ctx.user);
+      const res: S['SubmitReassignmentResponse'] = {};
+      return ok(res);
+    },
+    GROUP_COMMITTED,
+  );
 
   const listCompletions = (
     parties: string[],
@@ -115,7 +147,7 @@ export function registerCommandRoutes(router: Router, sim: SimContext, writer: L
     limit: number | undefined,
   ): S['CompletionStreamResponse'][] => {
     checkBegin(sim, beginExclusive);
-    const end = sim.store.ledgerEnd();
+    const end = sim.durability.end();
     const cap = listCap(sim, limit);
     const set = new Set(parties);
     const out: S['CompletionStreamResponse'][] = [];

@@ -40,7 +40,7 @@ export function tooMany(sim: SimContext): CantonError {
 export function checkBegin(sim: SimContext, beginExclusive: number, field = 'beginExclusive'): void {
   if (beginExclusive < 0)
     throw new CantonError('OFFSET_OUT_OF_RANGE', `Offset in ${field} must be non-negative: ${beginExclusive}`, { context: { field } });
-  const end = sim.store.ledgerEnd();
+  const end = sim.durability.end();
   if (beginExclusive > end)
     throw new CantonError('OFFSET_AFTER_LEDGER_END', `Begin offset (${beginExclusive}) is after ledger end (${end})`, {
       context: { field, ledgerEnd: String(end) },
@@ -55,7 +55,7 @@ export function checkBegin(sim: SimContext, beginExclusive: number, field = 'beg
 export function checkEnd(sim: SimContext, endInclusive: number, field = 'endInclusive'): void {
   if (endInclusive < 0)
     throw new CantonError('OFFSET_OUT_OF_RANGE', `Offset in ${field} must be non-negative: ${endInclusive}`, { context: { field } });
-  const end = sim.store.ledgerEnd();
+  const end = sim.durability.end();
   if (endInclusive > end)
     throw new CantonError('OFFSET_AFTER_LEDGER_END', `End offset (${endInclusive}) is after ledger end (${end})`, {
       context: { field, ledgerEnd: String(end) },

@@ -63,7 +63,7 @@ export function registerContractRoutes(router: Router, sim: SimContext): void {
   const page = (raw: string): S['JsGetActiveContractsPageResponse'] => {
     const req = decodeJson(raw, GetActiveContractsPageRequestSchema);
     const fmt = resolveEventFormat(req.eventFormat, sim.registry);
-    let at = req.activeAtOffset ?? sim.store.ledgerEnd();
+    let at = req.activeAtOffset ?? sim.durability.end();
     let after = 0;
     if (req.pageToken) {
       // keyset pagination: the token names the offset of the snapshot and the last contract (creation seq) returned

@@ -8,7 +8,7 @@ import { InteractiveSubmission } from '../interactive.js';
 import type { LedgerWriter } from '../ledger.js';
 import { projectTransaction, transactionWithoutEvents } from '../projection.js';
 import type { Router } from '../router.js';
-import { ok } from '../router.js';
+import { GROUP_COMMITTED, ok } from '../router.js';
 import { JsExecuteSubmissionRequestSchema, JsPrepareSubmissionRequestSchema } from '../schemas-interactive.js';
 import { body } from './common.js';
 
@@ -26,30 +26,45 @@ export function registerInteractiveRoutes(router: Router, sim: SimContext, write
     return ok(res);
   });
 
-  router.add('POST', '/v2/interactive-submission/execute', async (ctx) => {
-    const req = await body(ctx, JsExecuteSubmissionRequestSchema);
-    await service.execute(req, ctx.user);
-    const res: S['ExecuteSubmissionResponse'] = {};
-    return ok(res);
-  });
+  router.add(
+    'POST',
+    '/v2/interactive-submission/execute',
+    async (ctx) => {
+      const req = await body(ctx, JsExecuteSubmissionRequestSchema);
+      await service.execute(req, ctx.user);
+      const res: S['ExecuteSubmissionResponse'] = {};
+      return ok(res);
+    },
+    GROUP_COMMITTED,
+  );
 
-  router.add('POST', '/v2/interactive-submission/executeAndWait', async (ctx) => {
-    const req = await body(ctx, JsExecuteSubmissionRequestSchema);
-    const r = await service.execute(req, ctx.user);
-    const res: S['ExecuteSubmissionAndWaitResponse'] = { updateId: r.updateId, completionOffset: r.offset };
-    return ok(res);
-  });
+  router.add(
+    'POST',
+    '/v2/interactive-submission/executeAndWait',
+    async (ctx) => {
+      const req = await body(ctx, JsExecuteSubmissionRequestSchema);
+      const r = await service.execute(req, ctx.user);
+      const res: S['ExecuteSubmissionAndWaitResponse'] = { updateId: r.updateId, completionOffset: r.offset };
+      return ok(res);
+    },
+    GROUP_COMMITTED,
+  );
 
-  router.add('POST', '/v2/interactive-submission/executeAndWaitForTransaction', async (ctx) => {
-    const req = await body(ctx, JsExecuteSubmissionRequestSchema);
-    const tf: ResolvedTransactionFormat | undefined = req.transactionFormat
-      ? resolveTransactionFormat(req.transactionFormat, sim.registry)
-      : undefined;
-    const r = await service.execute(req, ctx.user);
-    const fmt = tf ?? { shape: 'ACS_DELTA' as const, events: wildcardFormat(r.tx.actAs) };
-    const res: S['JsExecuteSubmissionAndWaitForTransactionResponse'] = {
-      transaction: projectTransaction(r.tx, fmt, sim.registry) ?? transactionWithoutEvents(r.tx),
-    };
-    return ok(res);
-  });
+  router.add(
+    'POST',
+    '/v2/interactive-submission/executeAndWaitForTransaction',
+    async (ctx) => {
+      const req = await body(ctx, JsExecuteSubmissionRequestSchema);
+      const tf: ResolvedTransactionFormat | undefined = req.transactionFormat
+        ? resolveTransactionFormat(req.transactionFormat, sim.registry)
+        : undefined;
+      const r = await service.execute(req, ctx.user);
+      const fmt = tf ?? { shape: 'ACS_DELTA' as const, events: wildcardFormat(r.tx.actAs) };
+      const res: S['JsExecuteSubmissionAndWaitForTransactionResponse'] = {
+        transaction: projectTransaction(r.tx, fmt, sim.registry) ?? transactionWithoutEvents(r.tx),
+      };
+      return ok(res);
+    },
+    GROUP_COMMITTED,
+  );
 }

@@ -9,7 +9,7 @@ type Schemas = v3_5.components['schemas'];
 
 export function registerStateRoutes(router: Router, sim: SimContext): void {
   router.add('GET', '/v2/state/ledger-end', () => {
-    const body: Schemas['GetLedgerEndResponse'] = { offset: sim.store.ledgerEnd() };
+    const body: Schemas['GetLedgerEndResponse'] = { offset: sim.durability.end() };
     return ok(body);
   });
   router.add('GET', '/v2/state/latest-pruned-offsets', () => {

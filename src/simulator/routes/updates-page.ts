@@ -98,7 +98,7 @@ export function updatesPage(sim: SimContext, req: GetUpdatesPageRequestInput): H
   if (size <= 0) throw new CantonError('INVALID_ARGUMENT', `Requested page size must be positive, but got ${size}`);
   if (size > MAX_PAGE_SIZE)
     throw new CantonError('INVALID_ARGUMENT', `Requested page size must not exceed ${MAX_PAGE_SIZE}, but got ${size}`);
-  const ledgerEnd = sim.store.ledgerEnd();
+  const ledgerEnd = sim.durability.end();
   if (endInRequest !== undefined && endInRequest > ledgerEnd)
     throw new CantonError('OFFSET_AFTER_LEDGER_END', `endOffsetInclusive offset (${endInRequest}) is after ledger end (${ledgerEnd})`, {
       context: { field: 'endOffsetInclusive', ledgerEnd: String(ledgerEnd) },

@@ -130,7 +130,7 @@ function rangeOf(sim: SimContext, begin: number, endInclusive: number | undefine
       });
     return endInclusive;
   }
-  return sim.store.ledgerEnd();
+  return sim.durability.end();
 }
 
 function pathOffset(ctx: RequestCtx): number {

@@ -83,6 +83,8 @@ export class LedgerStore implements PartyIds {
       userPut: db.prepare('INSERT INTO users (id, payload) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET payload = excluded.payload'),
       userList: db.prepare('SELECT payload FROM users ORDER BY id'),
       userDelete: db.prepare('DELETE FROM users WHERE id = ?'),
+      syncNormal: db.prepare('PRAGMA synchronous = NORMAL'),
+      syncFull: db.prepare('PRAGMA synchronous = FULL'),
     };
   }
 
@@ -127,6 +129,19 @@ export class LedgerStore implements PartyIds {
         }
       }),
     );
+  }
+
+  /**
+   * `txGroup` with synchronous=NORMAL: its COMMIT writes the WAL but does not sync it; the caller makes the group
+   * durable (durability.ts) before anyone learns of it. (A checkpoint that COMMIT runs still syncs, as always.)
+   */
+  txGroupUnsynced<T>(fns: ReadonlyArray<() => T>): Array<GroupOutcome<T>> {
+    this.s.syncNormal.run();
+    try {
+      return this.txGroup(fns);
+    } finally {
+      this.s.syncFull.run();
+    }
   }
 
   ledgerEnd(): number {
@@ -191,6 +206,11 @@ export class LedgerStore implements PartyIds {
       this.partiesByPid.set(pid, party);
     }
     return party;
+  }
+
+  /** Whether the party is known (allocated on this participant); cached, as `partyPid`. */
+  hasParty(party: string): boolean {
+    return this.partyPid(party) !== undefined;
   }
 
   /** Integer id of a known party (cached; parties are never deleted). */
@@ -307,11 +327,11 @@ export class LedgerStore implements PartyIds {
       this.s.preparedPut.run(hash, JSON.stringify(payload), createdAtMicros);
       return;
     }
-    this.db.pragma('synchronous = NORMAL');
+    this.s.syncNormal.run();
     try {
       this.s.preparedPut.run(hash, JSON.stringify(payload), createdAtMicros);
     } finally {
-      this.db.pragma('synchronous = FULL');
+      this.s.syncFull.run();
     }
   }
   /** The payload stored by `preparedPut`, as its writer gave it (the caller knows its shape). */

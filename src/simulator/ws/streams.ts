@@ -76,7 +76,7 @@ function tail(
     try {
       do {
         again = false;
-        const end = endInclusive === undefined ? sim.store.ledgerEnd() : Math.min(endInclusive, sim.store.ledgerEnd());
+        const end = endInclusive === undefined ? sim.durability.end() : Math.min(endInclusive, sim.durability.end());
         let advanced = false;
         while (cursor < end) {
           if (stopped || sink.closed) return;

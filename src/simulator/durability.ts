@@ -1,0 +1,150 @@
+/**
+ * When group commits become durable, and what readers may see meanwhile.
+ *
+ * A group (group-commit.ts) is committed with synchronous=NORMAL: its COMMIT only appends to the WAL, and this class
+ * makes it durable with an fdatasync of the WAL file on libuv's thread pool. So the simulator's one thread builds and
+ * commits the next group while the previous one is synced — before, the fsync inside COMMIT blocked it, and with many
+ * clients it spent ~40 % of its time there. One sync is in flight at a time; it covers every group committed before
+ * it started (the WAL is one file written in order: a sync makes all of it durable), so syncs are shared the same way
+ * groups share transactions. A group's commands are answered, and its 'commit' event emitted, only after a sync that
+ * started after its COMMIT has returned.
+ *
+ * Nobody may see a group's effects before they are durable:
+ * - `end()` is the durable ledger end. Streams, lists and every "at the ledger end" read use it; their reads are
+ *   bounded by offset, so rows of a group still being synced (at higher offsets) stay out of them.
+ * - Other reads (a contract by id, an update by id, prepare's interpretation) wait for `settled()`: nothing committed
+ *   and not yet durable. While a reader waits, no new group is committed (`holdsGroups`), so the reader runs, at the
+ *   latest, right after the sync in flight — it is never starved by a stream of groups. Those reads must run in the
+ *   same turn as `settled()` resolves (before the next group: a group starts from setImmediate).
+ * Commands themselves read what earlier groups wrote before those are durable; they are answered only after their own
+ * group is durable, and that sync covers the earlier groups too (the WAL is synced in order).
+ */
+import fs from 'node:fs';
+
+/** fdatasync of a file descriptor (fs.fdatasync; tests pass one that can be held back). */
+export type SyncFile = (fd: number, done: (err: NodeJS.ErrnoException | null) => void) => void;
+
+interface Unsynced {
+  /** The last offset the group wrote (undefined when it wrote none). */
+  offset: number | undefined;
+  done(err: Error | undefined): void;
+}
+
+export class Durability {
+  private fd: number | undefined;
+  private syncing = false;
+  /** Committed groups waiting for the next sync (the one in flight started before they committed). */
+  private waiting: Unsynced[] = [];
+  /** Committed groups the sync in flight covers. */
+  private inFlight: Unsynced[] = [];
+  private readers: Array<() => void> = [];
+  private readonly resumers = new Set<() => void>();
+  /** The durable ledger end while groups wait for a sync (when settled, the ledger end is durable). */
+  private durableEnd = 0;
+  private closing: Promise<void> | undefined;
+  private idle: (() => void) | undefined;
+
+  /** `ledgerEnd`: the ledger end as committed (LedgerStore.ledgerEnd). */
+  constructor(
+    private readonly walPath: string,
+    private readonly ledgerEnd: () => number,
+    private readonly syncFile: SyncFile = fs.fdatasync,
+  ) {}
+
+  /** The durable ledger end: what readers see as the end of the ledger. */
+  end(): number {
+    return this.isSettled() ? this.ledgerEnd() : this.durableEnd;
+  }
+
+  /** Called before a group's transaction starts (the ledger end it starts from is then durable, when settled). */
+  beforeGroup(): void {
+    if (this.closing) throw new Error('The simulator is closing');
+    if (this.isSettled()) this.durableEnd = this.ledgerEnd();
+  }
+
+  /** A change committed and synced by SQLite itself (synchronous=FULL): everything committed before it is durable too. */
+  syncedBySqlite(): void {
+    if (!this.isSettled()) this.durableEnd = this.ledgerEnd();
+  }
+
+  /**
+   * A group committed without sync: `done` runs once it is durable (with the error when the sync failed — its
+   * commands are then not acknowledged: whether they survive a crash is unknown).
+   */
+  committed(offset: number | undefined, done: (err: Error | undefined) => void): void {
+    this.waiting.push({ offset, done });
+    this.startSync();
+  }
+
+  /** True when nothing committed is waiting to be durable (then reads may run at once). */
+  isSettled(): boolean {
+    return !this.syncing && this.waiting.length === 0;
+  }
+
+  /** Resolves once everything committed so far is durable; see the module comment for the rule readers follow. */
+  settled(): Promise<void> {
+    if (this.isSettled()) return Promise.resolve();
+    return new Promise<void>((resolve) => this.readers.push(resolve));
+  }
+
+  /** False while a sync is under way or readers wait: a group committer must not commit now, but when `onResume` tells it. */
+  acceptsGroup(): boolean {
+    return !this.syncing && this.readers.length === 0;
+  }
+
+  /** `resume` runs after waiting readers were let through (a committer holding a group schedules it then). */
+  onResume(resume: () => void): void {
+    this.resumers.add(resume);
+  }
+
+  /** Waits for the syncs under way, then closes the WAL file; later commits are refused. */
+  close(): Promise<void> {
+    this.closing ??= new Promise<void>((resolve) => {
+      const finish = (): void => {
+        if (this.fd !== undefined) fs.closeSync(this.fd);
+        this.fd = undefined;
+        resolve();
+      };
+      if (this.isSettled()) finish();
+      else this.idle = finish;
+    });
+    return this.closing;
+  }
+
+  private startSync(): void {
+    if (this.syncing || this.waiting.length === 0) return;
+    this.syncing = true;
+    this.inFlight = this.waiting;
+    this.waiting = [];
+    let fd: number;
+    try {
+      // opened on first use: the WAL file exists once something was committed; never closed while the database is
+      // open, so no POSIX lock of SQLite's is ever dropped by a close of ours
+      fd = this.fd ??= fs.openSync(this.walPath, 'r');
+    } catch (err) {
+      this.finishSync(err as Error);
+      return;
+    }
+    this.syncFile(fd, (err) => this.finishSync(err ?? undefined));
+  }
+
+  private finishSync(err: Error | undefined): void {
+    const groups = this.inFlight;
+    this.inFlight = [];
+    this.syncing = false;
+    // on a failed sync the groups are still in the database (later commits build on them): readers see them, and
+    // their commands get an error instead of an acknowledgement
+    for (const g of groups) if (g.offset !== undefined && g.offset > this.durableEnd) this.durableEnd = g.offset;
+    const failure = err && new Error(`The commit could not be made durable (fdatasync of the WAL failed: ${err.message})`);
+    for (const g of groups) g.done(failure);
+    if (this.waiting.length > 0) {
+      this.startSync();
+      return;
+    }
+    const readers = this.readers;
+    this.readers = [];
+    for (const r of readers) r();
+    for (const resume of this.resumers) resume();
+    this.idle?.();
+  }
+}
