@@ -5,7 +5,8 @@
  * submit-and-wait creates (one Iou each) against the simulator in a child process (bench/simulator/child.ts), from
  * one client doing them one after another and from `--clients` concurrent clients (each one after another, keep-alive
  * connections). Same run, interleaved round by round: the same simulator with group commit off (`groupCommit: false`,
- * one transaction and one fsync per command, as before) — the baseline. Both answer a command only once it is durable (WAL; a group of several is synced by an fdatasync of the WAL).
+ * one transaction and one fsync per command, as before) — the baseline. Both answer a command only once it is
+ * durable (WAL; with group commit a group of several is synced by an fdatasync of the WAL).
  * Targets: with group commit, N clients ≥ 4 × one client of the same run, and one client not slower than with group
  * commit off (≥ 0.95×, the noise between rounds). Exit 1 when missed. Prints the load average before and after.
  */
