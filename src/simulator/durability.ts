@@ -87,12 +87,12 @@ export class Durability {
     return new Promise<void>((resolve) => this.readers.push(resolve));
   }
 
-  /** False while a sync is under way or readers wait: a group committer must not commit now, but when `onResume` tells it. */
+  /** False while readers wait: a group committer must not commit now, but when `onResume` tells it. */
   acceptsGroup(): boolean {
-    return !this.syncing && this.readers.length === 0;
+    return this.readers.length === 0;
   }
 
-  /** `resume` runs after waiting readers were let through (a committer holding a group schedules it then). */
+  /** `resume` runs after each sync, once waiting readers were let through (a committer holding a group schedules it then). */
   onResume(resume: () => void): void {
     this.resumers.add(resume);
   }

@@ -7,10 +7,10 @@
  * throws is rolled back alone (savepoints) and fails alone.
  *
  * A group of several is committed without sync and made durable by `Durability` (durability.ts): an fdatasync of
- * the WAL on libuv's thread pool, while this thread goes on taking in requests. What arrives meanwhile waits and
- * forms the next group, committed once that sync is done — so the group size follows the load and N clients share
- * one sync. A group of one (a single client) is committed with synchronous=FULL as before: it has nobody to share
- * the sync with.
+ * the WAL on libuv's thread pool, while this thread goes on with the next groups; those are synced together by the
+ * next sync, which starts when the one under way is done — so N clients share syncs as they share transactions. A
+ * group of one with no sync under way (a single client) is committed with synchronous=FULL as before: it has nobody
+ * to share the sync with, and the thread-pool round trip would only add latency.
  *
  * Nobody is answered before the group is durable, and the 'commit' event, as for a single commit, is emitted then,
  * with the group's last offset. A sync that fails answers the group's commands with an error (not acknowledged).
@@ -60,15 +60,14 @@ export class GroupCommitter {
 
   private flush(): void {
     this.scheduled = false;
-    // while the previous group is synced, what arrives waits to join the next group; readers waiting for what is
-    // committed to be durable go first (durability.ts); resumed after the sync
+    // readers waiting for what is committed to be durable go first (durability.ts); resumed after the sync
     if (!this.sim.durability.acceptsGroup()) return;
     while (this.queue.length > 0) {
       const group = this.queue.splice(0, MAX_GROUP);
       const bodies = group.map((q) => q.body);
-      // A group of one shares its sync with nobody: SQLite syncs it inside COMMIT (synchronous=FULL), which answers
-      // sooner than a round trip through the thread pool.
-      const alone = group.length === 1 && this.queue.length === 0;
+      // A group of one, with no sync under way, shares its sync with nobody: SQLite syncs it inside COMMIT
+      // (synchronous=FULL), which answers sooner than a round trip through the thread pool.
+      const alone = group.length === 1 && this.queue.length === 0 && this.sim.durability.isSettled();
       let outcomes: Array<GroupOutcome<{ result: unknown; offset: number | undefined }>>;
       try {
         this.sim.durability.beforeGroup();

@@ -86,7 +86,7 @@ const turns = async (k: number) => {
 };
 
 describe('group commit, WAL synced off the thread', () => {
-  it('answers a group only once its sync is done; what arrives meanwhile forms the next group', async () => {
+  it('answers a group only once its sync is done; groups committed meanwhile share the next sync', async () => {
     const { sim, sync, commits, committedEnd, submit, answered } = open();
     const end0 = sim.store.ledgerEnd();
     const first = submit(4);
@@ -99,20 +99,24 @@ describe('group commit, WAL synced off the thread', () => {
     expect(answered.count).toBe(0);
     expect(commits).toEqual([]);
 
-    const second = submit(3);
-    await turns(5);
-    // queued for the next group: not committed while the sync is under way
-    expect(committedEnd()).toBe(end0 + 4);
+    // committed while the sync runs (a single one too: a sync is under way), in two groups, answered by the next sync
+    const second = submit(2);
+    await until(() => committedEnd() === end0 + 6);
+    const third = submit(1);
+    await until(() => committedEnd() === end0 + 7);
+    await turns(3);
+    expect(sync.held()).toBe(1);
+    expect(answered.count).toBe(0);
     sync.release();
     expect((await Promise.all(first)).map((r) => r.offset)).toEqual([end0 + 1, end0 + 2, end0 + 3, end0 + 4]);
     expect(commits).toEqual([end0 + 4]);
+    // the next sync started at once, for both groups committed meanwhile
     await until(() => sync.held() === 1);
-    expect(committedEnd()).toBe(end0 + 7);
     expect(sim.durability.end()).toBe(end0 + 4);
     expect(answered.count).toBe(4);
     sync.release();
-    expect((await Promise.all(second)).map((r) => r.offset)).toEqual([end0 + 5, end0 + 6, end0 + 7]);
-    expect(commits).toEqual([end0 + 4, end0 + 7]);
+    expect((await Promise.all([...second, ...third])).map((r) => r.offset)).toEqual([end0 + 5, end0 + 6, end0 + 7]);
+    expect(commits).toEqual([end0 + 4, end0 + 6, end0 + 7]);
     expect(sim.durability.end()).toBe(end0 + 7);
     expect(sim.durability.isSettled()).toBe(true);
     expect(sync.calls()).toBe(2);
