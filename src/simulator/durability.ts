@@ -3,7 +3,7 @@
  *
  * A group (group-commit.ts) is committed with synchronous=NORMAL: its COMMIT only appends to the WAL, and this class
  * makes it durable with an fdatasync of the WAL file on libuv's thread pool. So the simulator's one thread builds and
- * commits the next group while the previous one is synced — before, the fsync inside COMMIT blocked it, and with many
+ * commits the next groups while the previous one is synced — before, the fsync inside COMMIT blocked it, and with many
  * clients it spent ~40 % of its time there. One sync is in flight at a time; it covers every group committed before
  * it started (the WAL is one file written in order: a sync makes all of it durable), so syncs are shared the same way
  * groups share transactions. A group's commands are answered, and its 'commit' event emitted, only after a sync that
@@ -13,8 +13,8 @@
  * - `end()` is the durable ledger end. Streams, lists and every "at the ledger end" read use it; their reads are
  *   bounded by offset, so rows of a group still being synced (at higher offsets) stay out of them.
  * - Other reads (a contract by id, an update by id, prepare's interpretation) wait for `settled()`: nothing committed
- *   and not yet durable. While a reader waits, no new group is committed (`holdsGroups`), so the reader runs, at the
- *   latest, right after the sync in flight — it is never starved by a stream of groups. Those reads must run in the
+ *   and not yet durable. While a reader waits, no new group is committed (`acceptsGroup`), so the reader runs once
+ *   the groups already committed are synced — it is never starved by a stream of groups. Those reads must run in the
  *   same turn as `settled()` resolves (before the next group: a group starts from setImmediate).
  * Commands themselves read what earlier groups wrote before those are durable; they are answered only after their own
  * group is durable, and that sync covers the earlier groups too (the WAL is synced in order).

@@ -88,10 +88,8 @@ export class GroupCommitter {
           else q.reject(o.error);
         });
       };
-      if (alone) {
-        this.sim.durability.syncedBySqlite();
-        answer(undefined);
-      } else this.sim.durability.committed(last, answer);
+      if (alone) answer(undefined);
+      else this.sim.durability.committed(last, answer);
     }
   }
 }
