@@ -6,17 +6,14 @@
  * acknowledgement; and, over HTTP and WebSocket, that reads and streams show nothing of a group before it is durable.
  */
 import fs, { rmSync } from 'node:fs';
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import WebSocket from 'ws';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSimContext } from '../../../src/simulator/index.js';
 import type { SyncFile } from '../../../src/simulator/durability.js';
 import { LedgerWriter } from '../../../src/simulator/ledger.js';
 import { CantonError } from '../../../src/simulator/errors.js';
-import { DB_FILE } from '../../../src/simulator/store/open.js';
 import type { JsCommandsInput } from '../../../src/simulator/schemas.js';
-import { createIou, makeTempDir, startTestSim } from './helpers.js';
+import { committedLedgerEnd, createIou, makeTempDir, startTestSim } from './helpers.js';
 import { until } from '../../support/hostile-dar.js';
 
 const dirs: string[] = [];
@@ -64,10 +61,9 @@ function open() {
   const alice = writer.allocateParty({ partyIdHint: 'Alice' }).party;
   const commits: number[] = [];
   sim.events.on('commit', (offset: number) => commits.push(offset));
-  // another connection, as another process would read the file: it sees what is committed, durable or not
-  const reader = new Database(path.join(dir, DB_FILE), { readonly: true });
-  closers.push(() => reader.close());
-  const committedEnd = () => Number((reader.prepare("SELECT value FROM meta WHERE key = 'ledger_end'").get() as { value: string }).value);
+  const committed = committedLedgerEnd(dir);
+  closers.push(() => committed.close());
+  const committedEnd = committed.read;
   let n = 0;
   const cmd = (): JsCommandsInput => ({ commandId: `sync-${++n}`, actAs: [alice], commands: [createIou(alice, alice, '1')] });
   const answered = { count: 0 };

@@ -4,15 +4,12 @@
  * command that fails inside the group is rolled back alone; offsets stay gap-free and strictly increasing.
  */
 import { rmSync } from 'node:fs';
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSimContext } from '../../../src/simulator/index.js';
 import { LedgerWriter, type SubmitResult } from '../../../src/simulator/ledger.js';
 import { CantonError } from '../../../src/simulator/errors.js';
-import { DB_FILE } from '../../../src/simulator/store/open.js';
 import type { JsCommandsInput } from '../../../src/simulator/schemas.js';
-import { createIou, exercise, IOU, makeTempDir } from './helpers.js';
+import { committedLedgerEnd, createIou, exercise, IOU, makeTempDir } from './helpers.js';
 import { must } from '../../support/must.js';
 
 const dirs: string[] = [];
@@ -32,10 +29,9 @@ function open(groupCommit: boolean) {
   const bob = writer.allocateParty({ partyIdHint: 'Bob' }).party;
   const commits: number[] = [];
   sim.events.on('commit', (offset: number) => commits.push(offset));
-  // a second connection, as another process would read the file: it sees only committed data
-  const reader = new Database(path.join(dir, DB_FILE), { readonly: true });
-  closers.push(() => reader.close());
-  const committedEnd = () => Number((reader.prepare("SELECT value FROM meta WHERE key = 'ledger_end'").get() as { value: string }).value);
+  const committed = committedLedgerEnd(dir);
+  closers.push(() => committed.close());
+  const committedEnd = committed.read;
   let n = 0;
   const cmd = (actAs: string, commands: JsCommandsInput['commands'], commandId = `gc-${++n}`): JsCommandsInput => ({
     commandId,

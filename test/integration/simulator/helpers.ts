@@ -9,11 +9,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
+import Database from 'better-sqlite3';
 import type { ValidateFunction } from 'ajv';
 import type { RawData } from 'ws';
 import addFormatsModule from 'ajv-formats';
 import { parse } from 'yaml';
 import { startSimulator } from '../../../src/simulator/index.js';
+import { DB_FILE } from '../../../src/simulator/store/open.js';
 import type { RunningSimulator, SimulatorOptions } from '../../../src/simulator/index.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -124,6 +126,16 @@ export interface TestSim extends RunningSimulator {
   dataDir: string;
   /** Close the simulator (if still running) and delete its temp dir. */
   dispose(): Promise<void>;
+}
+
+/**
+ * The ledger end as committed in a data dir's file, read over a second connection as another process would: it sees
+ * committed data only (durable or not). `close` closes that connection.
+ */
+export function committedLedgerEnd(dataDir: string): { read: () => number; close: () => void } {
+  const reader = new Database(path.join(dataDir, DB_FILE), { readonly: true });
+  const stmt = reader.prepare("SELECT value FROM meta WHERE key = 'ledger_end'").pluck();
+  return { read: () => Number(stmt.get()), close: () => reader.close() };
 }
 
 export function makeTempDir(prefix = 'sim-test-'): string {
