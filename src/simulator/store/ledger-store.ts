@@ -136,9 +136,14 @@ export class LedgerStore implements PartyIds {
    * durable (durability.ts) before anyone learns of it. (A checkpoint that COMMIT runs still syncs, as always.)
    */
   txGroupUnsynced<T>(fns: ReadonlyArray<() => T>): Array<GroupOutcome<T>> {
+    return this.withoutSync(() => this.txGroup(fns));
+  }
+
+  /** Runs `fn` with synchronous=NORMAL (commits it makes do not sync the WAL), FULL again afterwards. */
+  private withoutSync<T>(fn: () => T): T {
     this.s.syncNormal.run();
     try {
-      return this.txGroup(fns);
+      return fn();
     } finally {
       this.s.syncFull.run();
     }
@@ -327,12 +332,7 @@ export class LedgerStore implements PartyIds {
       this.s.preparedPut.run(hash, JSON.stringify(payload), createdAtMicros);
       return;
     }
-    this.s.syncNormal.run();
-    try {
-      this.s.preparedPut.run(hash, JSON.stringify(payload), createdAtMicros);
-    } finally {
-      this.s.syncFull.run();
-    }
+    this.withoutSync(() => this.s.preparedPut.run(hash, JSON.stringify(payload), createdAtMicros));
   }
   /** The payload stored by `preparedPut`, as its writer gave it (the caller knows its shape). */
   prepared(hash: string): unknown {
