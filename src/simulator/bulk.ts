@@ -38,7 +38,7 @@ export function bulkLoad(opts: BulkLoadOptions): BulkLoadResult {
     const writer = new LedgerWriter(sim);
     const parties = opts.partyHints.map((hint) => {
       const id = `${hint}::${sim.namespace}`;
-      return sim.store.party(id) ? id : writer.allocateParty({ partyIdHint: hint }).party;
+      return sim.store.hasParty(id) ? id : writer.allocateParty({ partyIdHint: hint }).party;
     });
     const issuer = parties[0] as string;
     const perTx = opts.perTransaction ?? 1;

@@ -9,7 +9,7 @@ export const DEMO_PARTY_HINTS = ['Alice', 'Bob', 'Bank'] as const;
 export function seedDemo(sim: SimContext, ledger: Ledger): void {
   if (sim.store.meta.get('demo_seeded') === '1') return;
   const party = (hint: string): string => `${hint}::${sim.namespace}`;
-  for (const hint of DEMO_PARTY_HINTS) if (!sim.store.party(party(hint))) ledger.writer.allocateParty({ partyIdHint: hint });
+  for (const hint of DEMO_PARTY_HINTS) if (!sim.store.hasParty(party(hint))) ledger.writer.allocateParty({ partyIdHint: hint });
   const [alice, bob, bank] = [party('Alice'), party('Bob'), party('Bank')];
   const pkg = `#${demoPackage.name}`;
   const iou = `${pkg}:Demo.Iou:Iou`;

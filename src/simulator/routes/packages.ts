@@ -97,7 +97,7 @@ export function registerPackageRoutes(router: Router, sim: SimContext): void {
   ): S['PackagePreference'] | undefined => {
     if (synchronizerId !== undefined && !sim.synchronizers.some((x) => x.id === synchronizerId))
       throw new CantonError('SYNCHRONIZER_NOT_FOUND', `Unknown synchronizer ${synchronizerId}`, { context: { synchronizerId } });
-    for (const p of parties) if (!sim.store.party(p)) throw partyNotKnown(p);
+    for (const p of parties) if (!sim.store.hasParty(p)) throw partyNotKnown(p);
     const when = at ?? nowIso();
     let best: { pkg: ResolvedPackage; sync: string } | undefined;
     for (const s of synchronizerId !== undefined ? [synchronizerId] : sim.synchronizers.map((x) => x.id)) {

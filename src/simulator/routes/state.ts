@@ -32,7 +32,7 @@ export function registerStateRoutes(router: Router, sim: SimContext): void {
       return ok(all);
     }
     // With a party: only the synchronizers on which this participant hosts it, with its permission on each.
-    const hosting = sim.store.party(party) ? partyHostingStore(sim.store.db).of(party) : [];
+    const hosting = sim.store.hasParty(party) ? partyHostingStore(sim.store.db).of(party) : [];
     const body: Schemas['GetConnectedSynchronizersResponse'] = {
       connectedSynchronizers: hosting.flatMap((h) => {
         const s = sim.synchronizers.find((c) => c.id === h.synchronizerId);

@@ -66,7 +66,7 @@ function partyOf(r: RightInput): string | undefined {
 function requireKnownParties(sim: SimContext, rights: RightInput[]): void {
   for (const r of rights) {
     const party = partyOf(r);
-    if (party !== undefined && !sim.store.party(party)) throw partyNotKnown(party);
+    if (party !== undefined && !sim.store.hasParty(party)) throw partyNotKnown(party);
   }
 }
 

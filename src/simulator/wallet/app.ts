@@ -107,7 +107,7 @@ export class WalletApp implements WalletCore {
       const field = i && i.path.length > 0 ? ` field '${i.path.join('.')}'` : '';
       throw new WalletError(400, `Invalid automation config${field}: ${i?.message ?? 'invalid'}`);
     }
-    const problem = automationConfigProblem(r.data, (p) => this.sim.store.party(p) !== undefined);
+    const problem = automationConfigProblem(r.data, (p) => this.sim.store.hasParty(p));
     if (problem) throw new WalletError(400, `Invalid automation config: ${problem}`);
     saveAutomationConfig(this.sim.store.meta, r.data);
     Object.assign(this.config, r.data);
@@ -140,7 +140,7 @@ export class WalletApp implements WalletCore {
     this.store.createTables();
     const ensureParty = (hint: string): string => {
       const p = `${hint}::${this.sim.namespace}`;
-      if (!this.sim.store.party(p)) this.writer.allocateParty({ partyIdHint: hint });
+      if (!this.sim.store.hasParty(p)) this.writer.allocateParty({ partyIdHint: hint });
       return p;
     };
     const dso = ensureParty('DSO');
@@ -165,7 +165,7 @@ export class WalletApp implements WalletCore {
     return this.sim.clock.nowMicros();
   }
   knownParty(party: string): boolean {
-    return this.sim.store.party(party) !== undefined;
+    return this.sim.store.hasParty(party);
   }
 
   // --- ledger access (ledger-access.ts) ---------------------------------------------------------

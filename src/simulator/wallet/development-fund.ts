@@ -71,7 +71,7 @@ export class DevelopmentFund {
     this.requireManager(party);
     if (req.amount <= 0n) throw new WalletError(400, 'amount must be positive');
     if (req.expiresAtMicros <= this.sim.clock.nowMicros()) throw new WalletError(400, 'expiresAt must be in the future');
-    if (this.sim.store.party(req.beneficiary) === undefined) throw new WalletError(400, `Unknown beneficiary party ${req.beneficiary}`);
+    if (!this.sim.store.hasParty(req.beneficiary)) throw new WalletError(400, `Unknown beneficiary party ${req.beneficiary}`);
     // the fewest unclaimed coupons that cover the amount, largest first
     const pool = this.app
       .contracts(this.app.dso, DEV_FUND_QN.unclaimed)

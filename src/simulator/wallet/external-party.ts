@@ -104,7 +104,7 @@ export class ExternalPartyWallet {
     const host = onboarding.hosts.find((h) => h.participantUid === this.participantUid());
     if (!host)
       throw new WalletError(400, `The PartyToParticipant mapping does not host the party on this participant (${this.participantUid()})`);
-    if (this.sim.store.party(onboarding.partyId)) return onboarding.partyId; // already onboarded with these transactions
+    if (this.sim.store.hasParty(onboarding.partyId)) return onboarding.partyId; // already onboarded with these transactions
     this.writer.allocateExternalParty({
       party: onboarding.partyId,
       synchronizerId: this.sim.synchronizers[0].id,
@@ -126,7 +126,7 @@ export class ExternalPartyWallet {
 
   createSetupProposal(userParty: string): string {
     this.app.init();
-    if (!this.sim.store.party(userParty)) throw new WalletError(404, `Unknown party ${userParty}`);
+    if (!this.sim.store.hasParty(userParty)) throw new WalletError(404, `Unknown party ${userParty}`);
     if (this.proposals().some((c) => c.node.createArgument && (c.node.createArgument as Record<string, unknown>).user === userParty))
       throw new WalletError(409, `An ExternalPartySetupProposal for ${userParty} already exists`);
     if (this.app.preapprovalOf(userParty)) throw new WalletError(409, `${userParty} already has a TransferPreapproval`);
@@ -198,7 +198,7 @@ export class ExternalPartyWallet {
   }> {
     this.app.init();
     this.requireExternal(req.sender_party_id);
-    if (!this.sim.store.party(req.receiver_party_id)) throw new WalletError(404, `Unknown receiver party ${req.receiver_party_id}`);
+    if (!this.sim.store.hasParty(req.receiver_party_id)) throw new WalletError(404, `Unknown receiver party ${req.receiver_party_id}`);
     if (!this.app.preapprovalOf(req.receiver_party_id))
       throw new WalletError(404, `Receiver ${req.receiver_party_id} has no TransferPreapproval`);
     if (!Number.isFinite(req.amount) || req.amount <= 0) throw new WalletError(400, 'amount must be a positive number');
@@ -252,7 +252,7 @@ export class ExternalPartyWallet {
 
   balance(partyId: string) {
     this.app.init();
-    if (!this.sim.store.party(partyId)) throw new WalletError(404, `Unknown party ${partyId}`);
+    if (!this.sim.store.hasParty(partyId)) throw new WalletError(404, `Unknown party ${partyId}`);
     this.app.runAutomation();
     const p = this.app.positions(partyId);
     const sum = (xs: { effective: bigint }[]) => xs.reduce((a, x) => a + x.effective, 0n);
@@ -281,7 +281,7 @@ export class ExternalPartyWallet {
   // ---------------------------------------------------------------------------------------------
 
   private requireExternal(party: string): void {
-    if (!this.sim.store.party(party)) throw new WalletError(404, `Unknown party ${party}`);
+    if (!this.sim.store.hasParty(party)) throw new WalletError(404, `Unknown party ${party}`);
     if (!this.sim.store.partyKeys(party))
       throw new WalletError(400, `${party} is not an external party (it has no registered signing keys)`);
   }

@@ -26,7 +26,7 @@ export class TransferOffers implements OfferOps {
     this.app.runAutomation();
     if (this.app.trackingOf('offer', req.tracking_id))
       throw new WalletError(409, `A transfer offer with tracking id ${req.tracking_id} already exists`);
-    if (!this.sim.store.party(req.receiver_party_id)) throw new WalletError(400, `Unknown receiver party ${req.receiver_party_id}`);
+    if (!this.sim.store.hasParty(req.receiver_party_id)) throw new WalletError(400, `Unknown receiver party ${req.receiver_party_id}`);
     if (req.receiver_party_id === sender) throw new WalletError(400, 'Sender and receiver must differ');
     const amount = parseFloatStrict(req.amount) !== undefined ? num(req.amount) : 0n;
     if (amount <= 0n) throw new WalletError(400, `Invalid amount '${req.amount}': a positive decimal is required`);

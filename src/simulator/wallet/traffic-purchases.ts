@@ -37,7 +37,7 @@ export class TrafficPurchases {
     if (this.store.tracking('traffic', req.tracking_id))
       throw new WalletError(409, `A buy-traffic request with tracking id ${req.tracking_id} already exists`);
     if (!this.sim.synchronizers.some((s) => s.id === req.domain_id)) throw new WalletError(400, `Unknown domain ${req.domain_id}`);
-    if (!this.sim.store.party(req.receiving_validator_party_id))
+    if (!this.sim.store.hasParty(req.receiving_validator_party_id))
       throw new WalletError(400, `Unknown party ${req.receiving_validator_party_id}`);
     if (!Number.isSafeInteger(req.traffic_amount) || req.traffic_amount <= 0)
       throw new WalletError(400, 'traffic_amount must be a positive number of bytes');

@@ -89,14 +89,14 @@ export class WalletUsers {
     const hint = user.replace(/[^a-zA-Z0-9:_ -]/g, '-').replaceAll('::', '-');
     let p = `${hint}::${ns}`;
     // a fresh party: add a suffix when the hint is already taken
-    if (this.sim.store.party(p) && user !== this.config.validatorWalletUser) p = `${hint}-${randomUUID().slice(0, 8)}::${ns}`;
-    if (!this.sim.store.party(p)) this.writer.allocateParty({ partyIdHint: p.split('::')[0] ?? p });
+    if (this.sim.store.hasParty(p) && user !== this.config.validatorWalletUser) p = `${hint}-${randomUUID().slice(0, 8)}::${ns}`;
+    if (!this.sim.store.hasParty(p)) this.writer.allocateParty({ partyIdHint: p.split('::')[0] ?? p });
     return p;
   }
 
   /** A party the caller named: it must exist, or be allocatable here when `createPartyIfMissing`. */
   private existingParty(party: string, createPartyIfMissing: boolean): string {
-    if (this.sim.store.party(party)) return party;
+    if (this.sim.store.hasParty(party)) return party;
     if (!createPartyIfMissing) throw new WalletError(400, `Party ${party} does not exist and createPartyIfMissing is false`);
     const [hint, ns] = party.split('::');
     if (ns !== this.sim.namespace || !hint)
