@@ -5,22 +5,18 @@
  * group; that a waiting reader runs before the next group; that a failed sync answers with an error instead of an
  * acknowledgement; and, over HTTP and WebSocket, that reads and streams show nothing of a group before it is durable.
  */
-import fs, { rmSync } from 'node:fs';
+import fs from 'node:fs';
 import WebSocket from 'ws';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openSimContext } from '../../../src/simulator/index.js';
 import type { SyncFile } from '../../../src/simulator/durability.js';
-import { LedgerWriter } from '../../../src/simulator/ledger.js';
 import { CantonError } from '../../../src/simulator/errors.js';
 import type { JsCommandsInput } from '../../../src/simulator/schemas.js';
-import { committedLedgerEnd, createIou, makeTempDir, startTestSim } from './helpers.js';
+import { openCommitTestLedger, createIou, startTestSim } from './helpers.js';
 import { until } from '../../support/hostile-dar.js';
 
-const dirs: string[] = [];
-const closers: Array<() => void> = [];
+const disposers: Array<() => void> = [];
 afterAll(() => {
-  for (const c of closers) c();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  for (const d of disposers) d();
 });
 
 /** A WAL sync the test releases (`release`) or fails (`fail`), one held call at a time. */
@@ -52,18 +48,9 @@ function heldSync() {
 }
 
 function open() {
-  const dir = makeTempDir('sim-group-sync-');
-  dirs.push(dir);
   const sync = heldSync();
-  const { sim, db } = openSimContext({ dataDir: dir, syncWal: sync.syncWal });
-  closers.push(() => db.close());
-  const writer = new LedgerWriter(sim);
-  const alice = writer.allocateParty({ partyIdHint: 'Alice' }).party;
-  const commits: number[] = [];
-  sim.events.on('commit', (offset: number) => commits.push(offset));
-  const committed = committedLedgerEnd(dir);
-  closers.push(() => committed.close());
-  const committedEnd = committed.read;
+  const { sim, writer, alice, commits, committedEnd, dispose } = openCommitTestLedger('sim-group-sync-', { syncWal: sync.syncWal });
+  disposers.push(dispose);
   let n = 0;
   const cmd = (): JsCommandsInput => ({ commandId: `sync-${++n}`, actAs: [alice], commands: [createIou(alice, alice, '1')] });
   const answered = { count: 0 };

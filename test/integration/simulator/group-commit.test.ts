@@ -3,35 +3,23 @@
  * transaction; each is acknowledged only once that transaction is committed (a second connection sees it); a
  * command that fails inside the group is rolled back alone; offsets stay gap-free and strictly increasing.
  */
-import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openSimContext } from '../../../src/simulator/index.js';
-import { LedgerWriter, type SubmitResult } from '../../../src/simulator/ledger.js';
+import type { SubmitResult } from '../../../src/simulator/ledger.js';
 import { CantonError } from '../../../src/simulator/errors.js';
 import type { JsCommandsInput } from '../../../src/simulator/schemas.js';
-import { committedLedgerEnd, createIou, exercise, IOU, makeTempDir } from './helpers.js';
+import { openCommitTestLedger, createIou, exercise, IOU } from './helpers.js';
 import { must } from '../../support/must.js';
 
-const dirs: string[] = [];
-const closers: Array<() => void> = [];
+const disposers: Array<() => void> = [];
 afterAll(() => {
-  for (const c of closers) c();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  for (const d of disposers) d();
 });
 
 function open(groupCommit: boolean) {
-  const dir = makeTempDir('sim-group-commit-');
-  dirs.push(dir);
-  const { sim, db } = openSimContext({ dataDir: dir, settings: { groupCommit } });
-  closers.push(() => db.close());
-  const writer = new LedgerWriter(sim);
-  const alice = writer.allocateParty({ partyIdHint: 'Alice' }).party;
+  const { sim, writer, alice, commits, committedEnd, dispose } = openCommitTestLedger('sim-group-commit-', { settings: { groupCommit } });
+  disposers.push(dispose);
   const bob = writer.allocateParty({ partyIdHint: 'Bob' }).party;
-  const commits: number[] = [];
-  sim.events.on('commit', (offset: number) => commits.push(offset));
-  const committed = committedLedgerEnd(dir);
-  closers.push(() => committed.close());
-  const committedEnd = committed.read;
+  commits.length = 0; // the tests count the commits of their commands only
   let n = 0;
   const cmd = (actAs: string, commands: JsCommandsInput['commands'], commandId = `gc-${++n}`): JsCommandsInput => ({
     commandId,

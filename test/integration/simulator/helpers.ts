@@ -14,7 +14,8 @@ import type { ValidateFunction } from 'ajv';
 import type { RawData } from 'ws';
 import addFormatsModule from 'ajv-formats';
 import { parse } from 'yaml';
-import { startSimulator } from '../../../src/simulator/index.js';
+import { openSimContext, startSimulator } from '../../../src/simulator/index.js';
+import { LedgerWriter } from '../../../src/simulator/ledger.js';
 import { DB_FILE } from '../../../src/simulator/store/open.js';
 import type { RunningSimulator, SimulatorOptions } from '../../../src/simulator/index.js';
 
@@ -129,13 +130,31 @@ export interface TestSim extends RunningSimulator {
 }
 
 /**
- * The ledger end as committed in a data dir's file, read over a second connection as another process would: it sees
- * committed data only (durable or not). `close` closes that connection.
+ * A simulator context (no server) on a temp data dir, for commit-path tests: its ledger writer, party Alice, the
+ * offsets of the 'commit' events it emits, and the ledger end as committed in the file, read over a second connection
+ * as another process would (committed data only, durable or not). `dispose` closes both connections, deletes the dir.
  */
-export function committedLedgerEnd(dataDir: string): { read: () => number; close: () => void } {
+export function openCommitTestLedger(prefix: string, opts: Omit<Parameters<typeof openSimContext>[0], 'dataDir'> = {}) {
+  const dataDir = makeTempDir(prefix);
+  const { sim, db } = openSimContext({ ...opts, dataDir });
+  const writer = new LedgerWriter(sim);
+  const alice = writer.allocateParty({ partyIdHint: 'Alice' }).party;
+  const commits: number[] = [];
+  sim.events.on('commit', (offset: number) => commits.push(offset));
   const reader = new Database(path.join(dataDir, DB_FILE), { readonly: true });
-  const stmt = reader.prepare("SELECT value FROM meta WHERE key = 'ledger_end'").pluck();
-  return { read: () => Number(stmt.get()), close: () => reader.close() };
+  const endStmt = reader.prepare("SELECT value FROM meta WHERE key = 'ledger_end'").pluck();
+  return {
+    sim,
+    writer,
+    alice,
+    commits,
+    committedEnd: (): number => Number(endStmt.get()),
+    dispose: (): void => {
+      reader.close();
+      db.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 export function makeTempDir(prefix = 'sim-test-'): string {
