@@ -1,7 +1,8 @@
 /** Identifier helpers: Canton-like fingerprints, party ids, contract ids, update ids. */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
-export const sha256Hex = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
+// one-shot `hash`: no Hash object per call (three to four ids per command)
+export const sha256Hex = (data: string | Buffer): string => hash('sha256', data, 'hex');
 
 /** A Canton fingerprint: multihash prefix 0x12 0x20 followed by a SHA-256 hex digest. */
 export const fingerprint = (seed: string): string => `1220${sha256Hex(seed)}`;

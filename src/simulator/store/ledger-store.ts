@@ -44,6 +44,11 @@ export class LedgerStore implements PartyIds {
   private readonly contracts: ContractStore;
   private readonly pids = new Map<string, number>();
   private readonly partiesByPid = new Map<number, string>();
+  /**
+   * The ledger end as this connection last read or wrote it (read several times per command). Forgotten whenever a
+   * transaction or savepoint of this store is rolled back, which may undo a `nextOffset`; only this connection writes it.
+   */
+  private end: number | undefined;
 
   constructor(readonly db: Db) {
     this.meta = new MetaStore(db);
@@ -90,7 +95,12 @@ export class LedgerStore implements PartyIds {
 
   /** Run `fn` in one SQLite transaction (IMMEDIATE); committed (and fsynced) when it returns. */
   tx<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate();
+    try {
+      return this.db.transaction(fn).immediate();
+    } catch (err) {
+      this.end = undefined;
+      throw err;
+    }
   }
 
   /**
@@ -125,6 +135,7 @@ export class LedgerStore implements PartyIds {
         try {
           return { ok: true, value: one(fn) };
         } catch (error) {
+          this.end = undefined;
           return { ok: false, error };
         }
       }),
@@ -150,7 +161,7 @@ export class LedgerStore implements PartyIds {
   }
 
   ledgerEnd(): number {
-    return this.meta.getNumber('ledger_end', 0);
+    return (this.end ??= this.meta.getNumber('ledger_end', 0));
   }
   prunedUpTo(): number {
     return this.meta.getNumber('pruned_up_to', 0);
@@ -163,6 +174,7 @@ export class LedgerStore implements PartyIds {
   nextOffset(): number {
     const next = this.ledgerEnd() + 1;
     this.meta.set('ledger_end', String(next));
+    this.end = next;
     return next;
   }
 
