@@ -20,9 +20,12 @@
  * group is durable, and that sync covers the earlier groups too (the WAL is synced in order).
  */
 import fs from 'node:fs';
+import type { SyncFile, WalCheckpoints } from './store/wal-checkpoints.js';
 
-/** fdatasync of a file descriptor (fs.fdatasync; tests pass one that can be held back). */
-export type SyncFile = (fd: number, done: (err: NodeJS.ErrnoException | null) => void) => void;
+export type { SyncFile } from './store/wal-checkpoints.js';
+
+/** How often writes that do not pass through here (party allocation, uploads, bulk loads) are checked for a checkpoint. */
+const CHECKPOINT_CHECK_MS = 1000;
 
 interface Unsynced {
   /** The last offset the group wrote (undefined when it wrote none). */
@@ -43,13 +46,25 @@ export class Durability {
   private durableEnd = 0;
   private closing: Promise<void> | undefined;
   private idle: (() => void) | undefined;
+  private readonly checkTimer: NodeJS.Timeout | undefined;
+  /** A checkpoint is due: groups wait until the syncs under way are done and it has run (so the WAL stays bounded). */
+  private checkpointWanted = false;
 
-  /** `ledgerEnd`: the ledger end as committed (LedgerStore.ledgerEnd). */
+  /**
+   * `ledgerEnd`: the ledger end as committed (LedgerStore.ledgerEnd). `checkpoints`: WAL checkpoints run when
+   * everything committed is durable (store/wal-checkpoints.ts); groups wait while the database file is synced.
+   */
   constructor(
     private readonly walPath: string,
     private readonly ledgerEnd: () => number,
     private readonly syncFile: SyncFile = fs.fdatasync,
-  ) {}
+    private readonly checkpoints?: WalCheckpoints,
+  ) {
+    if (checkpoints) {
+      this.checkTimer = setInterval(() => this.checkpointIfDue(), CHECKPOINT_CHECK_MS);
+      this.checkTimer.unref();
+    }
+  }
 
   /** The durable ledger end: what readers see as the end of the ledger. */
   end(): number {
@@ -62,9 +77,26 @@ export class Durability {
     if (this.isSettled()) this.durableEnd = this.ledgerEnd();
   }
 
-  /** A change committed and synced by SQLite itself (synchronous=FULL): everything committed before it is durable too. */
+  /**
+   * A change committed and synced by SQLite itself (synchronous=FULL): everything committed before it is durable too.
+   * A checkpoint then due runs at once, syncing on this thread (writers that do not wait for groups would keep the WAL
+   * from ever being restarted behind a checkpoint synced off the thread).
+   */
   syncedBySqlite(): void {
     if (!this.isSettled()) this.durableEnd = this.ledgerEnd();
+    else if (!this.checkpoints?.isSyncing() && this.checkpoints?.isDue()) {
+      try {
+        this.checkpoints.runSynced();
+      } catch (err) {
+        // nothing was copied or the copy is not recorded: the WAL keeps every frame, the next checkpoint tries again
+        console.error(`[simulator] WAL checkpoint failed: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  /** A group of one committed and synced by SQLite (group-commit.ts): a checkpoint then due is synced off the thread. */
+  groupSyncedBySqlite(): void {
+    this.checkpointIfDue();
   }
 
   /**
@@ -74,6 +106,8 @@ export class Durability {
   committed(offset: number | undefined, done: (err: Error | undefined) => void): void {
     this.waiting.push({ offset, done });
     this.startSync();
+    // under steady load nothing may ever be settled: stop taking groups until it is, and checkpoint then
+    if (!this.checkpointWanted && this.checkpoints?.isDue()) this.checkpointWanted = true;
   }
 
   /** True when nothing committed is waiting to be durable (then reads may run at once). */
@@ -89,10 +123,13 @@ export class Durability {
 
   /** False while readers wait: a group committer must not commit now, but when `onResume` tells it. */
   acceptsGroup(): boolean {
-    return this.readers.length === 0;
+    return this.readers.length === 0 && !this.checkpointWanted && !this.checkpoints?.isSyncing();
   }
 
-  /** `resume` runs after each sync, once waiting readers were let through (a committer holding a group schedules it then). */
+  /**
+   * `resume` runs after each sync (of the WAL, or of the database file after a checkpoint), once waiting readers were
+   * let through (a committer holding a group schedules it then).
+   */
   onResume(resume: () => void): void {
     this.resumers.add(resume);
   }
@@ -101,11 +138,13 @@ export class Durability {
   close(): Promise<void> {
     this.closing ??= new Promise<void>((resolve) => {
       const finish = (): void => {
+        if (this.checkTimer) clearInterval(this.checkTimer);
+        this.checkpoints?.close();
         if (this.fd !== undefined) fs.closeSync(this.fd);
         this.fd = undefined;
         resolve();
       };
-      if (this.isSettled()) finish();
+      if (this.isSettled() && !this.checkpoints?.isSyncing()) finish();
       else this.idle = finish;
     });
     return this.closing;
@@ -144,7 +183,21 @@ export class Durability {
     const readers = this.readers;
     this.readers = [];
     for (const r of readers) r();
+    if (!this.checkpointIfDue()) this.resume();
+  }
+
+  /** Starts a WAL checkpoint when one is due and everything committed is durable; true when one started. */
+  private checkpointIfDue(): boolean {
+    if (!this.checkpoints || this.closing || !this.isSettled()) return false;
+    this.checkpointWanted = false;
+    return this.checkpoints.startIfDue((err) => {
+      if (err) console.error(`[simulator] ${err.message}`);
+      this.resume();
+    });
+  }
+
+  private resume(): void {
     for (const resume of this.resumers) resume();
-    this.idle?.();
+    if (this.isSettled() && !this.checkpoints?.isSyncing()) this.idle?.();
   }
 }

@@ -88,8 +88,10 @@ export class GroupCommitter {
           else q.reject(o.error);
         });
       };
-      if (alone) answer(undefined);
-      else this.sim.durability.committed(last, answer);
+      if (alone) {
+        answer(undefined);
+        this.sim.durability.groupSyncedBySqlite();
+      } else this.sim.durability.committed(last, answer);
     }
   }
 }

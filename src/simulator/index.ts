@@ -25,6 +25,7 @@ import type { SimulatorSettings } from './settings.js';
 import { DB_FILE, openDatabase } from './store/open.js';
 import type { Db } from './store/open.js';
 import { LedgerStore } from './store/ledger-store.js';
+import { WalCheckpoints } from './store/wal-checkpoints.js';
 import { synchronizersFor } from './synchronizers.js';
 import { registerAllRoutes } from './routes/index.js';
 import { seedDemo } from './seed.js';
@@ -61,6 +62,10 @@ export interface SimulatorOptions {
   archiveCacheDir?: string;
   /** How the WAL is synced after a group commit (durability.ts); default fs.fdatasync. Tests pass one they hold back. */
   syncWal?: SyncFile;
+  /** How the database file is synced after a WAL checkpoint (store/wal-checkpoints.ts); default fs.fdatasync. For tests. */
+  syncDb?: SyncFile;
+  /** WAL frames not yet copied that make a checkpoint due; default 1000 (SQLite's own). For tests. */
+  checkpointFrames?: number;
 }
 
 export type { SimAuthConfig } from './auth-config.js';
@@ -74,7 +79,15 @@ export interface RunningSimulator {
 
 /** Opens the data dir and builds the simulator context (no server): used by `startSimulator` and bulk loading. */
 export function openSimContext(
-  opts: Pick<SimulatorOptions, 'dataDir' | 'reset' | 'staticTime' | 'settings' | 'archiveCacheDir' | 'syncWal'>,
+  opts: Pick<
+    SimulatorOptions,
+    'dataDir' | 'reset' | 'staticTime' | 'settings' | 'archiveCacheDir' | 'syncWal' | 'syncDb' | 'checkpointFrames'
+  >,
+  /**
+   * Checkpoints run by the simulator, their database sync off its thread (store/wal-checkpoints.ts). Off for bulk
+   * loading, which writes in long synchronous transactions and leaves checkpoints to SQLite.
+   */
+  ownCheckpoints = false,
 ): {
   sim: SimContext;
   db: Db;
@@ -103,7 +116,12 @@ export function openSimContext(
     namespace,
     synchronizers: synchronizersFor(seed),
     settings: { ...defaultSettings(), ...opts.settings },
-    durability: new Durability(path.join(opts.dataDir, `${DB_FILE}-wal`), () => store.ledgerEnd(), opts.syncWal),
+    durability: new Durability(
+      path.join(opts.dataDir, `${DB_FILE}-wal`),
+      () => store.ledgerEnd(),
+      opts.syncWal,
+      ownCheckpoints ? new WalCheckpoints(db, path.join(opts.dataDir, DB_FILE), opts.syncDb, opts.checkpointFrames) : undefined,
+    ),
     events: new EventEmitter(),
     version: SIMULATOR_LEDGER_API_VERSION,
     registry: new PackageRegistry(undefined, opts.archiveCacheDir !== undefined ? { archiveCacheDir: opts.archiveCacheDir } : {}),
@@ -128,7 +146,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
       `Invalid faultInjection option: ${fi.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`,
     );
   const faultInjection = fi.data;
-  const { sim, db } = openSimContext(opts);
+  const { sim, db } = openSimContext(opts, true);
   if (authConfig.mode === 'none') sim.implicitAdmins.push(LOCALNET_USER);
   const participantId = sim.participantId;
   const router = new Router();

@@ -5,13 +5,11 @@
  * group; that a waiting reader runs before the next group; that a failed sync answers with an error instead of an
  * acknowledgement; and, over HTTP and WebSocket, that reads and streams show nothing of a group before it is durable.
  */
-import fs from 'node:fs';
 import WebSocket from 'ws';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { SyncFile } from '../../../src/simulator/durability.js';
 import { CantonError } from '../../../src/simulator/errors.js';
 import type { JsCommandsInput } from '../../../src/simulator/schemas.js';
-import { openCommitTestLedger, createIou, startTestSim } from './helpers.js';
+import { heldSync, openCommitTestLedger, createIou, startTestSim } from './helpers.js';
 import { until } from '../../support/hostile-dar.js';
 
 const disposers: Array<() => void> = [];
@@ -19,37 +17,9 @@ afterAll(() => {
   for (const d of disposers) d();
 });
 
-/** A WAL sync the test releases (`release`) or fails (`fail`), one held call at a time. */
-function heldSync() {
-  const held: Array<{ fd: number; done: (err: NodeJS.ErrnoException | null) => void }> = [];
-  let calls = 0;
-  let passing = false;
-  const syncWal: SyncFile = (fd, done) => {
-    calls++;
-    if (passing) fs.fdatasync(fd, done);
-    else held.push({ fd, done });
-  };
-  return {
-    syncWal,
-    /** From now on every sync runs at once (the held ones too). */
-    passThrough(): void {
-      passing = true;
-      for (const h of held.splice(0)) fs.fdatasync(h.fd, h.done);
-    },
-    held: () => held.length,
-    calls: () => calls,
-    release(): void {
-      for (const h of held.splice(0)) fs.fdatasync(h.fd, h.done);
-    },
-    fail(): void {
-      for (const h of held.splice(0)) h.done(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
-    },
-  };
-}
-
 function open() {
   const sync = heldSync();
-  const { sim, writer, alice, commits, committedEnd, dispose } = openCommitTestLedger('sim-group-sync-', { syncWal: sync.syncWal });
+  const { sim, writer, alice, commits, committedEnd, dispose } = openCommitTestLedger('sim-group-sync-', { syncWal: sync.sync });
   disposers.push(dispose);
   let n = 0;
   const cmd = (): JsCommandsInput => ({ commandId: `sync-${++n}`, actAs: [alice], commands: [createIou(alice, alice, '1')] });
@@ -182,7 +152,7 @@ const offsetOf = (m: unknown): number => (m as { update: { Transaction: { value:
 describe('group commit over HTTP and WebSocket: nothing of a group is seen before it is durable', () => {
   it('holds reads and stream messages until the group is durable', async () => {
     const sync = heldSync();
-    const sim = await startTestSim({ syncWal: sync.syncWal });
+    const sim = await startTestSim({ syncWal: sync.sync });
     try {
       const post = async (p: string, body: unknown) => {
         const res = await fetch(`${sim.url}${p}`, {

@@ -4,7 +4,7 @@
  */
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import fs, { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,7 @@ import { parse } from 'yaml';
 import { openSimContext, startSimulator } from '../../../src/simulator/index.js';
 import { LedgerWriter } from '../../../src/simulator/ledger.js';
 import { DB_FILE } from '../../../src/simulator/store/open.js';
+import type { SyncFile } from '../../../src/simulator/store/wal-checkpoints.js';
 import type { RunningSimulator, SimulatorOptions } from '../../../src/simulator/index.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -134,9 +135,13 @@ export interface TestSim extends RunningSimulator {
  * offsets of the 'commit' events it emits, and the ledger end as committed in the file, read over a second connection
  * as another process would (committed data only, durable or not). `dispose` closes both connections, deletes the dir.
  */
-export function openCommitTestLedger(prefix: string, opts: Omit<Parameters<typeof openSimContext>[0], 'dataDir'> = {}) {
+export function openCommitTestLedger(
+  prefix: string,
+  opts: Omit<Parameters<typeof openSimContext>[0], 'dataDir'> = {},
+  ownCheckpoints = false,
+) {
   const dataDir = makeTempDir(prefix);
-  const { sim, db } = openSimContext({ ...opts, dataDir });
+  const { sim, db } = openSimContext({ ...opts, dataDir }, ownCheckpoints);
   const writer = new LedgerWriter(sim);
   const alice = writer.allocateParty({ partyIdHint: 'Alice' }).party;
   const commits: number[] = [];
@@ -145,6 +150,7 @@ export function openCommitTestLedger(prefix: string, opts: Omit<Parameters<typeo
   const endStmt = reader.prepare("SELECT value FROM meta WHERE key = 'ledger_end'").pluck();
   return {
     sim,
+    dataDir,
     writer,
     alice,
     commits,
@@ -153,6 +159,34 @@ export function openCommitTestLedger(prefix: string, opts: Omit<Parameters<typeo
       reader.close();
       db.close();
       rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A file sync (WAL or database file) the test releases (`release`) or fails (`fail`), one held call at a time. */
+export function heldSync() {
+  const held: Array<{ fd: number; done: (err: NodeJS.ErrnoException | null) => void }> = [];
+  let calls = 0;
+  let passing = false;
+  const sync: SyncFile = (fd, done) => {
+    calls++;
+    if (passing) fs.fdatasync(fd, done);
+    else held.push({ fd, done });
+  };
+  return {
+    sync,
+    /** From now on every sync runs at once (the held ones too). */
+    passThrough(): void {
+      passing = true;
+      for (const h of held.splice(0)) fs.fdatasync(h.fd, h.done);
+    },
+    held: () => held.length,
+    calls: () => calls,
+    release(): void {
+      for (const h of held.splice(0)) fs.fdatasync(h.fd, h.done);
+    },
+    fail(): void {
+      for (const h of held.splice(0)) h.done(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
     },
   };
 }

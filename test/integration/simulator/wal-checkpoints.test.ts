@@ -1,0 +1,205 @@
+/**
+ * WAL checkpoints run by the simulator with the database file's sync off its thread (src/simulator/store/
+ * wal-checkpoints.ts), on a real SQLite file. The test holds the database sync back and reads SQLite's own state from
+ * the files — the WAL index (`-shm`: frames written, frames copied) and the WAL header's salts, which change when
+ * SQLite restarts the WAL — to check that: a checkpoint copies the whole durable WAL; group commits wait while the file
+ * is synced; nothing (not even a synchronous commit) restarts the WAL before that sync succeeded, and the next group
+ * does after it; a failed sync keeps the WAL whole until a later checkpoint's sync succeeds; synchronous commits
+ * (which cannot wait) are checkpointed on the thread, as SQLite would; and over HTTP under concurrent load the WAL stays
+ * bounded.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import type { JsCommandsInput } from '../../../src/simulator/schemas.js';
+import { DB_FILE } from '../../../src/simulator/store/open.js';
+import { createIou, heldSync, openCommitTestLedger, startTestSim } from './helpers.js';
+import type { TestSim } from './helpers.js';
+import { until } from '../../support/hostile-dar.js';
+
+const disposers: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const d of disposers) await d();
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** The WAL index header (walformat.html): frames in the WAL and frames copied into the database file. */
+function walIndex(dataDir: string): { frames: number; copied: number } {
+  const b = fs.readFileSync(path.join(dataDir, `${DB_FILE}-shm`)).subarray(0, 100);
+  return { frames: b.readUInt32LE(16), copied: b.readUInt32LE(96) };
+}
+
+/** The WAL header's salts (bytes 16–23): SQLite changes them each time it restarts the WAL from its start. */
+const walSalts = (dataDir: string): string =>
+  fs
+    .readFileSync(path.join(dataDir, `${DB_FILE}-wal`))
+    .subarray(16, 24)
+    .toString('hex');
+
+const turns = async (k: number) => {
+  for (let i = 0; i < k; i++) await new Promise((r) => setImmediate(r));
+};
+
+function open(frames: number) {
+  const dbSync = heldSync();
+  const t = openCommitTestLedger('sim-checkpoints-', { syncDb: dbSync.sync, checkpointFrames: frames }, true);
+  disposers.push(async () => {
+    dbSync.passThrough();
+    await t.sim.durability.close();
+    t.dispose();
+  });
+  let n = 0;
+  const cmd = (): JsCommandsInput => ({ commandId: `ckpt-${++n}`, actAs: [t.alice], commands: [createIou(t.alice, t.alice, '1')] });
+  const answered = { count: 0 };
+  const submit = (count: number) =>
+    Array.from({ length: count }, () =>
+      t.writer.submit(cmd(), 'user').then((r) => {
+        answered.count++;
+        return r;
+      }),
+    );
+  /** Groups of four until a checkpoint's database sync is held. */
+  const untilCheckpoint = async () => {
+    const held = dbSync.held();
+    while (dbSync.held() === held) await Promise.all(submit(4));
+  };
+  return { ...t, dbSync, submit, answered, untilCheckpoint };
+}
+
+describe('WAL checkpoints with the database sync off the thread', () => {
+  it('copies the durable WAL, holds groups while the file is synced, and lets the next group restart the WAL', async () => {
+    const { sim, dataDir, dbSync, submit, answered, committedEnd, untilCheckpoint } = open(40);
+    // SQLite's automatic checkpoint (inside COMMIT, syncing on this thread) is off
+    expect(sim.store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+    await untilCheckpoint();
+    const idx = walIndex(dataDir);
+    expect(idx.frames).toBeGreaterThanOrEqual(40);
+    expect(idx.copied).toBe(idx.frames);
+    // the checkpoint ran without syncing (synchronous=OFF) and restored the setting (FULL = 2)
+    expect(sim.store.db.pragma('synchronous', { simple: true })).toBe(2);
+    const salts = walSalts(dataDir);
+
+    // while the database file is synced: groups wait, readers do not
+    const end = committedEnd();
+    answered.count = 0;
+    const held = submit(3);
+    await turns(5);
+    expect(committedEnd()).toBe(end);
+    expect(answered.count).toBe(0);
+    await sim.durability.settled();
+
+    dbSync.release();
+    expect((await Promise.all(held)).map((r) => r.offset)).toEqual([end + 1, end + 2, end + 3]);
+    // the group after the sync found the whole WAL copied and started it over
+    expect(walSalts(dataDir)).not.toBe(salts);
+    expect(walIndex(dataDir).frames).toBeLessThan(idx.frames);
+  });
+
+  it('never restarts the WAL before the database file is synced, not even for a synchronous commit', async () => {
+    const { sim, dataDir, dbSync, writer, untilCheckpoint } = open(40);
+    await untilCheckpoint();
+    const before = walIndex(dataDir);
+    const salts = walSalts(dataDir);
+    // a party allocation commits at once (synchronous=FULL), during the database sync: appended, not restarted
+    const bob = writer.allocateParty({ partyIdHint: 'Bob' }).party;
+    expect(walSalts(dataDir)).toBe(salts);
+    expect(walIndex(dataDir).frames).toBeGreaterThan(before.frames);
+    dbSync.release();
+    await until(() => sim.durability.acceptsGroup());
+    expect(sim.store.hasParty(bob)).toBe(true);
+  });
+
+  it('keeps the WAL whole after a failed database sync, until a later checkpoint syncs the file', async () => {
+    const { dataDir, dbSync, submit, untilCheckpoint } = open(40);
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    await untilCheckpoint();
+    const salts = walSalts(dataDir);
+    const held = submit(2);
+    dbSync.fail();
+    // groups go on, appended to the WAL: its frames are all the database file may lack
+    await Promise.all(held);
+    await Promise.all(submit(4));
+    expect(walSalts(dataDir)).toBe(salts);
+    expect(errors).toHaveBeenCalledWith(expect.stringContaining('could not be synced (EIO: i/o error, fdatasync); the WAL is kept whole'));
+
+    // the next checkpoint's sync succeeds: the WAL is started over after it
+    await untilCheckpoint();
+    expect(walSalts(dataDir)).toBe(salts);
+    dbSync.release();
+    await Promise.all(submit(4));
+    expect(walSalts(dataDir)).not.toBe(salts);
+  });
+});
+
+describe('WAL checkpoints for commits that do not wait', () => {
+  it('checkpoints synchronous commits on the thread, as SQLite would, so the WAL is restarted', () => {
+    const { dataDir, dbSync, writer } = open(40);
+    const salts = walSalts(dataDir);
+    let restarted = false;
+    for (let i = 0; i < 200 && !restarted; i++) {
+      writer.allocateParty({ partyIdHint: `Sync${i}` });
+      restarted = walSalts(dataDir) !== salts;
+    }
+    expect(restarted).toBe(true);
+    expect(walIndex(dataDir).frames).toBeLessThan(40);
+    // SQLite synced the database file itself: nothing went through the off-thread sync
+    expect(dbSync.calls()).toBe(0);
+  });
+});
+
+describe('WAL checkpoints over HTTP under concurrent load', () => {
+  it('keeps the WAL bounded and every acknowledged command readable after a restart', async () => {
+    const frames = 200;
+    const sim = await startTestSim({ checkpointFrames: frames });
+    const reopened: TestSim[] = [];
+    disposers.push(async () => {
+      for (const r of reopened) await r.close();
+      await sim.dispose();
+    });
+    const post = async (p: string, body: unknown) => {
+      const res = await fetch(`${sim.url}${p}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+    };
+    const alice = ((await post('/v2/parties', { partyIdHint: 'Alice' })).json.partyDetails as { party: string }).party;
+    const ids: string[] = [];
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, c) => {
+        for (let k = 0; k < 40; k++) {
+          const r = await post('/v2/commands/submit-and-wait', {
+            commandId: `load-${c}-${k}`,
+            actAs: [alice],
+            commands: [createIou(alice, alice, '1')],
+          });
+          expect(r.status).toBe(200);
+          ids.push(r.json.updateId as string);
+        }
+      }),
+    );
+    // 320 commands write thousands of frames; restarted after each checkpoint, the WAL never grew past a few hundred
+    const walFrames = (fs.statSync(path.join(sim.dataDir, `${DB_FILE}-wal`)).size - 32) / (16384 + 24);
+    expect(walFrames).toBeLessThan(3 * frames);
+    await sim.close();
+
+    const again = await startTestSim({ dataDir: sim.dataDir });
+    reopened.push(again);
+    for (const id of ids) {
+      const r = await fetch(`${again.url}/v2/updates/update-by-id`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          updateId: id,
+          updateFormat: {
+            includeTransactions: { eventFormat: { filtersByParty: { [alice]: {} } }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' },
+          },
+        }),
+      });
+      expect(r.status).toBe(200);
+    }
+  });
+});
