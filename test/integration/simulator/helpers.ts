@@ -181,9 +181,16 @@ export function heldSync() {
       for (const h of held.splice(0)) fs.fdatasync(h.fd, h.done);
     },
     held: () => held.length,
+    /** The file descriptors of the held syncs, oldest first. */
+    heldFds: () => held.map((h) => h.fd),
     calls: () => calls,
     release(): void {
       for (const h of held.splice(0)) fs.fdatasync(h.fd, h.done);
+    },
+    /** Runs the sync held last (the others stay held). */
+    releaseNewest(): void {
+      const h = held.pop();
+      if (h) fs.fdatasync(h.fd, h.done);
     },
     fail(): void {
       for (const h of held.splice(0)) h.done(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
