@@ -1,6 +1,6 @@
 /**
- * Group commit (src/simulator/group-commit.ts) on a real SQLite file: commands that arrive together share one
- * transaction; each is acknowledged only once that transaction is committed (a second connection sees it); a
+ * Group commit (src/simulator/group-commit.ts) on a real SQLite file: commands that arrive together share
+ * transactions (of up to eight); each is acknowledged only once that transaction is committed (a second connection sees it); a
  * command that fails inside the group is rolled back alone; offsets stay gap-free and strictly increasing.
  */
 import { afterAll, describe, expect, it } from 'vitest';
@@ -36,7 +36,7 @@ const settle = <T>(p: Promise<T>) =>
   );
 
 describe('group commit', () => {
-  it('commits commands that arrive together in one transaction, each acknowledged only once it is committed', async () => {
+  it('commits commands that arrive together in shared transactions, each acknowledged only once it is committed', async () => {
     const { sim, writer, alice, commits, committedEnd, cmd } = open(true);
     const end0 = sim.store.ledgerEnd();
     const pending = Array.from({ length: 16 }, () => writer.submit(cmd(alice, [createIou(alice, alice, '1')]), 'user'));
@@ -49,7 +49,7 @@ describe('group commit', () => {
     const results = await Promise.all(pending);
     expect(committedEnd()).toBe(end0 + 16);
     expect(results.map((r) => r.offset)).toEqual(Array.from({ length: 16 }, (_, i) => end0 + 1 + i));
-    expect(commits).toEqual([end0 + 16]); // one group, one commit
+    expect(commits).toEqual([end0 + 8, end0 + 16]); // two groups of eight (MAX_GROUP), one commit each
   });
 
   it('fails a command that fails inside a group alone, without a gap in the offsets', async () => {
