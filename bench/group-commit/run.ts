@@ -4,13 +4,13 @@
  *
  * submit-and-wait creates (one Iou each) against the simulator in a child process (bench/simulator/child.ts), from
  * one client doing them one after another and from `--clients` concurrent clients (each one after another, keep-alive
- * connections). Same run, interleaved round by round: the same simulator with group commit off (`groupCommit: false`,
+ * connections). Same run, interleaved within each round (ABBA): the same simulator with group commit off (`groupCommit: false`,
  * one transaction and one fsync per command, as before) — the baseline. Both answer a command only once it is
  * durable (WAL; with group commit a group of several is synced by an fdatasync of the WAL).
  * Targets: with group commit, N clients ≥ 4 × one client of the same run, and one client not slower than with group
  * commit off (≥ 0.95×, the noise between rounds). Exit 1 when missed. Prints the load average before and after.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -123,15 +123,25 @@ async function main(): Promise<void> {
       await run(sims[mode], parties[mode], 1, 50); // warm-up
       await run(sims[mode], parties[mode], CLIENTS, 100);
     }
-    // Which simulator goes first alternates by round: the second of a pair measured 10–15 % apart from the first
-    // whichever it was (2026-11-29, quiet machine: one client 0.88× with group commit second, 1.15× with it first).
-    const timed = async (mode: 'on' | 'off', clients: number, count: number) => run(sims[mode], parties[mode], clients, count);
+    // Order matters: the second of two back-to-back measurements ran 10–15 % apart from the first, whichever simulator
+    // it was (2026-11-29, quiet machine: one client 0.88× with group commit second, 1.15× with it first) — the kernel
+    // was still writing back the first one's data (a 16-client segment writes ~100 MB of WAL), and the second one's
+    // fsyncs waited behind it. Alternating the order by round left it in the result with an odd number of rounds. Now
+    // every segment starts after a `sync` (nothing dirty left by the one before), and each round measures in both
+    // orders (ABBA, flipping by round): a mode's rate is the mean of its two halves.
+    const timed = async (mode: 'on' | 'off', clients: number, count: number) => {
+      execFileSync('sync');
+      return run(sims[mode], parties[mode], clients, count);
+    };
     for (let r = 0; r < ROUNDS; r++) {
-      const order = r % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const);
-      const single = { on: 0, off: 0 };
-      const many = { on: 0, off: 0 };
-      for (const mode of order) single[mode] = await timed(mode, 1, N / 2);
-      for (const mode of order) many[mode] = await timed(mode, CLIENTS, N * 2);
+      const [a, b] = r % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const);
+      const abba = async (clients: number, count: number): Promise<Record<'on' | 'off', number>> => {
+        const rates = { on: 0, off: 0 };
+        for (const mode of [a, b, b, a]) rates[mode] += (await timed(mode, clients, count / 2)) / 2;
+        return rates;
+      };
+      const single = await abba(1, N / 2);
+      const many = await abba(CLIENTS, N * 2);
       const { on: on1, off: off1 } = single;
       const { on: onN, off: offN } = many;
       rates.off1.push(off1);
