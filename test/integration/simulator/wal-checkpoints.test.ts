@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import type { JsCommandsInput } from '../../../src/simulator/schemas.js';
 import { DB_FILE } from '../../../src/simulator/store/open.js';
-import { createIou, heldSync, openCommitTestLedger, startTestSim } from './helpers.js';
+import { call, createIou, heldSync, openCommitTestLedger, startTestSim } from './helpers.js';
 import type { TestSim } from './helpers.js';
 import { until } from '../../support/hostile-dar.js';
 
@@ -158,26 +158,17 @@ describe('WAL checkpoints over HTTP under concurrent load', () => {
       for (const r of reopened) await r.close();
       await sim.dispose();
     });
-    const post = async (p: string, body: unknown) => {
-      const res = await fetch(`${sim.url}${p}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-    };
-    const alice = ((await post('/v2/parties', { partyIdHint: 'Alice' })).json.partyDetails as { party: string }).party;
+    const alloc = await call(sim.url, 'POST', '/v2/parties', { body: { partyIdHint: 'Alice' } });
+    const alice = (alloc.json as { partyDetails: { party: string } }).partyDetails.party;
     const ids: string[] = [];
     await Promise.all(
       Array.from({ length: 8 }, async (_, c) => {
         for (let k = 0; k < 40; k++) {
-          const r = await post('/v2/commands/submit-and-wait', {
-            commandId: `load-${c}-${k}`,
-            actAs: [alice],
-            commands: [createIou(alice, alice, '1')],
+          const r = await call(sim.url, 'POST', '/v2/commands/submit-and-wait', {
+            body: { commandId: `load-${c}-${k}`, actAs: [alice], commands: [createIou(alice, alice, '1')] },
           });
           expect(r.status).toBe(200);
-          ids.push(r.json.updateId as string);
+          ids.push((r.json as { updateId: string }).updateId);
         }
       }),
     );
@@ -189,15 +180,13 @@ describe('WAL checkpoints over HTTP under concurrent load', () => {
     const again = await startTestSim({ dataDir: sim.dataDir });
     reopened.push(again);
     for (const id of ids) {
-      const r = await fetch(`${again.url}/v2/updates/update-by-id`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
+      const r = await call(again.url, 'POST', '/v2/updates/update-by-id', {
+        body: {
           updateId: id,
           updateFormat: {
             includeTransactions: { eventFormat: { filtersByParty: { [alice]: {} } }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' },
           },
-        }),
+        },
       });
       expect(r.status).toBe(200);
     }
