@@ -10,10 +10,12 @@
  *   runs with synchronous=OFF on the writing connection (≈ 2 ms, the copy);
  * - the database file is then synced on libuv's thread pool. Until that sync has succeeded the WAL must not be
  *   restarted: a reader on a second connection, begun before the checkpoint, is kept open meanwhile — SQLite
- *   restarts the WAL only when no reader uses it — and released when the sync is done (kept after a failed sync, so
- *   the WAL, which still holds every page, is never overwritten; the next checkpoint begins a new reader and tries
- *   again). Group commits wait meanwhile (Durability), so the next group finds the whole WAL copied and restarts it:
- *   the WAL stays bounded under sustained load.
+ *   restarts the WAL only when no reader uses it — and released when the sync is done. Group commits wait meanwhile
+ *   (Durability), so the next group finds the whole WAL copied and restarts it: the WAL stays bounded under load.
+ * - a failed sync is not retried: the copy is already recorded in the WAL index, so SQLite would never copy those
+ *   pages again, and after a failed fsync Linux may have dropped them. The reader is kept for good and the connection
+ *   left open at close (a read-only connection closing last neither checkpoints nor deletes the WAL), so the WAL is
+ *   never overwritten or removed and the next start replays all of it; checkpoints stop until then.
  * Whether a checkpoint is due is read from the WAL index (the `-shm` file SQLite maps, format documented at
  * https://sqlite.org/walformat.html): frames in the WAL (`mxFrame`) not yet copied (`nBackfill`). If that header is
  * not what this code expects, SQLite's automatic checkpoint is turned back on.
@@ -59,7 +61,7 @@ export class WalCheckpoints {
     return this.syncing;
   }
 
-  /** The error of the last failed database sync, until one succeeds (the WAL is then kept whole). */
+  /** The error of a failed database sync: own checkpoints stopped and the WAL is kept for the next start. */
   failure(): Error | undefined {
     return this.lastError;
   }
@@ -78,16 +80,23 @@ export class WalCheckpoints {
    */
   startIfDue(done: (err: Error | undefined) => void): boolean {
     if (this.db.inTransaction || !this.isDue()) return false;
-    // a reader from before the checkpoint keeps the WAL from being restarted until the file is synced; one left
-    // from a failed sync is replaced in the same turn, so no write can restart the WAL in between
-    this.unpin();
-    this.pin();
-    const sync = this.db.pragma('synchronous', { simple: true }) as number;
-    this.db.pragma('synchronous = OFF');
     try {
-      this.db.pragma('wal_checkpoint(PASSIVE)');
-    } finally {
-      this.db.pragma(`synchronous = ${sync}`);
+      // a reader from before the copy keeps the WAL from being restarted until the file is synced
+      this.pin();
+      const sync = this.db.pragma('synchronous', { simple: true }) as number;
+      this.db.pragma('synchronous = OFF');
+      try {
+        this.db.pragma('wal_checkpoint(PASSIVE)');
+      } finally {
+        this.db.pragma(`synchronous = ${sync}`);
+      }
+    } catch (err) {
+      // a copy that failed is not recorded (SQLite copies those frames again); without a reader to keep the WAL,
+      // SQLite's own checkpoints take over
+      this.active = false;
+      console.error(`[simulator] WAL checkpoint failed (${(err as Error).message}); checkpoints are left to SQLite`);
+      if (!this.pinned) this.db.pragma(`wal_autocheckpoint = ${CHECKPOINT_FRAMES}`);
+      return false;
     }
     this.syncing = true;
     let fd: number;
@@ -104,20 +113,21 @@ export class WalCheckpoints {
   /**
    * A checkpoint as SQLite's automatic one, syncs on this thread: for commits that cannot wait (synchronous ones),
    * under which a checkpoint synced off the thread would never see the WAL restarted. Call when no transaction is
-   * open. The database file is synced when it returns, so a reader kept from a failed sync is released first.
+   * open and no sync is under way.
    */
   runSynced(): void {
-    if (this.db.inTransaction) return;
-    this.unpin();
+    if (this.db.inTransaction || !this.active) return;
     this.db.pragma('wal_checkpoint(PASSIVE)');
-    this.lastError = undefined;
   }
 
   /** Releases the reader and closes the files (after the sync under way; the database connection stays open). */
   close(): void {
-    this.unpin();
-    this.pinDb?.close();
-    this.pinDb = undefined;
+    // after a failed sync the reader stays, and its connection outlives the database's (see the module comment)
+    if (!this.lastError) {
+      this.unpin();
+      this.pinDb?.close();
+      this.pinDb = undefined;
+    }
     for (const fd of [this.shmFd, this.dbFd]) if (fd !== undefined) fs.closeSync(fd);
     this.shmFd = this.dbFd = undefined;
   }
@@ -125,11 +135,11 @@ export class WalCheckpoints {
   private finish(err: Error | undefined, done: (err: Error | undefined) => void): void {
     this.syncing = false;
     if (err) {
-      this.lastError = new Error(`The checkpointed database file could not be synced (${err.message}); the WAL is kept whole`);
-    } else {
-      this.lastError = undefined;
-      this.unpin();
-    }
+      this.active = false;
+      this.lastError = new Error(
+        `The checkpointed database file could not be synced (${err.message}); the WAL is kept and replayed at the next start`,
+      );
+    } else this.unpin();
     done(this.lastError);
   }
 
@@ -140,7 +150,11 @@ export class WalCheckpoints {
     } catch {
       return undefined;
     }
-    if (fs.readSync(this.shmFd, this.header, 0, 100, 0) < 100) return undefined;
+    try {
+      if (fs.readSync(this.shmFd, this.header, 0, 100, 0) < 100) return undefined;
+    } catch {
+      return undefined;
+    }
     // two copies of the 48-byte header (iVersion at 0, mxFrame at 16), then the checkpoint info (nBackfill at 96)
     if (this.readU32(0) !== WAL_INDEX_VERSION) {
       this.active = false;

@@ -155,6 +155,10 @@ export function openCommitTestLedger(
     alice,
     commits,
     committedEnd: (): number => Number(endStmt.get()),
+    /** Closes the second connection (a test that closes the database itself, as the last connection, needs this). */
+    closeReader: (): void => {
+      reader.close();
+    },
     dispose: (): void => {
       reader.close();
       db.close();
