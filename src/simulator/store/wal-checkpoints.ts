@@ -42,9 +42,11 @@ export class WalCheckpoints {
   private readonly header = Buffer.alloc(100);
   private readonly readU32 =
     os.endianness() === 'LE' ? this.header.readUInt32LE.bind(this.header) : this.header.readUInt32BE.bind(this.header);
-  /** False once the WAL index was not as expected: SQLite checkpoints by itself again. */
+  /** False once own checkpoints stopped: the WAL index was not as expected or a copy failed (SQLite checkpoints by
+   * itself again), or a sync failed (nobody does until the next start). */
   private active = true;
   private syncing = false;
+  /** A database sync failed: own checkpoints stopped and the WAL is kept for the next start. */
   private lastError: Error | undefined;
 
   constructor(
@@ -59,11 +61,6 @@ export class WalCheckpoints {
   /** A sync of the database file is under way (the WAL must not be restarted: group commits wait). */
   isSyncing(): boolean {
     return this.syncing;
-  }
-
-  /** The error of a failed database sync: own checkpoints stopped and the WAL is kept for the next start. */
-  failure(): Error | undefined {
-    return this.lastError;
   }
 
   /** Whether at least `frames` WAL frames are not yet copied into the database file (one read of the WAL index). */
