@@ -43,7 +43,7 @@ export class WalCheckpoints {
   private readonly readU32 =
     os.endianness() === 'LE' ? this.header.readUInt32LE.bind(this.header) : this.header.readUInt32BE.bind(this.header);
   /** False once own checkpoints stopped: the WAL index was not as expected or a copy failed (SQLite checkpoints by
-   * itself again), or a sync failed (nobody does until the next start). */
+   * itself again), or a sync failed (none run until the next start). */
   private active = true;
   private syncing = false;
   /** A database sync failed: own checkpoints stopped and the WAL is kept for the next start. */
