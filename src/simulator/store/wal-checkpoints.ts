@@ -88,11 +88,16 @@ export class WalCheckpoints {
         this.db.pragma(`synchronous = ${sync}`);
       }
     } catch (err) {
-      // a copy that failed is not recorded (SQLite copies those frames again); without a reader to keep the WAL,
-      // SQLite's own checkpoints take over
+      // A copy that failed is not recorded: frames stay uncopied (SQLite copies them again), so nothing can restart
+      // the WAL over them and the reader may go. SQLite's own checkpoints take over.
       this.active = false;
       console.error(`[simulator] WAL checkpoint failed (${(err as Error).message}); checkpoints are left to SQLite`);
-      if (!this.pinned) this.db.pragma(`wal_autocheckpoint = ${CHECKPOINT_FRAMES}`);
+      try {
+        this.unpin();
+        this.db.pragma(`wal_autocheckpoint = ${CHECKPOINT_FRAMES}`);
+      } catch {
+        // the connection itself is failing: its next statement reports it
+      }
       return false;
     }
     this.syncing = true;

@@ -4,7 +4,8 @@
  * the files — the WAL index (`-shm`: frames written, frames copied) and the WAL header's salts, which change when
  * SQLite restarts the WAL — to check that: a checkpoint copies the whole durable WAL; group commits wait while the file
  * is synced; nothing (not even a synchronous commit) restarts the WAL before that sync succeeded, and the next group
- * does after it; after a failed sync the WAL is never restarted or removed, and the next open replays it; synchronous commits
+ * does after it; after a failed sync the WAL is never restarted or removed, and the next open replays it; a failed
+ * copy hands checkpoints back to SQLite without keeping the WAL; synchronous commits
  * (which cannot wait) are checkpointed on the thread, as SQLite would; and over HTTP under concurrent load the WAL stays
  * bounded.
  */
@@ -140,6 +141,30 @@ describe('WAL checkpoints with the database sync off the thread', () => {
     } finally {
       again.close();
     }
+  });
+});
+
+describe('a checkpoint whose copy fails', () => {
+  it('leaves checkpoints to SQLite and lets go of the WAL', async () => {
+    const { sim, writer, dataDir, submit, dbSync } = open(40);
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const db = sim.store.db;
+    const pragma = db.pragma.bind(db);
+    const failing = vi.spyOn(db, 'pragma').mockImplementation((source, options) => {
+      if (source === 'wal_checkpoint(PASSIVE)') throw new Error('disk I/O error');
+      return pragma(source, options);
+    });
+    // groups go on: the failed copy neither holds them nor answers them with an error
+    for (let i = 0; i < 10; i++) await Promise.all(submit(4));
+    expect(dbSync.calls()).toBe(0);
+    expect(errors).toHaveBeenCalledWith(expect.stringContaining('WAL checkpoint failed (disk I/O error); checkpoints are left to SQLite'));
+    failing.mockRestore();
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    // no reader is kept: a checkpoint now copies every frame, written after the failure too
+    writer.allocateParty({ partyIdHint: 'After' });
+    const [r] = db.pragma('wal_checkpoint(PASSIVE)') as Array<{ log: number; checkpointed: number }>;
+    expect(r?.checkpointed).toBe(r?.log);
+    expect(walIndex(dataDir).copied).toBe(walIndex(dataDir).frames);
   });
 });
 
