@@ -30,6 +30,7 @@ export function openDatabase(dataDir: string, reset: boolean): Db {
   migrateFromV1(db);
   // One transaction: a new data dir's CREATE statements cost one fsync together instead of one each.
   db.transaction(() => {
+    dropOutdatedIndexes(db);
     db.exec(DDL);
     addColumns(db, 'reassignments', ['submitter TEXT', 'workflow_id TEXT', 'record_time TEXT']);
     const row = db.prepare('SELECT value FROM meta WHERE key = ?').get('schema_version') as { value: string } | undefined;
@@ -38,6 +39,17 @@ export function openDatabase(dataDir: string, reset: boolean): Db {
       throw new Error(`Unsupported simulator database schema ${row.value} in ${dataDir} (expected ${SCHEMA_VERSION}); use --reset`);
   }).immediate();
   return db;
+}
+
+/**
+ * Indexes whose definition changed within schema 2, dropped so DDL creates them anew: contracts_key held every active
+ * contract, keyless ones under NULL — one more index entry per create and per archive, for lookups that only ever
+ * ask for a key.
+ */
+function dropOutdatedIndexes(db: Db): void {
+  const sql = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = 'contracts_key'").pluck().get() as
+    string | undefined;
+  if (sql !== undefined && !sql.includes('key_hash IS NOT NULL')) db.exec('DROP INDEX contracts_key');
 }
 
 /** Additive, nullable columns of schema 2 that data dirs written before they existed lack. */

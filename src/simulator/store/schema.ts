@@ -42,7 +42,7 @@ CREATE TABLE IF NOT EXISTS contracts (
   workflow_id          TEXT,
   create_node          TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS contracts_key ON contracts (key_hash) WHERE archived_offset IS NULL;
+CREATE INDEX IF NOT EXISTS contracts_key ON contracts (key_hash) WHERE archived_offset IS NULL AND key_hash IS NOT NULL;
 CREATE INDEX IF NOT EXISTS contracts_archived ON contracts (archived_offset) WHERE archived_offset IS NOT NULL;
 CREATE INDEX IF NOT EXISTS contracts_unassigned ON contracts (unassigned_id) WHERE unassigned_id IS NOT NULL;
 -- Stakeholder index: (party, contract seq) for party-filtered ACS pages.
