@@ -44,20 +44,20 @@ export function staticClock(startMicros: bigint, onChange: (micros: bigint) => v
   };
 }
 
-/** Canton timestamps: RFC 3339 with microseconds, UTC. */
 // The last second formatted: a command formats the same second several times (record time, effective time, answers).
 let lastSecond = -1n;
 let lastPrefix = '';
 
+/** Canton timestamps: RFC 3339 with microseconds, UTC. */
 export function microsToIso(micros: bigint): string {
-  const rest = micros % 1000000n;
-  if (micros < 0n) return `${new Date(Number(micros / 1000n)).toISOString().slice(0, 19)}.${rest.toString().padStart(6, '0')}Z`;
+  const fraction = (micros % 1000000n).toString().padStart(6, '0');
+  if (micros < 0n) return `${new Date(Number(micros / 1000n)).toISOString().slice(0, 19)}.${fraction}Z`;
   const second = micros / 1000000n;
   if (second !== lastSecond) {
     lastPrefix = new Date(Number(second) * 1000).toISOString().slice(0, 19); // …SS
     lastSecond = second;
   }
-  return `${lastPrefix}.${rest.toString().padStart(6, '0')}Z`;
+  return `${lastPrefix}.${fraction}Z`;
 }
 
 export function isoToMicros(iso: string): bigint | undefined {

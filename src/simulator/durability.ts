@@ -100,7 +100,7 @@ export class Durability {
    */
   syncedBySqlite(): void {
     if (!this.isSettled()) this.durableEnd = this.ledgerEnd();
-    else if (!this.checkpoints?.isSyncing() && this.checkpoints?.isDue()) {
+    else if (this.checkpoints?.isDue()) {
       try {
         this.checkpoints.runSynced();
       } catch (err) {
@@ -160,7 +160,7 @@ export class Durability {
         this.idleFds.length = 0;
         resolve();
       };
-      if (this.isSettled() && !this.checkpoints?.isSyncing()) finish();
+      if (this.isIdle()) finish();
       else this.idle = finish;
     });
     return this.closing;
@@ -221,6 +221,11 @@ export class Durability {
 
   private resume(): void {
     for (const resume of this.resumers) resume();
-    if (this.isSettled() && !this.checkpoints?.isSyncing()) this.idle?.();
+    if (this.isIdle()) this.idle?.();
+  }
+
+  /** Nothing in flight: no group awaiting a sync, no database sync of a checkpoint. */
+  private isIdle(): boolean {
+    return this.isSettled() && !this.checkpoints?.isSyncing();
   }
 }
