@@ -64,7 +64,7 @@ export interface SimulatorOptions {
   syncWal?: SyncFile;
   /** How the database file is synced after a WAL checkpoint (store/wal-checkpoints.ts); default fs.fdatasync. For tests. */
   syncDb?: SyncFile;
-  /** WAL frames not yet copied that make a checkpoint due; default 1000 (SQLite's own). For tests. */
+  /** WAL frames not yet copied that make a checkpoint due; default 64 MiB of frames (CHECKPOINT_WAL_BYTES). For tests. */
   checkpointFrames?: number;
 }
 

@@ -11,10 +11,12 @@
  */
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import type { JsCommandsInput } from '../../../src/simulator/schemas.js';
-import { DB_FILE } from '../../../src/simulator/store/open.js';
+import { DB_FILE, openDatabase } from '../../../src/simulator/store/open.js';
+import { WalCheckpoints } from '../../../src/simulator/store/wal-checkpoints.js';
 import { call, createIou, heldSync, openCommitTestLedger, startTestSim } from './helpers.js';
 import type { TestSim } from './helpers.js';
 import { until } from '../../support/hostile-dar.js';
@@ -165,6 +167,32 @@ describe('a checkpoint whose copy fails', () => {
     const [r] = db.pragma('wal_checkpoint(PASSIVE)') as Array<{ log: number; checkpointed: number }>;
     expect(r?.checkpointed).toBe(r?.log);
     expect(walIndex(dataDir).copied).toBe(walIndex(dataDir).frames);
+  });
+});
+
+describe('the default checkpoint threshold', () => {
+  it("is 64 MiB of WAL frames (4,096 of 16 KiB), not SQLite's 1,000", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sim-ckpt-default-'));
+    const db = openDatabase(dir, false);
+    try {
+      expect(db.pragma('page_size', { simple: true })).toBe(16384);
+      const checkpoints = new WalCheckpoints(db, path.join(dir, DB_FILE));
+      db.pragma('synchronous = OFF');
+      db.exec('CREATE TABLE filler (x BLOB)');
+      const insert = db.prepare('INSERT INTO filler (x) VALUES (randomblob(16000))');
+      // one page per row, written by transactions of 100 rows (frames = pages written)
+      const fill = (until: number) => {
+        while (walIndex(dir).frames < until) db.transaction(() => Array.from({ length: 100 }, () => insert.run()))();
+      };
+      fill(1100);
+      expect(checkpoints.isDue()).toBe(false);
+      fill(4096);
+      expect(checkpoints.isDue()).toBe(true);
+      checkpoints.close();
+    } finally {
+      db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
