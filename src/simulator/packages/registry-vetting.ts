@@ -55,7 +55,8 @@ export abstract class VettingState {
   }
 
   isVetted(packageId: string, synchronizerId: string, at?: string): boolean {
-    const b = this.vetted(synchronizerId).get(packageId);
+    // looked up in place: `vetted` copies the map (checked for every command's packages)
+    const b = this.vettingState ? this.vettingState.get(synchronizerId)?.get(packageId) : this.vetted(synchronizerId).get(packageId);
     return b !== undefined && withinBounds(b, at);
   }
 

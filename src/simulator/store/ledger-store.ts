@@ -45,14 +45,26 @@ export class LedgerStore implements PartyIds {
   private readonly pids = new Map<string, number>();
   private readonly partiesByPid = new Map<number, string>();
   /**
-   * The ledger end as this connection last read or wrote it (read several times per command). Forgotten whenever a
-   * transaction or savepoint of this store is rolled back, which may undo a `nextOffset`; only this connection writes it.
+   * The ledger end as this connection last read or allocated it (read several times per command); only this
+   * connection writes it. Inside `tx` it runs ahead of the stored one, written once when the outermost `tx` ends (one
+   * write per group commit instead of one per offset). A rolled-back savepoint puts back the value it started from; a
+   * rolled-back transaction forgets it (the stored one is then right).
    */
   private end: number | undefined;
+  /** Nesting depth of `tx` (0: outside any). */
+  private txDepth = 0;
+  /** One transaction function for every `tx` (better-sqlite3 builds a wrapper per `db.transaction` call). */
+  private readonly inTx;
 
   constructor(readonly db: Db) {
     this.meta = new MetaStore(db);
     this.contracts = new ContractStore(db, (party) => this.partyPid(party));
+    this.inTx = db.transaction((fn: () => unknown): unknown => {
+      const start = this.ledgerEnd();
+      const result = fn();
+      if (this.txDepth === 1 && this.end !== start) this.meta.set('ledger_end', String(this.end));
+      return result;
+    });
     this.s = {
       insertUpdate: db.prepare(
         'INSERT INTO updates (offset, update_id, kind, synchronizer_id, record_time, meta, frags) VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -93,13 +105,20 @@ export class LedgerStore implements PartyIds {
     };
   }
 
-  /** Run `fn` in one SQLite transaction (IMMEDIATE); committed (and fsynced) when it returns. */
+  /**
+   * Run `fn` in one SQLite transaction (IMMEDIATE); committed (and fsynced) when it returns. Inside another
+   * transaction, in a savepoint.
+   */
   tx<T>(fn: () => T): T {
+    const before = this.ledgerEnd();
+    this.txDepth++;
     try {
-      return this.db.transaction(fn).immediate();
+      return this.inTx.immediate(fn) as T;
     } catch (err) {
-      this.end = undefined;
+      this.end = this.db.inTransaction ? before : undefined;
       throw err;
+    } finally {
+      this.txDepth--;
     }
   }
 
@@ -126,16 +145,14 @@ export class LedgerStore implements PartyIds {
     } catch {
       // one failed (or the transaction did): run again, each in its own savepoint
     }
-    const one = this.db.transaction((fn: () => T) => fn());
     return this.tx(() =>
       fns.map((fn): GroupOutcome<T> => {
         // an error that made SQLite roll back the whole transaction (e.g. SQLITE_FULL) must not let the
         // remaining functions run outside it, in autocommit: fail the group instead
         if (!this.db.inTransaction) throw new Error('The group transaction was rolled back by SQLite');
         try {
-          return { ok: true, value: one(fn) };
+          return { ok: true, value: this.tx(fn) };
         } catch (error) {
-          this.end = undefined;
           return { ok: false, error };
         }
       }),
@@ -170,10 +187,10 @@ export class LedgerStore implements PartyIds {
     this.meta.set('pruned_up_to', String(offset));
   }
 
-  /** Allocates the next offset; must be called inside `tx`. */
+  /** Allocates the next offset; must be called inside a transaction (written when the outermost `tx` ends). */
   nextOffset(): number {
     const next = this.ledgerEnd() + 1;
-    this.meta.set('ledger_end', String(next));
+    if (this.txDepth === 0) this.meta.set('ledger_end', String(next));
     this.end = next;
     return next;
   }
