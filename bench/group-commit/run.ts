@@ -11,7 +11,7 @@
  * commit off (≥ 0.95×, the noise between rounds). Exit 1 when missed. Prints the load average before and after.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,6 +26,7 @@ const CLIENTS = arg('--clients', 16);
 const N = arg('--n', 600);
 const ROUNDS = arg('--rounds', 5);
 const BURN = arg('--burn', 0);
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
 
@@ -105,8 +106,31 @@ async function run(sim: Sim, party: string, clients: number, count: number): Pro
   return (per * clients * 1000) / (performance.now() - t0);
 }
 
+/**
+ * Median time of an fdatasync after appending 96 KiB (about what a group's COMMIT adds to the WAL) to a file in `dir`:
+ * the disk's sync latency at that moment. One client waits for one such sync per command, 16 clients share them, so
+ * the ratio the bench measures follows it (BENCHMARKS.md, group commit).
+ */
+function syncLatencyMs(dir: string): number {
+  const file = path.join(dir, 'sync-probe');
+  const fd = openSync(file, 'w');
+  const chunk = Buffer.alloc(96 * 1024, 1);
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < 21; i++) {
+      writeSync(fd, chunk);
+      const t0 = performance.now();
+      fdatasyncSync(fd);
+      times.push(performance.now() - t0);
+    }
+  } finally {
+    closeSync(fd);
+    rmSync(file, { force: true });
+  }
+  return median(times);
+}
+
 const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 async function main(): Promise<void> {
   const burners = await startBurners(BURN);
@@ -119,6 +143,7 @@ async function main(): Promise<void> {
   try {
     const parties = { on: await allocate(sims.on, 'GroupOn'), off: await allocate(sims.off, 'GroupOff') };
     const rates = { on1: [] as number[], onN: [] as number[], off1: [] as number[], offN: [] as number[] };
+    const syncs: number[] = [];
     for (const mode of ['on', 'off'] as const) {
       await run(sims[mode], parties[mode], 1, 50); // warm-up
       await run(sims[mode], parties[mode], CLIENTS, 100);
@@ -140,6 +165,9 @@ async function main(): Promise<void> {
         for (const mode of [a, b, b, a]) rates[mode] += (await timed(mode, clients, count / 2)) / 2;
         return rates;
       };
+      execFileSync('sync');
+      const syncMs = syncLatencyMs(dir);
+      syncs.push(syncMs);
       const single = await abba(1, N / 2);
       const many = await abba(CLIENTS, N * 2);
       const { on: on1, off: off1 } = single;
@@ -150,7 +178,7 @@ async function main(): Promise<void> {
       rates.onN.push(onN);
       console.log(
         `round ${r + 1}: 1 client ${fmt(on1)} cmd/s (off ${fmt(off1)}), ` +
-          `${CLIENTS} clients ${fmt(onN)} cmd/s (off ${fmt(offN)}), load ${loadAverage()}`,
+          `${CLIENTS} clients ${fmt(onN)} cmd/s (off ${fmt(offN)}), fdatasync ${fmt(syncMs, 2)} ms, load ${loadAverage()}`,
       );
     }
     const on1 = median(rates.on1);
@@ -161,7 +189,9 @@ async function main(): Promise<void> {
     const single = on1 / off1;
     console.log(
       `\ngroup commit bench: ${ROUNDS} rounds (median), ${N / 2} sequential / ${N * 2} concurrent creates per round, ` +
-        `node ${process.version}, ${BURN} CPU burner(s), load average ${loadBefore} at start, ${loadAverage()} at end`,
+        `node ${process.version}, ${BURN} CPU burner(s), load average ${loadBefore} at start, ${loadAverage()} at end, ` +
+        `fdatasync of 96 KiB ${fmt(median(syncs), 2)} ms ` +
+        `(median of the rounds; ${fmt(Math.min(...syncs), 2)}–${fmt(Math.max(...syncs), 2)})`,
     );
     console.log('| submit-and-wait (create) | group commit | group commit off (baseline, same run) | ratio |');
     console.log('| --- | ---: | ---: | ---: |');
