@@ -61,21 +61,16 @@ const leanImports = {
 };
 
 /**
- * Builds every CLI bundle (one esbuild run, so shared modules are parsed once). Outputs are written beside their
- * final names and renamed, so a process loading a bundle while another rebuilds never reads half a file.
+ * esbuild options of the CLI bundles, without entry points and output: `buildCliBundles`, and benchmarks that run a
+ * simulator compiled the way `npm run sim` ships it (bench/support/shipped-child.ts).
  */
-export async function buildCliBundles() {
-  const { build } = await import('esbuild');
-  const builtAt = Date.now();
-  const workers = Object.fromEntries(Object.entries(WORKERS).filter(([, rel]) => existsSync(path.join(ROOT, rel))));
-  const result = await build({
+export function cliBuildOptions() {
+  return {
     absWorkingDir: ROOT,
-    entryPoints: Object.fromEntries(Object.entries({ ...ENTRIES, ...workers }).map(([name, rel]) => [name, path.join(ROOT, rel)])),
     bundle: true,
     platform: 'node',
     target: 'node20',
     format: 'cjs',
-    outdir: OUT_DIR,
     outExtension: { '.js': '.cjs' },
     external: CLI_EXTERNALS,
     plugins: [leanImports],
@@ -86,8 +81,6 @@ export async function buildCliBundles() {
     legalComments: 'none',
     // scripts/run.cjs reads the bundles as Latin-1, which is their text only while every byte is ASCII.
     charset: 'ascii',
-    metafile: true,
-    write: false,
     logLevel: 'silent',
     logOverride: { 'empty-import-meta': 'error' },
     define: {
@@ -96,6 +89,23 @@ export async function buildCliBundles() {
       'import.meta.filename': '__filename',
     },
     banner: { js: `"use strict";const ${IMPORT_META_URL}=require("node:url").pathToFileURL(__filename).href;` },
+  };
+}
+
+/**
+ * Builds every CLI bundle (one esbuild run, so shared modules are parsed once). Outputs are written beside their
+ * final names and renamed, so a process loading a bundle while another rebuilds never reads half a file.
+ */
+export async function buildCliBundles() {
+  const { build } = await import('esbuild');
+  const builtAt = Date.now();
+  const workers = Object.fromEntries(Object.entries(WORKERS).filter(([, rel]) => existsSync(path.join(ROOT, rel))));
+  const result = await build({
+    ...cliBuildOptions(),
+    entryPoints: Object.fromEntries(Object.entries({ ...ENTRIES, ...workers }).map(([name, rel]) => [name, path.join(ROOT, rel)])),
+    outdir: OUT_DIR,
+    metafile: true,
+    write: false,
   });
   mkdirSync(OUT_DIR, { recursive: true });
   // caches written by earlier builds (src/cli/bundle-cache.ts) are keyed by bundle mtime; drop them with their builds

@@ -2,7 +2,8 @@
  * Group commit benchmark: `npx tsx bench/group-commit/run.ts [--clients 16] [--n 600] [--rounds 5] [--burn N]`.
  * Not part of `npm test`.
  *
- * submit-and-wait creates (one Iou each) against the simulator in a child process (bench/simulator/child.ts), from
+ * submit-and-wait creates (one Iou each) against the simulator in a child process (bench/simulator/child.ts, compiled
+ * as `npm run sim` ships it: bench/support/shipped-child.ts), from
  * one client doing them one after another and from `--clients` concurrent clients (each one after another, keep-alive
  * connections). Same run, interleaved within each round (ABBA): the same simulator with group commit off (`groupCommit: false`,
  * one transaction and one fsync per command, as before) — the baseline. Both answer a command only once it is
@@ -19,6 +20,7 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { loadAverage, startBurners } from '../support/cpu-burner.js';
+import { buildShippedChild } from '../support/shipped-child.js';
 
 const arg = (name: string, dflt: number): number =>
   process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : dflt;
@@ -35,9 +37,9 @@ interface Sim {
   proc: ChildProcess;
 }
 
-function startChild(dataDir: string, groupCommit: boolean): Promise<Sim> {
+function startChild(child: string, dataDir: string, groupCommit: boolean): Promise<Sim> {
   return new Promise((resolve, reject) => {
-    const args = ['--import', 'tsx', path.join(repo, 'bench/simulator/child.ts'), '--data', dataDir];
+    const args = [child, '--data', dataDir];
     if (!groupCommit) args.push('--no-group-commit');
     const proc = spawn(process.execPath, args, { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'] });
     proc.once('exit', (code) => reject(new Error(`simulator child exited (${code})`)));
@@ -136,9 +138,10 @@ async function main(): Promise<void> {
   const burners = await startBurners(BURN);
   const loadBefore = loadAverage();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'group-commit-bench-'));
+  const child = await buildShippedChild();
   const sims: Record<'on' | 'off', Sim> = {
-    on: await startChild(path.join(dir, 'on'), true),
-    off: await startChild(path.join(dir, 'off'), false),
+    on: await startChild(child, path.join(dir, 'on'), true),
+    off: await startChild(child, path.join(dir, 'off'), false),
   };
   try {
     const parties = { on: await allocate(sims.on, 'GroupOn'), off: await allocate(sims.off, 'GroupOff') };
