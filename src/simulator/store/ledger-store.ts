@@ -59,8 +59,8 @@ export class LedgerStore implements PartyIds {
   constructor(readonly db: Db) {
     this.meta = new MetaStore(db);
     this.contracts = new ContractStore(db, (party) => this.partyPid(party));
-    this.inTx = db.transaction((fn: () => unknown): unknown => {
-      const start = this.ledgerEnd();
+    // `start`: the ledger end when the transaction began (`tx` reads it first, to put it back after a failure)
+    this.inTx = db.transaction((fn: () => unknown, start: number): unknown => {
       const result = fn();
       if (this.txDepth === 1 && this.end !== start) this.meta.set('ledger_end', String(this.end));
       return result;
@@ -113,7 +113,7 @@ export class LedgerStore implements PartyIds {
     const before = this.ledgerEnd();
     this.txDepth++;
     try {
-      return this.inTx.immediate(fn) as T;
+      return this.inTx.immediate(fn, before) as T;
     } catch (err) {
       this.end = this.db.inTransaction ? before : undefined;
       throw err;
