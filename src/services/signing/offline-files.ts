@@ -171,16 +171,7 @@ export async function parseSigningRequest(text: string, now: Date = new Date()):
     );
   }
   checkHeader(json, SIGNING_REQUEST_FORMAT, 'signing request', [SIGNING_REQUEST_VERSION]);
-  const parsed = SigningRequestSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new SigningRefusal(
-      'BAD_REQUEST',
-      'NOT_A_VALID_FILE',
-      `Invalid signing request: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`,
-    );
-  }
-  const req = parsed.data;
+  const req = parseFileBody(json, SigningRequestSchema, 'signing request');
   if (requestDigest(req) !== req.digest) {
     throw new SigningRefusal('BAD_REQUEST', 'DIGEST_MISMATCH', 'The signing request was altered after it was created (digest mismatch)');
   }
@@ -217,16 +208,7 @@ export function createSignatureResponse(
 export async function importSignatureResponse(request: SigningRequest, text: string, now: Date = new Date()): Promise<JsonSignature[]> {
   const json = parseJson(text, 'signature response');
   checkHeader(json, SIGNATURE_RESPONSE_FORMAT, 'signature response');
-  const parsed = SignatureResponseV1Schema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new SigningRefusal(
-      'BAD_REQUEST',
-      'NOT_A_VALID_FILE',
-      `Invalid signature response: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`,
-    );
-  }
-  const resp = parsed.data;
+  const resp = parseFileBody(json, SignatureResponseV1Schema, 'signature response');
   if (resp.requestId !== request.requestId || resp.requestDigest !== requestDigest(request)) {
     throw new SigningRefusal(
       'FORBIDDEN',
@@ -364,6 +346,14 @@ export function checkHeader(json: unknown, format: string, what: string, version
       `${what.charAt(0).toUpperCase()}${what.slice(1)} version ${h.data.version} is not supported (supports ${versions.join(', ')})`,
     );
   }
+}
+
+/** A file's body checked against its schema; the first problem found is the refusal's message. */
+export function parseFileBody<T>(json: unknown, schema: z.ZodType<T>, what: string): T {
+  const parsed = schema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new SigningRefusal('BAD_REQUEST', 'NOT_A_VALID_FILE', `Invalid ${what}: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
 }
 
 /** The archives a request carries, inflated (their package ids are not verified here: `VerifiedPackages.add` does). */

@@ -13,7 +13,16 @@ import { z } from 'zod';
 import { fromBase64, sha256Hex } from './bytes.js';
 import { canonicalJson } from './canonical-json.js';
 import { SigningRefusal } from './errors.js';
-import { checkHeader, checkSigner, checkWindow, JsonSignatureSchema, parseJson, SignerSchema, type Signer } from './offline-files.js';
+import {
+  checkHeader,
+  checkSigner,
+  checkWindow,
+  JsonSignatureSchema,
+  parseFileBody,
+  parseJson,
+  SignerSchema,
+  type Signer,
+} from './offline-files.js';
 import { SIGNATURE_FORMAT, SIGNING_ALGORITHM, type JsonSignature } from './signing-service.js';
 import { GenerateTopologyResponseSchema, verifyTopology, type GenerateTopologyResponse } from './topology.js';
 
@@ -89,16 +98,7 @@ export async function createOnboardingRequest(input: {
 export async function parseOnboardingRequest(text: string, now: Date = new Date()): Promise<OnboardingRequest> {
   const json = parseJson(text, 'onboarding request');
   checkHeader(json, ONBOARDING_REQUEST_FORMAT, 'onboarding request');
-  const parsed = OnboardingRequestV1Schema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new SigningRefusal(
-      'BAD_REQUEST',
-      'NOT_A_VALID_FILE',
-      `Invalid onboarding request: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`,
-    );
-  }
-  const req = parsed.data;
+  const req = parseFileBody(json, OnboardingRequestV1Schema, 'onboarding request');
   if (onboardingRequestDigest(req) !== req.digest) {
     throw new SigningRefusal('BAD_REQUEST', 'DIGEST_MISMATCH', 'The onboarding request was altered after it was created (digest mismatch)');
   }
@@ -128,16 +128,7 @@ export function createOnboardingResponse(
 export async function importOnboardingResponse(request: OnboardingRequest, text: string, now: Date = new Date()): Promise<JsonSignature[]> {
   const json = parseJson(text, 'onboarding response');
   checkHeader(json, ONBOARDING_RESPONSE_FORMAT, 'onboarding response');
-  const parsed = OnboardingResponseV1Schema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new SigningRefusal(
-      'BAD_REQUEST',
-      'NOT_A_VALID_FILE',
-      `Invalid onboarding response: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`,
-    );
-  }
-  const resp = parsed.data;
+  const resp = parseFileBody(json, OnboardingResponseV1Schema, 'onboarding response');
   if (resp.requestId !== request.requestId) {
     throw new SigningRefusal('FORBIDDEN', 'DIGEST_MISMATCH', `This response answers request ${resp.requestId}, not ${request.requestId}`);
   }

@@ -27,6 +27,7 @@ import {
   type OnboardingRequest,
 } from '../../../src/services/signing/offline-onboarding-files.js';
 import { externalPartyId } from '../../../src/services/signing/fingerprint.js';
+import { stringMatching } from '../../support/matchers.js';
 import { multiHashOf, PARTICIPANT, topologyTransactions } from '../../unit/signing/fixtures.js';
 import { must } from '../../support/must.js';
 
@@ -163,6 +164,13 @@ describe('offline onboarding files', () => {
     await expect(parseOnboardingRequest('{"format":"canton-console/signing-request","version":1}')).rejects.toMatchObject({
       reason: 'NOT_A_VALID_FILE',
     });
+    // right header, body not an onboarding request: the refusal names the first field at fault
+    const noSigner = JSON.parse(text) as Record<string, unknown>;
+    delete noSigner.signer;
+    await expect(parseOnboardingRequest(JSON.stringify(noSigner))).rejects.toMatchObject({
+      reason: 'NOT_A_VALID_FILE',
+      message: stringMatching(/^Invalid onboarding request: signer: /),
+    });
     // the key is not on this machine
     await keys.delete(key.fingerprint);
     created.delete(key.fingerprint);
@@ -188,6 +196,11 @@ describe('offline onboarding files', () => {
     await expect(importOnboardingResponse(request, JSON.stringify(wrongKey))).rejects.toMatchObject({ reason: 'WRONG_KEY' });
     await expect(importOnboardingResponse(request, signed.text.replace('"version": 1', '"version": 3'))).rejects.toMatchObject({
       reason: 'UNKNOWN_FILE_VERSION',
+    });
+    const noSignatures = { ...j, multiHashSignatures: 'none' };
+    await expect(importOnboardingResponse(request, JSON.stringify(noSignatures))).rejects.toMatchObject({
+      reason: 'NOT_A_VALID_FILE',
+      message: stringMatching(/^Invalid onboarding response: multiHashSignatures: /),
     });
   });
 });

@@ -325,7 +325,7 @@ describe('offline signing', () => {
         request,
         mut((j) => (j.signatures = [])),
       ),
-    ).rejects.toMatchObject({ reason: 'NOT_A_VALID_FILE' });
+    ).rejects.toMatchObject({ reason: 'NOT_A_VALID_FILE', message: stringMatching(/^Invalid signature response: signatures: /) });
     expect(await importSignatureResponse(request, out.text)).toHaveLength(1);
   });
 
