@@ -109,6 +109,9 @@ test('offline round trip between two consoles: request out, verified and signed 
   // Air-gapped: altered files are refused; the genuine one is verified, decoded and signed.
   await go(off, /^Offline signer/);
   await expect(off.getByTestId('offline-open')).toBeVisible();
+  // no network, no profile: the top bar says so rather than showing an empty, disabled list
+  await expect(off.getByLabel('Connection profile')).toBeDisabled();
+  await expect(off.getByLabel('Connection profile').locator('option:checked')).toHaveText('No connection profile');
   await shoot(off, 'offline-open');
   const altered = request.text.replace(/"amount"|"expiresAt": "[^"]+"/, (m) =>
     m.startsWith('"expiresAt"') ? '"expiresAt": "2099-01-01T00:00:00.000Z"' : m,
